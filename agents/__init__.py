@@ -1,0 +1,14 @@
+"""Agents for cerebellum-gym environments (installed as ``cerebellum_gym.agents``).
+
+- :class:`RandomAgent`: uniform over legal actions (reads the action masks).
+- :class:`OracleAgent`: the tasks' scripted solvers; privileged, an upper bound.
+- :class:`FunctionAgent` and :func:`load_agent`: plug in any callable or ``module:object``.
+"""
+
+from __future__ import annotations
+
+from cerebellum_gym.agents.base import Agent, FunctionAgent, Observation, OracleSource, load_agent
+from cerebellum_gym.agents.oracle_agent import OracleAgent
+from cerebellum_gym.agents.random_agent import RandomAgent
+
+__all__ = ["Agent", "FunctionAgent", "Observation", "OracleAgent", "OracleSource", "RandomAgent", "load_agent"]

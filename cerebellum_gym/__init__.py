@@ -1,0 +1,67 @@
+"""cerebellum-gym: Gymnasium environments for Android UI agents.
+
+Importing the package registers the environment ids:
+
+- ``Cerebellum-Sim-v0``: the embedded phone simulator (in-process, CPU only; the default).
+- ``Cerebellum-Adb-v0``: any ADB device, including the simulator served over ADB.
+- ``Cerebellum-AndroidWorld-v0``: AndroidWorld's tasks on its emulator.
+
+Example:
+    >>> import gymnasium as gym
+    >>> import cerebellum_gym
+    >>> env = gym.make("Cerebellum-Sim-v0", task="SystemBluetoothTurnOn", pixels=False)
+    >>> obs, info = env.reset(seed=1)
+    >>> obs["goal"], info["progress"]
+    ('Turn bluetooth on.', 0.0)
+"""
+
+from __future__ import annotations
+
+from gymnasium.envs.registration import register, registry
+
+from cerebellum_gym.core.actions import CODES, Action, parse_action
+from cerebellum_gym.core.env import CerebellumEnv
+from cerebellum_gym.errors import (
+    AgentError,
+    CerebellumError,
+    DeviceLostError,
+    DeviceTimeoutError,
+    InfraError,
+    InvalidActionError,
+    TaskError,
+)
+
+__version__ = "0.1.0"
+
+ENV_IDS: tuple[str, ...] = ("Cerebellum-Sim-v0", "Cerebellum-Adb-v0", "Cerebellum-AndroidWorld-v0")
+
+
+def _register() -> None:
+    entry_point = "cerebellum_gym.core.env:CerebellumEnv"
+    variants = {
+        "Cerebellum-Sim-v0": {"backend": "sim"},
+        "Cerebellum-Adb-v0": {"backend": "adb"},
+        "Cerebellum-AndroidWorld-v0": {"backend": "androidworld"},
+    }
+    for env_id, kwargs in variants.items():
+        if env_id not in registry:
+            # The step budget comes from the task (10 x complexity), so no TimeLimit wrapper.
+            register(id=env_id, entry_point=entry_point, kwargs=kwargs, disable_env_checker=False)
+
+
+_register()
+
+__all__ = [
+    "CODES",
+    "ENV_IDS",
+    "Action",
+    "AgentError",
+    "CerebellumEnv",
+    "CerebellumError",
+    "DeviceLostError",
+    "DeviceTimeoutError",
+    "InfraError",
+    "InvalidActionError",
+    "TaskError",
+    "parse_action",
+]

@@ -1,0 +1,243 @@
+"""The compact action code set, as a string form and a structured form of one codec.
+
+String form (what a language model emits)::
+
+    T <label>    tap the labelled element          "T UE"
+    P <label>    long-press the labelled element   "P JD"
+    K <text>     type text into the focused field  "K hello world"
+    U D L R      scroll up / down / left / right
+    B H W        back, home, wait
+    F [answer]   done, with an optional answer     "F", "F 555-0134"
+    I            the task is impossible
+
+Structured form (what an RL policy emits): a mapping ``{"code": int, "label": int, "text": str}``
+where ``code`` indexes :data:`CODES`, ``label`` indexes the list of labels visible on the current
+screen, and ``text`` is only read for ``K`` and ``F``.
+
+Example:
+    >>> from cerebellum_gym.core.actions import Action, parse_action
+    >>> parse_action("T UE")
+    Action(code='T', label='UE', text=None)
+    >>> parse_action("K hello world").text
+    'hello world'
+    >>> str(Action("F", text="42"))
+    'F 42'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from cerebellum_gym.errors import InvalidActionError
+
+#: Every action code, in the order of the structured form's ``code`` index.
+CODES: Final[str] = "TPKUDLRBHWFI"
+CODE_INDEX: Final[dict[str, int]] = {c: i for i, c in enumerate(CODES)}
+LABELLED_CODES: Final[frozenset[str]] = frozenset("TP")
+SCROLL_CODES: Final[frozenset[str]] = frozenset("UDLR")
+#: Codes that end the episode.
+TERMINAL_CODES: Final[frozenset[str]] = frozenset("FI")
+
+CODE_NAMES: Final[dict[str, str]] = {
+    "T": "tap",
+    "P": "long-press",
+    "K": "type text",
+    "U": "scroll up",
+    "D": "scroll down",
+    "L": "scroll left",
+    "R": "scroll right",
+    "B": "back",
+    "H": "home",
+    "W": "wait",
+    "F": "done",
+    "I": "impossible",
+}
+
+ActionCode = Literal["T", "P", "K", "U", "D", "L", "R", "B", "H", "W", "F", "I"]
+#: The structured form: ``{"code": int, "label": int, "text": str}``.
+StructuredAction = Mapping[str, Any]
+
+_LABEL_RE: Final = re.compile(r"[A-Z]{2}")
+
+
+def is_label(value: object) -> bool:
+    """True when ``value`` has the set-of-mark label shape: two uppercase ASCII letters."""
+    return isinstance(value, str) and _LABEL_RE.fullmatch(value) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One parsed action. Construct through :func:`parse_action` or directly (validated).
+
+    Attributes:
+        code: one of :data:`CODES`.
+        label: the element label for ``T``/``P``, else ``None``.
+        text: the typed text for ``K``, the optional answer for ``F``, else ``None``.
+    """
+
+    code: str
+    label: str | None = None
+    text: str | None = None
+
+    def __post_init__(self) -> None:
+        shown = _show(self.code, self.label, self.text)
+        if self.code not in CODE_INDEX:
+            raise InvalidActionError(shown, f"unknown code {self.code!r}; expected one of {CODES}")
+        if self.code in LABELLED_CODES:
+            if self.label is None:
+                raise InvalidActionError(shown, f"{self.code} ({CODE_NAMES[self.code]}) needs a label")
+            if not is_label(self.label):
+                raise InvalidActionError(
+                    shown, f"label {self.label!r} is not two uppercase letters like 'UE'"
+                )
+        elif self.label is not None:
+            raise InvalidActionError(shown, f"{self.code} ({CODE_NAMES[self.code]}) takes no label")
+        if self.code == "K":
+            if not self.text:
+                raise InvalidActionError(shown, "K (type text) needs non-empty text")
+        elif self.code == "F":
+            if self.text == "":
+                raise InvalidActionError(shown, "F takes either no answer or a non-empty one")
+        elif self.text is not None:
+            raise InvalidActionError(shown, f"{self.code} ({CODE_NAMES[self.code]}) takes no text")
+        if self.text is not None and not isinstance(self.text, str):
+            raise InvalidActionError(shown, "text must be a string")
+
+    @property
+    def code_index(self) -> int:
+        """Index of this action's code in :data:`CODES`."""
+        return CODE_INDEX[self.code]
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether this action ends the episode (``F`` or ``I``)."""
+        return self.code in TERMINAL_CODES
+
+    def __str__(self) -> str:
+        return format_action(self)
+
+    def to_structured(self, labels: Sequence[str]) -> dict[str, Any]:
+        """The structured form, with the label turned into its slot in ``labels``.
+
+        Raises:
+            InvalidActionError: the label is not among ``labels``.
+        """
+        label_index = 0
+        if self.label is not None:
+            try:
+                label_index = list(labels).index(self.label)
+            except ValueError:
+                raise InvalidActionError(
+                    str(self), f"label {self.label!r} is not on the current screen"
+                ) from None
+        return {"code": self.code_index, "label": label_index, "text": self.text or ""}
+
+
+def _show(code: object, label: object, text: object) -> str:
+    parts = [str(code)]
+    if label is not None:
+        parts.append(str(label))
+    if text is not None:
+        parts.append(str(text))
+    return " ".join(parts)
+
+
+def format_action(action: Action) -> str:
+    """The string form of ``action``; :func:`parse_action` inverts it exactly."""
+    if action.label is not None:
+        return f"{action.code} {action.label}"
+    if action.text is not None:
+        return f"{action.code} {action.text}"
+    return action.code
+
+
+def parse_action(text: str) -> Action:
+    """Parse the string form of an action.
+
+    ``K`` and ``F`` keep everything after the first space verbatim (any Unicode, spaces and
+    newlines included). Other codes tolerate trailing whitespace, such as a model's newline.
+
+    Raises:
+        InvalidActionError: with a message that names the problem.
+    """
+    if not isinstance(text, str):
+        raise InvalidActionError(text, f"expected a string, got {type(text).__name__}")
+    if not text or text.isspace():
+        raise InvalidActionError(text, f"empty action; expected one of the codes {CODES}")
+    code, rest = text[0], text[1:]
+    if code not in CODE_INDEX:
+        hint = ""
+        if code.upper() in CODE_INDEX:
+            hint = f" (codes are uppercase: did you mean {code.upper()!r}?)"
+        raise InvalidActionError(text, f"unknown code {code!r}; expected one of {CODES}{hint}")
+    if code == "K":
+        if not rest.startswith(" ") or len(rest) < 2:
+            raise InvalidActionError(text, "K (type text) needs a space and then the text: 'K hello'")
+        return Action("K", text=rest[1:])
+    if code == "F":
+        if rest == "" or rest.isspace():
+            return Action("F")
+        if not rest.startswith(" "):
+            raise InvalidActionError(text, "F takes an optional answer after a space: 'F 42'")
+        return Action("F", text=rest[1:])
+    if code in LABELLED_CODES:
+        label = rest.strip()
+        if not rest.startswith(" ") or not label:
+            raise InvalidActionError(
+                text, f"{code} ({CODE_NAMES[code]}) needs a space and a label: '{code} UE'"
+            )
+        if not is_label(label):
+            raise InvalidActionError(text, f"label {label!r} is not two uppercase letters like 'UE'")
+        return Action(code, label=label)
+    if rest and not rest.isspace():
+        raise InvalidActionError(text, f"{code} ({CODE_NAMES[code]}) takes no argument")
+    return Action(code)
+
+
+def from_structured(action: StructuredAction, labels: Sequence[str]) -> Action:
+    """Decode the structured form against the labels visible on the current screen.
+
+    Raises:
+        InvalidActionError: unknown code index, a label slot that is empty, or missing text.
+    """
+    try:
+        code_index = int(action["code"])
+    except (KeyError, TypeError, ValueError):
+        raise InvalidActionError(action, "structured action needs an integer 'code'") from None
+    if not 0 <= code_index < len(CODES):
+        raise InvalidActionError(action, f"code index {code_index} outside 0..{len(CODES) - 1}")
+    code = CODES[code_index]
+    if code in LABELLED_CODES:
+        try:
+            slot = int(action.get("label", 0))
+        except (TypeError, ValueError):
+            raise InvalidActionError(action, "'label' must be an integer slot") from None
+        if not 0 <= slot < len(labels):
+            raise InvalidActionError(
+                action,
+                f"{code} ({CODE_NAMES[code]}) label slot {slot} is empty: "
+                f"{len(labels)} labels are on screen",
+            )
+        return Action(code, label=labels[slot])
+    if code == "K":
+        return Action("K", text=str(action.get("text", "")))
+    if code == "F":
+        answer = str(action.get("text", "") or "")
+        return Action("F", text=answer or None)
+    return Action(code)
+
+
+def coerce_action(action: str | Action | StructuredAction, labels: Sequence[str]) -> Action:
+    """Accept any of the three forms an agent may pass to ``env.step``."""
+    if isinstance(action, Action):
+        return action
+    if isinstance(action, str):
+        return parse_action(action)
+    if isinstance(action, Mapping):
+        return from_structured(action, labels)
+    raise InvalidActionError(
+        action, f"expected an action string, Action or mapping, got {type(action).__name__}"
+    )

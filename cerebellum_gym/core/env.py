@@ -1,0 +1,390 @@
+"""``CerebellumEnv``: an Android device and a task behind the standard ``gymnasium.Env`` API.
+
+Example:
+    >>> import gymnasium as gym
+    >>> import cerebellum_gym  # registers the env ids
+    >>> env = gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn")
+    >>> obs, info = env.reset(seed=0)
+    >>> obs["goal"]
+    'Turn wifi on.'
+    >>> obs["screenshot"].shape
+    (1031, 464, 3)
+    >>> label = obs["labels"][0]
+    >>> obs, reward, terminated, truncated, info = env.step(f"T {label}")
+    >>> sorted(k for k in info if k in ("success", "progress", "invalid_action", "infra_error"))
+    ['infra_error', 'invalid_action', 'progress', 'success']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final, Literal, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+
+from cerebellum_gym.core.actions import CODE_INDEX, CODES, Action, StructuredAction, coerce_action
+from cerebellum_gym.core.history import History
+from cerebellum_gym.core.som import DEFAULT_MAX_LABELS, LabelledScreen, draw_overlay, label_screen
+from cerebellum_gym.core.spaces import action_space, observation_space
+from cerebellum_gym.core.tree import compact_subtree
+from cerebellum_gym.devices import make_device
+from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_HOME, Device
+from cerebellum_gym.errors import CerebellumError, InfraError, InvalidActionError, UnsupportedOperationError
+from cerebellum_gym.tasks import Task, get_task_class, task_names
+from cerebellum_gym.tasks.base import Oracle
+
+ObsType = dict[str, Any]
+ActType = str | Action | StructuredAction
+TaskSpec = str | Task | type[Task] | Sequence[str] | None
+
+InvalidActionMode = Literal["penalize", "raise"]
+DEFAULT_SCREENSHOT_WIDTH: Final = 464
+DEFAULT_HISTORY_WIDTH: Final = 232
+DEFAULT_HISTORY_LEN: Final = 4
+DEFAULT_MAX_TREE_CHARS: Final = 4000
+MAX_GOAL_CHARS: Final = 1000
+MAX_SUBTREE_CHARS: Final = 300
+MAX_TEXT_CHARS: Final = 1000
+WAIT_SECONDS: Final = 2.0
+
+
+class CerebellumEnv(gym.Env[ObsType, ActType]):
+    """An Android UI task as a Gymnasium environment.
+
+    Args:
+        task: a task name, a list of names to draw from per episode, a :class:`Task` class or
+            instance, or ``None`` to draw from every registered task.
+        device: a ready device; when ``None`` one is built from ``backend`` and ``device_options``.
+        backend: ``"sim"`` (embedded simulator), ``"adb"`` or ``"androidworld"``.
+        device_options: keyword options for the backend's constructor.
+        screenshot_width: width of the current screenshot (the reference agent reads 464 px).
+        pixels: ``False`` drops every image from the observation (tree-only mode, fastest).
+        history_len: past frames kept in the observation.
+        history_width: width of history screenshots.
+        max_tree_chars: the compact tree is cut to this many characters.
+        max_labels: label slots (elements beyond these get no label).
+        max_steps: step budget; defaults to the task's (``10 x complexity``).
+        invalid_action: ``"penalize"`` counts a bad action (device untouched, ``info`` says why)
+            and adds ``invalid_action_penalty`` to the reward; ``"raise"`` raises
+            :class:`~cerebellum_gym.errors.InvalidActionError`.
+        invalid_action_penalty: reward added for an invalid action (usually negative).
+        success_requires_done: as in AndroidWorld, success counts only when the agent says
+            ``F``; when ``False`` the episode also ends as soon as the goal holds.
+        raise_infra_errors: re-raise device faults from ``step`` instead of ending the episode
+            with ``truncated=True`` and ``info["infra_error"]`` set.
+        render_mode: ``"rgb_array"`` renders the screen with the set-of-mark overlay.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 2}
+
+    def __init__(
+        self,
+        task: TaskSpec = None,
+        *,
+        device: Device | None = None,
+        backend: str = "sim",
+        device_options: dict[str, Any] | None = None,
+        screenshot_width: int = DEFAULT_SCREENSHOT_WIDTH,
+        pixels: bool = True,
+        history_len: int = DEFAULT_HISTORY_LEN,
+        history_width: int = DEFAULT_HISTORY_WIDTH,
+        max_tree_chars: int = DEFAULT_MAX_TREE_CHARS,
+        max_labels: int = DEFAULT_MAX_LABELS,
+        max_steps: int | None = None,
+        invalid_action: InvalidActionMode = "penalize",
+        invalid_action_penalty: float = 0.0,
+        success_requires_done: bool = True,
+        raise_infra_errors: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        if invalid_action not in ("penalize", "raise"):
+            raise ValueError(f"invalid_action must be 'penalize' or 'raise', got {invalid_action!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} not supported; use 'rgb_array' or None")
+        for name, value in (("screenshot_width", screenshot_width), ("history_width", history_width), ("max_labels", max_labels), ("max_tree_chars", max_tree_chars)):
+            if value <= 0:
+                raise ValueError(f"{name} must be positive, got {value}")
+        if history_len < 0:
+            raise ValueError(f"history_len must be >= 0, got {history_len}")
+        self._task_choices, self._fixed_task = _resolve_tasks(task)
+        self._owns_device = device is None
+        self.device: Device = device if device is not None else make_device(backend, **(device_options or {}))
+        self.screenshot_width = screenshot_width
+        self.pixels = pixels
+        self.max_tree_chars = max_tree_chars
+        self.max_labels = max_labels
+        self._max_steps_override = max_steps
+        self.invalid_action = invalid_action
+        self.invalid_action_penalty = float(invalid_action_penalty)
+        self.success_requires_done = success_requires_done
+        self.raise_infra_errors = raise_infra_errors
+        self.render_mode = render_mode
+
+        dev_w, dev_h = self.device.screen_size
+        self._scale = screenshot_width / dev_w
+        shot_shape = (round(dev_h * self._scale), screenshot_width)
+        hist_shape = (round(dev_h * history_width / dev_w), history_width)
+        self.observation_space = observation_space(
+            screenshot_shape=shot_shape if pixels else None,
+            history_shape=hist_shape if pixels else None,
+            history_len=history_len,
+            max_tree_chars=max_tree_chars,
+            max_labels=max_labels,
+            max_goal_chars=MAX_GOAL_CHARS,
+            max_subtree_chars=MAX_SUBTREE_CHARS,
+            max_action_chars=MAX_TEXT_CHARS + 4,
+        )
+        self.action_space = action_space(max_labels, MAX_TEXT_CHARS)
+        self.history = History(history_len, (hist_shape[1], hist_shape[0]) if pixels else None, dev_w)
+
+        self.task: Task | None = None
+        self._oracle: Oracle | None = None
+        self.screen: LabelledScreen | None = None
+        self._screenshot: np.ndarray | None = None
+        self._progress = 0.0
+        self._steps = 0
+        self.max_steps = 0
+
+    # --- gymnasium API -----------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[ObsType, dict[str, Any]]:
+        """Start an episode: draw the task and its parameters, reset the device, set it up.
+
+        ``options`` may carry ``task`` (a name) to pick this episode's task.
+        """
+        super().reset(seed=seed)
+        rng = self.np_random
+        name = (options or {}).get("task")
+        if name is not None:
+            cls = get_task_class(str(name))
+            self.task = cls(cls.generate_params(rng))
+        elif self._fixed_task is not None:
+            self.task = self._fixed_task
+        else:
+            cls = self._task_choices[int(rng.integers(len(self._task_choices)))]
+            self.task = cls(cls.generate_params(rng))
+        try:
+            self.device.factory_reset()
+        except UnsupportedOperationError:
+            self.device.press_key(KEYCODE_HOME)
+        self.task.initialize(self.device)
+        self._oracle = None
+        self.max_steps = self._max_steps_override or self.task.max_steps()
+        self._steps = 0
+        self.history.clear()
+        self._observe()
+        self._progress = self._judge(None)
+        return self._observation(), self._info(invalid=None, infra=None, action="")
+
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Act once. ``action`` is a string (``"T UE"``), an :class:`Action`, or the structured
+        mapping ``{"code", "label", "text"}``."""
+        if self.task is None or self.screen is None:
+            raise CerebellumError("call reset() before step()")
+        self._steps += 1
+        try:
+            parsed = coerce_action(action, self.screen.labels)
+            node = self._validate(parsed)
+        except InvalidActionError as err:
+            if self.invalid_action == "raise":
+                self._steps -= 1
+                raise
+            return self._invalid(action, err)
+
+        try:
+            before_shot, before_screen = self._screenshot, self.screen
+            self._perform(parsed, node)
+            self.history.push(before_shot, str(parsed), compact_subtree(node, MAX_SUBTREE_CHARS) if node is not None else "", node.bounds if node is not None else None)
+            if not parsed.is_terminal:
+                self._observe()
+            answer = parsed.text if parsed.code == "F" else None
+            progress = self._judge(answer)
+        except InfraError as err:
+            if self.raise_infra_errors:
+                raise
+            return self._observation(), 0.0, False, True, self._info(invalid=None, infra=err, action=_shown(action))
+        del before_screen
+        reward = progress - self._progress
+        self._progress = progress
+        terminated = parsed.is_terminal or (not self.success_requires_done and progress >= 1.0)
+        truncated = not terminated and self._steps >= self.max_steps
+        info = self._info(invalid=None, infra=None, action=str(parsed))
+        info["success"] = bool(progress >= 1.0 and (parsed.code == "F" or not self.success_requires_done))
+        return self._observation(), reward, terminated, truncated, info
+
+    def render(self) -> np.ndarray | None:  # type: ignore[override]
+        if self.render_mode is None:
+            gym.logger.warn("render() called without render_mode; pass render_mode='rgb_array'")
+            return None
+        if self.screen is None:
+            raise CerebellumError("call reset() before render()")
+        shot = self._screenshot if self._screenshot is not None else self.device.screenshot(self.screenshot_width)
+        return draw_overlay(shot, self.screen, self._scale)
+
+    def close(self) -> None:
+        if self._owns_device:
+            self.device.close()
+
+    # --- extras ------------------------------------------------------------------------------
+
+    def oracle_action(self) -> str:
+        """The task's scripted oracle's next action (privileged: an upper bound, not a baseline)."""
+        if self.task is None or self.screen is None:
+            raise CerebellumError("call reset() before oracle_action()")
+        if self._oracle is None:
+            self._oracle = self.task.oracle()
+        return self._oracle.act(self.screen)
+
+    @property
+    def progress(self) -> float:
+        return self._progress
+
+    # --- internals ---------------------------------------------------------------------------
+
+    def _validate(self, action: Action) -> Any:
+        """The element the action targets (if any); raise if the action is illegal here."""
+        screen = self.screen
+        assert screen is not None
+        if action.label is not None:
+            node = screen.node_for(action.label)
+            if node is None:
+                shown = ", ".join(screen.labels[:12]) + (" …" if len(screen.labels) > 12 else "")
+                raise InvalidActionError(str(action), f"label {action.label!r} is not on the current screen (visible: {shown or 'none'})")
+            return node
+        if action.code == "K":
+            if screen.focused is None:
+                raise InvalidActionError(str(action), "no text field is focused; tap one first (T <label>)")
+            return screen.focused
+        if action.code in "UD" and screen.scrollable is None:
+            raise InvalidActionError(str(action), f"nothing on this screen scrolls {'up' if action.code == 'U' else 'down'}")
+        if action.code in "LR" and _horizontal_target(screen) is None:
+            raise InvalidActionError(str(action), "nothing on this screen scrolls sideways (no list or slider)")
+        return None
+
+    def _perform(self, action: Action, node: Any) -> None:
+        device = self.device
+        code = action.code
+        if code == "T":
+            device.tap(*node.center)
+        elif code == "P":
+            device.long_press(*node.center)
+        elif code == "K":
+            assert action.text is not None
+            device.type_text(action.text)
+        elif code in "UD":
+            assert self.screen is not None and self.screen.scrollable is not None
+            left, top, right, bottom = self.screen.scrollable.bounds
+            x, upper, lower = (left + right) // 2, top + (bottom - top) // 4, top + 3 * (bottom - top) // 4
+            # "Scroll down" reveals what is below: the finger moves up.
+            if code == "D":
+                device.swipe(x, lower, x, upper)
+            else:
+                device.swipe(x, upper, x, lower)
+        elif code in "LR":
+            assert self.screen is not None
+            target = _horizontal_target(self.screen)
+            assert target is not None
+            left, top, right, bottom = target.bounds
+            y = (top + bottom) // 2
+            if target.is_slider:
+                # On a slider the code names where the thumb goes: R drags it to the right end.
+                start, end = target.center[0], (right - 1 if code == "R" else left)
+            else:
+                quarter = (right - left) // 4
+                # "Scroll right" reveals what is to the right: the finger moves left.
+                start, end = (right - quarter, left + quarter) if code == "R" else (left + quarter, right - quarter)
+            device.swipe(start, y, end, y)
+        elif code == "B":
+            device.press_key(KEYCODE_BACK)
+        elif code == "H":
+            device.press_key(KEYCODE_HOME)
+        elif code == "W":
+            device.wait(WAIT_SECONDS)
+        # F and I touch nothing.
+
+    def _observe(self) -> None:
+        if self.pixels:
+            self._screenshot = self.device.screenshot(self.screenshot_width)
+        self.screen = label_screen(self.device.ui_tree(), self.np_random, self.max_labels)
+
+    def _judge(self, answer: str | None) -> float:
+        assert self.task is not None
+        return float(min(1.0, max(0.0, self.task.progress(self.device, answer))))
+
+    def _invalid(self, action: ActType, err: InvalidActionError) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        truncated = self._steps >= self.max_steps
+        info = self._info(invalid=err, infra=None, action=_shown(action))
+        return self._observation(), self.invalid_action_penalty, False, truncated, info
+
+    def _observation(self) -> ObsType:
+        screen = self.screen
+        assert screen is not None and self.task is not None
+        n = len(screen.labels)
+        label_mask = np.zeros(self.max_labels, np.int8)
+        label_mask[:n] = 1
+        obs: ObsType = {
+            "goal": self.task.goal[:MAX_GOAL_CHARS],
+            "tree": screen.text(self.max_tree_chars),
+            "labels": screen.labels,
+            "action_mask": self._action_mask(screen),
+            "label_mask": label_mask,
+            "history": self.history.observation(),
+        }
+        if self.pixels:
+            obs["screenshot"] = self._screenshot
+        return obs
+
+    @staticmethod
+    def _action_mask(screen: LabelledScreen) -> np.ndarray:
+        mask = np.ones(len(CODES), np.int8)
+        if not screen.labels:
+            mask[CODE_INDEX["T"]] = mask[CODE_INDEX["P"]] = 0
+        if screen.focused is None:
+            mask[CODE_INDEX["K"]] = 0
+        if screen.scrollable is None:
+            mask[CODE_INDEX["U"]] = mask[CODE_INDEX["D"]] = 0
+        if _horizontal_target(screen) is None:
+            mask[CODE_INDEX["L"]] = mask[CODE_INDEX["R"]] = 0
+        return mask
+
+    def _info(self, *, invalid: InvalidActionError | None, infra: InfraError | None, action: str) -> dict[str, Any]:
+        assert self.task is not None
+        return {
+            "task": self.task.name,
+            "goal": self.task.goal,
+            "step": self._steps,
+            "max_steps": self.max_steps,
+            "action": action,
+            "progress": self._progress,
+            "success": False,
+            "invalid_action": invalid is not None,
+            "error": invalid.reason if invalid is not None else "",
+            "infra_error": f"{type(infra).__name__}: {infra}" if infra is not None else "",
+        }
+
+
+def _horizontal_target(screen: LabelledScreen) -> Any:
+    for node in screen.nodes:
+        if node.is_slider:
+            return node
+    return screen.scrollable
+
+
+def _shown(action: object) -> str:
+    return action if isinstance(action, str) else str(action)
+
+
+def _resolve_tasks(task: TaskSpec) -> tuple[list[type[Task]], Task | None]:
+    if task is None:
+        return [get_task_class(name) for name in task_names()], None
+    if isinstance(task, Task):
+        return [type(task)], task
+    if isinstance(task, type) and issubclass(task, Task):
+        return [task], None
+    if isinstance(task, str):
+        return [get_task_class(task)], None
+    names = list(task)
+    if not names:
+        raise ValueError("task list is empty")
+    return [get_task_class(name) for name in names], None

@@ -1,0 +1,159 @@
+"""The one interface every backend implements: a phone seen through what ADB can do.
+
+Tasks set up and judge through this interface only (settings, content providers, files, the UI
+tree), so one task definition runs on the embedded simulator and on a real device alike.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Final
+
+import numpy as np
+
+from cerebellum_gym.core.tree import UINode
+from cerebellum_gym.errors import UnsupportedOperationError
+
+KEYCODE_HOME: Final = 3
+KEYCODE_BACK: Final = 4
+KEYCODE_ENTER: Final = 66
+KEYCODE_DEL: Final = 67
+
+Row = dict[str, str]
+"""One row of a content provider query: column name to value, as ``content query`` prints."""
+
+
+class Device(abc.ABC):
+    """A phone: input primitives, screen capture, and the state queries that tasks judge by.
+
+    Coordinates are device pixels of the logical screen (:attr:`screen_size`). Every method may
+    raise :class:`~cerebellum_gym.errors.InfraError` when the transport fails; none may hang.
+    """
+
+    #: Short backend name used in configs and logs.
+    backend: str = "abstract"
+
+    # --- screen ------------------------------------------------------------------------------
+
+    @property
+    @abc.abstractmethod
+    def screen_size(self) -> tuple[int, int]:
+        """Logical screen ``(width, height)`` in device pixels."""
+
+    @abc.abstractmethod
+    def screenshot(self, width: int | None = None) -> np.ndarray:
+        """The screen as uint8 RGB ``(H, W, 3)``, scaled to ``width`` pixels wide if given."""
+
+    @abc.abstractmethod
+    def ui_tree(self) -> UINode:
+        """The accessibility tree of the foreground window, as ``uiautomator dump`` sees it."""
+
+    # --- input -------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def tap(self, x: int, y: int) -> None:
+        """Tap at device pixel ``(x, y)``."""
+
+    @abc.abstractmethod
+    def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
+        """Touch and hold at ``(x, y)``."""
+
+    @abc.abstractmethod
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        """Drag a finger from ``(x1, y1)`` to ``(x2, y2)``."""
+
+    @abc.abstractmethod
+    def press_key(self, keycode: int) -> None:
+        """Send one Android key event (see the ``KEYCODE_*`` constants)."""
+
+    @abc.abstractmethod
+    def type_text(self, text: str) -> None:
+        """Type ``text`` into the focused field, exactly as given (any Unicode).
+
+        Raises:
+            UnsupportedOperationError: the device has no route for some of the characters.
+        """
+
+    @abc.abstractmethod
+    def wait(self, seconds: float) -> None:
+        """Let ``seconds`` of device time pass (the simulator advances its clock)."""
+
+    # --- apps and system state ---------------------------------------------------------------
+
+    @abc.abstractmethod
+    def foreground_package(self) -> str:
+        """Package name of the app on screen (the launcher's when on the home screen)."""
+
+    @abc.abstractmethod
+    def start_app(self, package: str) -> None:
+        """Bring ``package`` to the foreground, launching it if needed."""
+
+    @abc.abstractmethod
+    def get_setting(self, namespace: str, key: str) -> str | None:
+        """``settings get NAMESPACE KEY``; ``None`` where the setting does not exist."""
+
+    @abc.abstractmethod
+    def put_setting(self, namespace: str, key: str, value: str) -> None:
+        """``settings put NAMESPACE KEY VALUE``."""
+
+    @abc.abstractmethod
+    def content_query(
+        self,
+        uri: str,
+        projection: Sequence[str] | None = None,
+        where: Mapping[str, str] | None = None,
+    ) -> list[Row]:
+        """``content query``: rows of a content provider, filtered by column equality."""
+
+    @abc.abstractmethod
+    def content_insert(self, uri: str, values: Mapping[str, str]) -> None:
+        """``content insert``: add one row to a content provider."""
+
+    @abc.abstractmethod
+    def content_delete(self, uri: str, where: Mapping[str, str] | None = None) -> None:
+        """``content delete``: remove the matching rows (all rows when ``where`` is empty)."""
+
+    @abc.abstractmethod
+    def list_dir(self, path: str) -> list[str]:
+        """Names in directory ``path`` (sorted); empty when it does not exist."""
+
+    @abc.abstractmethod
+    def read_file(self, path: str) -> bytes:
+        """Contents of the file at ``path``.
+
+        Raises:
+            FileNotFoundError: no such file.
+        """
+
+    @abc.abstractmethod
+    def write_file(self, path: str, data: bytes) -> None:
+        """Create or replace the file at ``path``, creating parent directories."""
+
+    @abc.abstractmethod
+    def remove_path(self, path: str) -> None:
+        """Remove a file or a directory tree; nothing happens when it does not exist."""
+
+    @abc.abstractmethod
+    def now(self) -> datetime:
+        """The device's wall clock."""
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    def factory_reset(self) -> None:
+        """Return to the state a fresh episode starts from (home screen, default data).
+
+        Backends that cannot do this quickly raise; the AndroidWorld backend restores app
+        snapshots instead.
+        """
+        raise UnsupportedOperationError(f"{self.backend} devices cannot be reset to factory state")
+
+    def close(self) -> None:
+        """Release the connection. Idempotent."""
+
+    def __enter__(self) -> Device:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -1,0 +1,61 @@
+"""One error root for every layer, with infrastructure faults kept apart from agent mistakes.
+
+Evaluation relies on the split: an :class:`InfraError` means the episode says nothing about the
+agent (it is retried, then counted as an infra skip), while an :class:`AgentError` is the agent's
+own doing and counts against it.
+"""
+
+from __future__ import annotations
+
+
+class CerebellumError(Exception):
+    """Root of every error raised by cerebellum-gym."""
+
+
+class AgentError(CerebellumError):
+    """The agent asked for something that cannot be done; the device is left untouched."""
+
+
+class InvalidActionError(AgentError, ValueError):
+    """An action string or structure that is malformed or not legal on the current screen.
+
+    Attributes:
+        action: the offending action as given (string or structure).
+        reason: a short, precise explanation (which code, which label, why).
+    """
+
+    def __init__(self, action: object, reason: str) -> None:
+        self.action = action
+        self.reason = reason
+        super().__init__(f"invalid action {action!r}: {reason}")
+
+
+class InfraError(CerebellumError):
+    """The device or its transport failed; the episode is not the agent's fault."""
+
+
+class DeviceLostError(InfraError):
+    """The connection to the device dropped or the device disappeared."""
+
+
+class DeviceTimeoutError(InfraError):
+    """The device did not answer within the allotted time."""
+
+
+class DeviceProtocolError(InfraError):
+    """The device answered with something that could not be understood."""
+
+
+class UnsupportedOperationError(CerebellumError):
+    """The backend cannot perform this operation (for example typing text it cannot encode)."""
+
+
+class TaskError(CerebellumError):
+    """A task could not be set up or judged (unknown task name, bad parameters, setup failed)."""
+
+
+class UnknownTaskError(TaskError, KeyError):
+    """No task is registered under the requested name."""
+
+    def __str__(self) -> str:  # KeyError would quote the whole message otherwise
+        return str(self.args[0]) if self.args else "unknown task"

@@ -1,0 +1,1 @@
+"""The evaluation harness: suites, parallel rollouts, results and reports."""

@@ -1,0 +1,12 @@
+"""The apps bundled with the simulator."""
+
+from __future__ import annotations
+
+from cerebellum_gym.sim.apps.base import App
+from cerebellum_gym.sim.apps.contacts import ContactsApp
+from cerebellum_gym.sim.apps.settings import SettingsApp
+
+#: Installed on a default :class:`~cerebellum_gym.sim.phone.Phone`, besides the launcher.
+DEFAULT_APPS: tuple[type[App], ...] = (SettingsApp, ContactsApp)
+
+__all__ = ["DEFAULT_APPS", "App", "ContactsApp", "SettingsApp"]

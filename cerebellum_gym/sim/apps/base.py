@@ -1,0 +1,119 @@
+"""The app base class: a package with a navigation stack of routes and screens built from state.
+
+An app keeps everything it knows in the phone's state (``phone.state.app_data[package]`` for
+its own data, the shared settings, content providers and files for what the system owns), so a
+snapshot of the phone is a snapshot of every app. A *route* is a plain dict naming a screen and
+carrying its local state (draft text, scroll offset, an open dialog).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from cerebellum_gym.sim.render import RGB
+from cerebellum_gym.sim.screen import ScreenSpec
+
+if TYPE_CHECKING:
+    from cerebellum_gym.sim.phone import Phone
+
+Route = dict[str, Any]
+
+
+class App:
+    """Base class of every simulated app.
+
+    Subclasses set ``package``, ``label`` and ``color``, implement :meth:`initial_data`, and
+    define one ``screen_<name>(route) -> ScreenSpec`` method per screen.
+    """
+
+    package: ClassVar[str] = ""
+    label: ClassVar[str] = ""
+    color: ClassVar[RGB] = (90, 90, 200)
+    #: Whether the app shows in the launcher.
+    launchable: ClassVar[bool] = True
+    root_screen: ClassVar[str] = "main"
+
+    def __init__(self, phone: Phone) -> None:
+        self.phone = phone
+
+    # --- state -------------------------------------------------------------------------------
+
+    def initial_data(self) -> dict[str, Any]:
+        """The app's private data on a freshly installed phone."""
+        return {}
+
+    @property
+    def data(self) -> dict[str, Any]:
+        store = self.phone.state.app_data
+        if self.package not in store:
+            store[self.package] = self.initial_data()
+        return store[self.package]
+
+    @property
+    def stack(self) -> list[Route]:
+        return self.phone.state.stacks.setdefault(self.package, [])
+
+    @property
+    def route(self) -> Route:
+        stack = self.stack
+        if not stack:
+            stack.append(self.make_route(self.root_screen))
+        return stack[-1]
+
+    # --- navigation --------------------------------------------------------------------------
+
+    @staticmethod
+    def make_route(name: str, **params: Any) -> Route:
+        return {"screen": name, "scroll": 0, "dialog": None, **params}
+
+    def on_launch(self) -> None:
+        """Called when the app comes to the foreground from the launcher or ``am start``."""
+        _ = self.route
+
+    def push(self, name: str, **params: Any) -> None:
+        self.stack.append(self.make_route(name, **params))
+        self.phone.focus(None)
+
+    def pop(self) -> None:
+        if len(self.stack) > 1:
+            self.stack.pop()
+        self.phone.focus(None)
+
+    def reset_to(self, name: str, **params: Any) -> None:
+        """Replace the whole stack with one screen."""
+        self.stack[:] = [self.make_route(name, **params)]
+        self.phone.focus(None)
+
+    def back(self) -> bool:
+        """Handle the back key; False when the app is at its root (the phone then goes home)."""
+        route = self.route
+        if route.get("dialog"):
+            route["dialog"] = None
+            return True
+        if len(self.stack) > 1:
+            self.pop()
+            return True
+        return False
+
+    def set_dialog(self, name: str | None, **params: Any) -> None:
+        self.route["dialog"] = name
+        self.route.update(params)
+
+    # --- screens -----------------------------------------------------------------------------
+
+    def build(self) -> ScreenSpec:
+        route = self.route
+        builder = getattr(self, f"screen_{route['screen']}", None)
+        if builder is None:
+            raise LookupError(f"{type(self).__name__} has no screen {route['screen']!r}")
+        spec: ScreenSpec = builder(route)
+        spec.scroll = route.get("scroll", 0)
+        return spec
+
+    def field_setter(self, route: Route, name: str) -> Any:
+        """A text field ``on_change`` that stores the text in the route under ``name``."""
+
+        def set_value(value: str) -> None:
+            route[name] = value
+
+        return set_value

@@ -1,0 +1,30 @@
+"""The home screen: a grid of app icons, four to a row."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from cerebellum_gym.sim.apps.base import App, Route
+from cerebellum_gym.sim.screen import ScreenSpec
+from cerebellum_gym.sim.widgets import AppIcon, Row, Text, Widget
+
+COLUMNS = 4
+WALLPAPER = (226, 236, 250)
+
+
+class Launcher(App):
+    package: ClassVar[str] = "com.google.android.apps.nexuslauncher"
+    label: ClassVar[str] = "Home"
+    launchable: ClassVar[bool] = False
+
+    def back(self) -> bool:
+        return True  # back on the home screen stays home
+
+    def screen_main(self, route: Route) -> ScreenSpec:
+        icons: list[Widget] = []
+        for app in self.phone.launchable_apps():
+            icons.append(AppIcon(app.label, app.color, on_tap=lambda pkg=app.package: self.phone.start_app(pkg), background=WALLPAPER))
+        rows: list[Widget] = [Text(self.phone.now().strftime("%A, %B %-d"), size=52, height=260, center=True, background=WALLPAPER)]
+        for i in range(0, len(icons), COLUMNS):
+            rows.append(Row(icons[i : i + COLUMNS], columns=COLUMNS))
+        return ScreenSpec(title=None, body=rows, background=WALLPAPER)

@@ -1,0 +1,372 @@
+"""The embedded phone: an in-process Android-like device with apps, state and a screen.
+
+:class:`Phone` implements the :class:`~cerebellum_gym.devices.base.Device` interface directly,
+so everything that drives a real device (the env, the tasks' judges, the ADB server) drives it
+the same way. All state lives in one :class:`PhoneState` of plain data, which makes snapshots
+and restores a copy.
+
+Example:
+    >>> phone = Phone()
+    >>> phone.foreground_package()
+    'com.google.android.apps.nexuslauncher'
+    >>> phone.start_app("com.android.settings")
+    >>> phone.ui_tree().find(text="Network & internet") is not None
+    True
+    >>> phone.screenshot(464).shape
+    (1031, 464, 3)
+"""
+
+from __future__ import annotations
+
+import copy
+import posixpath
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Final
+
+import numpy as np
+
+from cerebellum_gym.core.tree import UINode, to_uiautomator_xml
+from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_DEL, KEYCODE_ENTER, KEYCODE_HOME, Device, Row
+from cerebellum_gym.errors import CerebellumError
+from cerebellum_gym.sim import providers, render
+from cerebellum_gym.sim.apps.base import App
+from cerebellum_gym.sim.render import TILES, paste
+from cerebellum_gym.sim.screen import SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_HEIGHT, Layout, layout
+from cerebellum_gym.sim.widgets import TextField, Widget
+
+#: AndroidWorld freezes the emulator's clock at this moment; the simulator starts there too.
+DEFAULT_CLOCK: Final = datetime(2023, 10, 15, 15, 34, tzinfo=timezone.utc).timestamp()
+LAUNCHER_PACKAGE: Final = "com.google.android.apps.nexuslauncher"
+#: Device seconds that pass per input action (a person's pace), and per ``W``.
+SECONDS_PER_ACTION: Final = 1.0
+
+
+def default_settings() -> dict[str, dict[str, str]]:
+    return {
+        "global": {"wifi_on": "1", "bluetooth_on": "0", "airplane_mode_on": "0", "auto_time": "0"},
+        "system": {"screen_brightness": "102", "screen_brightness_mode": "0", "font_scale": "1.0"},
+        "secure": {"location_mode": "3", "ui_night_mode": "1"},
+    }
+
+
+@dataclass
+class PhoneState:
+    """Everything the phone knows, as plain data (cheap to copy, trivially picklable)."""
+
+    settings: dict[str, dict[str, str]] = field(default_factory=default_settings)
+    content: dict[str, list[Row]] = field(default_factory=dict)
+    files: dict[str, bytes] = field(default_factory=dict)
+    app_data: dict[str, dict[str, Any]] = field(default_factory=dict)
+    stacks: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    foreground: str = LAUNCHER_PACKAGE
+    focus: str | None = None
+    clock: float = DEFAULT_CLOCK
+    next_id: int = 1
+
+
+class Phone(Device):
+    """A simulated phone. Apps are given as classes; the default set is every bundled app.
+
+    Args:
+        apps: app classes to install (the launcher is always installed).
+        clock: device time at start (POSIX seconds).
+    """
+
+    backend = "sim"
+
+    def __init__(self, apps: Iterable[type[App]] | None = None, *, clock: float = DEFAULT_CLOCK) -> None:
+        from cerebellum_gym.sim.apps import DEFAULT_APPS
+        from cerebellum_gym.sim.apps.launcher import Launcher
+
+        classes = [Launcher, *(DEFAULT_APPS if apps is None else apps)]
+        self.apps: dict[str, App] = {}
+        for cls in classes:
+            self.apps[cls.package] = cls(self)
+        self.state = PhoneState(clock=clock)
+        self._pristine = copy.deepcopy(self.state)
+        self._layout: Layout | None = None
+        self._version = 0
+        self._frames: dict[int, tuple[int, np.ndarray]] = {}
+        self.closed = False
+
+    # --- state management --------------------------------------------------------------------
+
+    def invalidate(self) -> None:
+        """Mark the screen stale after a state change (the next read rebuilds it)."""
+        self._layout = None
+        self._version += 1
+
+    def snapshot(self) -> PhoneState:
+        """A copy of the full state, for :meth:`restore`."""
+        return copy.deepcopy(self.state)
+
+    def restore(self, state: PhoneState) -> None:
+        self.state = copy.deepcopy(state)
+        self.invalidate()
+
+    def factory_reset(self) -> None:
+        self.restore(self._pristine)
+
+    @property
+    def version(self) -> int:
+        """Increases on every change of what the screen shows."""
+        return self._version
+
+    @property
+    def foreground_app(self) -> App:
+        return self.apps[self.state.foreground]
+
+    def app(self, package: str) -> App:
+        try:
+            return self.apps[package]
+        except KeyError:
+            raise CerebellumError(f"no app {package!r} is installed on the simulator") from None
+
+    def launchable_apps(self) -> list[App]:
+        return sorted((a for a in self.apps.values() if a.launchable), key=lambda a: a.label.lower())
+
+    def focus(self, key: str | None) -> None:
+        self.state.focus = key
+        self.invalidate()
+
+    def go_home(self) -> None:
+        self.state.foreground = LAUNCHER_PACKAGE
+        self.state.focus = None
+        self.invalidate()
+
+    def new_id(self) -> int:
+        self.state.next_id += 1
+        return self.state.next_id
+
+    # --- layout and rendering ----------------------------------------------------------------
+
+    @property
+    def layout(self) -> Layout:
+        if self._layout is None:
+            spec = self.foreground_app.build()
+            self._layout = layout(spec, self.state.foreground)
+        return self._layout
+
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        return SCREEN_WIDTH, SCREEN_HEIGHT
+
+    def ui_tree(self) -> UINode:
+        return self.layout.root
+
+    def dump_xml(self) -> str:
+        """The screen as ``uiautomator dump`` writes it."""
+        return to_uiautomator_xml(self.ui_tree())
+
+    def screenshot(self, width: int | None = None) -> np.ndarray:
+        width = SCREEN_WIDTH if width is None else int(width)
+        if width <= 0:
+            raise ValueError(f"screenshot width must be positive, got {width}")
+        cached = self._frames.get(width)
+        if cached is not None and cached[0] == self._version:
+            return cached[1]
+        frame = self._compose(width)
+        frame.flags.writeable = False
+        self._frames[width] = (self._version, frame)
+        return frame
+
+    def _compose(self, width: int) -> np.ndarray:
+        lay = self.layout
+        scale = width / SCREEN_WIDTH
+        height = round(SCREEN_HEIGHT * scale)
+        canvas = np.empty((height, width, 3), np.uint8)
+        canvas[:] = lay.background
+        full = (0, 0, width, height)
+        paste(canvas, self._status_tile(width, scale), 0, 0, full)
+        skey = round(scale, 5)
+        for i, (widget, bounds, clip) in enumerate(lay.placed):
+            if i == lay.overlay_index:
+                canvas = (canvas * (1 - render.SCRIM_ALPHA)).astype(np.uint8)
+            if not widget.opaque:
+                continue
+            left, top, right, bottom = bounds
+            w, h = round((right - left) * scale), round((bottom - top) * scale)
+            tile = TILES.get((type(widget).__name__, widget.render_key(), w, h, skey), (w, h), _painter(widget, scale), widget.background)
+            sclip = (round(clip[0] * scale), round(clip[1] * scale), round(clip[2] * scale), round(clip[3] * scale))
+            paste(canvas, tile, round(left * scale), round(top * scale), sclip)
+        return canvas
+
+    def _status_tile(self, width: int, scale: float) -> np.ndarray:
+        clock = datetime.fromtimestamp(self.state.clock, timezone.utc).strftime("%H:%M")
+        glob = self.state.settings["global"]
+        icons = " ".join(
+            name
+            for name, key in (("AIR", "airplane_mode_on"), ("BT", "bluetooth_on"), ("WiFi", "wifi_on"))
+            if glob.get(key) == "1"
+        )
+        h = round(STATUS_HEIGHT * scale)
+
+        def paint(draw: Any, w: int, hh: int) -> None:
+            size = round(38 * scale)
+            draw.text((round(50 * scale), (hh - size) / 2), clock, font=render.font(size), fill=render.TEXT)
+            shown = f"{icons}  100%".strip()
+            tw = draw.textlength(shown, font=render.font(size))
+            draw.text((w - tw - round(50 * scale), (hh - size) / 2), shown, font=render.font(size), fill=render.TEXT)
+
+        return TILES.get(("status", clock, icons, width, h), (width, h), paint, render.STATUS_BAR)
+
+    # --- input -------------------------------------------------------------------------------
+
+    def _after_input(self) -> None:
+        self.state.clock += SECONDS_PER_ACTION
+        self.invalidate()
+
+    def tap(self, x: int, y: int) -> None:
+        hit = self.layout.hit(int(x), int(y))
+        if hit is not None:
+            hit.widget.tap(self, int(x), int(y), hit.bounds)
+        self._after_input()
+
+    def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
+        hit = self.layout.hit(int(x), int(y))
+        if hit is not None:
+            hit.widget.long_press(self, int(x), int(y), hit.bounds)
+        self._after_input()
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        lay = self.layout
+        hit = lay.hit(int(x1), int(y1))
+        if hit is None or not hit.widget.drag(self, int(x1), int(y1), int(x2), int(y2), hit.bounds):
+            left, top, right, bottom = lay.viewport
+            if not lay.modal and left <= x1 < right and top <= y1 < bottom and abs(y2 - y1) > abs(x2 - x1):
+                route = self.foreground_app.route
+                route["scroll"] = min(lay.max_scroll, max(0, lay.scroll + int(y1 - y2)))
+        self._after_input()
+
+    def press_key(self, keycode: int) -> None:
+        if keycode == KEYCODE_HOME:
+            self.go_home()
+        elif keycode == KEYCODE_BACK:
+            if not self.foreground_app.back():
+                self.go_home()
+        elif keycode in (KEYCODE_ENTER, KEYCODE_DEL):
+            field_widget = self._focused_field()
+            if field_widget is not None:
+                if keycode == KEYCODE_DEL:
+                    field_widget.on_change(field_widget.value[:-1])
+                elif field_widget.on_submit is not None:
+                    field_widget.on_submit()
+        self._after_input()
+
+    def _focused_field(self) -> TextField | None:
+        key = self.state.focus
+        if key is None:
+            return None
+        placed = self.layout.fields.get(key)
+        widget: Widget | None = placed.widget if placed is not None else None
+        return widget if isinstance(widget, TextField) else None
+
+    def type_text(self, text: str) -> None:
+        field_widget = self._focused_field()
+        if field_widget is not None:
+            field_widget.on_change(field_widget.value + text)
+        self._after_input()
+
+    def focused_text(self) -> str | None:
+        """The text of the focused field, exactly as typed (``None`` when nothing is focused)."""
+        field_widget = self._focused_field()
+        return None if field_widget is None else field_widget.value
+
+    def wait(self, seconds: float) -> None:
+        self.state.clock += max(0.0, float(seconds))
+        self.invalidate()
+
+    # --- apps and system state ---------------------------------------------------------------
+
+    def foreground_package(self) -> str:
+        return self.state.foreground
+
+    def start_app(self, package: str) -> None:
+        app = self.app(package)
+        self.state.foreground = package
+        self.state.focus = None
+        app.on_launch()
+        self.invalidate()
+
+    def get_setting(self, namespace: str, key: str) -> str | None:
+        return self.state.settings.get(namespace, {}).get(key)
+
+    def put_setting(self, namespace: str, key: str, value: str) -> None:
+        if namespace not in ("global", "system", "secure"):
+            raise CerebellumError(f"unknown settings namespace {namespace!r}")
+        self.state.settings[namespace][key] = str(value)
+        self.invalidate()
+
+    def _table(self, uri: str) -> tuple[list[Row], dict[str, str]]:
+        try:
+            table, implied = providers.resolve(uri)
+        except KeyError as exc:
+            raise CerebellumError(str(exc)) from None
+        return self.state.content.setdefault(table, []), implied
+
+    def content_query(self, uri: str, projection: Sequence[str] | None = None, where: Mapping[str, str] | None = None) -> list[Row]:
+        rows, implied = self._table(uri)
+        wanted = {**implied, **(where or {})}
+        out = []
+        for row in rows:
+            if all(row.get(k) == v for k, v in wanted.items()):
+                out.append({k: row.get(k, "NULL") for k in projection} if projection else dict(row))
+        return out
+
+    def content_insert(self, uri: str, values: Mapping[str, str]) -> None:
+        rows, implied = self._table(uri)
+        rows.append({"_id": str(self.new_id()), **implied, **{k: str(v) for k, v in values.items()}})
+        self.invalidate()
+
+    def content_delete(self, uri: str, where: Mapping[str, str] | None = None) -> None:
+        rows, implied = self._table(uri)
+        wanted = {**implied, **(where or {})}
+        rows[:] = [r for r in rows if not all(r.get(k) == v for k, v in wanted.items())]
+        self.invalidate()
+
+    # --- files -------------------------------------------------------------------------------
+
+    @staticmethod
+    def _norm(path: str) -> str:
+        return posixpath.normpath("/" + path.strip())
+
+    def list_dir(self, path: str) -> list[str]:
+        prefix = self._norm(path).rstrip("/") + "/"
+        names = {p[len(prefix) :].split("/", 1)[0] for p in self.state.files if p.startswith(prefix)}
+        return sorted(n for n in names if n)
+
+    def read_file(self, path: str) -> bytes:
+        try:
+            return self.state.files[self._norm(path)]
+        except KeyError:
+            raise FileNotFoundError(path) from None
+
+    def write_file(self, path: str, data: bytes) -> None:
+        self.state.files[self._norm(path)] = bytes(data)
+        self.invalidate()
+
+    def remove_path(self, path: str) -> None:
+        target = self._norm(path)
+        prefix = target.rstrip("/") + "/"
+        for name in [p for p in self.state.files if p == target or p.startswith(prefix)]:
+            del self.state.files[name]
+        self.invalidate()
+
+    def is_dir(self, path: str) -> bool:
+        prefix = self._norm(path).rstrip("/") + "/"
+        return any(p.startswith(prefix) for p in self.state.files)
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.state.clock, timezone.utc)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _painter(widget: Widget, scale: float) -> Any:
+    def paint(draw: Any, width: int, height: int) -> None:
+        widget.paint(draw, width, height, scale)
+
+    return paint

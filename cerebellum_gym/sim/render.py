@@ -1,0 +1,101 @@
+"""Pixels for the simulator: fonts, a palette, and a tile cache shared by every phone.
+
+Widgets paint themselves into tiles; a tile depends only on what the widget shows and on its
+size, so it is drawn once and reused on every frame (and by every phone in the process) that
+shows the same thing. A step that changes one switch repaints one tile.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from functools import lru_cache
+from typing import Final
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+
+BACKGROUND: Final[RGB] = (250, 250, 252)
+SURFACE: Final[RGB] = (255, 255, 255)
+TEXT: Final[RGB] = (28, 27, 31)
+TEXT_SECONDARY: Final[RGB] = (96, 94, 102)
+PRIMARY: Final[RGB] = (26, 115, 232)
+ON_PRIMARY: Final[RGB] = (255, 255, 255)
+DIVIDER: Final[RGB] = (224, 224, 230)
+TOOLBAR: Final[RGB] = (240, 242, 250)
+STATUS_BAR: Final[RGB] = (232, 234, 242)
+DISABLED: Final[RGB] = (170, 170, 176)
+SCRIM_ALPHA: Final = 0.45
+
+#: Total bytes of tiles kept, shared by all phones in the process (least recently used go first).
+TILE_CACHE_BYTES: Final = 96 * 1024 * 1024
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled scalable font at ``size`` output pixels."""
+    return ImageFont.load_default(max(6, size))
+
+
+class TileCache:
+    """A byte-bounded LRU of rendered tiles keyed by what the widget shows."""
+
+    def __init__(self, max_bytes: int = TILE_CACHE_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self._tiles: OrderedDict[Hashable, np.ndarray] = OrderedDict()
+        self._bytes = 0
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: Hashable, size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw, int, int], None], background: RGB) -> np.ndarray:
+        tile = self._tiles.get(key)
+        if tile is not None:
+            self._tiles.move_to_end(key)
+            self.hits += 1
+            return tile
+        self.misses += 1
+        width, height = size
+        image = Image.new("RGB", (max(1, width), max(1, height)), background)
+        paint(ImageDraw.Draw(image), width, height)
+        tile = np.asarray(image)
+        tile.flags.writeable = False
+        self._tiles[key] = tile
+        self._bytes += tile.nbytes
+        while self._bytes > self.max_bytes and self._tiles:
+            _, old = self._tiles.popitem(last=False)
+            self._bytes -= old.nbytes
+        return tile
+
+    def clear(self) -> None:
+        self._tiles.clear()
+        self._bytes = 0
+
+    @property
+    def nbytes(self) -> int:
+        return self._bytes
+
+
+TILES: Final = TileCache()
+
+
+def paste(canvas: np.ndarray, tile: np.ndarray, x: int, y: int, clip: tuple[int, int, int, int]) -> None:
+    """Copy ``tile`` onto ``canvas`` at ``(x, y)``, keeping inside ``clip`` (l, t, r, b)."""
+    cl, ct, cr, cb = clip
+    th, tw = tile.shape[:2]
+    left, top = max(x, cl), max(y, ct)
+    right, bottom = min(x + tw, cr), min(y + th, cb)
+    if right <= left or bottom <= top:
+        return
+    canvas[top:bottom, left:right] = tile[top - y : bottom - y, left - x : right - x]
+
+
+def text_fit(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int) -> str:
+    """``text`` shortened with an ellipsis to fit ``max_width`` pixels at font ``size``."""
+    f = font(size)
+    if draw.textlength(text, font=f) <= max_width:
+        return text
+    while text and draw.textlength(text + "…", font=f) > max_width:
+        text = text[:-1]
+    return text + "…"

@@ -1,0 +1,271 @@
+"""Screens: what an app shows (:class:`ScreenSpec`) and where it lands (:class:`Layout`).
+
+An app describes a screen as a toolbar, a scrolling body of widgets, an optional floating
+button, an optional bottom bar and an optional dialog. :func:`layout` places it on the
+1080x2400 logical screen, giving paint order, hit-test order and the accessibility tree that
+``uiautomator dump`` would print, with only the on-screen part of the list in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Final, NamedTuple
+
+from PIL import ImageDraw
+
+from cerebellum_gym.core.tree import Bounds, UINode
+from cerebellum_gym.sim import render
+from cerebellum_gym.sim.render import font, text_fit
+from cerebellum_gym.sim.widgets import PAD, TITLE_SIZE, Button, Dialog, IconButton, Row, Text, Widget
+
+SCREEN_WIDTH: Final = 1080
+SCREEN_HEIGHT: Final = 2400
+STATUS_HEIGHT: Final = 84
+TOOLBAR_HEIGHT: Final = 168
+NAV_HEIGHT: Final = 63  # gesture handle area at the bottom; not part of any app window
+BOTTOM_BAR_HEIGHT: Final = 189
+FAB_SIZE: Final = 168
+
+
+@dataclass
+class ScreenSpec:
+    """One screen of an app, rebuilt from app state whenever the state changes.
+
+    Attributes:
+        title: toolbar title (no toolbar when ``None``).
+        body: widgets stacked vertically in the scrolling area.
+        up: the toolbar's navigate-up action, if it has one.
+        actions: toolbar buttons on the right.
+        fab: a floating action button at the bottom right.
+        bottom: a fixed bar of widgets along the bottom (tabs, Save/Cancel).
+        dialog: a modal dialog over everything.
+        scroll: the scroll offset of the body, in device pixels (kept by the app's route).
+    """
+
+    title: str | None = None
+    body: Sequence[Widget] = ()
+    up: Callable[[], None] | None = None
+    actions: Sequence[Widget] = ()
+    fab: Widget | None = None
+    bottom: Sequence[Widget] = ()
+    dialog: Dialog | None = None
+    scroll: int = 0
+    background: render.RGB = render.BACKGROUND
+
+
+class Placed(NamedTuple):
+    widget: Widget
+    bounds: Bounds
+    clip: Bounds
+
+
+@dataclass
+class Layout:
+    """A screen placed on the display: paint list, hit-test list and accessibility tree."""
+
+    placed: list[Placed]
+    interactive: list[Placed]
+    root: UINode
+    viewport: Bounds
+    content_height: int
+    scroll: int
+    modal: bool
+    background: render.RGB
+    fields: dict[str, Placed] = field(default_factory=dict)
+    #: Index in ``placed`` where a dialog starts; everything before it is dimmed.
+    overlay_index: int | None = None
+
+    @property
+    def max_scroll(self) -> int:
+        return max(0, self.content_height - (self.viewport[3] - self.viewport[1]))
+
+    def hit(self, x: int, y: int) -> Placed | None:
+        """The topmost interactive widget under ``(x, y)``."""
+        for item in self.interactive:
+            left, top, right, bottom = item.bounds
+            cl, ct, cr, cb = item.clip
+            if max(left, cl) <= x < min(right, cr) and max(top, ct) <= y < min(bottom, cb):
+                return item
+        return None
+
+
+class Toolbar(Widget):
+    """The app bar background and title."""
+
+    class_name = "android.view.ViewGroup"
+    background = render.TOOLBAR
+
+    def __init__(self, title: str, indent: bool) -> None:
+        super().__init__(text=title, height=TOOLBAR_HEIGHT)
+        self.indent = indent
+
+    def render_key(self) -> Hashable:
+        return (self.text, self.indent)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        size = round(TITLE_SIZE * scale)
+        left = round((180 if self.indent else PAD) * scale)
+        shown = text_fit(draw, self.text, size, width - left - round(400 * scale))
+        draw.text((left, (height - size) / 2), shown, font=font(size), fill=render.TEXT)
+
+
+class DialogPanel(Widget):
+    """The dialog's card with its title and message."""
+
+    class_name = "android.widget.FrameLayout"
+
+    def __init__(self, title: str, message: str, height: int) -> None:
+        super().__init__(text=title, height=height)
+        self.message = message
+
+    def render_key(self) -> Hashable:
+        return (self.text, self.message)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        draw.rectangle((0, 0, width, height), fill=render.SURFACE)
+        pad = round(PAD * scale)
+        size = round(TITLE_SIZE * scale)
+        draw.text((pad, pad), text_fit(draw, self.text, size, width - 2 * pad), font=font(size), fill=render.TEXT)
+        if self.message:
+            msize = round(40 * scale)
+            draw.text((pad, pad + size + pad // 2), text_fit(draw, self.message, msize, width - 2 * pad), font=font(msize), fill=render.TEXT_SECONDARY)
+
+
+def _encode_tree(widget: Widget, bounds: Bounds, clip: Bounds, package: str, placed: list[Placed], interactive: list[Placed], fields: dict[str, Placed]) -> UINode:
+    node = widget.encode(_clip(bounds, clip), package)
+    item = Placed(widget, bounds, clip)
+    placed.append(item)
+    child_nodes = list(node.children)
+    for child, child_bounds in widget.children(bounds):
+        if _visible(child_bounds, clip):
+            child_nodes.append(_encode_tree(child, child_bounds, clip, package, placed, interactive, fields))
+    for i, child_node in enumerate(child_nodes):
+        child_node.index = i
+    node.children = child_nodes
+    if widget.clickable or widget.on_long_press is not None or type(widget).drag is not Widget.drag:
+        interactive.append(item)
+    if widget.key and hasattr(widget, "on_change"):
+        fields[widget.key] = item
+    return node
+
+
+def _visible(bounds: Bounds, clip: Bounds) -> bool:
+    return bounds[2] > clip[0] and bounds[0] < clip[2] and bounds[3] > clip[1] and bounds[1] < clip[3]
+
+
+def _clip(bounds: Bounds, clip: Bounds) -> Bounds:
+    return (max(bounds[0], clip[0]), max(bounds[1], clip[1]), min(bounds[2], clip[2]), min(bounds[3], clip[3]))
+
+
+def layout(spec: ScreenSpec, package: str) -> Layout:
+    """Place ``spec`` on the logical screen."""
+    width, height = SCREEN_WIDTH, SCREEN_HEIGHT
+    full: Bounds = (0, 0, width, height)
+    placed: list[Placed] = []
+    interactive: list[Placed] = []
+    fields: dict[str, Placed] = {}
+    root = UINode("android.widget.FrameLayout", (0, STATUS_HEIGHT, width, height - NAV_HEIGHT), package=package)
+    top_nodes: list[UINode] = []
+
+    top = STATUS_HEIGHT
+    if spec.title is not None:
+        bar_bounds: Bounds = (0, top, width, top + TOOLBAR_HEIGHT)
+        bar = _encode_tree(Toolbar(spec.title, spec.up is not None), bar_bounds, full, package, placed, interactive, fields)
+        bar.resource_id = f"{package}:id/toolbar"
+        bar.text = ""
+        bar.children = [UINode("android.widget.TextView", (180 if spec.up else PAD, top + 30, width - 400, top + TOOLBAR_HEIGHT - 30), text=spec.title, package=package)]
+        if spec.up is not None:
+            up = IconButton("Navigate up", "←", on_tap=spec.up, height=TOOLBAR_HEIGHT)
+            bar.children.insert(0, _encode_tree(up, (0, top, 168, top + TOOLBAR_HEIGHT), full, package, placed, interactive, fields))
+        right = width
+        for action in reversed(list(spec.actions)):
+            bar.children.append(_encode_tree(action, (right - 147, top + 10, right, top + TOOLBAR_HEIGHT - 10), full, package, placed, interactive, fields))
+            right -= 147
+        for i, child in enumerate(bar.children):
+            child.index = i
+        top_nodes.append(bar)
+        top += TOOLBAR_HEIGHT
+
+    bottom_edge = height - NAV_HEIGHT
+    bottom_items = list(spec.bottom)
+    if bottom_items:
+        bottom_edge -= BOTTOM_BAR_HEIGHT
+    viewport: Bounds = (0, top, width, bottom_edge)
+    content_height = sum(w.height for w in spec.body)
+    max_scroll = max(0, content_height - (bottom_edge - top))
+    scroll = min(max(0, spec.scroll), max_scroll)
+    body_nodes: list[UINode] = []
+    y = top - scroll
+    for widget in spec.body:
+        bounds = (0, y, width, y + widget.height)
+        if _visible(bounds, viewport):
+            body_nodes.append(_encode_tree(widget, bounds, viewport, package, placed, interactive, fields))
+        y += widget.height
+    list_node = UINode("androidx.recyclerview.widget.RecyclerView", viewport, resource_id=f"{package}:id/list", package=package, scrollable=max_scroll > 0, focusable=True, children=body_nodes)
+    for i, child in enumerate(body_nodes):
+        child.index = i
+    top_nodes.append(list_node)
+
+    if bottom_items:
+        bar_row = Row(bottom_items, height=BOTTOM_BAR_HEIGHT)
+        top_nodes.append(_encode_tree(bar_row, (0, bottom_edge, width, bottom_edge + BOTTOM_BAR_HEIGHT), full, package, placed, interactive, fields))
+    if spec.fab is not None:
+        fab_bounds = (width - FAB_SIZE - PAD, bottom_edge - FAB_SIZE - PAD, width - PAD, bottom_edge - PAD)
+        top_nodes.append(_encode_tree(spec.fab, fab_bounds, full, package, placed, interactive, fields))
+
+    modal = spec.dialog is not None
+    overlay_index = len(placed) if modal else None
+    if spec.dialog is not None:
+        interactive.clear()
+        fields.clear()
+        top_nodes = [_dialog_node(spec.dialog, package, placed, interactive, fields)]
+        root.bounds = top_nodes[0].bounds
+    # Later widgets sit on top; children were appended after parents, so reverse for hit tests.
+    interactive.reverse()
+    root.children = top_nodes
+    for i, child in enumerate(top_nodes):
+        child.index = i
+    return Layout(placed, interactive, root, viewport, content_height, scroll, modal, spec.background, fields, overlay_index)
+
+
+def _dialog_node(dialog: Dialog, package: str, placed: list[Placed], interactive: list[Placed], fields: dict[str, Placed]) -> UINode:
+    width = SCREEN_WIDTH - 2 * 90
+    header = 150 + (110 if dialog.message else 0)
+    body_height = sum(w.height for w in dialog.body)
+    total = header + body_height + 168
+    left, top = 90, (SCREEN_HEIGHT - total) // 2
+    bounds: Bounds = (left, top, left + width, top + total)
+    panel = DialogPanel(dialog.title, dialog.message, total)
+    node = _encode_tree(panel, bounds, bounds, package, placed, interactive, fields)
+    node.text = ""
+    node.resource_id = "android:id/parentPanel"
+    children = [UINode("android.widget.TextView", (left + PAD, top + PAD, left + width - PAD, top + 130), text=dialog.title, resource_id="android:id/alertTitle", package=package)]
+    if dialog.message:
+        children.append(UINode("android.widget.TextView", (left + PAD, top + 150, left + width - PAD, top + header), text=dialog.message, resource_id="android:id/message", package=package))
+    y = top + header
+    for widget in dialog.body:
+        children.append(_encode_tree(widget, (left, y, left + width, y + widget.height), bounds, package, placed, interactive, fields))
+        y += widget.height
+    if dialog.buttons:
+        buttons = Row(dialog.buttons, height=168)
+        children.append(_encode_tree(buttons, (left, y, left + width, y + 168), bounds, package, placed, interactive, fields))
+    for i, child in enumerate(children):
+        child.index = i
+    node.children = children
+    return node
+
+
+__all__ = [
+    "BOTTOM_BAR_HEIGHT",
+    "SCREEN_HEIGHT",
+    "SCREEN_WIDTH",
+    "STATUS_HEIGHT",
+    "TOOLBAR_HEIGHT",
+    "Button",
+    "Layout",
+    "Placed",
+    "ScreenSpec",
+    "Text",
+    "layout",
+]

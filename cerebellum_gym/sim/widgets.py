@@ -1,0 +1,506 @@
+"""Widgets of the simulated phone. Each owns its behaviour, its rendering and its encoding.
+
+A widget is a short-lived description built by an app screen from the app's state: what to show
+(``render_key``, ``paint``), how it appears in the accessibility tree (``encode``), and what a
+touch does (``tap``, ``long_press``, ``drag``). Callbacks mutate app state; the phone rebuilds
+the screen afterwards. Sizes are device pixels of the 1080x2400 logical screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from PIL import ImageDraw
+
+from cerebellum_gym.core.tree import Bounds, UINode
+from cerebellum_gym.sim import render
+from cerebellum_gym.sim.render import RGB, font, text_fit
+
+if TYPE_CHECKING:
+    from cerebellum_gym.sim.phone import Phone
+
+Callback = Callable[[], None]
+
+ROW_HEIGHT = 189  # 72 dp at 2.625 px/dp: a two-line list item
+SINGLE_ROW_HEIGHT = 147  # 56 dp
+BODY_SIZE = 46
+TITLE_SIZE = 58
+SECONDARY_SIZE = 38
+PAD = 63  # 24 dp
+
+
+class Widget:
+    """Base widget: a rectangle that may be tapped or long-pressed.
+
+    Args:
+        key: stable identity across rebuilds (text fields use it for focus).
+        text, desc, rid: the ``text``, ``content-desc`` and ``resource-id`` it exposes.
+        height: device pixels it takes in a vertical stack.
+        on_tap, on_long_press: what a touch does; a widget with ``on_tap`` is clickable.
+    """
+
+    class_name: ClassVar[str] = "android.view.View"
+    default_height: ClassVar[int] = SINGLE_ROW_HEIGHT
+    background: RGB = render.SURFACE
+    #: Whether the widget paints a tile of its own (pure containers do not).
+    opaque: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        *,
+        key: str = "",
+        text: str = "",
+        desc: str = "",
+        rid: str = "",
+        height: int | None = None,
+        on_tap: Callback | None = None,
+        on_long_press: Callback | None = None,
+        enabled: bool = True,
+        selected: bool = False,
+        background: RGB | None = None,
+    ) -> None:
+        if background is not None:
+            self.background = background
+        self.key = key
+        self.text = text
+        self.desc = desc
+        self.rid = rid
+        self.height = height if height is not None else self.default_height
+        self.on_tap = on_tap
+        self.on_long_press = on_long_press
+        self.enabled = enabled
+        self.selected = selected
+
+    # --- behaviour ---------------------------------------------------------------------------
+
+    @property
+    def clickable(self) -> bool:
+        return self.on_tap is not None
+
+    def tap(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
+        """Handle a tap at ``(x, y)``; True when it did something."""
+        if self.on_tap is not None and self.enabled:
+            self.on_tap()
+            return True
+        return False
+
+    def long_press(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
+        if self.on_long_press is not None and self.enabled:
+            self.on_long_press()
+            return True
+        return self.tap(phone, x, y, bounds)
+
+    def drag(self, phone: Phone, x1: int, y1: int, x2: int, y2: int, bounds: Bounds) -> bool:
+        """A swipe that starts on this widget; False lets the scroll container take it."""
+        return False
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        """Child widgets placed inside ``bounds`` (hit-tested and painted after the parent)."""
+        return ()
+
+    # --- rendering ---------------------------------------------------------------------------
+
+    def render_key(self) -> Hashable:
+        """Everything that changes this widget's pixels (besides its size)."""
+        return (self.text, self.desc, self.enabled, self.selected)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        """Draw onto a tile of ``width`` x ``height`` output pixels at ``scale``."""
+
+    # --- encoding ----------------------------------------------------------------------------
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        """This widget as an accessibility node (children are added by the layout)."""
+        return UINode(
+            self.class_name,
+            bounds,
+            text=self.text,
+            content_desc=self.desc,
+            resource_id=self.rid,
+            package=package,
+            clickable=self.clickable,
+            long_clickable=self.on_long_press is not None,
+            focusable=self.clickable,
+            enabled=self.enabled,
+            selected=self.selected,
+        )
+
+
+def _draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: RGB, max_width: int) -> None:
+    draw.text(xy, text_fit(draw, text, size, max_width), font=font(size), fill=fill)
+
+
+class Text(Widget):
+    """A line of text (``TextView``)."""
+
+    class_name = "android.widget.TextView"
+    default_height = 120
+
+    def __init__(self, text: str, *, size: int = BODY_SIZE, color: RGB = render.TEXT, bold: bool = False, center: bool = False, **kwargs: object) -> None:
+        super().__init__(text=text, **kwargs)  # type: ignore[arg-type]
+        self.size = size
+        self.color = color
+        self.bold = bold
+        self.center = center
+
+    def render_key(self) -> Hashable:
+        return (self.text, self.size, self.color, self.center, self.selected, self.background)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        size = round(self.size * scale)
+        pad = round(PAD * scale)
+        shown = text_fit(draw, self.text, size, width - 2 * pad)
+        x = (width - draw.textlength(shown, font=font(size))) / 2 if self.center else pad
+        draw.text((x, (height - size) / 2), shown, font=font(size), fill=self.color)
+        if self.selected:
+            draw.rectangle((0, height - 4, width, height), fill=render.PRIMARY)
+
+
+class Button(Widget):
+    """A filled or text button."""
+
+    class_name = "android.widget.Button"
+    default_height = 147
+
+    def __init__(self, text: str, *, filled: bool = True, **kwargs: object) -> None:
+        super().__init__(text=text, **kwargs)  # type: ignore[arg-type]
+        self.filled = filled
+
+    def render_key(self) -> Hashable:
+        return (self.text, self.filled, self.enabled)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        inset = max(1, round(16 * scale))
+        color = render.PRIMARY if self.enabled else render.DISABLED
+        if self.filled:
+            draw.rounded_rectangle((inset, inset, width - inset, height - inset), radius=(height - 2 * inset) // 2, fill=color)
+        size = round(BODY_SIZE * scale)
+        shown = text_fit(draw, self.text, size, width - 4 * inset)
+        tw = draw.textlength(shown, font=font(size))
+        draw.text(((width - tw) / 2, (height - size) / 2), shown, font=font(size), fill=render.ON_PRIMARY if self.filled else color)
+
+
+class IconButton(Widget):
+    """An image button drawn as a glyph; its name is in ``content-desc`` like a real one."""
+
+    class_name = "android.widget.ImageButton"
+    default_height = 147
+
+    def __init__(self, desc: str, glyph: str, *, color: RGB = render.TEXT, round_fill: RGB | None = None, **kwargs: object) -> None:
+        super().__init__(desc=desc, **kwargs)  # type: ignore[arg-type]
+        self.glyph = glyph
+        self.color = color
+        self.round_fill = round_fill
+
+    def render_key(self) -> Hashable:
+        return (self.glyph, self.color, self.round_fill, self.enabled)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        if self.round_fill is not None:
+            draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=min(width, height) // 3, fill=self.round_fill)
+        size = round(64 * scale)
+        tw = draw.textlength(self.glyph, font=font(size))
+        draw.text(((width - tw) / 2, (height - size) / 2), self.glyph, font=font(size), fill=self.color)
+
+
+class Switch(Widget):
+    """A row with a label and an on/off switch (the row is the click target, like Settings)."""
+
+    class_name = "android.widget.LinearLayout"
+    default_height = ROW_HEIGHT
+
+    def __init__(self, text: str, checked: bool, *, on_toggle: Callback, subtitle: str = "", **kwargs: object) -> None:
+        super().__init__(text="", on_tap=on_toggle, **kwargs)  # type: ignore[arg-type]
+        self.label = text
+        self.checked = checked
+        self.subtitle = subtitle
+
+    def render_key(self) -> Hashable:
+        return (self.label, self.subtitle, self.checked, self.enabled)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        pad = round(PAD * scale)
+        size = round(BODY_SIZE * scale)
+        track_w, track_h = round(130 * scale), round(70 * scale)
+        right = width - pad
+        top = (height - track_h) // 2
+        on = self.checked and self.enabled
+        draw.rounded_rectangle((right - track_w, top, right, top + track_h), radius=track_h // 2, fill=render.PRIMARY if on else render.DISABLED)
+        knob = track_h - 6
+        kx = right - knob - 3 if on else right - track_w + 3
+        draw.ellipse((kx, top + 3, kx + knob, top + 3 + knob), fill=render.SURFACE)
+        text_top = (height - size) / 2 if not self.subtitle else height / 2 - size - 2
+        _draw_text(draw, (pad, text_top), self.label, size, render.TEXT if self.enabled else render.DISABLED, right - track_w - 2 * pad)
+        if self.subtitle:
+            _draw_text(draw, (pad, height / 2 + 4), self.subtitle, round(SECONDARY_SIZE * scale), render.TEXT_SECONDARY, right - track_w - 2 * pad)
+        draw.line((0, height - 1, width, height - 1), fill=render.DIVIDER)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        row = super().encode(bounds, package)
+        left, top, right, bottom = bounds
+        mid = (top + bottom) // 2
+        texts = [UINode("android.widget.TextView", (left + PAD, top + 30, right - 230, mid if self.subtitle else bottom - 30), text=self.label, package=package, enabled=self.enabled, resource_id="android:id/title")]
+        if self.subtitle:
+            texts.append(UINode("android.widget.TextView", (left + PAD, mid, right - 230, bottom - 30), text=self.subtitle, package=package, resource_id="android:id/summary"))
+        switch = UINode(
+            "android.widget.Switch",
+            (right - PAD - 130, mid - 35, right - PAD, mid + 35),
+            resource_id="android:id/switch_widget",
+            package=package,
+            checkable=True,
+            checked=self.checked,
+            enabled=self.enabled,
+        )
+        row.children = [*texts, switch]
+        for i, child in enumerate(row.children):
+            child.index = i
+        return row
+
+
+class ListItem(Widget):
+    """A list row: optional avatar letter, a title, an optional subtitle and a chevron."""
+
+    class_name = "android.widget.LinearLayout"
+    default_height = ROW_HEIGHT
+
+    def __init__(self, title: str, subtitle: str = "", *, avatar: str = "", avatar_color: RGB = render.PRIMARY, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.title = title
+        self.subtitle = subtitle
+        self.avatar = avatar
+        self.avatar_color = avatar_color
+
+    def render_key(self) -> Hashable:
+        return (self.title, self.subtitle, self.avatar, self.avatar_color, self.selected, self.enabled)
+
+    def _text_left(self) -> int:
+        return PAD + (150 if self.avatar else 0)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        pad = round(PAD * scale)
+        if self.selected:
+            draw.rectangle((0, 0, width, height), fill=(222, 232, 252))
+        if self.avatar:
+            d = round(110 * scale)
+            top = (height - d) // 2
+            draw.ellipse((pad, top, pad + d, top + d), fill=self.avatar_color)
+            asz = round(52 * scale)
+            aw = draw.textlength(self.avatar, font=font(asz))
+            draw.text((pad + (d - aw) / 2, top + (d - asz) / 2), self.avatar, font=font(asz), fill=render.ON_PRIMARY)
+        left = round(self._text_left() * scale)
+        size = round(BODY_SIZE * scale)
+        max_w = width - left - pad
+        color = render.TEXT if self.enabled else render.DISABLED
+        if self.subtitle:
+            _draw_text(draw, (left, height / 2 - size - 2), self.title, size, color, max_w)
+            _draw_text(draw, (left, height / 2 + 4), self.subtitle, round(SECONDARY_SIZE * scale), render.TEXT_SECONDARY, max_w)
+        else:
+            _draw_text(draw, (left, (height - size) / 2), self.title, size, color, max_w)
+        draw.line((left, height - 1, width, height - 1), fill=render.DIVIDER)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        row = super().encode(bounds, package)
+        left, top, right, bottom = bounds
+        text_left = left + self._text_left()
+        mid = (top + bottom) // 2
+        children = [UINode("android.widget.TextView", (text_left, top + 30, right - PAD, mid if self.subtitle else bottom - 30), text=self.title, resource_id="android:id/title", package=package, enabled=self.enabled)]
+        if self.subtitle:
+            children.append(UINode("android.widget.TextView", (text_left, mid, right - PAD, bottom - 30), text=self.subtitle, resource_id="android:id/summary", package=package, enabled=self.enabled, index=1))
+        row.children = children
+        return row
+
+
+class TextField(Widget):
+    """An editable field (``EditText``). Focus follows the tap; typed text goes to ``on_change``.
+
+    While empty it shows (and exposes as its text, like Android 8+) its hint.
+    """
+
+    class_name = "android.widget.EditText"
+    default_height = 168
+
+    def __init__(self, key: str, value: str, *, hint: str = "", on_change: Callable[[str], None], on_submit: Callback | None = None, focused: bool = False, password: bool = False, **kwargs: object) -> None:
+        super().__init__(key=key, text=value, **kwargs)  # type: ignore[arg-type]
+        self.value = value
+        self.hint = hint
+        self.on_change = on_change
+        self.on_submit = on_submit
+        self.focused = focused
+        self.password = password
+
+    @property
+    def clickable(self) -> bool:
+        return True
+
+    def tap(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
+        phone.focus(self.key)
+        return True
+
+    def render_key(self) -> Hashable:
+        return (self.value, self.hint, self.focused, self.password)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        pad = round(PAD * scale)
+        inset = round(14 * scale)
+        border = render.PRIMARY if self.focused else render.DIVIDER
+        draw.rounded_rectangle((pad // 2, inset, width - pad // 2, height - inset), radius=round(16 * scale), outline=border, width=3 if self.focused else 2, fill=render.SURFACE)
+        size = round(BODY_SIZE * scale)
+        shown = ("•" * len(self.value) if self.password else self.value) or self.hint
+        color = render.TEXT if self.value else render.TEXT_SECONDARY
+        shown = shown.replace("\n", " ")
+        fitted = text_fit(draw, shown, size, width - 3 * pad)
+        draw.text((pad, (height - size) / 2), fitted, font=font(size), fill=color)
+        if self.focused:
+            cx = pad + (draw.textlength(fitted, font=font(size)) if self.value else 0) + 2
+            draw.line((cx, (height - size) / 2, cx, (height + size) / 2), fill=render.PRIMARY, width=2)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        return UINode(
+            self.class_name,
+            bounds,
+            text=self.value or self.hint,
+            resource_id=self.rid,
+            content_desc=self.desc,
+            package=package,
+            clickable=True,
+            long_clickable=True,
+            focusable=True,
+            focused=self.focused,
+            password=self.password,
+            enabled=self.enabled,
+        )
+
+
+class Slider(Widget):
+    """A ``SeekBar``: a tap or a drag moves the thumb to the finger's x position."""
+
+    class_name = "android.widget.SeekBar"
+    default_height = 168
+    inset = 90
+
+    def __init__(self, value: int, maximum: int, *, on_change: Callable[[int], None], **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.value = value
+        self.maximum = maximum
+        self.on_change = on_change
+
+    @property
+    def clickable(self) -> bool:
+        return True
+
+    def _value_at(self, x: int, bounds: Bounds) -> int:
+        left, _, right, _ = bounds
+        span = max(1, right - left - 2 * self.inset)
+        fraction = min(1.0, max(0.0, (x - left - self.inset) / span))
+        return round(fraction * self.maximum)
+
+    def tap(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
+        self.on_change(self._value_at(x, bounds))
+        return True
+
+    def drag(self, phone: Phone, x1: int, y1: int, x2: int, y2: int, bounds: Bounds) -> bool:
+        self.on_change(self._value_at(x2, bounds))
+        return True
+
+    def render_key(self) -> Hashable:
+        return (self.value, self.maximum, self.enabled)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        inset = round(self.inset * scale)
+        mid = height // 2
+        track = max(2, round(12 * scale))
+        draw.rounded_rectangle((inset, mid - track, width - inset, mid + track), radius=track, fill=render.DIVIDER)
+        x = inset + (width - 2 * inset) * self.value / max(1, self.maximum)
+        draw.rounded_rectangle((inset, mid - track, x, mid + track), radius=track, fill=render.PRIMARY)
+        r = round(30 * scale)
+        draw.ellipse((x - r, mid - r, x + r, mid + r), fill=render.PRIMARY)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.text = f"{self.value}"
+        node.clickable = True
+        node.focusable = True
+        return node
+
+
+class AppIcon(Widget):
+    """A launcher icon: a coloured tile with the app's initial and its name below."""
+
+    class_name = "android.widget.TextView"
+    default_height = 300
+
+    def __init__(self, label: str, color: RGB, *, on_tap: Callback, **kwargs: object) -> None:
+        super().__init__(text=label, desc=label, on_tap=on_tap, **kwargs)  # type: ignore[arg-type]
+        self.color = color
+
+    def render_key(self) -> Hashable:
+        return (self.text, self.color, self.background)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        d = round(150 * scale)
+        left = (width - d) // 2
+        top = round(30 * scale)
+        draw.rounded_rectangle((left, top, left + d, top + d), radius=d // 3, fill=self.color)
+        size = round(70 * scale)
+        initial = self.text[:1].upper()
+        iw = draw.textlength(initial, font=font(size))
+        draw.text((left + (d - iw) / 2, top + (d - size) / 2), initial, font=font(size), fill=render.ON_PRIMARY)
+        lsz = round(36 * scale)
+        shown = text_fit(draw, self.text, lsz, width - 4)
+        lw = draw.textlength(shown, font=font(lsz))
+        draw.text(((width - lw) / 2, top + d + round(16 * scale)), shown, font=font(lsz), fill=render.TEXT)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.long_clickable = True
+        return node
+
+
+class Row(Widget):
+    """Children side by side in equal widths (icon grids, button bars, tabs)."""
+
+    class_name = "android.widget.LinearLayout"
+    opaque = False
+
+    def __init__(self, items: Sequence[Widget], *, columns: int | None = None, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.items = list(items)
+        self.columns = columns or max(1, len(self.items))
+        if "height" not in kwargs and self.items:
+            self.height = max(item.height for item in self.items)
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        cell = (right - left) / self.columns
+        return [
+            (item, (round(left + i * cell), top, round(left + (i + 1) * cell), bottom))
+            for i, item in enumerate(self.items)
+        ]
+
+
+class Divider(Widget):
+    class_name = "android.view.View"
+    default_height = 24
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        draw.line((0, height // 2, width, height // 2), fill=render.DIVIDER, width=2)
+
+
+class Dialog:
+    """A modal dialog: a title, an optional message, optional body widgets and buttons.
+
+    Only the dialog is in the accessibility tree while it shows, as with a real dialog window.
+    """
+
+    def __init__(self, title: str, buttons: Sequence[Button], *, message: str = "", body: Sequence[Widget] = ()) -> None:
+        self.title = title
+        self.message = message
+        self.body = list(body)
+        self.buttons = list(buttons)

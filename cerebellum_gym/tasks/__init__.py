@@ -1,0 +1,32 @@
+"""Tasks judged through the Device interface, and their registry.
+
+Importing this package registers every bundled task.
+"""
+
+from __future__ import annotations
+
+from cerebellum_gym.tasks import contacts, system
+from cerebellum_gym.tasks.base import Oracle, Task
+from cerebellum_gym.tasks.registry import (
+    TASKS,
+    families,
+    get_task_class,
+    iter_tasks,
+    make_task,
+    register_task,
+    task_names,
+)
+
+__all__ = [
+    "TASKS",
+    "Oracle",
+    "Task",
+    "contacts",
+    "families",
+    "get_task_class",
+    "iter_tasks",
+    "make_task",
+    "register_task",
+    "system",
+    "task_names",
+]

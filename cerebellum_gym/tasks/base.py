@@ -1,0 +1,89 @@
+"""Tasks: a goal from seeded parameters, set-up and judging through the Device interface, and a
+scripted oracle that solves the task by reading the live screen.
+
+A task never looks inside a backend. It sets up and judges with what any Android device offers
+over ADB (settings, content providers, files, the UI tree), so one definition runs on the
+simulator, on the simulator served over ADB, and on a real device.
+"""
+
+from __future__ import annotations
+
+import abc
+import math
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from cerebellum_gym.core.som import LabelledScreen
+from cerebellum_gym.devices.base import Device
+
+
+class Oracle(abc.ABC):
+    """A scripted, privileged policy for one task instance: an upper bound, not a baseline.
+
+    It reads the current labelled screen and answers the next action string. It may keep a
+    little memory (for example which way it is scrolling), but never replays coordinates.
+    """
+
+    @abc.abstractmethod
+    def act(self, screen: LabelledScreen) -> str:
+        """The next action on ``screen``."""
+
+
+class Task(abc.ABC):
+    """One task family member with concrete parameters.
+
+    Class attributes describe the task for registries and docs; an instance carries the
+    parameters of one episode.
+
+    Attributes:
+        name: registry name, the AndroidWorld name when it mirrors one.
+        app: the human name of the main app.
+        family: the group results are reported by (``system``, ``contacts``, ...).
+        complexity: AndroidWorld's complexity; the step budget is ``ceil(10 * complexity)``.
+        template: the goal with ``{param}`` placeholders.
+        judge: one sentence on what :meth:`progress` checks.
+        mirrors: the AndroidWorld task it mirrors, or ``None``.
+        answer: whether the task is a question answered with ``F {answer}``.
+    """
+
+    name: ClassVar[str] = ""
+    app: ClassVar[str] = ""
+    family: ClassVar[str] = ""
+    complexity: ClassVar[float] = 1.0
+    template: ClassVar[str] = ""
+    judge: ClassVar[str] = ""
+    mirrors: ClassVar[str | None] = None
+    answer: ClassVar[bool] = False
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        self.params: dict[str, Any] = dict(params or {})
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        """Random parameters for one episode, drawn from ``rng`` only."""
+        return {}
+
+    @classmethod
+    def max_steps(cls) -> int:
+        """The step budget: ten steps per unit of complexity, as AndroidWorld allots."""
+        return math.ceil(10 * cls.complexity)
+
+    @property
+    def goal(self) -> str:
+        return self.template.format(**self.params)
+
+    def initialize(self, device: Device) -> None:
+        """Put the device into the task's start state (the device is already factory fresh)."""
+
+    @abc.abstractmethod
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        """How much of the goal holds now, in ``[0, 1]``; ``answer`` is the agent's ``F`` text."""
+
+    @abc.abstractmethod
+    def oracle(self) -> Oracle:
+        """A fresh scripted solver for this instance."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.params!r})"

@@ -1,0 +1,114 @@
+"""Contacts tasks, judged on the contacts provider as AndroidWorld does."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+import numpy as np
+
+from cerebellum_gym.core.som import LabelledScreen
+from cerebellum_gym.devices.base import Device
+from cerebellum_gym.tasks.base import Oracle, Task
+from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
+from cerebellum_gym.tasks.registry import register_task
+
+CONTACTS_PACKAGE = "com.google.android.contacts"
+CONTACTS_URI = "content://com.android.contacts/data/phones"
+
+GIVEN_NAMES = (
+    "Alice", "Amara", "Bruno", "Chen", "Dalia", "Emeka", "Farah", "Gustavo", "Hana", "Ivan",
+    "Jonas", "Kavya", "Leila", "Mateo", "Nadia", "Oskar", "Priya", "Quentin", "Rosa", "Sven",
+    "Tariq", "Uma", "Viktor", "Wen", "Yusuf", "Zoe",
+)  # fmt: skip
+FAMILY_NAMES = (
+    "Abara", "Baptiste", "Castillo", "Dubois", "Eriksen", "Fujita", "Gallo", "Horvat", "Iyer",
+    "Jansen", "Kowalski", "Lindqvist", "Moreau", "Nakamura", "Okafor", "Petrov", "Quispe",
+    "Rossi", "Schmidt", "Tanaka", "Ueda", "Varga", "Weber", "Xu", "Yilmaz", "Zhou",
+)  # fmt: skip
+
+
+def random_name(rng: np.random.Generator) -> tuple[str, str]:
+    return str(rng.choice(GIVEN_NAMES)), str(rng.choice(FAMILY_NAMES))
+
+
+def random_number(rng: np.random.Generator) -> str:
+    return "+1" + "".join(str(d) for d in rng.integers(0, 10, size=10))
+
+
+def digits(number: str) -> str:
+    """Phone numbers compare on digits only (``+1 (555) 010-0134`` == ``15550100134``)."""
+    return re.sub(r"\D", "", number)
+
+
+def seed_contacts(device: Device, rng: np.random.Generator, count: int, avoid: set[str]) -> list[dict[str, str]]:
+    """Clear the contacts provider and add ``count`` random contacts whose names avoid ``avoid``."""
+    device.content_delete(CONTACTS_URI)
+    added: list[dict[str, str]] = []
+    while len(added) < count:
+        first, last = random_name(rng)
+        name = f"{first} {last}"
+        if name in avoid or any(c["display_name"] == name for c in added):
+            continue
+        row = {"display_name": name, "number": random_number(rng)}
+        device.content_insert(CONTACTS_URI, row)
+        added.append(row)
+    return added
+
+
+class AddContactOracle(ScriptedOracle):
+    def __init__(self, first: str, last: str, number: str) -> None:
+        super().__init__()
+        self.values = {"first": first, "last": last, "phone": number}
+        self.hints = {"first": "First name", "last": "Last name", "phone": "Phone"}
+
+    def act(self, screen: LabelledScreen) -> str:
+        step = self.open_app(screen, CONTACTS_PACKAGE, "Contacts")
+        if step is not None:
+            return step
+        if screen.root.find(text="Create contact") is not None:  # the form's title
+            for name in ("first", "last", "phone"):
+                hit = find(screen, lambda n, rid=name: n.resource_id.endswith(f":id/{rid}"))
+                if hit is None:
+                    continue
+                label, node = hit
+                if node.text == self.hints[name]:  # empty fields show their hint
+                    return self.type_into(screen, node, label, self.values[name])
+            save = label_for(screen, text="Save")
+            return self.tap(save) if save else self.scroll_search(screen)
+        full = f"{self.values['first']} {self.values['last']}"
+        if screen.root.find(text=full) is not None and screen.root.find(text=self.values["phone"]) is not None:
+            return "F"
+        create = label_for(screen, desc="Create contact")
+        if create is not None:
+            return self.tap(create)
+        return "B"
+
+
+@register_task
+class ContactsAddContact(Task):
+    name = "ContactsAddContact"
+    mirrors = "ContactsAddContact"
+    app: ClassVar[str] = "Contacts"
+    family: ClassVar[str] = "contacts"
+    complexity: ClassVar[float] = 1.2
+    template = "Create a new contact for {name}. Their number is {number}."
+    judge = "The contacts provider has a contact with exactly that display name and (digit-normalised) number."
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        first, last = random_name(rng)
+        return {"first": first, "last": last, "name": f"{first} {last}", "number": random_number(rng), "noise_seed": int(rng.integers(2**31))}
+
+    def initialize(self, device: Device) -> None:
+        seed_contacts(device, np.random.default_rng(self.params["noise_seed"]), 3, {self.params["name"]})
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        want = digits(self.params["number"])
+        for row in device.content_query(CONTACTS_URI, projection=("display_name", "number")):
+            if row["display_name"] == self.params["name"] and digits(row["number"]) == want:
+                return 1.0
+        return 0.0
+
+    def oracle(self) -> Oracle:
+        return AddContactOracle(self.params["first"], self.params["last"], self.params["number"])

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# One entry point for a fresh machine: creates .venv, installs the project with what the job
+# needs, and runs it.
+#   bash scripts/dev.sh eval    # the baselines on the simulator's mixed suite, with a report
+#   bash scripts/dev.sh test    # the test suite (what CI runs)
+#   bash scripts/dev.sh setup   # only create and fill .venv
+set -euo pipefail
+cd "$(dirname "$0")/.."
+job="${1:-eval}"
+shift || true
+PY="${PYTHON:-python3}"
+VENV=.venv
+
+setup() {
+    if [ ! -x "$VENV/bin/python" ]; then
+        echo "==> creating $VENV"
+        "$PY" -m venv "$VENV"
+    fi
+    local stamp="$VENV/.installed" want
+    want="$(cat pyproject.toml setup.cfg scripts/dev.sh | sha256sum | cut -c1-16)"
+    if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+        echo "==> installing cerebellum-gym and its extras into $VENV (first run takes a few minutes)"
+        "$VENV/bin/python" -m pip install -q --upgrade pip
+        # The CPU build of torch first: an unpinned torch would pull a multi-GB CUDA build.
+        "$VENV/bin/python" -m pip install -q "torch==2.13.0"
+        "$VENV/bin/python" -m pip install -q -e ".[all,dev]"
+        echo "$want" > "$stamp"
+    fi
+}
+
+case "$job" in
+    setup) setup ;;
+    test)
+        setup
+        exec "$VENV/bin/python" -m pytest -n 2 "$@"
+        ;;
+    eval)
+        setup
+        exec "$VENV/bin/cerebellum-gym" eval "$@"
+        ;;
+    *)
+        echo "usage: bash scripts/dev.sh [eval|test|setup] [args...]" >&2
+        exit 2
+        ;;
+esac

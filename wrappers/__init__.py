@@ -1,0 +1,1 @@
+"""Gymnasium wrappers for cerebellum-gym environments (installed as ``cerebellum_gym.wrappers``)."""
