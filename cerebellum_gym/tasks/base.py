@@ -9,6 +9,7 @@ simulator, on the simulator served over ADB, and on a real device.
 from __future__ import annotations
 
 import abc
+import string
 import math
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -73,6 +74,15 @@ class Task(abc.ABC):
     @property
     def goal(self) -> str:
         return self.template.format(**self.params)
+
+    def text_candidates(self) -> list[str]:
+        """Texts an agent with a discrete action space may type for this task (for ``K``).
+
+        The default offers the goal's string parameters; tasks whose goal text is not what gets
+        typed override it.
+        """
+        fields = [name for _, name, _, _ in string.Formatter().parse(self.template) if name]
+        return [str(self.params[f]) for f in fields if isinstance(self.params.get(f), str)]
 
     def initialize(self, device: Device) -> None:
         """Put the device into the task's start state (the device is already factory fresh)."""

@@ -110,5 +110,8 @@ class ContactsAddContact(Task):
                 return 1.0
         return 0.0
 
+    def text_candidates(self) -> list[str]:
+        return [self.params["first"], self.params["last"], self.params["number"]]
+
     def oracle(self) -> Oracle:
         return AddContactOracle(self.params["first"], self.params["last"], self.params["number"])
