@@ -241,3 +241,34 @@ def coerce_action(action: str | Action | StructuredAction, labels: Sequence[str]
     raise InvalidActionError(
         action, f"expected an action string, Action or mapping, got {type(action).__name__}"
     )
+
+
+def batch_actions(actions: Sequence[str | Action], labels: Sequence[Sequence[str]]) -> dict[str, Any]:
+    """Turn one action per env into the batched structured form that gymnasium's vector envs
+    take (they iterate the Dict action space, so strings must be encoded first).
+
+    Args:
+        actions: one action string or :class:`Action` per env.
+        labels: the ``labels`` observation of each env (a batched observation's
+            ``obs["labels"]``), to turn labels into slots.
+
+    Raises:
+        InvalidActionError: an action string is malformed or names a label not on its screen.
+
+    Example:
+        >>> batch = batch_actions(["T UE", "K hi"], [("QX", "UE"), ()])
+        >>> batch["code"].tolist(), batch["label"].tolist(), batch["text"]
+        ([0, 2], [1, 0], ('', 'hi'))
+    """
+    import numpy as np
+
+    if len(actions) != len(labels):
+        raise ValueError(f"{len(actions)} actions for {len(labels)} envs")
+    structured = [
+        (a if isinstance(a, Action) else parse_action(a)).to_structured(env_labels) for a, env_labels in zip(actions, labels, strict=True)
+    ]
+    return {
+        "code": np.array([s["code"] for s in structured], dtype=np.int64),
+        "label": np.array([s["label"] for s in structured], dtype=np.int64),
+        "text": tuple(s["text"] for s in structured),
+    }

@@ -332,7 +332,8 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             "history": self.history.observation(),
         }
         if self.pixels:
-            obs["screenshot"] = self._screenshot
+            # A fresh array per call: callers may keep or modify what they are given.
+            obs["screenshot"] = np.array(self._screenshot)
         return obs
 
     @staticmethod
