@@ -58,6 +58,8 @@ class PhoneState:
     settings: dict[str, dict[str, str]] = field(default_factory=default_settings)
     content: dict[str, list[Row]] = field(default_factory=dict)
     files: dict[str, bytes] = field(default_factory=dict)
+    #: Directories made explicitly (``mkdir``); directories holding files exist implicitly.
+    dirs: set[str] = field(default_factory=set)
     app_data: dict[str, dict[str, Any]] = field(default_factory=dict)
     stacks: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     foreground: str = LAUNCHER_PACKAGE
@@ -334,8 +336,13 @@ class Phone(Device):
 
     def list_dir(self, path: str) -> list[str]:
         prefix = self._norm(path).rstrip("/") + "/"
-        names = {p[len(prefix) :].split("/", 1)[0] for p in self.state.files if p.startswith(prefix)}
+        names = {p[len(prefix) :].split("/", 1)[0] for p in (*self.state.files, *self.state.dirs) if p.startswith(prefix)}
         return sorted(n for n in names if n)
+
+    def make_dir(self, path: str) -> None:
+        """``mkdir -p``: create directory ``path`` (empty directories show in :meth:`list_dir`)."""
+        self.state.dirs.add(self._norm(path))
+        self.invalidate()
 
     def read_file(self, path: str) -> bytes:
         try:
@@ -352,11 +359,13 @@ class Phone(Device):
         prefix = target.rstrip("/") + "/"
         for name in [p for p in self.state.files if p == target or p.startswith(prefix)]:
             del self.state.files[name]
+        self.state.dirs = {d for d in self.state.dirs if d != target and not d.startswith(prefix)}
         self.invalidate()
 
     def is_dir(self, path: str) -> bool:
-        prefix = self._norm(path).rstrip("/") + "/"
-        return any(p.startswith(prefix) for p in self.state.files)
+        norm = self._norm(path)
+        prefix = norm.rstrip("/") + "/"
+        return norm in self.state.dirs or any(p.startswith(prefix) for p in (*self.state.files, *self.state.dirs))
 
     def now(self) -> datetime:
         return datetime.fromtimestamp(self.state.clock, timezone.utc)
