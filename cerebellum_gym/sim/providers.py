@@ -16,10 +16,21 @@ URIS: Final[dict[str, tuple[str, dict[str, str]]]] = {
     "content://sms": ("sms", {}),
     "content://sms/inbox": ("sms", {"type": "1"}),
     "content://sms/sent": ("sms", {"type": "2"}),
+    # Stand-ins for app databases that AndroidWorld reads with root sqlite3 (one table each).
+    "content://com.google.android.deskclock/alarms": ("alarms", {}),
+    "content://com.simplemobiletools.calendar.pro/events": ("calendar_events", {}),
+    "content://com.arduia.expense/expenses": ("expenses", {}),
 }
 
 CONTACTS_URI: Final = "content://com.android.contacts/data/phones"
 SMS_URI: Final = "content://sms"
+#: Alarms: ``hour``, ``minutes``, ``enabled`` (0/1), ``label``.
+ALARMS_URI: Final = "content://com.google.android.deskclock/alarms"
+#: Simple Calendar Pro's events: ``title``, ``description``, ``location``, ``start_ts`` and
+#: ``end_ts`` (POSIX seconds, device time zone UTC), ``repeat_interval`` (seconds, 0 = once).
+CALENDAR_URI: Final = "content://com.simplemobiletools.calendar.pro/events"
+#: Pro Expense's expenses: ``name``, ``amount`` (in cents), ``category``, ``note``, ``created_at`` (ms).
+EXPENSES_URI: Final = "content://com.arduia.expense/expenses"
 
 
 def resolve(uri: str) -> tuple[str, dict[str, str]]:

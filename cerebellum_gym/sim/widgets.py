@@ -28,6 +28,7 @@ BODY_SIZE = 46
 TITLE_SIZE = 58
 SECONDARY_SIZE = 38
 PAD = 63  # 24 dp
+SELECTION = (200, 220, 252)
 
 
 class Widget:
@@ -338,13 +339,15 @@ class TextField(Widget):
         return True
 
     def render_key(self) -> Hashable:
-        return (self.value, self.hint, self.focused, self.password)
+        return (self.value, self.hint, self.focused, self.password, self.selected)
 
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
         pad = round(PAD * scale)
         inset = round(14 * scale)
         border = render.PRIMARY if self.focused else render.DIVIDER
         draw.rounded_rectangle((pad // 2, inset, width - pad // 2, height - inset), radius=round(16 * scale), outline=border, width=3 if self.focused else 2, fill=render.SURFACE)
+        if self.selected and self.value:  # all text selected: typing replaces it
+            draw.rectangle((pad, inset * 2, width - pad, height - inset * 2), fill=SELECTION)
         size = round(BODY_SIZE * scale)
         shown = ("•" * len(self.value) if self.password else self.value) or self.hint
         color = render.TEXT if self.value else render.TEXT_SECONDARY
@@ -504,3 +507,112 @@ class Dialog:
         self.message = message
         self.body = list(body)
         self.buttons = list(buttons)
+
+
+class TextArea(TextField):
+    """A multi-line ``EditText`` (a note's body): shows as many lines as fit, wrapped."""
+
+    default_height = 900
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        pad = round(PAD * scale)
+        inset = round(14 * scale)
+        border = render.PRIMARY if self.focused else render.DIVIDER
+        draw.rounded_rectangle((pad // 2, inset, width - pad // 2, height - inset), radius=round(16 * scale), outline=border, width=3 if self.focused else 2, fill=render.SURFACE)
+        if self.selected and self.value:
+            draw.rectangle((pad, inset * 2, width - pad, height - inset * 2), fill=SELECTION)
+        size = round(BODY_SIZE * scale)
+        line_h = round(size * 1.35)
+        color = render.TEXT if self.value else render.TEXT_SECONDARY
+        y = pad // 2 + inset
+        for line in wrap_lines(draw, self.value or self.hint, size, width - 3 * pad):
+            if y + line_h > height - inset:
+                break
+            draw.text((pad, y), line, font=font(size), fill=color)
+            y += line_h
+
+
+def wrap_lines(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int) -> list[str]:
+    """``text`` broken into lines at newlines and, by words, where it is wider than ``max_width``."""
+    out: list[str] = []
+    f = font(size)
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split(" "):
+            trial = f"{line} {word}" if line else word
+            if line and draw.textlength(trial, font=f) > max_width:
+                out.append(line)
+                line = word
+            else:
+                line = trial
+        out.append(line)
+    return out
+
+
+class Bubble(Widget):
+    """A chat message: a rounded bubble on the right (sent) or left (received), with a caption."""
+
+    class_name = "android.widget.TextView"
+    default_height = 210
+
+    def __init__(self, text: str, *, outgoing: bool, caption: str = "", **kwargs: object) -> None:
+        super().__init__(text=text, **kwargs)  # type: ignore[arg-type]
+        self.outgoing = outgoing
+        self.caption = caption
+
+    def render_key(self) -> Hashable:
+        return (self.text, self.outgoing, self.caption, self.selected)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        pad = round(PAD * scale)
+        size = round(BODY_SIZE * scale)
+        shown = text_fit(draw, self.text, size, int(width * 0.7))
+        tw = draw.textlength(shown, font=font(size))
+        bw = tw + 2 * pad
+        left = width - pad - bw if self.outgoing else pad
+        fill = render.PRIMARY if self.outgoing else (232, 234, 240)
+        if self.selected:
+            draw.rectangle((0, 0, width, height), fill=SELECTION)
+        top, bottom = round(16 * scale), height - round(60 * scale)
+        draw.rounded_rectangle((left, top, left + bw, bottom), radius=round(40 * scale), fill=fill)
+        draw.text((left + pad, (top + bottom - size) / 2), shown, font=font(size), fill=render.ON_PRIMARY if self.outgoing else render.TEXT)
+        if self.caption:
+            csz = round(30 * scale)
+            cw = draw.textlength(self.caption, font=font(csz))
+            draw.text((width - pad - cw if self.outgoing else pad, bottom + round(8 * scale)), self.caption, font=font(csz), fill=render.TEXT_SECONDARY)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.long_clickable = self.on_long_press is not None
+        if self.caption:
+            left, top, right, bottom = bounds
+            node.children = [UINode("android.widget.TextView", (left, bottom - 60, right, bottom), text=self.caption, package=package)]
+        return node
+
+
+class Viewfinder(Widget):
+    """A camera preview: a still scene (sky, hills, sun) with a red dot while recording."""
+
+    class_name = "android.view.TextureView"
+    default_height = 1500
+    background = (20, 20, 24)
+
+    def __init__(self, *, recording: bool = False, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.recording = recording
+
+    def render_key(self) -> Hashable:
+        return (self.recording, self.desc)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        horizon = int(height * 0.62)
+        for y in range(0, horizon, max(1, horizon // 24)):
+            shade = 150 + int(90 * y / max(1, horizon))
+            draw.rectangle((0, y, width, y + horizon // 24 + 1), fill=(90, shade - 40, min(255, shade + 20)))
+        draw.ellipse((int(width * 0.7), int(height * 0.12), int(width * 0.85), int(height * 0.12) + int(width * 0.15)), fill=(255, 214, 90))
+        draw.polygon([(0, horizon), (width // 3, int(height * 0.45)), (2 * width // 3, horizon)], fill=(70, 120, 80))
+        draw.polygon([(width // 3, horizon), (3 * width // 4, int(height * 0.5)), (width, horizon)], fill=(50, 100, 70))
+        draw.rectangle((0, horizon, width, height), fill=(60, 90, 60))
+        if self.recording:
+            r = round(24 * scale)
+            draw.ellipse((round(40 * scale), round(40 * scale), round(40 * scale) + 2 * r, round(40 * scale) + 2 * r), fill=(230, 40, 40))

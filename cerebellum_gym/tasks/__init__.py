@@ -5,7 +5,7 @@ Importing this package registers every bundled task.
 
 from __future__ import annotations
 
-from cerebellum_gym.tasks import contacts, system
+from cerebellum_gym.tasks import clock, contacts, media, system
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.registry import (
     TASKS,
@@ -19,6 +19,7 @@ from cerebellum_gym.tasks.registry import (
 
 __all__ = [
     "TASKS",
+    "clock",
     "Oracle",
     "Task",
     "contacts",
@@ -26,6 +27,7 @@ __all__ = [
     "get_task_class",
     "iter_tasks",
     "make_task",
+    "media",
     "register_task",
     "system",
     "task_names",

@@ -1,0 +1,76 @@
+"""Pieces several apps share: editable fields with select-all, and small pickers as dialogs.
+
+Editing follows Android: a tap focuses a field and typing appends; a long press selects all of
+its text, so the next typed text replaces it (the way an agent clears a field without a delete
+key). The selection lives in the route, so it survives screen rebuilds and snapshots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from cerebellum_gym.sim.widgets import Button, Dialog, TextArea, TextField
+
+if TYPE_CHECKING:
+    from cerebellum_gym.sim.apps.base import App, Route
+
+
+def edit_field(app: App, route: Route, name: str, *, hint: str = "", rid: str = "", area: bool = False, height: int | None = None, desc: str = "") -> TextField:
+    """A text field bound to ``route[name]``; long press selects all so typing replaces it."""
+    key = f"{app.package}.{route['screen']}.{name}"
+    flag = f"{name}__all"
+
+    def on_change(value: str) -> None:
+        old = str(route.get(name, ""))
+        if route.get(flag):
+            route[flag] = False
+            # The phone hands over old + typed text (or old minus one char for delete).
+            value = value[len(old) :] if value.startswith(old) and len(value) > len(old) else ""
+        route[name] = value
+
+    def select_all() -> None:
+        route[flag] = True
+        app.phone.focus(key)
+
+    cls = TextArea if area else TextField
+    kwargs: dict[str, Any] = {"rid": rid or f"{app.package}:id/{name}", "desc": desc, "on_long_press": select_all}
+    if height is not None:
+        kwargs["height"] = height
+    field = cls(key, str(route.get(name, "")), hint=hint, on_change=on_change, focused=app.phone.state.focus == key, **kwargs)
+    field.selected = bool(route.get(flag))
+    return field
+
+
+def number_dialog(app: App, route: Route, title: str, fields: tuple[tuple[str, str], ...], on_ok: Callable[[], None]) -> Dialog:
+    """A dialog of numeric fields (``(name, hint)``) with Cancel and OK, like a picker's keyboard mode."""
+    body = [edit_field(app, route, name, hint=hint) for name, hint in fields]
+
+    def cancel() -> None:
+        app.set_dialog(None)
+        app.phone.focus(None)
+
+    def ok() -> None:
+        on_ok()
+        app.phone.focus(None)
+
+    return Dialog(title, [Button("Cancel", filled=False, on_tap=cancel), Button("OK", filled=False, on_tap=ok)], body=body)
+
+
+def parse_int(text: object, low: int, high: int) -> int | None:
+    """``text`` as an int in ``[low, high]``, or ``None``."""
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        return None
+    return value if low <= value <= high else None
+
+
+def confirm_dialog(app: App, title: str, message: str, ok_text: str, on_ok: Callable[[], None]) -> Dialog:
+    """A yes/no dialog whose OK runs ``on_ok`` and closes it."""
+
+    def ok() -> None:
+        app.set_dialog(None)
+        on_ok()
+
+    return Dialog(title, [Button("Cancel", filled=False, on_tap=lambda: app.set_dialog(None)), Button(ok_text, filled=False, on_tap=ok)], message=message)
