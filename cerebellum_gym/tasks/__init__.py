@@ -5,7 +5,7 @@ Importing this package registers every bundled task.
 
 from __future__ import annotations
 
-from cerebellum_gym.tasks import clock, contacts, media, system
+from cerebellum_gym.tasks import clock, contacts, markor, media, system
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.registry import (
     TASKS,
@@ -27,6 +27,7 @@ __all__ = [
     "get_task_class",
     "iter_tasks",
     "make_task",
+    "markor",
     "media",
     "register_task",
     "system",

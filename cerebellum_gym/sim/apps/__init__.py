@@ -6,10 +6,11 @@ from cerebellum_gym.sim.apps.base import App
 from cerebellum_gym.sim.apps.camera import CameraApp
 from cerebellum_gym.sim.apps.clock import ClockApp
 from cerebellum_gym.sim.apps.contacts import ContactsApp
+from cerebellum_gym.sim.apps.markor import MarkorApp
 from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
 from cerebellum_gym.sim.apps.settings import SettingsApp
 
 #: Installed on a default :class:`~cerebellum_gym.sim.phone.Phone`, besides the launcher.
-DEFAULT_APPS: tuple[type[App], ...] = (SettingsApp, ContactsApp, ClockApp, AudioRecorderApp, CameraApp)
+DEFAULT_APPS: tuple[type[App], ...] = (SettingsApp, ContactsApp, ClockApp, AudioRecorderApp, CameraApp, MarkorApp)
 
-__all__ = ["DEFAULT_APPS", "App", "AudioRecorderApp", "CameraApp", "ClockApp", "ContactsApp", "SettingsApp"]
+__all__ = ["DEFAULT_APPS", "App", "AudioRecorderApp", "CameraApp", "ClockApp", "ContactsApp", "MarkorApp", "SettingsApp"]

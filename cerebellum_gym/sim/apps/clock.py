@@ -133,7 +133,7 @@ class ClockApp(App):
             left = max(0.0, float(d["timer_end"]) - self.phone.state.clock)
             body: list[Widget] = [
                 Text(format_stopwatch(left) if left > 0 else "Time's up", size=150, center=True, height=420, rid=f"{self.package}:id/timer_time_text"),
-                Row([IconButton("Delete", "🗑", on_tap=self._timer_delete), IconButton("Add 1 minute", "+1", on_tap=lambda: self.data.update(timer_end=float(self.data["timer_end"]) + 60))], height=220),
+                Row([IconButton("Delete", "✕", on_tap=self._timer_delete), IconButton("Add 1 minute", "+1", on_tap=lambda: self.data.update(timer_end=float(self.data["timer_end"]) + 60))], height=220),
             ]
             return ScreenSpec(title="Timer", body=body)
         digits = str(d["timer_digits"])

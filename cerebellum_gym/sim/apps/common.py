@@ -16,9 +16,14 @@ if TYPE_CHECKING:
     from cerebellum_gym.sim.apps.base import App, Route
 
 
+def field_key(app: App, route: Route, name: str) -> str:
+    """The focus key of the field :func:`edit_field` makes for ``route[name]``."""
+    return f"{app.package}.{route['screen']}.{name}"
+
+
 def edit_field(app: App, route: Route, name: str, *, hint: str = "", rid: str = "", area: bool = False, height: int | None = None, desc: str = "") -> TextField:
     """A text field bound to ``route[name]``; long press selects all so typing replaces it."""
-    key = f"{app.package}.{route['screen']}.{name}"
+    key = field_key(app, route, name)
     flag = f"{name}__all"
 
     def on_change(value: str) -> None:

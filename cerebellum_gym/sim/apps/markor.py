@@ -1,0 +1,255 @@
+"""Markor (net.gsantner.markor): notes as plain files under ``/sdcard/Markor``, in folders.
+
+The file list browses folders; a long press starts a selection (delete, rename, move, select
+all); the + button creates a note or a folder; the editor saves on Save, on back and on rename,
+as Markor saves when the document is left. The first launch shows Markor's intro.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import ClassVar
+
+from cerebellum_gym.sim.apps.base import App, Route
+from cerebellum_gym.sim.apps.common import confirm_dialog, edit_field, field_key
+from cerebellum_gym.sim.screen import ScreenSpec
+from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Text, Widget
+
+ROOT = "/sdcard/Markor"
+GREEN = (27, 94, 32)
+EXTENSIONS = (".md", ".txt", ".org", ".todo.txt")
+
+
+class MarkorApp(App):
+    package: ClassVar[str] = "net.gsantner.markor"
+    label: ClassVar[str] = "Markor"
+    color: ClassVar[tuple[int, int, int]] = GREEN
+
+    def initial_data(self) -> dict[str, object]:
+        return {"intro_done": False}
+
+    def on_launch(self) -> None:
+        if not self.data["intro_done"]:
+            self.reset_to("intro")
+        super().on_launch()
+
+    def make_route(self, name: str, **params: object) -> Route:  # type: ignore[override]
+        route = App.make_route(name, **params)
+        if name == "main":
+            route.setdefault("dir", ROOT)
+            route.setdefault("selected", [])
+        return route
+
+    # --- intro -------------------------------------------------------------------------------
+
+    def _finish_intro(self) -> None:
+        self.data["intro_done"] = True
+        self.reset_to("main")
+
+    def screen_intro(self, route: Route) -> ScreenSpec:
+        body: list[Widget] = [
+            Text("Welcome to Markor", size=72, center=True, height=400, color=GREEN),
+            Text("Text editor and notes app.", size=44, center=True),
+            Text("Markdown, todo.txt and plain text,", size=40, center=True, color=(96, 94, 102)),
+            Text("stored as files on your device.", size=40, center=True, color=(96, 94, 102)),
+        ]
+        buttons: list[Widget] = [Button("Skip", filled=False, on_tap=self._finish_intro), Button("Next", filled=True, on_tap=self._finish_intro)]
+        return ScreenSpec(title=None, body=body, bottom=buttons)
+
+    # --- files -------------------------------------------------------------------------------
+
+    def entries(self, folder: str) -> tuple[list[str], list[str]]:
+        """Folder and file names in ``folder``, each sorted."""
+        folders, files = [], []
+        for name in self.phone.list_dir(folder):
+            (folders if self.phone.is_dir(f"{folder}/{name}") else files).append(name)
+        return sorted(folders, key=str.lower), sorted(files, key=str.lower)
+
+    def _read(self, path: str) -> str:
+        try:
+            return self.phone.read_file(path).decode("utf-8", "replace")
+        except FileNotFoundError:
+            return ""
+
+    def _open(self, route: Route, name: str) -> None:
+        path = f"{route['dir']}/{name}"
+        if self.phone.is_dir(path):
+            self.push("main", dir=path)
+        elif route["selected"]:
+            self._toggle(route, name)
+        else:
+            self.push("edit", path=path, text=self._read(path))
+
+    def _toggle(self, route: Route, name: str) -> None:
+        selected = list(route["selected"])
+        route["selected"] = [n for n in selected if n != name] if name in selected else [*selected, name]
+
+    def _delete_selected(self, route: Route) -> None:
+        for name in route["selected"]:
+            self.phone.remove_path(f"{route['dir']}/{name}")
+        route["selected"] = []
+
+    def _new(self, route: Route, folder: bool) -> None:
+        name = str(route.get("file", "")).strip().strip("/")
+        if not name:
+            route["error"] = "Enter a name"
+            return
+        path = f"{route['dir']}/{name if folder or name.endswith(EXTENSIONS) else name + '.md'}"
+        if path.rsplit("/", 1)[1] in self.phone.list_dir(route["dir"]):
+            route["error"] = "A file with this name already exists"
+            return
+        self.set_dialog(None)
+        self.phone.focus(None)
+        if folder:
+            self.phone.make_dir(path)
+        else:
+            self.phone.write_file(path, b"")
+            self.push("edit", path=path, text="")
+
+    def _rename(self, route: Route, path: str, text: str | None) -> None:
+        """Rename ``path`` to the dialog's name (writing ``text`` first when renaming from the editor)."""
+        new = str(route.get("file", "")).strip().strip("/")
+        folder = posixpath.dirname(path)
+        if not new or (new != posixpath.basename(path) and new in self.phone.list_dir(folder)):
+            route["error"] = "Enter a new, unused name"
+            return
+        target = f"{folder}/{new}"
+        if self.phone.is_dir(path):
+            self.phone.make_dir(target)
+            for child in self.phone.list_dir(path):
+                self._move(f"{path}/{child}", target)
+            self.phone.remove_path(path)
+        else:
+            data = text.encode() if text is not None else self.phone.read_file(path)
+            self.phone.remove_path(path)
+            self.phone.write_file(target, data)
+        self.set_dialog(None)
+        self.phone.focus(None)
+        if route["screen"] == "edit":
+            route["path"] = target
+        else:
+            route["selected"] = []
+
+    def _move(self, source: str, folder: str) -> None:
+        name = posixpath.basename(source)
+        if self.phone.is_dir(source):
+            self.phone.make_dir(f"{folder}/{name}")
+            for child in self.phone.list_dir(source):
+                self._move(f"{source}/{child}", f"{folder}/{name}")
+        else:
+            data = self.phone.read_file(source)
+            self.phone.write_file(f"{folder}/{name}", data)
+        self.phone.remove_path(source)
+
+    def _open_dialog(self, route: Route, name: str, **params: object) -> None:
+        self.set_dialog(name, file="", error="", **params)
+        self.phone.focus(field_key(self, route, "file"))  # dialogs open with the keyboard up
+
+    def screen_main(self, route: Route) -> ScreenSpec:
+        folder = route["dir"]
+        folders, files = self.entries(folder)
+        selected: list[str] = route["selected"]
+        body: list[Widget] = []
+        for name in folders:
+            body.append(
+                ListItem(name, "Folder", avatar="▸", avatar_color=(120, 144, 156), selected=name in selected, on_tap=lambda n=name: self._open(route, n), on_long_press=lambda n=name: self._toggle(route, n))
+            )
+        for name in files:
+            preview = self._read(f"{folder}/{name}").strip().replace("\n", " ")[:60] or "Empty"
+            body.append(ListItem(name, preview, avatar=name[:1].upper(), avatar_color=GREEN, selected=name in selected, on_tap=lambda n=name: self._open(route, n), on_long_press=lambda n=name: self._toggle(route, n)))
+        if not body:
+            body = [Text("This folder is empty", size=44, center=True, height=300)]
+        dialog = None
+        kind = route.get("dialog")
+        if kind == "new":
+            dialog = Dialog(
+                route.get("error") or "New file",
+                [Button("Folder", filled=False, on_tap=lambda: self._new(route, True)), Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)), Button("OK", filled=False, on_tap=lambda: self._new(route, False))],
+                message="Name (extension .md unless given)",
+                body=[edit_field(self, route, "file", hint="Name")],
+            )
+        elif kind == "delete":
+            dialog = confirm_dialog(self, "Delete", f"Delete {len(selected)} selected item(s)?", "OK", lambda: self._delete_selected(route))
+        elif kind == "rename" and selected:
+            path = f"{folder}/{selected[0]}"
+            dialog = Dialog(
+                route.get("error") or "Rename",
+                [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)), Button("OK", filled=False, on_tap=lambda: self._rename(route, path, None))],
+                body=[edit_field(self, route, "file", hint=selected[0])],
+            )
+        if selected:
+            actions: list[Widget] = [
+                IconButton("Select all", "☰", on_tap=lambda: route.update(selected=folders + files)),
+                IconButton("Move", "➜", on_tap=lambda: self.push("move", sources=[f"{folder}/{n}" for n in selected], dir=ROOT, origin=len(self.stack))),
+                IconButton("Delete", "✕", on_tap=lambda: self.set_dialog("delete")),
+            ]
+            if len(selected) == 1:
+                actions.insert(1, IconButton("Rename", "✎", on_tap=lambda: self._open_dialog(route, "rename")))
+            return ScreenSpec(title=f"{len(selected)} selected", up=lambda: route.update(selected=[]), body=body, actions=actions, dialog=dialog)
+        title = "Markor" if folder == ROOT else posixpath.basename(folder)
+        up = self.pop if len(self.stack) > 1 else None
+        fab = IconButton("Create a new file or folder", "+", color=(255, 255, 255), round_fill=GREEN, on_tap=lambda: self._open_dialog(route, "new"))
+        return ScreenSpec(title=title, up=up, body=body, fab=fab, dialog=dialog, actions=[IconButton("Search", "⌕")])
+
+    def back(self) -> bool:
+        route = self.route
+        if route["screen"] == "main" and route.get("selected") and not route.get("dialog"):
+            route["selected"] = []
+            return True
+        if route["screen"] == "edit" and not route.get("dialog"):
+            self._save(route)
+        return super().back()
+
+    # --- move --------------------------------------------------------------------------------
+
+    def screen_move(self, route: Route) -> ScreenSpec:
+        folder = route["dir"]
+        sources: list[str] = route["sources"]
+        folders, _ = self.entries(folder)
+        body: list[Widget] = [
+            ListItem(name, "Folder", avatar="▸", avatar_color=(120, 144, 156), on_tap=lambda n=name: route.update(dir=f"{folder}/{n}", scroll=0))
+            for name in folders
+            if f"{folder}/{name}" not in sources
+        ]
+        if not body:
+            body = [Text("No folders here", size=40, center=True, height=240)]
+
+        def up() -> None:
+            if folder == ROOT:
+                self.pop()
+            else:
+                route.update(dir=posixpath.dirname(folder), scroll=0)
+
+        def move_here() -> None:
+            for source in sources:
+                if posixpath.dirname(source) != folder:
+                    self._move(source, folder)
+            self.pop()
+            self.route["selected"] = []
+
+        shown = "Markor" if folder == ROOT else posixpath.relpath(folder, ROOT)
+        bottom: list[Widget] = [Button("Cancel", filled=False, on_tap=self.pop), Button("Move here", filled=True, on_tap=move_here)]
+        return ScreenSpec(title=f"Move to {shown}", up=up, body=body, bottom=bottom)
+
+    # --- editor ------------------------------------------------------------------------------
+
+    def _save(self, route: Route) -> None:
+        self.phone.write_file(route["path"], str(route.get("text", "")).encode())
+
+    def screen_edit(self, route: Route) -> ScreenSpec:
+        path = route["path"]
+        area = edit_field(self, route, "text", hint="Start writing…", area=True, height=1400, rid=f"{self.package}:id/document__fragment__edit__highlighting_editor")
+        dialog = None
+        if route.get("dialog") == "rename":
+            dialog = Dialog(
+                route.get("error") or "Rename",
+                [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)), Button("OK", filled=False, on_tap=lambda: self._rename(route, path, str(route.get("text", ""))))],
+                body=[edit_field(self, route, "file", hint=posixpath.basename(path))],
+            )
+
+        def leave() -> None:
+            self._save(route)
+            self.pop()
+
+        actions: list[Widget] = [IconButton("Rename", "✎", on_tap=lambda: self._open_dialog(route, "rename")), IconButton("Save", "✓", on_tap=lambda: self._save(route))]
+        return ScreenSpec(title=posixpath.basename(path), up=leave, body=[area], actions=actions, dialog=dialog)
