@@ -99,8 +99,8 @@ class Action:
             if not self.text:
                 raise InvalidActionError(shown, "K (type text) needs non-empty text")
         elif self.code == "F":
-            if self.text == "":
-                raise InvalidActionError(shown, "F takes either no answer or a non-empty one")
+            if self.text is not None and (not self.text or self.text.isspace()):
+                raise InvalidActionError(shown, "F takes either no answer or one that is not blank")
         elif self.text is not None:
             raise InvalidActionError(shown, f"{self.code} ({CODE_NAMES[self.code]}) takes no text")
         if self.text is not None and not isinstance(self.text, str):
@@ -226,7 +226,7 @@ def from_structured(action: StructuredAction, labels: Sequence[str]) -> Action:
         return Action("K", text=str(action.get("text", "")))
     if code == "F":
         answer = str(action.get("text", "") or "")
-        return Action("F", text=answer or None)
+        return Action("F", text=None if not answer or answer.isspace() else answer)
     return Action(code)
 
 

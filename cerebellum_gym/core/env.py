@@ -193,9 +193,13 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             return self._invalid(action, err)
 
         try:
-            before_shot, before_screen = self._screenshot, self.screen
+            self.history.push(
+                self._history_shot(),
+                str(parsed),
+                compact_subtree(node, MAX_SUBTREE_CHARS) if node is not None else "",
+                node.bounds if node is not None else None,
+            )
             self._perform(parsed, node)
-            self.history.push(before_shot, str(parsed), compact_subtree(node, MAX_SUBTREE_CHARS) if node is not None else "", node.bounds if node is not None else None)
             if not parsed.is_terminal:
                 self._observe()
             answer = parsed.text if parsed.code == "F" else None
@@ -204,7 +208,6 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             if self.raise_infra_errors:
                 raise
             return self._observation(), 0.0, False, True, self._info(invalid=None, infra=err, action=_shown(action))
-        del before_screen
         reward = progress - self._progress
         self._progress = progress
         terminated = parsed.is_terminal or (not self.success_requires_done and progress >= 1.0)
@@ -302,6 +305,14 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         elif code == "W":
             device.wait(WAIT_SECONDS)
         # F and I touch nothing.
+
+    def _history_shot(self) -> np.ndarray | None:
+        """The screen being acted on, at history size when the device renders that cheaply."""
+        if not self.pixels or self.history.size is None:
+            return None
+        if self.device.renders_any_width:
+            return self.device.screenshot(self.history.size[0])
+        return self._screenshot
 
     def _observe(self) -> None:
         if self.pixels:

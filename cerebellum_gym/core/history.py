@@ -7,7 +7,6 @@ compact subtree of the element, the three things the reference agent reads for e
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 
 import numpy as np
 from PIL import Image
@@ -16,23 +15,15 @@ from cerebellum_gym.core.som import outline
 from cerebellum_gym.core.tree import Bounds
 
 
-@dataclass(frozen=True)
-class HistoryFrame:
-    screenshot: np.ndarray | None
-    action: str
-    subtree: str
-
-
 def shrink(screenshot: np.ndarray, width: int, height: int) -> np.ndarray:
-    """Downscale ``screenshot`` to ``(height, width)``; halving takes a fast strided path."""
-    src_h, src_w = screenshot.shape[:2]
-    if src_w == 2 * width and (src_h + 1) // 2 == height:
-        return np.ascontiguousarray(screenshot[::2, ::2])
-    return np.asarray(Image.fromarray(screenshot).resize((width, height), Image.Resampling.BILINEAR))
+    """Downscale ``screenshot`` to ``(height, width)`` (nearest neighbour: sharp and fast)."""
+    if screenshot.shape[:2] == (height, width):
+        return np.array(screenshot)
+    return np.asarray(Image.fromarray(screenshot).resize((width, height), Image.Resampling.NEAREST))
 
 
 class History:
-    """A ring of the last ``length`` frames, oldest first.
+    """A ring of the last ``length`` frames, oldest first, in fixed-shape arrays.
 
     Args:
         length: frames kept.
@@ -44,35 +35,51 @@ class History:
         self.length = length
         self.size = size
         self.screen_width = screen_width
-        self.frames: deque[HistoryFrame] = deque(maxlen=length)
+        self.actions: deque[str] = deque(maxlen=length)
+        self.subtrees: deque[str] = deque(maxlen=length)
+        # A ring of frames: a push writes one slot, an observation gathers them oldest first in
+        # one copy (the observation must be a fresh array anyway).
+        self._screens = np.zeros((length, size[1], size[0], 3), np.uint8) if size is not None else None
+        self._next = 0
+
+    def __len__(self) -> int:
+        return len(self.actions)
 
     def clear(self) -> None:
-        self.frames.clear()
+        self.actions.clear()
+        self.subtrees.clear()
+        self._next = 0
 
     def push(self, screenshot: np.ndarray | None, action: str, subtree: str, acted: Bounds | None) -> None:
-        small = None
-        if self.size is not None and screenshot is not None:
+        """Add a frame. ``screenshot`` may be any size; it is fitted to the history size."""
+        if self.length == 0:
+            return
+        self.actions.append(action)
+        self.subtrees.append(subtree)
+        if self._screens is not None and self.size is not None:
             width, height = self.size
-            small = shrink(screenshot, width, height)
+            slot = self._screens[self._next]
+            self._next = (self._next + 1) % self.length
+            if screenshot is None:
+                slot[:] = 0
+                return
+            slot[:] = shrink(screenshot, width, height) if screenshot.shape[:2] != (height, width) else screenshot
             if acted is not None:
-                small = small.copy() if not small.flags.writeable else small
-                outline(small, acted, width / self.screen_width)
-        self.frames.append(HistoryFrame(small, action, subtree))
+                outline(slot, acted, width / self.screen_width)
 
     def observation(self) -> dict[str, object]:
-        """Fixed-shape arrays for the observation space (padding at the front)."""
-        pad = self.length - len(self.frames)
-        frames = list(self.frames)
+        """Fixed-shape entries for the observation space (padding at the front)."""
+        pad = self.length - len(self.actions)
         obs: dict[str, object] = {
-            "actions": tuple([""] * pad + [f.action for f in frames]),
-            "subtrees": tuple([""] * pad + [f.subtree for f in frames]),
-            "mask": np.array([0] * pad + [1] * len(frames), dtype=np.int8),
+            "actions": ("",) * pad + tuple(self.actions),
+            "subtrees": ("",) * pad + tuple(self.subtrees),
+            "mask": np.array([0] * pad + [1] * len(self.actions), dtype=np.int8),
         }
-        if self.size is not None:
-            width, height = self.size
-            stack = np.zeros((self.length, height, width, 3), np.uint8)
-            for i, frame in enumerate(frames):
-                if frame.screenshot is not None:
-                    stack[pad + i] = frame.screenshot
+        if self._screens is not None:
+            filled = len(self.actions)
+            oldest_first = [(self._next - filled + i) % self.length for i in range(filled)]
+            stack = np.empty_like(self._screens)
+            stack[:pad] = 0
+            np.take(self._screens, oldest_first, axis=0, out=stack[pad:])
             obs["screenshots"] = stack
         return obs

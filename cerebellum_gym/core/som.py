@@ -9,8 +9,8 @@ Example:
     >>> root = UINode(children=[UINode("android.widget.Button", (0, 0, 100, 50), clickable=True)])
     >>> screen = label_screen(root, np.random.default_rng(0))
     >>> screen.labels
-    ('QX',)
-    >>> screen.node_for("QX").short_class
+    ('WD',)
+    >>> screen.node_for("WD").short_class
     'Button'
 """
 
@@ -65,24 +65,29 @@ class LabelledScreen:
         return compact_tree(self.root, {id(n): lab for lab, n in zip(self.labels, self.nodes, strict=True)}, max_chars)
 
 
-def label_screen(root: UINode, rng: np.random.Generator, max_labels: int = DEFAULT_MAX_LABELS) -> LabelledScreen:
-    """Give every actionable element of ``root`` a distinct random label (first ``max_labels``)."""
+def _scan(root: UINode) -> tuple[tuple[UINode, ...], UINode | None, UINode | None]:
     actionable: list[UINode] = []
     focused: UINode | None = None
     scrollable: UINode | None = None
     for node in root.iter():
-        if node.is_actionable and len(actionable) < max_labels:
+        if node.is_actionable:
             actionable.append(node)
         if node.focused and node.is_editable and focused is None:
             focused = node
         if node.scrollable and scrollable is None:
             scrollable = node
-    if actionable:
-        picks = rng.choice(len(LABEL_POOL), size=len(actionable), replace=False)
+    return tuple(actionable), focused, scrollable
+
+
+def label_screen(root: UINode, rng: np.random.Generator, max_labels: int = DEFAULT_MAX_LABELS) -> LabelledScreen:
+    """Give every actionable element of ``root`` a distinct random label (first ``max_labels``)."""
+    actionable, focused, scrollable = root.derived("som_scan", _scan)
+    nodes = actionable[:max_labels]
+    if nodes:
+        picks = rng.choice(len(LABEL_POOL), size=len(nodes), replace=False)
         labels = tuple(LABEL_POOL[i] for i in picks)
     else:
         labels = ()
-    nodes = tuple(actionable)
     return LabelledScreen(root, labels, nodes, focused, scrollable, dict(zip(labels, nodes, strict=True)))
 
 

@@ -21,12 +21,14 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from typing import Final
+from collections.abc import Callable, Iterator, Mapping
+from typing import Final, TypeVar
 from xml.etree import ElementTree
 from xml.sax.saxutils import quoteattr
 
 from cerebellum_gym.errors import DeviceProtocolError
+
+T = TypeVar("T")
 
 Bounds = tuple[int, int, int, int]
 """Device-pixel rectangle ``(left, top, right, bottom)``, right and bottom exclusive."""
@@ -72,6 +74,7 @@ class UINode:
         "bounds",
         "children",
         "_line",
+        "_derived",
     )
 
     def __init__(
@@ -115,6 +118,9 @@ class UINode:
         self.bounds = bounds
         self.children: list[UINode] = children if children is not None else []
         self._line: str | None = None
+        # Per-tree results derived from a root (compact-text plan, actionable nodes), computed
+        # once: a tree is not changed after the device hands it out.
+        self._derived: dict[str, object] | None = None
 
     def __repr__(self) -> str:
         return f"UINode({self.short_class!r}, {self.bounds}, text={self.text!r})"
@@ -173,6 +179,16 @@ class UINode:
                 continue
             return node
         return None
+
+    def derived(self, key: str, compute: Callable[[UINode], T]) -> T:
+        """``compute(self)``, cached on this node under ``key`` (trees are immutable in use)."""
+        if self._derived is None:
+            self._derived = {}
+        try:
+            return self._derived[key]  # type: ignore[return-value]
+        except KeyError:
+            value = self._derived[key] = compute(self)
+            return value
 
     def line(self) -> str:
         """This node's compact line without label or indent (cached: nodes are immutable in use)."""
@@ -238,12 +254,32 @@ def _merged_line(node: UINode) -> tuple[str, list[UINode]]:
     return line, kept
 
 
+def _plan(root: UINode) -> list[tuple[str, UINode, str]]:
+    """The compact text's lines before labels: (indent, node, body) in document order."""
+    plan: list[tuple[str, UINode, str]] = []
+    stack: list[tuple[UINode, int]] = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        child_depth = depth
+        children = node.children
+        if _is_worth_a_line(node, False):
+            if node.is_actionable and not (node.text or node.content_desc) and children:
+                body, children = _merged_line(node)
+            else:
+                body = node.line()
+            plan.append((" " * depth, node, body))
+            child_depth = depth + 1
+        stack.extend((child, child_depth) for child in reversed(children))
+    return plan
+
+
 def compact_tree(root: UINode, labels: Mapping[int, str], max_chars: int = 4000) -> str:
     """The compact text of ``root`` that the agent reads.
 
     Args:
         root: the screen's tree.
-        labels: set-of-mark label per node, keyed by ``id(node)``.
+        labels: set-of-mark label per node, keyed by ``id(node)``; labelled nodes are always
+            actionable, so they always have a line.
         max_chars: the text is cut at a line boundary to stay within this many characters; a
             final ``…`` line marks the cut.
 
@@ -253,26 +289,14 @@ def compact_tree(root: UINode, labels: Mapping[int, str], max_chars: int = 4000)
     """
     lines: list[str] = []
     used = 0
-    stack: list[tuple[UINode, int]] = [(root, 0)]
-    while stack:
-        node, depth = stack.pop()
+    for indent, node, body in root.derived("compact_plan", _plan):
         label = labels.get(id(node))
-        child_depth = depth
-        children = node.children
-        if _is_worth_a_line(node, label is not None):
-            if node.is_actionable and not (node.text or node.content_desc) and children:
-                body, children = _merged_line(node)
-            else:
-                body = node.line()
-            prefix = " " * depth + (f"[{label}] " if label else "")
-            line = prefix + body
-            if used + len(line) + 1 > max_chars:
-                lines.append("…")
-                break
-            lines.append(line)
-            used += len(line) + 1
-            child_depth = depth + 1
-        stack.extend((child, child_depth) for child in reversed(children))
+        line = f"{indent}[{label}] {body}" if label else indent + body
+        if used + len(line) + 1 > max_chars:
+            lines.append("…")
+            break
+        lines.append(line)
+        used += len(line) + 1
     return "\n".join(lines)
 
 

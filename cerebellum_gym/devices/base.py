@@ -34,6 +34,9 @@ class Device(abc.ABC):
 
     #: Short backend name used in configs and logs.
     backend: str = "abstract"
+    #: True when a screenshot at a second width costs about as little as reusing the first (the
+    #: simulator composes cached tiles); history frames are then rendered, not downscaled.
+    renders_any_width: bool = False
 
     # --- screen ------------------------------------------------------------------------------
 

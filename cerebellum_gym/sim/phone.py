@@ -19,6 +19,7 @@ Example:
 from __future__ import annotations
 
 import copy
+import functools
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -77,6 +78,8 @@ class Phone(Device):
     """
 
     backend = "sim"
+    #: Frames are composed from cached tiles, so any width costs about the same as another.
+    renders_any_width = True
 
     def __init__(self, apps: Iterable[type[App]] | None = None, *, clock: float = DEFAULT_CLOCK) -> None:
         from cerebellum_gym.sim.apps import DEFAULT_APPS
@@ -89,9 +92,17 @@ class Phone(Device):
         self.state = PhoneState(clock=clock)
         self._pristine = copy.deepcopy(self.state)
         self._layout: Layout | None = None
+        self._layout_minute = -1
         self._version = 0
-        self._frames: dict[int, tuple[int, np.ndarray]] = {}
+        self._frames: dict[int, tuple[tuple[int, int], np.ndarray]] = {}
         self.closed = False
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The laid-out screen holds callbacks (closures) and frames; both are rebuilt on demand.
+        state = self.__dict__.copy()
+        state["_layout"] = None
+        state["_frames"] = {}
+        return state
 
     # --- state management --------------------------------------------------------------------
 
@@ -138,6 +149,19 @@ class Phone(Device):
         self.state.focus = None
         self.invalidate()
 
+    def force_stop(self, package: str) -> None:
+        """Stop ``package`` as ``am force-stop`` does: its screens and drafts go, its data stays.
+
+        The next launch starts from the app's root screen; a stopped foreground app leaves the
+        launcher on screen. Unknown packages are ignored, as on a device.
+        """
+        if package not in self.apps:
+            return
+        self.state.stacks.pop(package, None)
+        if self.state.foreground == package:
+            self.go_home()
+        self.invalidate()
+
     def new_id(self) -> int:
         self.state.next_id += 1
         return self.state.next_id
@@ -146,9 +170,12 @@ class Phone(Device):
 
     @property
     def layout(self) -> Layout:
-        if self._layout is None:
+        # Screens show the time to the minute (status bar, dates), so a new minute rebuilds too.
+        minute = int(self.state.clock // 60)
+        if self._layout is None or self._layout_minute != minute:
             spec = self.foreground_app.build()
             self._layout = layout(spec, self.state.foreground)
+            self._layout_minute = minute
         return self._layout
 
     @property
@@ -166,26 +193,26 @@ class Phone(Device):
         width = SCREEN_WIDTH if width is None else int(width)
         if width <= 0:
             raise ValueError(f"screenshot width must be positive, got {width}")
+        key = (self._version, int(self.state.clock // 60))
         cached = self._frames.get(width)
-        if cached is not None and cached[0] == self._version:
+        if cached is not None and cached[0] == key:
             return cached[1]
         frame = self._compose(width)
         frame.flags.writeable = False
-        self._frames[width] = (self._version, frame)
+        self._frames[width] = (key, frame)
         return frame
 
     def _compose(self, width: int) -> np.ndarray:
         lay = self.layout
         scale = width / SCREEN_WIDTH
         height = round(SCREEN_HEIGHT * scale)
-        canvas = np.empty((height, width, 3), np.uint8)
-        canvas[:] = lay.background
+        canvas = _blank(lay.background, width, height).copy()
         full = (0, 0, width, height)
         paste(canvas, self._status_tile(width, scale), 0, 0, full)
         skey = round(scale, 5)
         for i, (widget, bounds, clip) in enumerate(lay.placed):
             if i == lay.overlay_index:
-                canvas = (canvas * (1 - render.SCRIM_ALPHA)).astype(np.uint8)
+                canvas >>= 1  # dim what lies under a dialog to half brightness
             if not widget.opaque:
                 continue
             left, top, right, bottom = bounds
@@ -216,31 +243,35 @@ class Phone(Device):
 
     # --- input -------------------------------------------------------------------------------
 
-    def _after_input(self) -> None:
+    def _after_input(self, changed: bool = True) -> None:
+        """Let a person's moment pass; rebuild the screen if the input changed something or
+        the app shows a running clock (input that hit nothing leaves the screen as it was)."""
         self.state.clock += SECONDS_PER_ACTION
-        self.invalidate()
+        if changed or self.foreground_app.clock_dependent:
+            self.invalidate()
 
     def tap(self, x: int, y: int) -> None:
         hit = self.layout.hit(int(x), int(y))
-        if hit is not None:
-            hit.widget.tap(self, int(x), int(y), hit.bounds)
-        self._after_input()
+        handled = hit is not None and hit.widget.tap(self, int(x), int(y), hit.bounds)
+        self._after_input(handled)
 
     def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
         hit = self.layout.hit(int(x), int(y))
-        if hit is not None:
-            hit.widget.long_press(self, int(x), int(y), hit.bounds)
-        self._after_input()
+        handled = hit is not None and hit.widget.long_press(self, int(x), int(y), hit.bounds)
+        self._after_input(handled)
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
         lay = self.layout
         hit = lay.hit(int(x1), int(y1))
-        if hit is None or not hit.widget.drag(self, int(x1), int(y1), int(x2), int(y2), hit.bounds):
+        changed = hit is not None and hit.widget.drag(self, int(x1), int(y1), int(x2), int(y2), hit.bounds)
+        if not changed:
             left, top, right, bottom = lay.viewport
             if not lay.modal and left <= x1 < right and top <= y1 < bottom and abs(y2 - y1) > abs(x2 - x1):
                 route = self.foreground_app.route
-                route["scroll"] = min(lay.max_scroll, max(0, lay.scroll + int(y1 - y2)))
-        self._after_input()
+                scroll = min(lay.max_scroll, max(0, lay.scroll + int(y1 - y2)))
+                changed = scroll != lay.scroll
+                route["scroll"] = scroll
+        self._after_input(changed)
 
     def press_key(self, keycode: int) -> None:
         if keycode == KEYCODE_HOME:
@@ -269,7 +300,14 @@ class Phone(Device):
         field_widget = self._focused_field()
         if field_widget is not None:
             field_widget.on_change(field_widget.value + text)
-        self._after_input()
+        self._after_input(field_widget is not None)
+
+    def clear_focused_text(self) -> None:
+        """Empty the focused field (what an IME's clear-text command does); no-op without focus."""
+        field_widget = self._focused_field()
+        if field_widget is not None:
+            field_widget.on_change("")
+            self.invalidate()
 
     def focused_text(self) -> str | None:
         """The text of the focused field, exactly as typed (``None`` when nothing is focused)."""
@@ -278,7 +316,8 @@ class Phone(Device):
 
     def wait(self, seconds: float) -> None:
         self.state.clock += max(0.0, float(seconds))
-        self.invalidate()
+        if self.foreground_app.clock_dependent:
+            self.invalidate()
 
     # --- apps and system state ---------------------------------------------------------------
 
@@ -332,7 +371,8 @@ class Phone(Device):
 
     @staticmethod
     def _norm(path: str) -> str:
-        return posixpath.normpath("/" + path.strip())
+        # One leading slash: POSIX normpath keeps "//x" as is, which would split one file in two.
+        return posixpath.normpath("/" + path.strip().lstrip("/"))
 
     def list_dir(self, path: str) -> list[str]:
         prefix = self._norm(path).rstrip("/") + "/"
@@ -372,6 +412,15 @@ class Phone(Device):
 
     def close(self) -> None:
         self.closed = True
+
+
+@functools.lru_cache(maxsize=32)
+def _blank(color: tuple[int, int, int], width: int, height: int) -> np.ndarray:
+    # Filling a frame from a colour tuple is slow in numpy; copying a cached blank frame is not.
+    frame = np.empty((height, width, 3), np.uint8)
+    frame[:] = color
+    frame.flags.writeable = False
+    return frame
 
 
 def _painter(widget: Widget, scale: float) -> Any:

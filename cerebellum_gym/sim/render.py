@@ -27,7 +27,6 @@ DIVIDER: Final[RGB] = (224, 224, 230)
 TOOLBAR: Final[RGB] = (240, 242, 250)
 STATUS_BAR: Final[RGB] = (232, 234, 242)
 DISABLED: Final[RGB] = (170, 170, 176)
-SCRIM_ALPHA: Final = 0.45
 
 #: Total bytes of tiles kept, shared by all phones in the process (least recently used go first).
 TILE_CACHE_BYTES: Final = 96 * 1024 * 1024

@@ -133,7 +133,7 @@ class DialogPanel(Widget):
 
 
 def _encode_tree(widget: Widget, bounds: Bounds, clip: Bounds, package: str, placed: list[Placed], interactive: list[Placed], fields: dict[str, Placed]) -> UINode:
-    node = widget.encode(_clip(bounds, clip), package)
+    node = _clip_node(widget.encode(bounds, package), clip)
     item = Placed(widget, bounds, clip)
     placed.append(item)
     child_nodes = list(node.children)
@@ -147,6 +147,14 @@ def _encode_tree(widget: Widget, bounds: Bounds, clip: Bounds, package: str, pla
         interactive.append(item)
     if widget.key and hasattr(widget, "on_change"):
         fields[widget.key] = item
+    return node
+
+
+def _clip_node(node: UINode, clip: Bounds) -> UINode:
+    """Clip a widget's node and its synthesized children to what is on screen, dropping children
+    scrolled out of view, as ``uiautomator dump`` reports only visible parts."""
+    node.bounds = _clip(node.bounds, clip)
+    node.children = [_clip_node(child, clip) for child in node.children if _visible(child.bounds, clip)]
     return node
 
 

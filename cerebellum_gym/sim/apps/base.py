@@ -32,6 +32,10 @@ class App:
     #: Whether the app shows in the launcher.
     launchable: ClassVar[bool] = True
     root_screen: ClassVar[str] = "main"
+    #: Whether screens change with the clock between inputs (a running stopwatch does). The
+    #: phone then rebuilds them as time passes; apps that only show the minute set ``False``
+    #: for speed (every screen is rebuilt when the minute changes anyway).
+    clock_dependent: ClassVar[bool] = True
 
     def __init__(self, phone: Phone) -> None:
         self.phone = phone

@@ -24,6 +24,7 @@ class ContactsApp(App):
     package: ClassVar[str] = "com.google.android.contacts"
     label: ClassVar[str] = "Contacts"
     color: ClassVar[tuple[int, int, int]] = (26, 115, 232)
+    clock_dependent: ClassVar[bool] = False
 
     def contacts(self) -> list[dict[str, str]]:
         rows = self.phone.content_query(CONTACTS_URI)

@@ -16,6 +16,7 @@ class Launcher(App):
     package: ClassVar[str] = "com.google.android.apps.nexuslauncher"
     label: ClassVar[str] = "Home"
     launchable: ClassVar[bool] = False
+    clock_dependent: ClassVar[bool] = False
 
     def back(self) -> bool:
         return True  # back on the home screen stays home

@@ -38,6 +38,7 @@ class SettingsApp(App):
     package: ClassVar[str] = "com.android.settings"
     label: ClassVar[str] = "Settings"
     color: ClassVar[tuple[int, int, int]] = (84, 110, 122)
+    clock_dependent: ClassVar[bool] = False
 
     # --- helpers over the settings store -----------------------------------------------------
 

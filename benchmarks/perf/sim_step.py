@@ -1,0 +1,103 @@
+"""Speed and memory of ``Cerebellum-Sim-v0`` on one core. Prints figures; asserts nothing.
+
+Run: ``python benchmarks/perf/sim_step.py [--steps N]``
+
+Measures, in one process and one run (ratios are side by side, as these machines are noisy):
+- env steps/s with 464-px screenshots and full observations (history frames included),
+- env steps/s tree-only (``pixels=False``),
+- reset latency,
+- resident memory per extra instance.
+Targets (issue 2): >= 1,000 steps/s with pixels, >= 10,000 tree-only, reset < 2 ms, < 30 MB each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+import gymnasium as gym
+import numpy as np
+
+import cerebellum_gym  # noqa: F401  (registers the env ids)
+from cerebellum_gym.agents import RandomAgent
+
+TASKS = ["SystemWifiTurnOn", "SystemBluetoothTurnOff", "SystemBrightnessMax", "ContactsAddContact"]
+
+
+def rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        pages = int(f.read().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def steps_per_second(pixels: bool, steps: int, policy: str) -> float:
+    """Steps/s of a policy that acts like an agent exploring (random legal actions)."""
+    env = gym.make("Cerebellum-Sim-v0", task=TASKS, pixels=pixels)
+    agent = RandomAgent(seed=0, allow_terminal=False)
+    obs, _ = env.reset(seed=0)
+    # Warm the shared tile cache the way a long run would have it warm.
+    for _ in range(200):
+        obs, _, term, trunc, _ = env.step(agent.act(obs) if policy == "random" else "W")
+        if term or trunc:
+            obs, _ = env.reset()
+    start = time.perf_counter()
+    for _ in range(steps):
+        obs, _, term, trunc, _ = env.step(agent.act(obs) if policy == "random" else "W")
+        if term or trunc:
+            obs, _ = env.reset()
+    return steps / (time.perf_counter() - start)
+
+
+def reset_latency_ms(n: int = 300) -> float:
+    env = gym.make("Cerebellum-Sim-v0", task=TASKS, pixels=True)
+    env.reset(seed=0)
+    times = []
+    for seed in range(n):
+        start = time.perf_counter()
+        env.reset(seed=seed)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def memory_per_instance_mb(n: int = 20) -> float:
+    envs = [gym.make("Cerebellum-Sim-v0", task=TASKS) for _ in range(2)]
+    for env in envs:
+        env.reset(seed=0)
+    before = rss_mb()
+    more = [gym.make("Cerebellum-Sim-v0", task=TASKS) for _ in range(n)]
+    rng = np.random.default_rng(0)
+    for env in more:
+        obs, _ = env.reset(seed=int(rng.integers(1000)))
+        for _ in range(10):
+            obs, *_ = env.step("T " + obs["labels"][int(rng.integers(len(obs["labels"])))] if obs["labels"] else "W")
+    return (rss_mb() - before) / n
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--steps", type=int, default=3000)
+    args = parser.parse_args()
+    try:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    except (AttributeError, OSError):
+        pass
+    px_random = steps_per_second(True, args.steps, "random")
+    px_wait = steps_per_second(True, args.steps, "wait")
+    tree_random = steps_per_second(False, args.steps, "random")
+    tree_wait = steps_per_second(False, args.steps, "wait")
+    reset_ms = reset_latency_ms()
+    mem = memory_per_instance_mb()
+    print("Cerebellum-Sim-v0 on one core")
+    print(f"  pixels (464 px + 4x232 px history), random legal actions: {px_random:8.0f} steps/s   (target >= 1,000)")
+    print(f"  pixels, W (screen unchanged):                             {px_wait:8.0f} steps/s")
+    print(f"  tree-only, random legal actions:                          {tree_random:8.0f} steps/s   (target >= 10,000)")
+    print(f"  tree-only, W:                                             {tree_wait:8.0f} steps/s")
+    print(f"  reset latency (median):                                   {reset_ms:8.2f} ms        (target < 2 ms)")
+    print(f"  memory per extra instance:                                {mem:8.2f} MB        (target < 30 MB)")
+    print("  for scale: an AndroidWorld emulator step costs seconds; a browser-simulated phone ~400 MB and 3 s to start")
+
+
+if __name__ == "__main__":
+    main()
