@@ -16,7 +16,11 @@ import cerebellum_gym.wrappers
 def _modules() -> list[str]:
     names = []
     # agents/ and wrappers/ live beside the package in the repository, so walk them too.
-    packages = ((cerebellum_gym.__path__, "cerebellum_gym."), (cerebellum_gym.agents.__path__, "cerebellum_gym.agents."), (cerebellum_gym.wrappers.__path__, "cerebellum_gym.wrappers."))
+    packages = (
+        (cerebellum_gym.__path__, "cerebellum_gym."),
+        (cerebellum_gym.agents.__path__, "cerebellum_gym.agents."),
+        (cerebellum_gym.wrappers.__path__, "cerebellum_gym.wrappers."),
+    )
     infos = [info for path, prefix in packages for info in pkgutil.walk_packages(path, prefix)]
     for info in infos:
         # Optional backends import their extras at module level; their examples need a device.

@@ -13,6 +13,7 @@ Targets (issue 2): >= 1,000 steps/s with pixels, >= 10,000 tree-only, reset < 2 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import time
@@ -79,10 +80,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--steps", type=int, default=3000)
     args = parser.parse_args()
-    try:
+    with contextlib.suppress(AttributeError, OSError):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
-    except (AttributeError, OSError):
-        pass
     px_random = steps_per_second(True, args.steps, "random")
     px_wait = steps_per_second(True, args.steps, "wait")
     tree_random = steps_per_second(False, args.steps, "random")

@@ -8,7 +8,9 @@ from typing import Any
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("tasks", help="list the registered tasks", description="List the registered tasks with app, family, complexity and step budget.")
+    parser = sub.add_parser(
+        "tasks", help="list the registered tasks", description="List the registered tasks with app, family, complexity and step budget."
+    )
     parser.add_argument("--family", help="only this family")
     parser.add_argument("--app", help="only this app")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -21,7 +23,18 @@ def run(args: argparse.Namespace) -> int:
     rows = []
     for name in task_names(family=args.family, app=args.app):
         cls = get_task_class(name)
-        rows.append({"name": name, "app": cls.app, "family": cls.family, "complexity": cls.complexity, "budget": cls.max_steps(), "answer": cls.answer, "mirrors": cls.mirrors or "", "template": cls.template})
+        rows.append(
+            {
+                "name": name,
+                "app": cls.app,
+                "family": cls.family,
+                "complexity": cls.complexity,
+                "budget": cls.max_steps(),
+                "answer": cls.answer,
+                "mirrors": cls.mirrors or "",
+                "template": cls.template,
+            }
+        )
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0

@@ -90,9 +90,7 @@ class Action:
             if self.label is None:
                 raise InvalidActionError(shown, f"{self.code} ({CODE_NAMES[self.code]}) needs a label")
             if not is_label(self.label):
-                raise InvalidActionError(
-                    shown, f"label {self.label!r} is not two uppercase letters like 'UE'"
-                )
+                raise InvalidActionError(shown, f"label {self.label!r} is not two uppercase letters like 'UE'")
         elif self.label is not None:
             raise InvalidActionError(shown, f"{self.code} ({CODE_NAMES[self.code]}) takes no label")
         if self.code == "K":
@@ -130,9 +128,7 @@ class Action:
             try:
                 label_index = list(labels).index(self.label)
             except ValueError:
-                raise InvalidActionError(
-                    str(self), f"label {self.label!r} is not on the current screen"
-                ) from None
+                raise InvalidActionError(str(self), f"label {self.label!r} is not on the current screen") from None
         return {"code": self.code_index, "label": label_index, "text": self.text or ""}
 
 
@@ -186,9 +182,7 @@ def parse_action(text: str) -> Action:
     if code in LABELLED_CODES:
         label = rest.strip()
         if not rest.startswith(" ") or not label:
-            raise InvalidActionError(
-                text, f"{code} ({CODE_NAMES[code]}) needs a space and a label: '{code} UE'"
-            )
+            raise InvalidActionError(text, f"{code} ({CODE_NAMES[code]}) needs a space and a label: '{code} UE'")
         if not is_label(label):
             raise InvalidActionError(text, f"label {label!r} is not two uppercase letters like 'UE'")
         return Action(code, label=label)
@@ -218,8 +212,7 @@ def from_structured(action: StructuredAction, labels: Sequence[str]) -> Action:
         if not 0 <= slot < len(labels):
             raise InvalidActionError(
                 action,
-                f"{code} ({CODE_NAMES[code]}) label slot {slot} is empty: "
-                f"{len(labels)} labels are on screen",
+                f"{code} ({CODE_NAMES[code]}) label slot {slot} is empty: {len(labels)} labels are on screen",
             )
         return Action(code, label=labels[slot])
     if code == "K":
@@ -238,9 +231,7 @@ def coerce_action(action: str | Action | StructuredAction, labels: Sequence[str]
         return parse_action(action)
     if isinstance(action, Mapping):
         return from_structured(action, labels)
-    raise InvalidActionError(
-        action, f"expected an action string, Action or mapping, got {type(action).__name__}"
-    )
+    raise InvalidActionError(action, f"expected an action string, Action or mapping, got {type(action).__name__}")
 
 
 def batch_actions(actions: Sequence[str | Action], labels: Sequence[Sequence[str]]) -> dict[str, Any]:

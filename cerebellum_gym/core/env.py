@@ -76,7 +76,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         render_mode: ``"rgb_array"`` renders the screen with the set-of-mark overlay.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 2}
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 2}  # noqa: RUF012  (gymnasium's own declaration)
 
     def __init__(
         self,
@@ -102,7 +102,12 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             raise ValueError(f"invalid_action must be 'penalize' or 'raise', got {invalid_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} not supported; use 'rgb_array' or None")
-        for name, value in (("screenshot_width", screenshot_width), ("history_width", history_width), ("max_labels", max_labels), ("max_tree_chars", max_tree_chars)):
+        for name, value in (
+            ("screenshot_width", screenshot_width),
+            ("history_width", history_width),
+            ("max_labels", max_labels),
+            ("max_tree_chars", max_tree_chars),
+        ):
             if value <= 0:
                 raise ValueError(f"{name} must be positive, got {value}")
         if history_len < 0:
@@ -216,7 +221,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         info["success"] = bool(progress >= 1.0 and (parsed.code == "F" or not self.success_requires_done))
         return self._observation(), reward, terminated, truncated, info
 
-    def render(self) -> np.ndarray | None:  # type: ignore[override]
+    def render(self) -> np.ndarray | None:
         if self.render_mode is None:
             gym.logger.warn("render() called without render_mode; pass render_mode='rgb_array'")
             return None

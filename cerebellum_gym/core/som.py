@@ -124,7 +124,7 @@ def draw_overlay(screenshot: np.ndarray, screen: LabelledScreen, scale: float) -
     """A copy of ``screenshot`` with every labelled element boxed and tagged with its label."""
     image = Image.fromarray(screenshot)
     draw = ImageDraw.Draw(image)
-    size = max(10, int(round(36 * scale)))
+    size = max(10, round(36 * scale))
     font = _font(size)
     for label, node in zip(screen.labels, screen.nodes, strict=True):
         left, top, right, bottom = scale_bounds(node.bounds, scale)

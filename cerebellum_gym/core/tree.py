@@ -55,26 +55,26 @@ class UINode:
     """One element of an accessibility tree, with the attributes ``uiautomator dump`` prints."""
 
     __slots__ = (
-        "index",
-        "text",
-        "resource_id",
-        "class_name",
-        "package",
-        "content_desc",
+        "_derived",
+        "_line",
+        "bounds",
         "checkable",
         "checked",
+        "children",
+        "class_name",
         "clickable",
+        "content_desc",
         "enabled",
         "focusable",
         "focused",
-        "scrollable",
+        "index",
         "long_clickable",
+        "package",
         "password",
+        "resource_id",
+        "scrollable",
         "selected",
-        "bounds",
-        "children",
-        "_line",
-        "_derived",
+        "text",
     )
 
     def __init__(
@@ -147,9 +147,7 @@ class UINode:
     @property
     def is_actionable(self) -> bool:
         """Whether an agent can act on it, and so whether it gets a set-of-mark label."""
-        return self.enabled and (
-            self.clickable or self.long_clickable or self.checkable or self.is_editable or self.is_slider
-        )
+        return self.enabled and (self.clickable or self.long_clickable or self.checkable or self.is_editable or self.is_slider)
 
     def iter(self) -> Iterator[UINode]:
         """This node and its descendants, in document (pre-)order."""

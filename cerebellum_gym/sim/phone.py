@@ -85,7 +85,7 @@ class Phone(Device):
         from cerebellum_gym.sim.apps import DEFAULT_APPS
         from cerebellum_gym.sim.apps.launcher import Launcher
 
-        classes = [Launcher, *(DEFAULT_APPS if apps is None else apps)]
+        classes: list[type[App]] = [Launcher, *(DEFAULT_APPS if apps is None else apps)]
         self.apps: dict[str, App] = {}
         for cls in classes:
             self.apps[cls.package] = cls(self)
@@ -226,9 +226,7 @@ class Phone(Device):
         clock = datetime.fromtimestamp(self.state.clock, timezone.utc).strftime("%H:%M")
         glob = self.state.settings["global"]
         icons = " ".join(
-            name
-            for name, key in (("AIR", "airplane_mode_on"), ("BT", "bluetooth_on"), ("WiFi", "wifi_on"))
-            if glob.get(key) == "1"
+            name for name, key in (("AIR", "airplane_mode_on"), ("BT", "bluetooth_on"), ("WiFi", "wifi_on")) if glob.get(key) == "1"
         )
         h = round(STATUS_HEIGHT * scale)
 

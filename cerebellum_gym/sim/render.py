@@ -48,7 +48,9 @@ class TileCache:
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: Hashable, size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw, int, int], None], background: RGB) -> np.ndarray:
+    def get(
+        self, key: Hashable, size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw, int, int], None], background: RGB
+    ) -> np.ndarray:
         tile = self._tiles.get(key)
         if tile is not None:
             self._tiles.move_to_end(key)

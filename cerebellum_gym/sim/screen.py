@@ -129,10 +129,17 @@ class DialogPanel(Widget):
         draw.text((pad, pad), text_fit(draw, self.text, size, width - 2 * pad), font=font(size), fill=render.TEXT)
         if self.message:
             msize = round(40 * scale)
-            draw.text((pad, pad + size + pad // 2), text_fit(draw, self.message, msize, width - 2 * pad), font=font(msize), fill=render.TEXT_SECONDARY)
+            draw.text(
+                (pad, pad + size + pad // 2),
+                text_fit(draw, self.message, msize, width - 2 * pad),
+                font=font(msize),
+                fill=render.TEXT_SECONDARY,
+            )
 
 
-def _encode_tree(widget: Widget, bounds: Bounds, clip: Bounds, package: str, placed: list[Placed], interactive: list[Placed], fields: dict[str, Placed]) -> UINode:
+def _encode_tree(
+    widget: Widget, bounds: Bounds, clip: Bounds, package: str, placed: list[Placed], interactive: list[Placed], fields: dict[str, Placed]
+) -> UINode:
     node = _clip_node(widget.encode(bounds, package), clip)
     item = Placed(widget, bounds, clip)
     placed.append(item)
@@ -182,13 +189,22 @@ def layout(spec: ScreenSpec, package: str) -> Layout:
         bar = _encode_tree(Toolbar(spec.title, spec.up is not None), bar_bounds, full, package, placed, interactive, fields)
         bar.resource_id = f"{package}:id/toolbar"
         bar.text = ""
-        bar.children = [UINode("android.widget.TextView", (180 if spec.up else PAD, top + 30, width - 400, top + TOOLBAR_HEIGHT - 30), text=spec.title, package=package)]
+        bar.children = [
+            UINode(
+                "android.widget.TextView",
+                (180 if spec.up else PAD, top + 30, width - 400, top + TOOLBAR_HEIGHT - 30),
+                text=spec.title,
+                package=package,
+            )
+        ]
         if spec.up is not None:
             up = IconButton("Navigate up", "←", on_tap=spec.up, height=TOOLBAR_HEIGHT)
             bar.children.insert(0, _encode_tree(up, (0, top, 168, top + TOOLBAR_HEIGHT), full, package, placed, interactive, fields))
         right = width
         for action in reversed(list(spec.actions)):
-            bar.children.append(_encode_tree(action, (right - 147, top + 10, right, top + TOOLBAR_HEIGHT - 10), full, package, placed, interactive, fields))
+            bar.children.append(
+                _encode_tree(action, (right - 147, top + 10, right, top + TOOLBAR_HEIGHT - 10), full, package, placed, interactive, fields)
+            )
             right -= 147
         for i, child in enumerate(bar.children):
             child.index = i
@@ -210,14 +226,24 @@ def layout(spec: ScreenSpec, package: str) -> Layout:
         if _visible(bounds, viewport):
             body_nodes.append(_encode_tree(widget, bounds, viewport, package, placed, interactive, fields))
         y += widget.height
-    list_node = UINode("androidx.recyclerview.widget.RecyclerView", viewport, resource_id=f"{package}:id/list", package=package, scrollable=max_scroll > 0, focusable=True, children=body_nodes)
+    list_node = UINode(
+        "androidx.recyclerview.widget.RecyclerView",
+        viewport,
+        resource_id=f"{package}:id/list",
+        package=package,
+        scrollable=max_scroll > 0,
+        focusable=True,
+        children=body_nodes,
+    )
     for i, child in enumerate(body_nodes):
         child.index = i
     top_nodes.append(list_node)
 
     if bottom_items:
         bar_row = Row(bottom_items, height=BOTTOM_BAR_HEIGHT)
-        top_nodes.append(_encode_tree(bar_row, (0, bottom_edge, width, bottom_edge + BOTTOM_BAR_HEIGHT), full, package, placed, interactive, fields))
+        top_nodes.append(
+            _encode_tree(bar_row, (0, bottom_edge, width, bottom_edge + BOTTOM_BAR_HEIGHT), full, package, placed, interactive, fields)
+        )
     if spec.fab is not None:
         fab_bounds = (width - FAB_SIZE - PAD, bottom_edge - FAB_SIZE - PAD, width - PAD, bottom_edge - PAD)
         top_nodes.append(_encode_tree(spec.fab, fab_bounds, full, package, placed, interactive, fields))
@@ -248,9 +274,25 @@ def _dialog_node(dialog: Dialog, package: str, placed: list[Placed], interactive
     node = _encode_tree(panel, bounds, bounds, package, placed, interactive, fields)
     node.text = ""
     node.resource_id = "android:id/parentPanel"
-    children = [UINode("android.widget.TextView", (left + PAD, top + PAD, left + width - PAD, top + 130), text=dialog.title, resource_id="android:id/alertTitle", package=package)]
+    children = [
+        UINode(
+            "android.widget.TextView",
+            (left + PAD, top + PAD, left + width - PAD, top + 130),
+            text=dialog.title,
+            resource_id="android:id/alertTitle",
+            package=package,
+        )
+    ]
     if dialog.message:
-        children.append(UINode("android.widget.TextView", (left + PAD, top + 150, left + width - PAD, top + header), text=dialog.message, resource_id="android:id/message", package=package))
+        children.append(
+            UINode(
+                "android.widget.TextView",
+                (left + PAD, top + 150, left + width - PAD, top + header),
+                text=dialog.message,
+                resource_id="android:id/message",
+                package=package,
+            )
+        )
     y = top + header
     for widget in dialog.body:
         children.append(_encode_tree(widget, (left, y, left + width, y + widget.height), bounds, package, placed, interactive, fields))

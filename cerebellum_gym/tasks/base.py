@@ -9,8 +9,8 @@ simulator, on the simulator served over ADB, and on a real device.
 from __future__ import annotations
 
 import abc
-import string
 import math
+import string
 from collections.abc import Mapping
 from typing import Any, ClassVar
 

@@ -10,7 +10,7 @@ import numpy as np
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device
 from cerebellum_gym.tasks.base import Oracle, Task
-from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
+from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
 CONTACTS_PACKAGE = "com.google.android.contacts"
@@ -68,7 +68,7 @@ class AddContactOracle(ScriptedOracle):
             return step
         if screen.root.find(text="Create contact") is not None:  # the form's title
             for name in ("first", "last", "phone"):
-                hit = find(screen, lambda n, rid=name: n.resource_id.endswith(f":id/{rid}"))
+                hit = find(screen, by_id(f":id/{name}"))
                 if hit is None:
                     continue
                 label, node = hit

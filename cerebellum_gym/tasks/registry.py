@@ -50,11 +50,7 @@ def get_task_class(name: str) -> type[Task]:
 
 def task_names(family: str | None = None, app: str | None = None) -> list[str]:
     """Registered names, sorted, optionally of one family or app."""
-    return sorted(
-        name
-        for name, cls in TASKS.items()
-        if (family is None or cls.family == family) and (app is None or cls.app == app)
-    )
+    return sorted(name for name, cls in TASKS.items() if (family is None or cls.family == family) and (app is None or cls.app == app))
 
 
 def families() -> list[str]:

@@ -62,7 +62,19 @@ def test_compact_text_respects_max_chars(wifi_tree: UINode) -> None:
 def test_xml_round_trip_preserves_every_attribute(wifi_tree: UINode) -> None:
     again = parse_uiautomator_xml(to_uiautomator_xml(wifi_tree))
     for a, b in zip(wifi_tree.iter(), again.iter(), strict=True):
-        for attr in ("text", "resource_id", "class_name", "package", "content_desc", "checked", "clickable", "focused", "scrollable", "bounds", "enabled"):
+        for attr in (
+            "text",
+            "resource_id",
+            "class_name",
+            "package",
+            "content_desc",
+            "checked",
+            "clickable",
+            "focused",
+            "scrollable",
+            "bounds",
+            "enabled",
+        ):
             assert getattr(a, attr) == getattr(b, attr), attr
 
 
@@ -71,7 +83,9 @@ def test_any_text_survives_the_xml_dump(text: str) -> None:
     node = UINode("android.widget.EditText", (0, 0, 10, 10), text=text)
     again = parse_uiautomator_xml(to_uiautomator_xml(node)).children[0]
     # XML 1.0 cannot carry control characters or lone surrogates; they become U+FFFD.
-    expected = "".join("\ufffd" if (ord(c) < 32 and c not in "\t\n\r") or 0xD800 <= ord(c) <= 0xDFFF or c in "\ufffe\uffff" else c for c in text)
+    expected = "".join(
+        "\ufffd" if (ord(c) < 32 and c not in "\t\n\r") or 0xD800 <= ord(c) <= 0xDFFF or c in "\ufffe\uffff" else c for c in text
+    )
     assert again.text == expected.replace("\r", "\n") or again.text == expected
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from cerebellum_gym.sim.apps.base import App, Route
@@ -21,10 +22,13 @@ class Launcher(App):
     def back(self) -> bool:
         return True  # back on the home screen stays home
 
+    def _launcher(self, package: str) -> Callable[[], None]:
+        return lambda: self.phone.start_app(package)
+
     def screen_main(self, route: Route) -> ScreenSpec:
         icons: list[Widget] = []
         for app in self.phone.launchable_apps():
-            icons.append(AppIcon(app.label, app.color, on_tap=lambda pkg=app.package: self.phone.start_app(pkg), background=WALLPAPER))
+            icons.append(AppIcon(app.label, app.color, on_tap=self._launcher(app.package), background=WALLPAPER))
         rows: list[Widget] = [Text(self.phone.now().strftime("%A, %B %-d"), size=52, height=260, center=True, background=WALLPAPER)]
         for i in range(0, len(icons), COLUMNS):
             rows.append(Row(icons[i : i + COLUMNS], columns=COLUMNS))
