@@ -5,7 +5,7 @@ Importing this package registers every bundled task.
 
 from __future__ import annotations
 
-from cerebellum_gym.tasks import clock, contacts, markor, media, system
+from cerebellum_gym.tasks import calendar, clock, contacts, markor, media, system
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.registry import (
     TASKS,
@@ -19,6 +19,7 @@ from cerebellum_gym.tasks.registry import (
 
 __all__ = [
     "TASKS",
+    "calendar",
     "clock",
     "Oracle",
     "Task",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cerebellum_gym.sim.apps.base import App
+from cerebellum_gym.sim.apps.calendar import SimpleCalendarApp
 from cerebellum_gym.sim.apps.camera import CameraApp
 from cerebellum_gym.sim.apps.clock import ClockApp
 from cerebellum_gym.sim.apps.contacts import ContactsApp
@@ -11,6 +12,6 @@ from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
 from cerebellum_gym.sim.apps.settings import SettingsApp
 
 #: Installed on a default :class:`~cerebellum_gym.sim.phone.Phone`, besides the launcher.
-DEFAULT_APPS: tuple[type[App], ...] = (SettingsApp, ContactsApp, ClockApp, AudioRecorderApp, CameraApp, MarkorApp)
+DEFAULT_APPS: tuple[type[App], ...] = (SettingsApp, ContactsApp, ClockApp, AudioRecorderApp, CameraApp, MarkorApp, SimpleCalendarApp)
 
-__all__ = ["DEFAULT_APPS", "App", "AudioRecorderApp", "CameraApp", "ClockApp", "ContactsApp", "MarkorApp", "SettingsApp"]
+__all__ = ["DEFAULT_APPS", "App", "AudioRecorderApp", "CameraApp", "ClockApp", "ContactsApp", "MarkorApp", "SimpleCalendarApp", "SettingsApp"]

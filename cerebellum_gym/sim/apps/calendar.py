@@ -1,0 +1,208 @@
+"""Simple Calendar Pro: a month view, a day's agenda, and an event editor with date and time
+pickers (in their keyboard-entry form).
+
+Events live in ``content://com.simplemobiletools.calendar.pro/events``, the sim's stand-in for
+the app's ``events`` table that AndroidWorld reads with sqlite. Times are POSIX seconds; the
+device's time zone is UTC.
+"""
+
+from __future__ import annotations
+
+import calendar as pycal
+from datetime import date, datetime, timedelta, timezone
+from typing import ClassVar
+
+from cerebellum_gym.sim.apps.base import App, Route
+from cerebellum_gym.sim.apps.common import confirm_dialog, edit_field, field_key, number_dialog, parse_int
+from cerebellum_gym.sim.providers import CALENDAR_URI
+from cerebellum_gym.sim.screen import ScreenSpec
+from cerebellum_gym.sim.widgets import IconButton, ListItem, Row, Text, Widget
+
+ORANGE = (255, 111, 0)
+WEEKDAYS = ("M", "T", "W", "T", "F", "S", "S")
+
+
+def ts(day: date, hour: int, minute: int) -> int:
+    return int(datetime(day.year, day.month, day.day, hour, minute, tzinfo=timezone.utc).timestamp())
+
+
+def from_ts(value: str | int) -> datetime:
+    return datetime.fromtimestamp(int(value), timezone.utc)
+
+
+def long_date(day: date) -> str:
+    return f"{day.strftime('%B')} {day.day}, {day.year}"
+
+
+class SimpleCalendarApp(App):
+    package: ClassVar[str] = "com.simplemobiletools.calendar.pro"
+    label: ClassVar[str] = "Simple Calendar Pro"
+    color: ClassVar[tuple[int, int, int]] = ORANGE
+
+    def events(self) -> list[dict[str, str]]:
+        return sorted(self.phone.content_query(CALENDAR_URI), key=lambda r: (int(r.get("start_ts", 0)), r.get("title", "")))
+
+    def events_on(self, day: date, events: list[dict[str, str]] | None = None) -> list[dict[str, str]]:
+        start, end = ts(day, 0, 0), ts(day + timedelta(days=1), 0, 0)
+        out = []
+        for event in self.events() if events is None else events:
+            s, e = int(event.get("start_ts", 0)), int(event.get("end_ts", 0))
+            if s < end and (e > start or s >= start):  # starts that day or runs into it
+                out.append(event)
+        return out
+
+    def make_route(self, name: str, **params: object) -> Route:  # type: ignore[override]
+        route = App.make_route(name, **params)
+        if name == "main" and "year" not in route:
+            today = self.phone.now().date()
+            route.update(year=today.year, month=today.month)
+        return route
+
+    # --- month -------------------------------------------------------------------------------
+
+    def _shift_month(self, route: Route, delta: int) -> None:
+        month = route["month"] + delta
+        route.update(year=route["year"] + (month - 1) // 12, month=(month - 1) % 12 + 1)
+
+    def screen_main(self, route: Route) -> ScreenSpec:
+        year, month = route["year"], route["month"]
+        today = self.phone.now().date()
+        events = self.events()
+        body: list[Widget] = [Row([Text(d, size=36, center=True, color=(96, 94, 102), height=100) for d in WEEKDAYS], height=100)]
+        for week in pycal.Calendar().monthdayscalendar(year, month):
+            cells: list[Widget] = []
+            for d in week:
+                if d == 0:
+                    cells.append(Text("", height=200))
+                    continue
+                day = date(year, month, d)
+                count = len(self.events_on(day, events))
+                desc = f"{long_date(day)}, {count} event{'s' if count != 1 else ''}" if count else long_date(day)
+                cells.append(Text(str(d), size=44, center=True, height=200, desc=desc, selected=day == today, on_tap=lambda dd=day: self.push("day", day=dd.isoformat())))
+            body.append(Row(cells, height=200))
+        body.append(Text("Tap a day to see its events", size=36, center=True, color=(96, 94, 102)))
+        title = f"{pycal.month_name[month]} {year}"
+        actions: list[Widget] = [IconButton("Previous month", "‹", on_tap=lambda: self._shift_month(route, -1)), IconButton("Next month", "›", on_tap=lambda: self._shift_month(route, 1))]
+        fab = IconButton("New Event", "+", color=(255, 255, 255), round_fill=ORANGE, on_tap=lambda: self._new_event(today))
+        return ScreenSpec(title=title, body=body, actions=actions, fab=fab)
+
+    # --- day ---------------------------------------------------------------------------------
+
+    def screen_day(self, route: Route) -> ScreenSpec:
+        day = date.fromisoformat(route["day"])
+        body: list[Widget] = []
+        for event in self.events_on(day):
+            start, end = from_ts(event["start_ts"]), from_ts(event["end_ts"])
+            body.append(ListItem(event.get("title", ""), f"{start:%H:%M} - {end:%H:%M}", avatar="•", avatar_color=ORANGE, on_tap=lambda e=event["_id"]: self._open_event(e)))
+        if not body:
+            body = [Text("No events on this day", size=44, center=True, height=300)]
+
+        def shift(delta: int) -> None:
+            route.update(day=(day + timedelta(days=delta)).isoformat(), scroll=0)
+
+        actions: list[Widget] = [IconButton("Previous day", "‹", on_tap=lambda: shift(-1)), IconButton("Next day", "›", on_tap=lambda: shift(1))]
+        fab = IconButton("New Event", "+", color=(255, 255, 255), round_fill=ORANGE, on_tap=lambda: self._new_event(day))
+        return ScreenSpec(title=long_date(day), up=self.pop, body=body, actions=actions, fab=fab)
+
+    # --- event editor ------------------------------------------------------------------------
+
+    def _new_event(self, day: date) -> None:
+        now = self.phone.now()
+        start = datetime(day.year, day.month, day.day, now.hour, tzinfo=timezone.utc) + timedelta(hours=1)
+        self._push_editor(None, "", "", "", start, start + timedelta(hours=1))
+
+    def _open_event(self, event_id: str) -> None:
+        rows = self.phone.content_query(CALENDAR_URI, where={"_id": event_id})
+        if rows:
+            e = rows[0]
+            self._push_editor(event_id, e.get("title", ""), e.get("location", ""), e.get("description", ""), from_ts(e["start_ts"]), from_ts(e["end_ts"]))
+
+    def _push_editor(self, event_id: str | None, title: str, location: str, description: str, start: datetime, end: datetime) -> None:
+        self.push("event", event_id=event_id, title=title, location=location, description=description, start=int(start.timestamp()), end=int(end.timestamp()), error="")
+
+    def _pick(self, route: Route, which: str, kind: str) -> None:
+        route.update(dialog=f"{which}_{kind}", p1="", p2="", p3="")
+        self.phone.focus(field_key(self, route, "p1"))
+
+    def _apply_pick(self, route: Route) -> None:
+        which, kind = str(route["dialog"]).split("_")
+        current = from_ts(route[which])
+        if kind == "time":
+            hour = current.hour if not str(route["p1"]).strip() else parse_int(route["p1"], 0, 23)
+            minute = current.minute if not str(route["p2"]).strip() else parse_int(route["p2"], 0, 59)
+            if hour is None or minute is None:
+                route["error"] = "Invalid time"
+                return
+            new = current.replace(hour=hour, minute=minute)
+        else:
+            month = current.month if not str(route["p1"]).strip() else parse_int(route["p1"], 1, 12)
+            year = current.year if not str(route["p3"]).strip() else parse_int(route["p3"], 1970, 2100)
+            if month is None or year is None:
+                route["error"] = "Invalid date"
+                return
+            day = current.day if not str(route["p2"]).strip() else parse_int(route["p2"], 1, pycal.monthrange(year, month)[1])
+            if day is None:
+                route["error"] = "Invalid date"
+                return
+            new = current.replace(year=year, month=month, day=day)
+        if which == "start":
+            # Moving the start keeps the duration, as Simple Calendar does.
+            route["end"] = int(route["end"]) + int(new.timestamp()) - int(route["start"])
+        route[which] = int(new.timestamp())
+        route.update(dialog=None, error="")
+
+    def _save(self, route: Route) -> None:
+        title = str(route.get("title", "")).strip()
+        if not title:
+            route["error"] = "Title cannot be empty"
+            return
+        if int(route["end"]) < int(route["start"]):
+            route["error"] = "The end date cannot be before the start date"
+            return
+        values = {
+            "title": title,
+            "location": str(route.get("location", "")).strip(),
+            "description": str(route.get("description", "")).strip(),
+            "start_ts": str(route["start"]),
+            "end_ts": str(route["end"]),
+            "repeat_interval": "0",
+        }
+        if route["event_id"] is not None:
+            self.phone.content_delete(CALENDAR_URI, where={"_id": route["event_id"]})
+        self.phone.content_insert(CALENDAR_URI, values)
+        self.pop()
+
+    def _delete(self, route: Route) -> None:
+        self.phone.content_delete(CALENDAR_URI, where={"_id": route["event_id"]})
+        self.pop()
+
+    def screen_event(self, route: Route) -> ScreenSpec:
+        start, end = from_ts(route["start"]), from_ts(route["end"])
+        body: list[Widget] = []
+        if route.get("error"):
+            body.append(Text(route["error"], size=40, color=(200, 30, 30)))
+        body += [
+            edit_field(self, route, "title", hint="Title"),
+            edit_field(self, route, "location", hint="Location"),
+            edit_field(self, route, "description", hint="Description"),
+            ListItem("Start date", long_date(start.date()), on_tap=lambda: self._pick(route, "start", "date"), rid=f"{self.package}:id/event_start_date"),
+            ListItem("Start time", f"{start:%H:%M}", on_tap=lambda: self._pick(route, "start", "time"), rid=f"{self.package}:id/event_start_time"),
+            ListItem("End date", long_date(end.date()), on_tap=lambda: self._pick(route, "end", "date"), rid=f"{self.package}:id/event_end_date"),
+            ListItem("End time", f"{end:%H:%M}", on_tap=lambda: self._pick(route, "end", "time"), rid=f"{self.package}:id/event_end_time"),
+            ListItem("Repetition", "No repetition"),
+        ]
+        dialog = None
+        kind = route.get("dialog")
+        if kind in ("start_time", "end_time"):
+            current = start if kind == "start_time" else end
+            dialog = number_dialog(self, route, "Set time", (("p1", f"Hour ({current.hour:02d})"), ("p2", f"Minute ({current.minute:02d})")), lambda: self._apply_pick(route))
+        elif kind in ("start_date", "end_date"):
+            current = start if kind == "start_date" else end
+            fields = (("p1", f"Month ({current.month})"), ("p2", f"Day ({current.day})"), ("p3", f"Year ({current.year})"))
+            dialog = number_dialog(self, route, "Set date", fields, lambda: self._apply_pick(route))
+        elif kind == "delete":
+            dialog = confirm_dialog(self, "Delete event", "Are you sure you want to delete this event?", "Delete", lambda: self._delete(route))
+        actions: list[Widget] = [IconButton("Save", "✓", on_tap=lambda: self._save(route))]
+        if route["event_id"] is not None:
+            actions.insert(0, IconButton("Delete", "✕", on_tap=lambda: self.set_dialog("delete")))
+        return ScreenSpec(title="Edit Event" if route["event_id"] is not None else "New Event", up=self.pop, body=body, actions=actions, dialog=dialog)
