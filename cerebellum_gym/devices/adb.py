@@ -1,0 +1,768 @@
+"""``AdbDevice``: any Android device over ADB (a phone, an emulator, or the served simulator).
+
+Built on adbutils' connection to the adb server, with its own reads so that every call has a
+hard deadline: a device that stops answering raises :class:`~cerebellum_gym.errors.DeviceTimeoutError`
+within ``timeout`` seconds, a dropped one :class:`~cerebellum_gym.errors.DeviceLostError`, and
+one that answers nonsense :class:`~cerebellum_gym.errors.DeviceProtocolError`. Nothing hangs.
+After such a fault the next call (normally the env's reset) reconnects first.
+
+Typed text is untrusted input. It reaches the device as data, never as shell syntax:
+
+- printable ASCII goes through ``input text`` as one single-quoted argument; spaces become
+  ``%s`` (the ``input`` command's space), and a literal ``%`` followed by ``s`` is split across
+  two ``input text`` calls, because ``input`` has no escape for a literal ``%s``;
+- anything else (non-ASCII, newlines, control characters) goes through the ADB keyboard
+  (`ADBKeyBoard <https://github.com/senzhk/ADBKeyBoard>`_) as base64 in
+  ``am broadcast -a ADB_INPUT_B64 --es msg <base64>``, whose alphabet needs no quoting at all.
+  When that IME is not the device's current input method, :meth:`AdbDevice.type_text` raises
+  :class:`~cerebellum_gym.errors.UnsupportedOperationError` instead of typing part of the text.
+
+Example (needs a device; see ``docs/adb.md``)::
+
+    import gymnasium as gym, cerebellum_gym
+    env = gym.make("Cerebellum-Adb-v0", task="SystemWifiTurnOn", device_options={"serial": "127.0.0.1:6520"})
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import os
+import re
+import shlex
+import shutil
+import socket
+import struct
+import subprocess
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any, Final, Literal
+
+import numpy as np
+
+from cerebellum_gym.core.tree import UINode, parse_uiautomator_xml
+from cerebellum_gym.devices.base import KEYCODE_HOME, Device, Row
+from cerebellum_gym.errors import (
+    CerebellumError,
+    DeviceLostError,
+    DeviceProtocolError,
+    DeviceTimeoutError,
+    InfraError,
+    UnsupportedOperationError,
+)
+
+DUMP_PATH: Final = "/data/local/tmp/cerebellum_window_dump.xml"
+ADB_KEYBOARD_IME: Final = "com.android.adbkeyboard/.AdbIME"
+#: Packages a reset never force-stops: the system UI, the framework and input methods.
+PROTECTED_PACKAGES: Final = frozenset({"android", "com.android.systemui", "com.android.adbkeyboard", "com.android.phone"})
+TextInput = Literal["auto", "input", "adbkeyboard"]
+_IDENT_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_FOCUS_RE: Final = re.compile(r"mCurrentFocus=Window\{\S+ \S+ ([^/\s}]+)")
+_FOCUSED_APP_RE: Final = re.compile(r"(?:mFocusedApp|mResumedActivity)[=:].*?ActivityRecord\{\S+ \S+ ([^/\s}]+)")
+_SIZE_RE: Final = re.compile(r"(Physical|Override) size: (\d+)x(\d+)")
+_MAX_OUTPUT: Final = 64 * 1024 * 1024
+
+
+def _is_printable_ascii(text: str) -> bool:
+    return all(" " <= c <= "~" for c in text)
+
+
+def input_text_chunks(text: str) -> list[str]:
+    """Split printable-ASCII ``text`` into ``input text`` arguments that type exactly it.
+
+    Spaces become ``%s``. ``input`` turns every ``%s`` into a space and has no escape, so a
+    literal ``%`` followed by ``s`` ends one chunk and the ``s`` starts the next.
+
+    Example:
+        >>> input_text_chunks("50%s off, 100% sure")
+        ['50%', 's%soff,%s100%%ssure']
+    """
+    chunks: list[str] = []
+    current: list[str] = []
+    previous = ""
+    for c in text:
+        if c == "s" and previous == "%" and current:
+            chunks.append("".join(current))
+            current = []
+        current.append("%s" if c == " " else c)
+        previous = c
+    if current:
+        chunks.append("".join(current))
+    return chunks
+
+
+def sql_literal(value: str) -> str:
+    """``value`` as an SQL string literal (``'`` doubled)."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def where_clause(where: Mapping[str, str]) -> str:
+    """``{"a": "x", "b": "y"}`` as ``a='x' AND b='y'`` (column names must be identifiers)."""
+    for column in where:
+        if not _IDENT_RE.fullmatch(column):
+            raise ValueError(f"not a column name: {column!r}")
+    return " AND ".join(f"{k}={sql_literal(str(v))}" for k, v in where.items())
+
+
+def parse_content_rows(output: str, projection: Sequence[str] | None = None) -> list[Row]:
+    """Parse ``content query`` output (``Row: 0 a=1, b=x``) into rows.
+
+    With a projection, values may contain ``, `` and newlines: each column ends where the next
+    projected column's ``, name=`` starts. Without one, a value ends before the next
+    ``, identifier=``, which is as much as the format allows.
+    """
+    if output.strip() in ("", "No result found."):
+        return []
+    records: list[str] = []
+    for line in output.split("\n"):
+        match = re.match(r"Row: \d+ ", line)
+        if match:
+            records.append(line[match.end() :])
+        elif records:
+            records[-1] += "\n" + line  # a value with a newline continues the row
+    rows: list[Row] = []
+    for record in records:
+        record = record.rstrip("\r\n") if record.endswith(("\r", "\n")) else record
+        row: Row = {}
+        if projection:
+            rest = record
+            for i, column in enumerate(projection):
+                prefix = f"{column}="
+                if not rest.startswith(prefix):
+                    raise DeviceProtocolError(f"content query row does not start with {prefix!r}: {record[:120]!r}")
+                rest = rest[len(prefix) :]
+                if i + 1 < len(projection):
+                    marker = f", {projection[i + 1]}="
+                    end = rest.find(marker)
+                    if end < 0:
+                        raise DeviceProtocolError(f"content query row lacks column {projection[i + 1]!r}: {record[:120]!r}")
+                    row[column], rest = rest[:end], rest[end + 2 :]
+                else:
+                    row[column] = rest
+        else:
+            for part in re.split(r", (?=[A-Za-z_][A-Za-z0-9_]*=)", record):
+                key, sep, value = part.partition("=")
+                if not sep:
+                    raise DeviceProtocolError(f"cannot parse content query row: {record[:120]!r}")
+                row[key] = value
+        rows.append(row)
+    return rows
+
+
+class _Deadline:
+    """A point in time that every read of one call must finish by."""
+
+    def __init__(self, seconds: float, what: str) -> None:
+        self.end = time.monotonic() + seconds
+        self.seconds = seconds
+        self.what = what
+
+    def remaining(self) -> float:
+        left = self.end - time.monotonic()
+        if left <= 0:
+            raise DeviceTimeoutError(f"{self.what}: no answer within {self.seconds:g} s")
+        return left
+
+
+class _Link:
+    """One socket to the adb server, switched to a device service, read under a deadline."""
+
+    def __init__(self, sock: socket.socket, deadline: _Deadline) -> None:
+        self.sock = sock
+        self.deadline = deadline
+        self.buffer = bytearray()
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+    def send(self, data: bytes) -> None:
+        self.sock.settimeout(self.deadline.remaining())
+        try:
+            self.sock.sendall(data)
+        except TimeoutError:
+            raise DeviceTimeoutError(f"{self.deadline.what}: send timed out") from None
+        except OSError as exc:
+            raise DeviceLostError(f"{self.deadline.what}: connection to the adb server broke: {exc}") from exc
+
+    def _fill(self) -> bool:
+        self.sock.settimeout(self.deadline.remaining())
+        try:
+            chunk = self.sock.recv(1 << 20)
+        except TimeoutError:
+            raise DeviceTimeoutError(f"{self.deadline.what}: no answer within {self.deadline.seconds:g} s") from None
+        except OSError as exc:
+            raise DeviceLostError(f"{self.deadline.what}: connection broke: {exc}") from exc
+        if not chunk:
+            return False
+        self.buffer += chunk
+        if len(self.buffer) > _MAX_OUTPUT:
+            raise DeviceProtocolError(f"{self.deadline.what}: more than {_MAX_OUTPUT} bytes of output")
+        return True
+
+    def read_exact(self, n: int) -> bytes:
+        while len(self.buffer) < n:
+            if not self._fill():
+                raise DeviceLostError(f"{self.deadline.what}: connection closed mid-answer")
+        data = bytes(self.buffer[:n])
+        del self.buffer[:n]
+        return data
+
+    def read_all(self) -> bytes:
+        while self._fill():
+            pass
+        data = bytes(self.buffer)
+        self.buffer.clear()
+        return data
+
+    def request(self, service: str) -> None:
+        """Send one adb server request and check its OKAY (a FAIL says why)."""
+        data = service.encode("utf-8")
+        self.send(b"%04x" % len(data) + data)
+        status = self.read_exact(4)
+        if status == b"OKAY":
+            return
+        if status == b"FAIL":
+            length = int(self.read_exact(4), 16)
+            message = self.read_exact(length).decode("utf-8", "replace")
+            lowered = message.lower()
+            if any(w in lowered for w in ("not found", "offline", "unauthorized", "no devices", "closed", "connecting")):
+                raise DeviceLostError(f"{self.deadline.what}: adb: {message}")
+            raise DeviceProtocolError(f"{self.deadline.what}: adb: {message}")
+        raise DeviceProtocolError(f"{self.deadline.what}: unexpected adb server answer {status!r}")
+
+
+class ShellOutput:
+    """Output and exit code of one device shell command."""
+
+    __slots__ = ("code", "stderr", "stdout")
+
+    def __init__(self, stdout: bytes, stderr: bytes, code: int) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.code = code
+
+    @property
+    def text(self) -> str:
+        return self.stdout.decode("utf-8", "replace")
+
+
+class AdbDevice(Device):
+    """A device reached through an adb server.
+
+    Args:
+        serial: the device's serial as ``adb devices`` lists it, or ``host:port`` of a device to
+            ``adb connect`` to (the served simulator, an emulator or phone in TCP mode). ``None``
+            picks the only device attached.
+        adb_host: the adb server's host (default ``$ANDROID_ADB_SERVER_HOST`` or 127.0.0.1).
+        adb_port: the adb server's port (default ``$ANDROID_ADB_SERVER_PORT`` or 5037). The
+            server is started with the ``adb`` binary (``PATH``, or the one in adbutils' wheel)
+            when nothing listens there.
+        timeout: seconds any one call may take (the connect and each command).
+        wait_timeout_margin: extra seconds allowed on top of a ``wait``'s own duration.
+        text_input: ``"auto"`` (``input text`` for printable ASCII, the ADB keyboard otherwise),
+            ``"input"`` (never the ADB keyboard: other text raises), ``"adbkeyboard"`` (always).
+        reset_packages: packages to force-stop on every reset, besides those seen on screen.
+        reconnect_timeout: seconds to wait for a lost device to come back.
+    """
+
+    backend = "adb"
+
+    def __init__(
+        self,
+        serial: str | None = None,
+        *,
+        adb_host: str | None = None,
+        adb_port: int | None = None,
+        timeout: float = 10.0,
+        wait_timeout_margin: float = 5.0,
+        text_input: TextInput = "auto",
+        reset_packages: Iterable[str] = (),
+        reconnect_timeout: float | None = None,
+    ) -> None:
+        if text_input not in ("auto", "input", "adbkeyboard"):
+            raise ValueError(f"text_input must be 'auto', 'input' or 'adbkeyboard', got {text_input!r}")
+        if timeout <= 0:
+            raise ValueError(f"timeout must be positive, got {timeout}")
+        self.adb_host = adb_host or os.environ.get("ANDROID_ADB_SERVER_HOST", "127.0.0.1")
+        self.adb_port = int(adb_port or os.environ.get("ANDROID_ADB_SERVER_PORT", 5037))
+        self.timeout = float(timeout)
+        self.wait_timeout_margin = float(wait_timeout_margin)
+        self.reconnect_timeout = float(reconnect_timeout if reconnect_timeout is not None else max(timeout, 5.0))
+        self.text_input: TextInput = text_input
+        self.reset_packages = tuple(reset_packages)
+        self._seen_packages: set[str] = set()
+        self._launcher: str | None = None
+        self._adb_keyboard: bool | None = None
+        self._features: set[str] = set()
+        self._needs_recovery = False
+        self._closed = False
+        self._size: tuple[int, int] | None = None
+        self.address = serial if serial is not None and _looks_like_address(serial) else None
+        self._ensure_server()
+        if serial is None:
+            serial = self._only_device()
+        self.serial = serial
+        if self.address is not None:
+            self._connect()
+        self._features = set(self._host_query("features").split(","))
+        self._size = self._read_size()
+
+    # --- adb server plumbing -----------------------------------------------------------------
+
+    def _socket(self, deadline: _Deadline) -> socket.socket:
+        try:
+            return socket.create_connection((self.adb_host, self.adb_port), timeout=deadline.remaining())
+        except TimeoutError:
+            raise DeviceTimeoutError(f"{deadline.what}: adb server at {self.adb_host}:{self.adb_port} did not accept in time") from None
+        except OSError as exc:
+            raise DeviceLostError(f"{deadline.what}: adb server at {self.adb_host}:{self.adb_port} unreachable: {exc}") from exc
+
+    def _ensure_server(self) -> None:
+        try:
+            socket.create_connection((self.adb_host, self.adb_port), timeout=1.0).close()
+            return
+        except OSError:
+            pass
+        if self.adb_host not in ("127.0.0.1", "localhost", "::1"):
+            raise DeviceLostError(f"no adb server at {self.adb_host}:{self.adb_port}")
+        adb = adb_binary()
+        try:
+            subprocess.run([adb, "-P", str(self.adb_port), "start-server"], capture_output=True, timeout=30, check=True)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise DeviceLostError(f"could not start the adb server ({adb} -P {self.adb_port} start-server): {exc}") from exc
+
+    def _host_query(self, request: str, timeout: float | None = None) -> str:
+        """``host-serial:SERIAL:request`` (or ``host:request``), answered with a string block."""
+        deadline = _Deadline(timeout or self.timeout, f"adb {request}")
+        link = _Link(self._socket(deadline), deadline)
+        try:
+            link.request(f"host-serial:{self.serial}:{request}" if not request.startswith("host:") else request)
+            length = int(link.read_exact(4), 16)
+            return link.read_exact(length).decode("utf-8", "replace")
+        except ValueError as exc:
+            raise DeviceProtocolError(f"adb {request}: bad length field") from exc
+        finally:
+            link.close()
+
+    def _only_device(self) -> str:
+        listing = self._host_query("host:devices")
+        serials = [line.split("\t")[0] for line in listing.splitlines() if line.endswith("\tdevice")]
+        if len(serials) != 1:
+            raise DeviceLostError(f"pass a serial: {len(serials)} devices are attached ({', '.join(serials) or 'none'})")
+        return serials[0]
+
+    def _connect(self) -> None:
+        assert self.address is not None
+        answer = self._host_query(f"host:connect:{self.address}")
+        if "connected to" not in answer:
+            raise DeviceLostError(f"adb connect {self.address}: {answer.strip()}")
+        self._wait_online(self.reconnect_timeout)
+
+    def _wait_online(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        state = ""
+        while time.monotonic() < end:
+            try:
+                state = self._host_query("get-state", timeout=max(0.5, min(self.timeout, end - time.monotonic())))
+            except InfraError as exc:
+                state = str(exc)
+            if state.strip() == "device":
+                return
+            time.sleep(0.05)
+        raise DeviceLostError(f"device {self.serial} not online after {seconds:g} s (last state: {state.strip()!r})")
+
+    def _recover(self) -> None:
+        """Bring a device back after a fault: reconnect TCP devices, wait for USB ones."""
+        if self.address is not None:
+            try:
+                self._host_query(f"host:disconnect:{self.address}")
+            except InfraError:
+                pass  # already gone is fine
+            self._connect()
+        else:
+            self._wait_online(self.reconnect_timeout)
+        self._needs_recovery = False
+
+    def _open(self, service: str, deadline: _Deadline) -> _Link:
+        if self._closed:
+            raise DeviceLostError(f"device {self.serial} is closed")
+        if self._needs_recovery:
+            self._recover()
+        link = _Link(self._socket(deadline), deadline)
+        try:
+            link.request(f"host:transport:{self.serial}")
+            link.request(service)
+        except BaseException:
+            link.close()
+            raise
+        return link
+
+    def _guard(self, exc: InfraError) -> InfraError:
+        if isinstance(exc, DeviceLostError | DeviceTimeoutError):
+            self._needs_recovery = True
+        return exc
+
+    # --- shell -------------------------------------------------------------------------------
+
+    def shell(self, command: str | Sequence[str], *, timeout: float | None = None, check: bool = True) -> ShellOutput:
+        """Run a shell command on the device, with its exit code.
+
+        ``command`` as a sequence is quoted argument by argument; as a string it is passed to
+        the device's shell as is (only for trusted, constant command lines).
+
+        Raises:
+            DeviceProtocolError: ``check`` and the command exited non-zero.
+        """
+        line = command if isinstance(command, str) else shlex.join(command)
+        deadline = _Deadline(timeout or self.timeout, f"adb shell {line[:60]!r}")
+        try:
+            if "shell_v2" in self._features:
+                out = self._shell_v2(line, deadline)
+            else:
+                link = self._open(f"shell:{line}", deadline)
+                try:
+                    out = ShellOutput(link.read_all(), b"", 0)
+                finally:
+                    link.close()
+        except InfraError as exc:
+            raise self._guard(exc) from exc
+        if check and out.code != 0:
+            detail = (out.stderr or out.stdout).decode("utf-8", "replace").strip()
+            raise DeviceProtocolError(f"adb shell {line[:80]!r} exited {out.code}: {detail[:300]}")
+        return out
+
+    def _shell_v2(self, line: str, deadline: _Deadline) -> ShellOutput:
+        link = self._open(f"shell,v2,raw:{line}", deadline)
+        stdout, stderr = bytearray(), bytearray()
+        try:
+            while True:
+                header = link.read_exact(5)
+                kind, length = header[0], struct.unpack("<I", header[1:])[0]
+                if length > _MAX_OUTPUT:
+                    raise DeviceProtocolError(f"{deadline.what}: shell packet of {length} bytes")
+                data = link.read_exact(length)
+                if kind == 1:
+                    stdout += data
+                elif kind == 2:
+                    stderr += data
+                elif kind == 3:
+                    return ShellOutput(bytes(stdout), bytes(stderr), data[0] if data else 255)
+                elif kind not in (0, 4, 5):
+                    raise DeviceProtocolError(f"{deadline.what}: unknown shell packet id {kind}")
+        finally:
+            link.close()
+
+    def exec_out(self, command: Sequence[str], *, timeout: float | None = None) -> bytes:
+        """Raw stdout of a command (binary-safe; ``exec:`` where shell v2 is missing)."""
+        if "shell_v2" in self._features:
+            return self.shell(command, timeout=timeout).stdout
+        deadline = _Deadline(timeout or self.timeout, f"adb exec-out {shlex.join(command)[:60]!r}")
+        try:
+            link = self._open(f"exec:{shlex.join(command)}", deadline)
+            try:
+                return link.read_all()
+            finally:
+                link.close()
+        except InfraError as exc:
+            raise self._guard(exc) from exc
+
+    # --- sync --------------------------------------------------------------------------------
+
+    def _sync(self, request: bytes, path: str, deadline: _Deadline) -> _Link:
+        link = self._open("sync:", deadline)
+        encoded = path.encode("utf-8")
+        link.send(request + struct.pack("<I", len(encoded)) + encoded)
+        return link
+
+    def pull(self, path: str, *, timeout: float | None = None) -> bytes:
+        """A file's bytes over the sync protocol (RECV).
+
+        Raises:
+            FileNotFoundError: the device says there is no such file.
+        """
+        deadline = _Deadline(timeout or self.timeout, f"adb pull {path!r}")
+        try:
+            link = self._sync(b"RECV", path, deadline)
+            try:
+                out = bytearray()
+                while True:
+                    ident = link.read_exact(4)
+                    length = struct.unpack("<I", link.read_exact(4))[0]
+                    if ident == b"DATA":
+                        if length > 1 << 20:
+                            raise DeviceProtocolError(f"{deadline.what}: sync chunk of {length} bytes")
+                        out += link.read_exact(length)
+                    elif ident == b"DONE":
+                        return bytes(out)
+                    elif ident == b"FAIL":
+                        message = link.read_exact(min(length, 4096)).decode("utf-8", "replace")
+                        if "No such file" in message or "not found" in message.lower():
+                            raise FileNotFoundError(path)
+                        raise DeviceProtocolError(f"{deadline.what}: {message}")
+                    else:
+                        raise DeviceProtocolError(f"{deadline.what}: unexpected sync reply {ident!r}")
+            finally:
+                link.close()
+        except InfraError as exc:
+            raise self._guard(exc) from exc
+
+    def push(self, path: str, data: bytes, mode: int = 0o644, *, timeout: float | None = None) -> None:
+        """Write a file over the sync protocol (SEND)."""
+        deadline = _Deadline(timeout or self.timeout, f"adb push {path!r}")
+        try:
+            link = self._sync(b"SEND", f"{path},{0o100000 | mode}", deadline)
+            try:
+                for i in range(0, len(data), 64 * 1024):
+                    chunk = data[i : i + 64 * 1024]
+                    link.send(b"DATA" + struct.pack("<I", len(chunk)) + chunk)
+                link.send(b"DONE" + struct.pack("<I", int(time.time())))
+                ident = link.read_exact(4)
+                length = struct.unpack("<I", link.read_exact(4))[0]
+                if ident != b"OKAY":
+                    message = link.read_exact(min(length, 4096)).decode("utf-8", "replace") if ident == b"FAIL" else repr(ident)
+                    raise DeviceProtocolError(f"{deadline.what}: {message}")
+            finally:
+                link.close()
+        except InfraError as exc:
+            raise self._guard(exc) from exc
+
+    # --- screen ------------------------------------------------------------------------------
+
+    def _read_size(self) -> tuple[int, int]:
+        text = self.shell(["wm", "size"]).text
+        sizes = {kind: (int(w), int(h)) for kind, w, h in _SIZE_RE.findall(text)}
+        size = sizes.get("Override") or sizes.get("Physical")
+        if size is None:
+            raise DeviceProtocolError(f"cannot read the screen size from `wm size`: {text[:200]!r}")
+        return size
+
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        if self._size is None:
+            self._size = self._read_size()
+        return self._size
+
+    def screenshot(self, width: int | None = None) -> np.ndarray:
+        from PIL import Image, UnidentifiedImageError
+
+        data = self.exec_out(["screencap", "-p"])
+        try:
+            image = Image.open(io.BytesIO(data))
+            image.load()
+        except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+            raise DeviceProtocolError(f"screencap -p returned no PNG ({len(data)} bytes: {data[:16]!r}): {exc}") from exc
+        if image.mode != "RGB":
+            image = image.convert("RGB")
+        if width is not None:
+            width = int(width)
+            if width <= 0:
+                raise ValueError(f"screenshot width must be positive, got {width}")
+            dev_w, dev_h = image.size
+            if width != dev_w:
+                height = round(dev_h * width / dev_w)
+                # reduce() first: a cheap box filter that keeps the final bilinear pass small.
+                factor = dev_w // width
+                if factor >= 2:
+                    image = image.reduce(factor)
+                image = image.resize((width, height), Image.Resampling.BILINEAR)
+        return np.asarray(image)
+
+    def ui_tree(self) -> UINode:
+        out = self.shell(["uiautomator", "dump", DUMP_PATH], check=False)
+        if out.code != 0 or "dumped to" not in out.text:
+            raise DeviceProtocolError(f"uiautomator dump failed (exit {out.code}): {(out.stderr or out.stdout)[:300]!r}")
+        try:
+            xml = self.pull(DUMP_PATH)
+        except FileNotFoundError:
+            raise DeviceProtocolError(f"uiautomator dump left no file at {DUMP_PATH}") from None
+        root = parse_uiautomator_xml(xml)
+        self._seen_packages.update(n.package for n in root.iter() if n.package)
+        return root
+
+    # --- input -------------------------------------------------------------------------------
+
+    def tap(self, x: int, y: int) -> None:
+        self.shell(["input", "tap", str(int(x)), str(int(y))])
+
+    def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
+        self.shell(["input", "swipe", str(int(x)), str(int(y)), str(int(x)), str(int(y)), str(int(duration_ms))])
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        self.shell(["input", "swipe", *(str(int(v)) for v in (x1, y1, x2, y2)), str(int(duration_ms))])
+
+    def press_key(self, keycode: int) -> None:
+        self.shell(["input", "keyevent", str(int(keycode))])
+
+    def has_adb_keyboard(self) -> bool:
+        """Whether the ADB keyboard is the device's current input method (cached)."""
+        if self._adb_keyboard is None:
+            current = self.get_setting("secure", "default_input_method") or ""
+            self._adb_keyboard = current == ADB_KEYBOARD_IME
+        return self._adb_keyboard
+
+    def type_text(self, text: str) -> None:
+        if not text:
+            return
+        use_keyboard = self.text_input == "adbkeyboard" or (self.text_input == "auto" and not _is_printable_ascii(text))
+        if not use_keyboard:
+            if not _is_printable_ascii(text):
+                bad = sorted({c for c in text if not " " <= c <= "~"})
+                raise UnsupportedOperationError(f"text_input='input' types printable ASCII only; {bad[:5]!r} need the ADB keyboard")
+            # One shell line, every chunk a single quoted argument: nothing in it is syntax.
+            line = " && ".join(shlex.join(["input", "text", chunk]) for chunk in input_text_chunks(text))
+            self.shell(line)
+            return
+        if not self.has_adb_keyboard():
+            self._adb_keyboard = None  # ask again next time: it may get installed
+            raise UnsupportedOperationError(
+                f"device {self.serial} cannot type {text[:20]!r}: `input text` types printable ASCII only, and the ADB keyboard "
+                f"is not the current input method. Install ADBKeyBoard and run `adb shell ime enable {ADB_KEYBOARD_IME}` "
+                f"and `adb shell ime set {ADB_KEYBOARD_IME}` (see docs/adb.md)"
+            )
+        payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
+        out = self.shell(["am", "broadcast", "-a", "ADB_INPUT_B64", "--es", "msg", payload])
+        if "Broadcast completed" not in out.text:
+            raise DeviceProtocolError(f"ADB keyboard broadcast not delivered: {out.text[:200]!r}")
+
+    def wait(self, seconds: float) -> None:
+        seconds = max(0.0, float(seconds))
+        # `sleep` on the device: real time on a phone, simulated time on the served simulator.
+        self.shell(["sleep", f"{seconds:g}"], timeout=self.timeout + seconds + self.wait_timeout_margin)
+
+    # --- apps and system state ---------------------------------------------------------------
+
+    def foreground_package(self) -> str:
+        text = self.shell(["dumpsys", "window"]).text
+        match = _FOCUS_RE.search(text) or _FOCUSED_APP_RE.search(text)
+        if match is None:
+            raise DeviceProtocolError("cannot find the focused window in `dumpsys window`")
+        package = match.group(1)
+        self._seen_packages.add(package)
+        return package
+
+    def start_app(self, package: str) -> None:
+        out = self.shell(["monkey", "-p", package, "-c", "android.intent.category.LAUNCHER", "1"], check=False)
+        if out.code != 0 or "Events injected" not in out.text:
+            raise CerebellumError(f"cannot start {package!r} on {self.serial}: {(out.stderr or out.stdout).decode('utf-8', 'replace').strip()[:200]}")
+        self._seen_packages.add(package)
+
+    def force_stop(self, packages: Iterable[str]) -> None:
+        """``am force-stop`` each package, in one shell call."""
+        names = [p for p in packages if p]
+        if names:
+            self.shell(" ; ".join(shlex.join(["am", "force-stop", p]) for p in names))
+
+    def get_setting(self, namespace: str, key: str) -> str | None:
+        value = self.shell(["settings", "get", namespace, key]).text
+        value = value[:-1] if value.endswith("\n") else value
+        return None if value == "null" else value
+
+    def put_setting(self, namespace: str, key: str, value: str) -> None:
+        self.shell(["settings", "put", namespace, key, str(value)])
+
+    def _content(self, args: list[str]) -> str:
+        out = self.shell(["content", *args], check=False)
+        text = out.text
+        if out.code != 0 or text.startswith("Error") or "Exception" in out.stderr.decode("utf-8", "replace"):
+            detail = (out.stderr or out.stdout).decode("utf-8", "replace").strip()
+            raise CerebellumError(f"content {args[0]} {args[2] if len(args) > 2 else ''} failed: {detail[:300]}")
+        return text
+
+    def content_query(self, uri: str, projection: Sequence[str] | None = None, where: Mapping[str, str] | None = None) -> list[Row]:
+        args = ["query", "--uri", uri]
+        if projection:
+            for column in projection:
+                if not _IDENT_RE.fullmatch(column):
+                    raise ValueError(f"not a column name: {column!r}")
+            args += ["--projection", ":".join(projection)]
+        if where:
+            args += ["--where", where_clause(where)]
+        return parse_content_rows(self._content(args), list(projection) if projection else None)
+
+    def content_insert(self, uri: str, values: Mapping[str, str]) -> None:
+        args = ["insert", "--uri", uri]
+        for column, value in values.items():
+            if not _IDENT_RE.fullmatch(column):
+                raise ValueError(f"not a column name: {column!r}")
+            args += ["--bind", f"{column}:s:{value}"]
+        self._content(args)
+
+    def content_delete(self, uri: str, where: Mapping[str, str] | None = None) -> None:
+        args = ["delete", "--uri", uri]
+        if where:
+            args += ["--where", where_clause(where)]
+        self._content(args)
+
+    # --- files -------------------------------------------------------------------------------
+
+    def list_dir(self, path: str) -> list[str]:
+        out = self.shell(["ls", "-1", path], check=False)
+        if out.code != 0:
+            return []
+        return sorted(line for line in out.text.splitlines() if line and line not in (".", ".."))
+
+    def read_file(self, path: str) -> bytes:
+        return self.pull(path)
+
+    def write_file(self, path: str, data: bytes) -> None:
+        self.push(path, bytes(data))
+
+    def remove_path(self, path: str) -> None:
+        self.shell(["rm", "-rf", path])
+
+    def now(self) -> datetime:
+        text = self.shell(["date", "+%s"]).text.strip()
+        try:
+            return datetime.fromtimestamp(int(text), timezone.utc)
+        except ValueError as exc:
+            raise DeviceProtocolError(f"`date +%s` printed {text[:40]!r}") from exc
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    def factory_reset(self) -> None:
+        """Reset what a real device can reset fast: reconnect if the last call failed, force-stop
+        every app seen since the last reset (and ``reset_packages``), and go home.
+
+        App data is not wiped (that is the task's ``initialize``); on the served simulator a
+        force-stop resets the app's screens, as it does on a phone.
+        """
+        if self._needs_recovery:
+            self._recover()
+        if self._launcher is None:
+            self.press_key(KEYCODE_HOME)
+            self._launcher = self.foreground_package()
+        protected = PROTECTED_PACKAGES | {self._launcher}
+        stale = sorted(p for p in self._seen_packages | set(self.reset_packages) if p not in protected and ".inputmethod" not in p)
+        self._seen_packages.clear()
+        self.shell(" ; ".join([*(shlex.join(["am", "force-stop", p]) for p in stale), shlex.join(["input", "keyevent", str(KEYCODE_HOME)])]))
+
+    def close(self) -> None:
+        self._closed = True
+
+    def __repr__(self) -> str:
+        return f"AdbDevice(serial={self.serial!r}, adb={self.adb_host}:{self.adb_port})"
+
+
+def _looks_like_address(serial: str) -> bool:
+    """``host:port`` (or ``[v6]:port``): a device to ``adb connect`` to."""
+    host, sep, port = serial.rpartition(":")
+    return bool(sep and host and port.isdigit())
+
+
+def adb_binary() -> str:
+    """The adb binary: ``$ADB``, then ``adb`` on ``PATH``, then the one inside adbutils' wheel."""
+    explicit = os.environ.get("ADB")
+    if explicit:
+        return explicit
+    found = shutil.which("adb")
+    if found:
+        return found
+    try:
+        from adbutils import adb_path
+    except ImportError as exc:
+        raise DeviceLostError("no adb binary: install adbutils (pip install 'cerebellum-gym[adb]') or put adb on PATH") from exc
+    return str(adb_path())
