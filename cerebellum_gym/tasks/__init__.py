@@ -5,7 +5,7 @@ Importing this package registers every bundled task.
 
 from __future__ import annotations
 
-from cerebellum_gym.tasks import calendar, clock, contacts, markor, media, system
+from cerebellum_gym.tasks import calendar, clock, contacts, markor, media, sms, system
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.registry import (
     TASKS,
@@ -31,6 +31,7 @@ __all__ = [
     "markor",
     "media",
     "register_task",
+    "sms",
     "system",
     "task_names",
 ]

@@ -10,8 +10,9 @@ from cerebellum_gym.sim.apps.contacts import ContactsApp
 from cerebellum_gym.sim.apps.markor import MarkorApp
 from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
 from cerebellum_gym.sim.apps.settings import SettingsApp
+from cerebellum_gym.sim.apps.sms import SimpleSmsApp
 
 #: Installed on a default :class:`~cerebellum_gym.sim.phone.Phone`, besides the launcher.
-DEFAULT_APPS: tuple[type[App], ...] = (SettingsApp, ContactsApp, ClockApp, AudioRecorderApp, CameraApp, MarkorApp, SimpleCalendarApp)
+DEFAULT_APPS: tuple[type[App], ...] = (SettingsApp, ContactsApp, ClockApp, AudioRecorderApp, CameraApp, MarkorApp, SimpleCalendarApp, SimpleSmsApp)
 
-__all__ = ["DEFAULT_APPS", "App", "AudioRecorderApp", "CameraApp", "ClockApp", "ContactsApp", "MarkorApp", "SimpleCalendarApp", "SettingsApp"]
+__all__ = ["DEFAULT_APPS", "App", "AudioRecorderApp", "CameraApp", "ClockApp", "ContactsApp", "MarkorApp", "SimpleCalendarApp", "SimpleSmsApp", "SettingsApp"]
