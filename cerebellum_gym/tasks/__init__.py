@@ -5,7 +5,7 @@ Importing this package registers every bundled task.
 
 from __future__ import annotations
 
-from cerebellum_gym.tasks import calendar, clock, contacts, markor, media, sms, system
+from cerebellum_gym.tasks import calendar, clock, contacts, expense, markor, media, sms, system
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.registry import (
     TASKS,
@@ -24,6 +24,7 @@ __all__ = [
     "Oracle",
     "Task",
     "contacts",
+    "expense",
     "families",
     "get_task_class",
     "iter_tasks",

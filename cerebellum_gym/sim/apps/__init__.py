@@ -7,12 +7,13 @@ from cerebellum_gym.sim.apps.calendar import SimpleCalendarApp
 from cerebellum_gym.sim.apps.camera import CameraApp
 from cerebellum_gym.sim.apps.clock import ClockApp
 from cerebellum_gym.sim.apps.contacts import ContactsApp
+from cerebellum_gym.sim.apps.expense import ProExpenseApp
 from cerebellum_gym.sim.apps.markor import MarkorApp
 from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
 from cerebellum_gym.sim.apps.settings import SettingsApp
 from cerebellum_gym.sim.apps.sms import SimpleSmsApp
 
 #: Installed on a default :class:`~cerebellum_gym.sim.phone.Phone`, besides the launcher.
-DEFAULT_APPS: tuple[type[App], ...] = (SettingsApp, ContactsApp, ClockApp, AudioRecorderApp, CameraApp, MarkorApp, SimpleCalendarApp, SimpleSmsApp)
+DEFAULT_APPS: tuple[type[App], ...] = (SettingsApp, ContactsApp, ClockApp, AudioRecorderApp, CameraApp, MarkorApp, SimpleCalendarApp, SimpleSmsApp, ProExpenseApp)
 
-__all__ = ["DEFAULT_APPS", "App", "AudioRecorderApp", "CameraApp", "ClockApp", "ContactsApp", "MarkorApp", "SimpleCalendarApp", "SimpleSmsApp", "SettingsApp"]
+__all__ = ["DEFAULT_APPS", "App", "AudioRecorderApp", "CameraApp", "ClockApp", "ContactsApp", "MarkorApp", "ProExpenseApp", "SimpleCalendarApp", "SimpleSmsApp", "SettingsApp"]

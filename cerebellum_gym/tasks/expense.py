@@ -1,0 +1,290 @@
+"""Pro Expense tasks, judged on the expenses provider (the stand-in for the app database that
+AndroidWorld pulls with root sqlite)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from cerebellum_gym.core.som import LabelledScreen
+from cerebellum_gym.devices.base import Device, Row
+from cerebellum_gym.tasks.base import Oracle, Task
+from cerebellum_gym.tasks.common import fuzzy_match
+from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
+from cerebellum_gym.tasks.registry import register_task
+
+EXPENSE_PACKAGE = "com.arduia.expense"
+EXPENSES_URI = "content://com.arduia.expense/expenses"
+NAMES_BY_CATEGORY = {
+    "Food": ("Groceries", "Lunch", "Coffee beans", "Pizza night", "Bakery"),
+    "Housing": ("Rent", "Plumber", "Paint supplies", "Furniture"),
+    "Social": ("Birthday gift", "Dinner party", "Club fee"),
+    "Entertainment": ("Concert tickets", "Movie night", "Streaming plan", "Board game"),
+    "Transportation": ("Bus pass", "Taxi ride", "Fuel", "Bike repair"),
+    "Clothes": ("Winter jacket", "Running shoes", "Jeans"),
+    "Health Care": ("Pharmacy", "Dentist", "Gym membership"),
+    "Education": ("Textbooks", "Online course", "Workshop fee"),
+}
+NOTES = ("Paid by card", "Monthly", "Shared with roommate", "Discount applied", "Urgent", "Reimbursable", "Gift", "Weekend")
+
+
+def random_expense(rng: np.random.Generator, avoid: set[str]) -> dict[str, str]:
+    while True:
+        category = str(rng.choice(list(NAMES_BY_CATEGORY)))
+        name = str(rng.choice(NAMES_BY_CATEGORY[category]))
+        if name not in avoid:
+            break
+    return {"name": name, "amount": str(100 * int(rng.integers(10, 501))), "category": category, "note": str(rng.choice(NOTES))}
+
+
+def insert(device: Device, row: dict[str, str], minutes_ago: int) -> None:
+    created = int(device.now().timestamp() * 1000) - minutes_ago * 60_000
+    device.content_insert(EXPENSES_URI, {**row, "created_at": str(created)})
+
+
+def rows_by_id(device: Device) -> dict[str, Row]:
+    return {r["_id"]: r for r in device.content_query(EXPENSES_URI)}
+
+
+def matches(row: Row, want: dict[str, str]) -> bool:
+    return (
+        row.get("amount") == want["amount"]
+        and row.get("category") == want["category"]
+        and fuzzy_match(row.get("name", ""), want["name"])
+        and fuzzy_match(row.get("note", ""), want["note"])
+    )
+
+
+def render_expenses(rows: list[dict[str, str]], csv: bool) -> str:
+    """The goal's listing, as CSV or as a text block, like AndroidWorld's two representations."""
+    if csv:
+        lines = ["name, amount, category, note"] + [f"{r['name']}, {int(r['amount']) // 100}, {r['category']}, {r['note']}" for r in rows]
+    else:
+        lines = [f"Name: {r['name']}, Amount: ${int(r['amount']) // 100}, Category: {r['category']}, Note: {r['note']}" for r in rows]
+    return "\n".join(lines)
+
+
+class AddExpensesOracle(ScriptedOracle):
+    def __init__(self, rows: list[dict[str, str]]) -> None:
+        super().__init__()
+        self.rows = rows
+        self.done = 0
+
+    def act(self, screen: LabelledScreen) -> str:
+        step = self.open_app(screen, EXPENSE_PACKAGE, "Pro Expense")
+        if step is not None:
+            return step
+        if self.done >= len(self.rows):
+            return "F"
+        want = self.rows[self.done]
+        if screen.root.find(resource_id="android:id/alertTitle") is not None:
+            return self.tap(label_for(screen, text=want["category"]) or "")
+        if screen.root.find(text="Add expense") is not None:
+            for rid, value in (("name", want["name"]), ("amount", str(int(want["amount"]) // 100)), ("note", want["note"])):
+                hit = find(screen, lambda n, r=rid: n.resource_id == f"{EXPENSE_PACKAGE}:id/{r}")
+                if hit is not None and hit[1].text != value:
+                    return self.type_into(screen, hit[1], hit[0], value)
+            category = find(screen, lambda n: n.resource_id == f"{EXPENSE_PACKAGE}:id/category")
+            if category is not None and not any(n.text == want["category"] for n in category[1].iter()):
+                return self.tap(category[0])
+            self.done += 1
+            return self.tap(label_for(screen, text="Save") or "")
+        return self.tap(label_for(screen, desc="Add expense") or "")
+
+
+class _AddExpenses(Task):
+    app: ClassVar[str] = "Pro Expense"
+    family: ClassVar[str] = "expense"
+    template = "Add the following expenses into the pro expense:\n{expenses}"
+    judge = (
+        "Every earlier expense is unchanged (else 0); each target must appear with equal amount and category and fuzzy name and note; "
+        "credit is matched targets over max(targets, rows added), so a missing or an extra row costs (AndroidWorld scores it 0/1)."
+    )
+    count: ClassVar[int] = 1
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        rows: list[dict[str, str]] = []
+        for _ in range(cls.count):
+            rows.append(random_expense(rng, {r["name"] for r in rows}))
+        csv = bool(rng.random() < 0.5)
+        return {"rows": rows, "expenses": render_expenses(rows, csv), "noise_seed": int(rng.integers(2**31))}
+
+    def initialize(self, device: Device) -> None:
+        device.content_delete(EXPENSES_URI)
+        rng = np.random.default_rng(self.params["noise_seed"])
+        avoid = {r["name"] for r in self.params["rows"]}
+        for i in range(10):
+            insert(device, random_expense(rng, avoid), 600 * (i + 1))
+        self._before = rows_by_id(device)
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        after = rows_by_id(device)
+        if any(after.get(i) != row for i, row in self._before.items()):
+            return 0.0
+        new = [r for i, r in after.items() if i not in self._before]
+        remaining = list(new)
+        matched = 0
+        for want in self.params["rows"]:
+            hit = next((r for r in remaining if matches(r, want)), None)
+            if hit is not None:
+                remaining.remove(hit)
+                matched += 1
+        return matched / max(len(self.params["rows"]), len(new))
+
+    def text_candidates(self) -> list[str]:
+        out: list[str] = []
+        for r in self.params["rows"]:
+            out += [r["name"], str(int(r["amount"]) // 100), r["note"]]
+        return out
+
+    def oracle(self) -> Oracle:
+        return AddExpensesOracle(self.params["rows"])
+
+
+@register_task
+class ExpenseAddSingle(_AddExpenses):
+    name = "ExpenseAddSingle"
+    mirrors = "ExpenseAddSingle"
+    complexity: ClassVar[float] = 1.2
+
+
+@register_task
+class ExpenseAddMultiple(_AddExpenses):
+    name = "ExpenseAddMultiple"
+    mirrors = "ExpenseAddMultiple"
+    complexity: ClassVar[float] = 6.0
+    count = 3
+
+
+class DeleteExpensesOracle(ScriptedOracle):
+    def __init__(self, names: list[str]) -> None:
+        super().__init__()
+        self.names = list(names)
+        self.pending: str | None = None
+
+    def act(self, screen: LabelledScreen) -> str:
+        step = self.open_app(screen, EXPENSE_PACKAGE, "Pro Expense")
+        if step is not None:
+            return step
+        if screen.root.find(resource_id="android:id/alertTitle") is not None:
+            if self.pending in self.names:
+                self.names.remove(self.pending)
+            return self.tap(label_for(screen, text="Delete") or "")
+        detail = screen.root.find(resource_id=f"{EXPENSE_PACKAGE}:id/tv_name")
+        if detail is not None:
+            if detail.text in self.names:
+                self.pending = detail.text
+                return self.tap(label_for(screen, desc="Delete") or "")
+            return "B"
+        if not self.names:
+            return "F"
+        for name in self.names:
+            label = label_for(screen, text=name)
+            if label is not None:
+                return self.tap(label)
+        return self.scroll_search(screen)
+
+
+class _DeleteExpenses(Task):
+    app: ClassVar[str] = "Pro Expense"
+    family: ClassVar[str] = "expense"
+    template = "Delete the following expenses from pro expense: {expense_names}."
+    judge = "Every non-target expense is unchanged and none was added (else 0); credit is the share of target expenses deleted."
+    count: ClassVar[int] = 1
+    noise: ClassVar[int] = 0
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        rows: list[dict[str, str]] = []
+        for _ in range(cls.count):
+            rows.append(random_expense(rng, {r["name"] for r in rows}))
+        return {"rows": rows, "expense_names": ", ".join(r["name"] for r in rows), "noise_seed": int(rng.integers(2**31))}
+
+    def initialize(self, device: Device) -> None:
+        device.content_delete(EXPENSES_URI)
+        rng = np.random.default_rng(self.params["noise_seed"])
+        names = {r["name"] for r in self.params["rows"]}
+        minutes = 60
+        for row in self.params["rows"]:
+            insert(device, row, minutes)
+            minutes += 300
+        self._targets = set(rows_by_id(device))
+        for _ in range(self.noise):
+            insert(device, random_expense(rng, names), minutes)
+            minutes += 300
+        self._before = rows_by_id(device)
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        after = rows_by_id(device)
+        if any(after.get(i) != row for i, row in self._before.items() if i not in self._targets) or any(i not in self._before for i in after):
+            return 0.0
+        return sum(i not in after for i in self._targets) / len(self._targets)
+
+    def text_candidates(self) -> list[str]:
+        return []
+
+    def oracle(self) -> Oracle:
+        return DeleteExpensesOracle([r["name"] for r in self.params["rows"]])
+
+
+@register_task
+class ExpenseDeleteSingle(_DeleteExpenses):
+    name = "ExpenseDeleteSingle"
+    mirrors = "ExpenseDeleteSingle"
+    complexity: ClassVar[float] = 1.0
+    noise = 4  # AndroidWorld seeds only the target, so "delete everything" passes there; not here
+
+
+@register_task
+class ExpenseDeleteMultiple(_DeleteExpenses):
+    name = "ExpenseDeleteMultiple"
+    mirrors = "ExpenseDeleteMultiple"
+    complexity: ClassVar[float] = 2.0
+    count = 3
+    noise = 4
+
+
+class DedupOracle(DeleteExpensesOracle):
+    def __init__(self, name: str) -> None:
+        super().__init__([name])
+
+
+@register_task
+class ExpenseDeleteDuplicates(Task):
+    name = "ExpenseDeleteDuplicates"
+    mirrors = "ExpenseDeleteDuplicates"
+    app: ClassVar[str] = "Pro Expense"
+    family: ClassVar[str] = "expense"
+    complexity: ClassVar[float] = 1.2
+    template = "Delete all but one of any expenses in pro expense that are exact duplicates, ensuring at least one instance of each unique expense remains."
+    judge = "Exactly one of the two identical expenses is deleted and every other expense is unchanged."
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        return {"noise_seed": int(rng.integers(2**31))}
+
+    def initialize(self, device: Device) -> None:
+        device.content_delete(EXPENSES_URI)
+        rng = np.random.default_rng(self.params["noise_seed"])
+        target = random_expense(rng, set())
+        names = {target["name"]}
+        for i in range(5):
+            row = random_expense(rng, names)
+            names.add(row["name"])
+            insert(device, row, 100 * (i + 2))
+        insert(device, target, 30)
+        insert(device, target, 30)
+        self._target = target["name"]
+        self._before = rows_by_id(device)
+        self._dupes = {i for i, r in self._before.items() if r["name"] == target["name"]}
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        after = rows_by_id(device)
+        others_ok = all(after.get(i) == r for i, r in self._before.items() if i not in self._dupes) and all(i in self._before for i in after)
+        kept = sum(i in after for i in self._dupes)
+        return 1.0 if others_ok and kept == 1 else 0.0
+
+    def oracle(self) -> Oracle:
+        return DedupOracle(self._target)
