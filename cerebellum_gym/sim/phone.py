@@ -217,7 +217,12 @@ class Phone(Device):
                 continue
             left, top, right, bottom = bounds
             w, h = round((right - left) * scale), round((bottom - top) * scale)
-            tile = TILES.get((type(widget).__name__, widget.render_key(), w, h, skey), (w, h), _painter(widget, scale), widget.background)
+            tile = TILES.get(
+                (type(widget).__name__, widget.render_key(), w, h, skey, widget.background),
+                (w, h),
+                _painter(widget, scale),
+                widget.background,
+            )
             sclip = (round(clip[0] * scale), round(clip[1] * scale), round(clip[2] * scale), round(clip[3] * scale))
             paste(canvas, tile, round(left * scale), round(top * scale), sclip)
         return canvas

@@ -100,3 +100,80 @@ def text_fit(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int) ->
     while text and draw.textlength(text + "…", font=f) > max_width:
         text = text[:-1]
     return text + "…"
+
+
+def draw_icon(draw: ImageDraw.ImageDraw, glyph: str, box: tuple[float, float, float, float], color: RGB) -> bool:
+    """Draw ``glyph`` as a vector icon inside ``box``; False when it has no drawing (callers then
+    fall back to text). The bundled font has no arrows, checks or media symbols."""
+    left, top, right, bottom = box
+    size = min(right - left, bottom - top)
+    cx, cy = (left + right) / 2, (top + bottom) / 2
+    r = size / 2
+    w = max(2, round(size / 10))
+
+    def line(*points: tuple[float, float]) -> None:
+        draw.line([(cx + x * r, cy + y * r) for x, y in points], fill=color, width=w, joint="curve")
+
+    if glyph in ("←", "‹"):
+        line((0.6, 0), (-0.6, 0)) if glyph == "←" else None
+        line((-0.1 if glyph == "←" else 0.25, -0.55), (-0.6 if glyph == "←" else -0.25, 0), (-0.1 if glyph == "←" else 0.25, 0.55))
+    elif glyph in ("›", "➜"):
+        if glyph == "➜":
+            line((-0.6, 0), (0.6, 0))
+        line((0.1 if glyph == "➜" else -0.25, -0.55), (0.6 if glyph == "➜" else 0.25, 0), (0.1 if glyph == "➜" else -0.25, 0.55))
+    elif glyph == "⌕":
+        draw.ellipse((cx - 0.55 * r, cy - 0.55 * r, cx + 0.25 * r, cy + 0.25 * r), outline=color, width=w)
+        line((0.2, 0.2), (0.65, 0.65))
+    elif glyph == "✓":
+        line((-0.6, 0.05), (-0.15, 0.5), (0.6, -0.45))
+    elif glyph == "✕":
+        line((-0.5, -0.5), (0.5, 0.5))
+        line((-0.5, 0.5), (0.5, -0.5))
+    elif glyph == "+":
+        line((-0.6, 0), (0.6, 0))
+        line((0, -0.6), (0, 0.6))
+    elif glyph == "▶":
+        draw.polygon([(cx - 0.4 * r, cy - 0.55 * r), (cx + 0.55 * r, cy), (cx - 0.4 * r, cy + 0.55 * r)], fill=color)
+    elif glyph == "■":
+        draw.rectangle((cx - 0.45 * r, cy - 0.45 * r, cx + 0.45 * r, cy + 0.45 * r), fill=color)
+    elif glyph == "●":
+        draw.ellipse((cx - 0.5 * r, cy - 0.5 * r, cx + 0.5 * r, cy + 0.5 * r), fill=(217, 48, 37))
+    elif glyph == "◯":
+        draw.ellipse((cx - 0.6 * r, cy - 0.6 * r, cx + 0.6 * r, cy + 0.6 * r), outline=color, width=w)
+    elif glyph == "❚❚":
+        for dx in (-0.3, 0.3):
+            draw.rectangle((cx + (dx - 0.12) * r, cy - 0.5 * r, cx + (dx + 0.12) * r, cy + 0.5 * r), fill=color)
+    elif glyph == "☰":
+        for dy in (-0.4, 0, 0.4):
+            line((-0.55, dy), (0.55, dy))
+    elif glyph == "↺":
+        draw.arc((cx - 0.5 * r, cy - 0.5 * r, cx + 0.5 * r, cy + 0.5 * r), 300, 250, fill=color, width=w)
+        line((-0.55, -0.55), (-0.5, -0.15), (-0.1, -0.2))
+    elif glyph == "⌫":
+        draw.polygon(
+            [
+                (cx - 0.7 * r, cy),
+                (cx - 0.3 * r, cy - 0.45 * r),
+                (cx + 0.7 * r, cy - 0.45 * r),
+                (cx + 0.7 * r, cy + 0.45 * r),
+                (cx - 0.3 * r, cy + 0.45 * r),
+            ],
+            outline=color,
+            width=w,
+        )
+        line((-0.05, -0.2), (0.4, 0.2))
+        line((-0.05, 0.2), (0.4, -0.2))
+    elif glyph == "✎":
+        line((-0.5, 0.5), (0.45, -0.45))
+        line((-0.55, 0.55), (-0.35, 0.55))
+    elif glyph == "✉":
+        draw.rectangle((cx - 0.6 * r, cy - 0.4 * r, cx + 0.6 * r, cy + 0.4 * r), outline=color, width=w)
+        line((-0.6, -0.4), (0, 0.1), (0.6, -0.4))
+    elif glyph == "✆":
+        draw.rounded_rectangle((cx - 0.3 * r, cy - 0.6 * r, cx + 0.3 * r, cy + 0.6 * r), radius=0.1 * r, outline=color, width=w)
+    elif glyph == "⚑":
+        line((-0.4, 0.6), (-0.4, -0.6))
+        draw.polygon([(cx - 0.4 * r, cy - 0.6 * r), (cx + 0.5 * r, cy - 0.35 * r), (cx - 0.4 * r, cy - 0.1 * r)], fill=color)
+    else:
+        return False
+    return True

@@ -198,10 +198,11 @@ def layout(spec: ScreenSpec, package: str) -> Layout:
             )
         ]
         if spec.up is not None:
-            up = IconButton("Navigate up", "←", on_tap=spec.up, height=TOOLBAR_HEIGHT)
+            up = IconButton("Navigate up", "←", on_tap=spec.up, height=TOOLBAR_HEIGHT, background=render.TOOLBAR)
             bar.children.insert(0, _encode_tree(up, (0, top, 168, top + TOOLBAR_HEIGHT), full, package, placed, interactive, fields))
         right = width
         for action in reversed(list(spec.actions)):
+            action.background = render.TOOLBAR  # toolbar buttons sit on the bar's colour
             bar.children.append(
                 _encode_tree(action, (right - 147, top + 10, right, top + TOOLBAR_HEIGHT - 10), full, package, placed, interactive, fields)
             )

@@ -201,8 +201,10 @@ class IconButton(Widget):
         if self.round_fill is not None:
             draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=min(width, height) // 3, fill=self.round_fill)
         size = round(64 * scale)
-        tw = draw.textlength(self.glyph, font=font(size))
-        draw.text(((width - tw) / 2, (height - size) / 2), self.glyph, font=font(size), fill=self.color)
+        box = ((width - size) / 2, (height - size) / 2, (width + size) / 2, (height + size) / 2)
+        if not render.draw_icon(draw, self.glyph, box, self.color):
+            tw = draw.textlength(self.glyph, font=font(size))
+            draw.text(((width - tw) / 2, (height - size) / 2), self.glyph, font=font(size), fill=self.color)
 
 
 class Switch(Widget):
