@@ -1,0 +1,246 @@
+"""Fault injection: a :class:`Device` decorator that drops like a flaky emulator or adb link.
+
+Long evaluation runs on real devices meet dropped connections and timeouts. The harness must
+retry such cases and then count them as infra skips, never lose them, and never blame the
+agent. :class:`FaultyDevice` wraps any device and raises
+:class:`~cerebellum_gym.errors.DeviceLostError` on the calls a :class:`FaultPlan` picks, so that
+path is tested on the in-process simulator, and so users can check their own pipeline
+(``cerebellum-gym eval --inject-faults ...``).
+
+Decisions depend only on the plan, the case id, the attempt number and the call's position in
+the episode, never on timing or on which parallel env runs the case, so a faulty run is
+reproducible at any ``--num-envs``. Once dropped, the device stays lost (every later call
+raises) until it is replaced, as a real dropped device does.
+
+Example:
+    >>> from cerebellum_gym.sim import Phone
+    >>> device = FaultyDevice(Phone(), FaultPlan(cases={"flaky": 1}, at_call=0))
+    >>> device.begin_case("flaky", attempt=0)
+    >>> device.factory_reset()
+    Traceback (most recent call last):
+    ...
+    cerebellum_gym.errors.DeviceLostError: injected fault: device dropped at call #0 (factory_reset) of case 'flaky', attempt 0
+    >>> device.begin_case("flaky", attempt=1)  # only the first attempt of 'flaky' drops
+    >>> device.factory_reset()
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Final
+
+import numpy as np
+
+from cerebellum_gym.core.tree import UINode
+from cerebellum_gym.devices.base import Device, Row
+from cerebellum_gym.errors import CerebellumError, DeviceLostError
+
+#: ``FaultPlan.cases`` value meaning "every attempt drops".
+ALWAYS: Final = 1_000_000
+
+
+@dataclass(frozen=True)
+class FaultPlan:
+    """Which device calls drop.
+
+    Attributes:
+        rate: chance that any one call drops (decided by a hash of ``seed``, case, attempt and
+            call index, so it is reproducible).
+        seed: varies the ``rate`` draws.
+        cases: case id -> how many of its first attempts drop (:data:`ALWAYS` for all).
+        at_call: for cases in ``cases``, the index of the call that drops, counting every device
+            call of the episode from 0 (the reset's ``factory_reset`` is call 0, so ``0`` makes
+            ``env.reset`` fail and a larger index makes a ``step`` fail).
+    """
+
+    rate: float = 0.0
+    seed: int = 0
+    cases: Mapping[str, int] = field(default_factory=dict)
+    at_call: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.rate <= 1.0:
+            raise CerebellumError(f"fault rate must be within [0, 1], got {self.rate}")
+        if self.at_call < 0:
+            raise CerebellumError(f"fault at_call must be >= 0, got {self.at_call}")
+
+    @classmethod
+    def parse(cls, spec: str) -> FaultPlan:
+        """A plan from ``key=value`` pairs separated by commas.
+
+        Keys: ``rate=FLOAT``, ``seed=INT``, ``at=INT`` (``at_call``), and ``case=ID[:N]``
+        (repeatable; N attempts drop, all when N is omitted or ``*``).
+
+        Example:
+            >>> FaultPlan.parse("case=A,case=B:1,at=5")
+            FaultPlan(rate=0.0, seed=0, cases={'A': 1000000, 'B': 1}, at_call=5)
+
+        Raises:
+            CerebellumError: an unknown key or a malformed value.
+        """
+        rate, seed, at_call = 0.0, 0, 0
+        cases: dict[str, int] = {}
+        for part in filter(None, (p.strip() for p in spec.split(","))):
+            key, sep, value = part.partition("=")
+            try:
+                if not sep:
+                    raise ValueError
+                if key == "rate":
+                    rate = float(value)
+                elif key == "seed":
+                    seed = int(value)
+                elif key == "at":
+                    at_call = int(value)
+                elif key == "case":
+                    case_id, _, count = value.rpartition(":") if ":" in value else (value, "", "")
+                    cases[case_id] = ALWAYS if count in ("", "*") else int(count)
+                else:
+                    raise CerebellumError(f"unknown fault key {key!r} in {spec!r}; use rate=, seed=, at=, case=ID[:N]")
+            except ValueError:
+                raise CerebellumError(f"bad fault setting {part!r} in {spec!r}; use rate=F, seed=N, at=N, case=ID[:N]") from None
+        return cls(rate=rate, seed=seed, cases=cases, at_call=at_call)
+
+    def drops(self, case_id: str, attempt: int, call: int) -> bool:
+        """Whether call number ``call`` of ``case_id``'s attempt ``attempt`` drops."""
+        if call == self.at_call and attempt < self.cases.get(case_id, 0):
+            return True
+        if self.rate <= 0.0:
+            return False
+        digest = hashlib.blake2b(f"{self.seed}|{case_id}|{attempt}|{call}".encode(), digest_size=8).digest()
+        return int.from_bytes(digest, "little") / 2**64 < self.rate
+
+
+class FaultyDevice(Device):
+    """Wraps ``device`` and drops (raises :class:`DeviceLostError`) where ``plan`` says.
+
+    Every :class:`Device` method except :attr:`screen_size` and :meth:`close` counts as a call
+    and may drop. The harness calls :meth:`begin_case` before each episode's reset.
+
+    Args:
+        device: the device to wrap; it is closed with this one.
+        plan: which calls drop.
+    """
+
+    def __init__(self, device: Device, plan: FaultPlan) -> None:
+        self.inner = device
+        self.plan = plan
+        self.backend = f"faulty-{device.backend}"
+        self.case_id = ""
+        self.attempt = 0
+        self.calls = 0
+        self.lost: str | None = None
+
+    def begin_case(self, case_id: str, attempt: int) -> None:
+        """Start counting calls for ``case_id``'s attempt ``attempt``."""
+        self.case_id, self.attempt, self.calls = case_id, attempt, 0
+
+    def _call(self, method: str) -> None:
+        if self.lost is not None:
+            raise DeviceLostError(f"injected fault: device is gone ({self.lost})")
+        index = self.calls
+        self.calls += 1
+        if self.plan.drops(self.case_id, self.attempt, index):
+            self.lost = f"dropped at call #{index} ({method}) of case {self.case_id!r}, attempt {self.attempt}"
+            raise DeviceLostError(f"injected fault: device {self.lost}")
+
+    # --- screen ------------------------------------------------------------------------------
+
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        return self.inner.screen_size
+
+    def screenshot(self, width: int | None = None) -> np.ndarray:
+        self._call("screenshot")
+        return self.inner.screenshot(width)
+
+    def ui_tree(self) -> UINode:
+        self._call("ui_tree")
+        return self.inner.ui_tree()
+
+    # --- input -------------------------------------------------------------------------------
+
+    def tap(self, x: int, y: int) -> None:
+        self._call("tap")
+        self.inner.tap(x, y)
+
+    def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
+        self._call("long_press")
+        self.inner.long_press(x, y, duration_ms)
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        self._call("swipe")
+        self.inner.swipe(x1, y1, x2, y2, duration_ms)
+
+    def press_key(self, keycode: int) -> None:
+        self._call("press_key")
+        self.inner.press_key(keycode)
+
+    def type_text(self, text: str) -> None:
+        self._call("type_text")
+        self.inner.type_text(text)
+
+    def wait(self, seconds: float) -> None:
+        self._call("wait")
+        self.inner.wait(seconds)
+
+    # --- apps and system state ---------------------------------------------------------------
+
+    def foreground_package(self) -> str:
+        self._call("foreground_package")
+        return self.inner.foreground_package()
+
+    def start_app(self, package: str) -> None:
+        self._call("start_app")
+        self.inner.start_app(package)
+
+    def get_setting(self, namespace: str, key: str) -> str | None:
+        self._call("get_setting")
+        return self.inner.get_setting(namespace, key)
+
+    def put_setting(self, namespace: str, key: str, value: str) -> None:
+        self._call("put_setting")
+        self.inner.put_setting(namespace, key, value)
+
+    def content_query(self, uri: str, projection: Sequence[str] | None = None, where: Mapping[str, str] | None = None) -> list[Row]:
+        self._call("content_query")
+        return self.inner.content_query(uri, projection, where)
+
+    def content_insert(self, uri: str, values: Mapping[str, str]) -> None:
+        self._call("content_insert")
+        self.inner.content_insert(uri, values)
+
+    def content_delete(self, uri: str, where: Mapping[str, str] | None = None) -> None:
+        self._call("content_delete")
+        self.inner.content_delete(uri, where)
+
+    def list_dir(self, path: str) -> list[str]:
+        self._call("list_dir")
+        return self.inner.list_dir(path)
+
+    def read_file(self, path: str) -> bytes:
+        self._call("read_file")
+        return self.inner.read_file(path)
+
+    def write_file(self, path: str, data: bytes) -> None:
+        self._call("write_file")
+        self.inner.write_file(path, data)
+
+    def remove_path(self, path: str) -> None:
+        self._call("remove_path")
+        self.inner.remove_path(path)
+
+    def now(self) -> datetime:
+        self._call("now")
+        return self.inner.now()
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    def factory_reset(self) -> None:
+        self._call("factory_reset")
+        self.inner.factory_reset()
+
+    def close(self) -> None:
+        self.inner.close()

@@ -1,0 +1,437 @@
+"""The rollout loop: every case of a suite on N parallel envs, the agent acting on batches.
+
+Design:
+
+- gymnasium's vector envs (``SyncVectorEnv``, or ``AsyncVectorEnv`` with one process per env)
+  with autoreset disabled. Each sub-env is an :class:`~cerebellum_gym.evaluation.slot.EpisodeSlot`
+  which reads its own case from the reset options, so a masked ``reset`` starts new cases only in
+  the slots that finished, each with its case's seed.
+- The agent gets the observations of the running slots as one batch (``act_batch``); privileged
+  agents read the scripted oracle through :class:`VectorOracle`.
+- A finished case is written to ``results.jsonl`` at once (and its screens to ``frames/``), so a
+  killed run keeps everything finished; ``resume`` skips recorded cases.
+- A device fault voids the attempt: the case is queued again, up to ``max_retries`` times, then
+  recorded as an ``infra_skip``. Nothing is dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import time
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any, Final
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector.utils import iterate
+
+from cerebellum_gym.agents.base import Agent
+from cerebellum_gym.core.actions import Action
+from cerebellum_gym.errors import CerebellumError
+from cerebellum_gym.evaluation.faults import FaultPlan
+from cerebellum_gym.evaluation.progress import Progress
+from cerebellum_gym.evaluation.results import FRAMES_DIR, ResultsWriter
+from cerebellum_gym.evaluation.slot import DEFAULT_FRAME_WIDTH, INFO_KEY, EpisodeSlot, Job, SlotReport, make_env
+from cerebellum_gym.evaluation.suites import Case, Suite
+
+VECTORIZATION_MODES: Final = ("auto", "sync", "async")
+
+
+class AgentContractError(CerebellumError):
+    """The agent answered a batch with the wrong number or kind of actions."""
+
+
+@dataclass
+class EvalConfig:
+    """How to run a suite.
+
+    Attributes:
+        env_id: the gymnasium id; ``None`` takes the suite's.
+        num_envs: parallel envs (capped at the number of cases to run).
+        seed: seeds the agent (``agent.reset(seed)``); cases carry their own env seeds.
+        max_retries: extra attempts for a case that met a device fault, before it is an infra skip.
+        vectorization: ``sync`` (one process), ``async`` (a process per env) or ``auto``
+            (async when ``num_envs > 1``).
+        pixels: put screenshots in observations; ``None`` decides from the agent
+            (:func:`agent_reads_pixels`).
+        env_kwargs: extra keyword options for ``gym.make``.
+        screens: record screens (with the set-of-mark overlay) for this many cases, spread over
+            the families; ``-1`` for every case, ``0`` for none.
+        frame_width: width of recorded screens in pixels.
+        fault_plan: inject device faults (testing the infra path).
+        progress: progress display mode (see :class:`Progress`).
+    """
+
+    env_id: str | None = None
+    num_envs: int = 1
+    seed: int = 0
+    max_retries: int = 2
+    vectorization: str = "auto"
+    pixels: bool | None = None
+    env_kwargs: dict[str, Any] = field(default_factory=dict)
+    screens: int = 0
+    frame_width: int = DEFAULT_FRAME_WIDTH
+    fault_plan: FaultPlan | None = None
+    progress: str = "auto"
+
+
+@dataclass
+class RunResult:
+    """What :func:`run_suite` did."""
+
+    run_dir: Path
+    records: list[dict[str, Any]]
+    ran: int
+    wall_s: float
+    meta: dict[str, Any]
+
+
+class VectorOracle:
+    """An :class:`~cerebellum_gym.agents.base.OracleSource` over the running slots of a vector env."""
+
+    def __init__(self, envs: gym.vector.VectorEnv[Any, Any, Any], slots: Sequence[int]) -> None:
+        self.envs = envs
+        self.slots = list(slots)
+
+    def oracle_actions(self) -> list[str]:
+        everyone = self.envs.call("oracle_action")  # type: ignore[attr-defined]
+        return [str(everyone[i]) for i in self.slots]
+
+
+def agent_reads_pixels(agent: Agent) -> bool:
+    """Whether ``agent`` needs screenshots: its ``needs_pixels`` attribute when it has one;
+    otherwise ``False`` for the random and oracle agents (masks, labels, the oracle) and ``True``
+    for anything else (a model usually reads the screen)."""
+    flag = getattr(agent, "needs_pixels", None)
+    if flag is not None:
+        return bool(flag)
+    from cerebellum_gym.agents import OracleAgent, RandomAgent
+
+    return not (agent.privileged or isinstance(agent, RandomAgent | OracleAgent))
+
+
+def check_env_id(env_id: str) -> None:
+    """Raise a clear :class:`CerebellumError` when ``env_id`` is not a registered gymnasium id."""
+    import cerebellum_gym  # noqa: F401  (registers the ids)
+
+    if env_id not in gym.registry:
+        ours = sorted(k for k in gym.registry if k.startswith("Cerebellum-"))
+        raise CerebellumError(f"unknown env {env_id!r}; cerebellum-gym registers {', '.join(ours)}")
+
+
+def recorded_cases(suite: Suite, count: int) -> set[str]:
+    """The ids of ``count`` cases to record screens for: round-robin over families in suite
+    order, so every family shows up, and the same cases for every agent (``-1``: all)."""
+    if count < 0:
+        return {c.id for c in suite.cases}
+    queues: dict[str, deque[Case]] = {}
+    for case in suite.cases:
+        queues.setdefault(case.family, deque()).append(case)
+    chosen: list[str] = []
+    while len(chosen) < count and any(queues.values()):
+        for queue in queues.values():
+            if queue and len(chosen) < count:
+                chosen.append(queue.popleft().id)
+    return set(chosen)
+
+
+def case_slug(case_id: str) -> str:
+    """A file-name-safe folder name for a case's frames (a hash keeps odd ids apart)."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", case_id)[:80]
+    if slug != case_id:
+        slug += "-" + hashlib.sha1(case_id.encode()).hexdigest()[:8]
+    return slug
+
+
+def _make_slot(env_id: str, env_kwargs: Mapping[str, Any], fault_plan: FaultPlan | None, frame_width: int, slot: int) -> EpisodeSlot:
+    # Module level (not a closure) so AsyncVectorEnv can pickle it to its workers.
+    return EpisodeSlot(partial(make_env, env_id, env_kwargs, fault_plan), slot, frame_width)
+
+
+def make_vector_env(
+    env_id: str, num_envs: int, *, env_kwargs: Mapping[str, Any], fault_plan: FaultPlan | None, frame_width: int, vectorization: str
+) -> gym.vector.VectorEnv[Any, Any, Any]:
+    """A vector env of :class:`EpisodeSlot` sub-envs with autoreset disabled."""
+    if vectorization not in VECTORIZATION_MODES:
+        raise CerebellumError(f"vectorization must be one of {', '.join(VECTORIZATION_MODES)}, got {vectorization!r}")
+    fns = [partial(_make_slot, env_id, dict(env_kwargs), fault_plan, frame_width, i) for i in range(num_envs)]
+    disabled = gym.vector.AutoresetMode.DISABLED
+    if vectorization == "sync" or (vectorization == "auto" and num_envs == 1):
+        return gym.vector.SyncVectorEnv(fns, autoreset_mode=disabled)
+    # Text and Sequence entries cannot live in shared memory; observations travel pickled.
+    return gym.vector.AsyncVectorEnv(fns, shared_memory=False, autoreset_mode=disabled)
+
+
+@dataclass
+class _Episode:
+    job: Job
+    case: Case
+    start: float
+    goal: str
+    max_steps: int
+    progress: float
+    actions: list[str] = field(default_factory=list)
+    rewards: list[float] = field(default_factory=list)
+    progress_trace: list[float] = field(default_factory=list)
+    latency: list[float] = field(default_factory=list)
+    frames: list[bytes | None] = field(default_factory=list)
+    invalid: int = 0
+    ret: float = 0.0
+    last: SlotReport | None = None
+
+
+def run_suite(
+    agent: Agent, suite: Suite, run_dir: str | os.PathLike[str], config: EvalConfig, *, resume: bool = False, agent_spec: str | None = None
+) -> RunResult:
+    """Run every case of ``suite`` not yet recorded in ``run_dir`` with ``agent``.
+
+    Args:
+        agent: the agent (``load_agent`` builds one from a spec).
+        suite: the cases.
+        run_dir: the run folder (``results.jsonl``, ``run.json``, ``frames/``).
+        config: how to run.
+        resume: continue the run already in ``run_dir``.
+        agent_spec: how the agent was named on the command line (saved, and checked on resume).
+
+    Returns:
+        The run folder, every record (old and new), how many cases ran now, and the wall time.
+
+    Raises:
+        CerebellumError: bad configuration, an agent that breaks the batch contract, or a run
+            folder that cannot be resumed. Finished cases are on disk whatever happens.
+    """
+    env_id = config.env_id or suite.env
+    check_env_id(env_id)
+    if config.num_envs < 1:
+        raise CerebellumError(f"--num-envs must be at least 1, got {config.num_envs}")
+    if config.max_retries < 0:
+        raise CerebellumError(f"--max-retries must be >= 0, got {config.max_retries}")
+    pixels = agent_reads_pixels(agent) if config.pixels is None else config.pixels
+    env_kwargs = {"pixels": pixels, **config.env_kwargs}
+    meta: dict[str, Any] = {
+        "agent": agent_spec or agent.name,
+        "agent_name": agent.name,
+        "privileged": bool(agent.privileged),
+        "suite": suite.name,
+        "suite_source": suite.source,
+        "suite_digest": suite.digest,
+        "cases": len(suite.cases),
+        "env": env_id,
+        "env_kwargs": _jsonable(env_kwargs),
+        "seed": config.seed,
+        "num_envs": config.num_envs,
+        "max_retries": config.max_retries,
+        "fault_plan": None
+        if config.fault_plan is None
+        else {
+            "rate": config.fault_plan.rate,
+            "seed": config.fault_plan.seed,
+            "cases": dict(config.fault_plan.cases),
+            "at_call": config.fault_plan.at_call,
+        },
+        "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+    from cerebellum_gym import __version__
+
+    meta["version"] = __version__
+    writer = ResultsWriter(run_dir, meta, resume=resume)
+    start = time.perf_counter()
+    try:
+        todo = [c for c in suite.cases if c.id not in writer.done]
+        ran = 0
+        if todo:
+            ran = _rollout(agent, todo, writer, env_id, env_kwargs, config, recorded_cases(suite, config.screens), len(suite.cases))
+    finally:
+        writer.close()
+    by_id = {r["case"]: r for r in writer.records}
+    ordered = [by_id[c.id] for c in suite.cases if c.id in by_id]
+    return RunResult(Path(run_dir), ordered, ran, time.perf_counter() - start, meta)
+
+
+def _rollout(
+    agent: Agent,
+    todo: list[Case],
+    writer: ResultsWriter,
+    env_id: str,
+    env_kwargs: dict[str, Any],
+    config: EvalConfig,
+    record_ids: set[str],
+    total: int,
+) -> int:
+    cases = {c.id: c for c in todo}
+    queue: deque[Job] = deque(Job(c.id, c.task, c.seed, 0, c.id in record_ids) for c in todo)
+    errors: dict[str, list[str]] = {}
+    n = min(config.num_envs, len(todo))
+    envs = make_vector_env(
+        env_id, n, env_kwargs=env_kwargs, fault_plan=config.fault_plan, frame_width=config.frame_width, vectorization=config.vectorization
+    )
+    # The bar starts after the workers fork (tqdm runs a monitor thread).
+    solved_before = sum(1 for r in writer.records if r.get("success"))
+    progress = Progress(total, done=len(writer.done), solved=solved_before, label=agent.name, mode=config.progress)
+    episodes: list[_Episode | None] = [None] * n
+    free = [True] * n  # needs a reset before the next step (the vector env forbids stepping a finished slot)
+    observations: list[Any] = [None] * n
+    finished = 0
+
+    def finish(slot: int, report: SlotReport) -> None:
+        nonlocal finished
+        episode = episodes[slot]
+        assert episode is not None
+        episodes[slot] = None
+        free[slot] = True
+        job = episode.job
+        if report.status == "infra":
+            errors.setdefault(job.case_id, []).append(report.message)
+            if job.attempt < config.max_retries:
+                queue.append(Job(job.case_id, job.task, job.seed, job.attempt + 1, job.record))
+                return
+        record = _record(episode, cases[job.case_id], report, errors.get(job.case_id, []), writer.run_dir)
+        writer.write(record)
+        finished += 1
+        if record["status"] == "infra_skip":
+            progress.write(f"infra skip: {job.case_id} after {job.attempt + 1} attempts ({report.message})")
+        elif record["status"] == "error":
+            progress.write(f"error: {job.case_id}: {report.message}")
+        progress.update(success=bool(record["success"]), skipped=record["status"] == "infra_skip")
+
+    agent.reset(seed=config.seed)
+    try:
+        while True:
+            running = [i for i in range(n) if episodes[i] is not None]
+            if not queue and not running:
+                break
+            to_reset = [i for i in range(n) if free[i] and episodes[i] is None]
+            if to_reset and (queue or running):
+                jobs = {i: (queue.popleft() if queue else None) for i in to_reset}
+                seeds: list[int | None] = [None] * n
+                for i, job in jobs.items():
+                    seeds[i] = job.seed if job is not None else None
+                mask = np.array([i in jobs for i in range(n)], dtype=np.bool_)
+                batch, infos = envs.reset(seed=seeds, options={"reset_mask": mask, "jobs": jobs})  # type: ignore[arg-type]
+                observations = list(iterate(envs.observation_space, batch))
+                for i, job in jobs.items():
+                    free[i] = False
+                    if job is None:
+                        continue
+                    report: SlotReport = infos[INFO_KEY][i]
+                    episode = _Episode(job, cases[job.case_id], time.perf_counter(), report.goal, report.max_steps, report.progress)
+                    episode.frames.append(report.frame)
+                    episodes[i] = episode
+                    if report.status != "ok":
+                        finish(i, report)
+                    else:
+                        agent.begin_episode(i)
+                if any(free):
+                    continue  # resets that failed: give those slots their next case first
+                running = [i for i in range(n) if episodes[i] is not None]
+                if not running:
+                    continue
+            actions, latency = _act(agent, envs, [observations[i] for i in running], running)
+            latency = round(latency, 6)
+            batch_actions = [""] * n
+            for i, action in zip(running, actions, strict=True):
+                batch_actions[i] = action
+            batch, _, _, _, infos = envs.step(tuple(batch_actions))
+            observations = list(iterate(envs.observation_space, batch))
+            for i in running:
+                report = infos[INFO_KEY][i]
+                live = episodes[i]
+                assert live is not None
+                if report.status == "ok":
+                    live.actions.append(report.action)
+                    live.rewards.append(round(report.reward, 6))
+                    live.ret += report.reward
+                    live.progress = report.progress
+                    live.progress_trace.append(round(report.progress, 6))
+                    live.latency.append(latency)
+                    live.invalid += int(report.invalid_action)
+                    live.frames.append(report.frame)
+                elif report.status == "infra":
+                    live.actions.append(batch_actions[i])
+                    live.latency.append(latency)
+                if report.done:
+                    finish(i, report)
+    finally:
+        progress.close()
+        envs.close()
+    return finished
+
+
+def _act(agent: Agent, envs: gym.vector.VectorEnv[Any, Any, Any], observations: list[Any], running: list[int]) -> tuple[list[str], float]:
+    """The agent's actions for the running slots, checked, and how long the agent took."""
+    oracle = VectorOracle(envs, running) if agent.privileged else None
+    tick = time.perf_counter()
+    actions = agent.act_batch(observations, oracle)
+    # Each env of the batch waited this long for its action: that is its latency.
+    latency = time.perf_counter() - tick
+    if len(actions) != len(observations):
+        raise AgentContractError(f"agent {agent.name!r} returned {len(actions)} actions for {len(observations)} observations")
+    out: list[str] = []
+    for given in actions:
+        action = str(given) if isinstance(given, Action) else given
+        if not isinstance(action, str):
+            raise AgentContractError(
+                f"agent {agent.name!r} returned {type(action).__name__} {action!r}; actions are strings such as 'T UE' or 'K hello'"
+            )
+        # An empty string would idle the slot; send it as the (invalid) action it is.
+        out.append(action if action else " ")
+    return out, latency
+
+
+def _record(episode: _Episode, case: Case, report: SlotReport, infra_errors: list[str], run_dir: Path) -> dict[str, Any]:
+    status = {"infra": "infra_skip", "error": "error"}.get(report.status, "ok")
+    frames: list[str | None] = []
+    if any(f is not None for f in episode.frames):
+        folder = run_dir / FRAMES_DIR / case_slug(case.id)
+        folder.mkdir(parents=True, exist_ok=True)
+        for index, data in enumerate(episode.frames):
+            if data is None:
+                frames.append(None)
+                continue
+            name = f"{index:03d}.jpg"
+            (folder / name).write_bytes(data)
+            frames.append(f"{FRAMES_DIR}/{folder.name}/{name}")
+    ok = status == "ok"
+    return {
+        "case": case.id,
+        "task": case.task,
+        "family": case.family,
+        "app": case.app,
+        "seed": case.seed,
+        "status": status,
+        "success": bool(ok and report.success),
+        "progress": round(episode.progress, 6) if status != "infra_skip" else 0.0,
+        "return": round(episode.ret, 6) if status != "infra_skip" else 0.0,
+        "steps": len(episode.actions),
+        "terminated": bool(report.terminated),
+        "truncated": bool(report.truncated),
+        "invalid_actions": episode.invalid,
+        "attempts": episode.job.attempt + 1,
+        "infra_errors": list(infra_errors),
+        "error": report.message if status == "error" else "",
+        "error_detail": report.detail if status == "error" else "",
+        "goal": episode.goal,
+        "max_steps": episode.max_steps,
+        "actions": episode.actions,
+        "rewards": episode.rewards,
+        "progress_trace": episode.progress_trace,
+        "latency_s": episode.latency,
+        "frames": frames,
+        "wall_s": round(time.perf_counter() - episode.start, 4),
+    }
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return repr(value)
