@@ -5,7 +5,7 @@ Importing this package registers every bundled task.
 
 from __future__ import annotations
 
-from cerebellum_gym.tasks import calendar, clock, contacts, expense, markor, media, sms, system
+from cerebellum_gym.tasks import calendar, clock, contacts, expense, files, markor, media, sms, system
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.registry import (
     TASKS,
@@ -26,6 +26,7 @@ __all__ = [
     "contacts",
     "expense",
     "families",
+    "files",
     "get_task_class",
     "iter_tasks",
     "make_task",

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from cerebellum_gym.sim.apps.base import App
+from cerebellum_gym.sim.apps.browser import ChromeApp
 from cerebellum_gym.sim.apps.calendar import SimpleCalendarApp
 from cerebellum_gym.sim.apps.camera import CameraApp
 from cerebellum_gym.sim.apps.clock import ClockApp
 from cerebellum_gym.sim.apps.contacts import ContactsApp
 from cerebellum_gym.sim.apps.expense import ProExpenseApp
+from cerebellum_gym.sim.apps.files import FilesApp
 from cerebellum_gym.sim.apps.markor import MarkorApp
 from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
 from cerebellum_gym.sim.apps.settings import SettingsApp
 from cerebellum_gym.sim.apps.sms import SimpleSmsApp
 
 #: Installed on a default :class:`~cerebellum_gym.sim.phone.Phone`, besides the launcher.
-DEFAULT_APPS: tuple[type[App], ...] = (SettingsApp, ContactsApp, ClockApp, AudioRecorderApp, CameraApp, MarkorApp, SimpleCalendarApp, SimpleSmsApp, ProExpenseApp)
+DEFAULT_APPS: tuple[type[App], ...] = (SettingsApp, ContactsApp, ClockApp, AudioRecorderApp, CameraApp, MarkorApp, SimpleCalendarApp, SimpleSmsApp, ProExpenseApp, FilesApp, ChromeApp)
 
-__all__ = ["DEFAULT_APPS", "App", "AudioRecorderApp", "CameraApp", "ClockApp", "ContactsApp", "MarkorApp", "ProExpenseApp", "SimpleCalendarApp", "SimpleSmsApp", "SettingsApp"]
+__all__ = ["DEFAULT_APPS", "App", "AudioRecorderApp", "CameraApp", "ChromeApp", "FilesApp", "ClockApp", "ContactsApp", "MarkorApp", "ProExpenseApp", "SimpleCalendarApp", "SimpleSmsApp", "SettingsApp"]

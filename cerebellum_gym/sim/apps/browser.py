@@ -1,0 +1,166 @@
+"""Chrome, reduced to what the simulator's browser tasks need: the first-run screens, a new tab,
+and local HTML pages opened from Files.
+
+The simulator has no HTML engine. A page is an HTML file whose ``<meta name="sim-page">`` tag
+names one of the interactive page kinds below and its seed; the browser renders that kind as
+native widgets (``multiply``: press a button five times and submit the product of the numbers
+shown; ``maze``: steer an X through a 4x4 maze). Pages say "Success!" when solved, which is
+what AndroidWorld's browser judges look for on screen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from typing import ClassVar
+
+import numpy as np
+
+from cerebellum_gym.sim.apps.base import App, Route
+from cerebellum_gym.sim.apps.common import edit_field
+from cerebellum_gym.sim.screen import ScreenSpec
+from cerebellum_gym.sim.widgets import Button, Row, Text, Widget
+
+RED = (219, 68, 55)
+MAZE_SIZE = 4
+
+
+def page_html(kind: str, seed: int, title: str) -> str:
+    """An HTML file the simulated Chrome can show."""
+    return (
+        f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><meta name="sim-page" content="{kind}" data-seed="{seed}">'
+        f"<title>{title}</title></head>\n<body><h1>{title}</h1><p>Open this page in Chrome.</p></body></html>\n"
+    )
+
+
+def multiply_numbers(seed: int) -> list[int]:
+    return [int(x) for x in np.random.default_rng(seed).integers(1, 11, size=5)]
+
+
+def maze_walls(seed: int) -> set[tuple[int, int]]:
+    """Wall cells of a seeded 4x4 maze that always has a path from the top-left to the bottom-right."""
+    rng = np.random.default_rng(seed)
+    while True:
+        walls = {(int(r), int(c)) for r, c in rng.integers(0, MAZE_SIZE, size=(4, 2))} - {(0, 0), (MAZE_SIZE - 1, MAZE_SIZE - 1)}
+        if maze_path(walls) is not None:
+            return walls
+
+
+def maze_path(walls: set[tuple[int, int]], start: tuple[int, int] = (0, 0)) -> list[str] | None:
+    """The shortest sequence of moves (Up/Down/Left/Right) from ``start`` to the goal, or ``None``."""
+    goal = (MAZE_SIZE - 1, MAZE_SIZE - 1)
+    moves = {"Up": (-1, 0), "Down": (1, 0), "Left": (0, -1), "Right": (0, 1)}
+    seen: dict[tuple[int, int], list[str]] = {start: []}
+    queue = deque([start])
+    while queue:
+        cell = queue.popleft()
+        if cell == goal:
+            return seen[cell]
+        for name, (dr, dc) in moves.items():
+            nxt = (cell[0] + dr, cell[1] + dc)
+            if 0 <= nxt[0] < MAZE_SIZE and 0 <= nxt[1] < MAZE_SIZE and nxt not in walls and nxt not in seen:
+                seen[nxt] = [*seen[cell], name]
+                queue.append(nxt)
+    return None
+
+
+class ChromeApp(App):
+    package: ClassVar[str] = "com.android.chrome"
+    label: ClassVar[str] = "Chrome"
+    color: ClassVar[tuple[int, int, int]] = RED
+    root_screen: ClassVar[str] = "tab"
+
+    def initial_data(self) -> dict[str, object]:
+        return {"welcomed": False, "sync_asked": False}
+
+    def build(self) -> ScreenSpec:
+        # First-run screens come before any page, however Chrome was opened.
+        if not self.data["welcomed"]:
+            return self._welcome()
+        if not self.data["sync_asked"]:
+            return self._sync()
+        return super().build()
+
+    def _welcome(self) -> ScreenSpec:
+        body: list[Widget] = [
+            Text("Welcome to Chrome", size=72, center=True, height=420),
+            Text("Chrome terms of service apply.", size=40, center=True, color=(96, 94, 102)),
+            Text("Help make Chrome better by sending usage statistics", size=36, center=True, color=(96, 94, 102)),
+        ]
+        return ScreenSpec(title=None, body=body, bottom=[Button("Accept & continue", filled=True, on_tap=lambda: self.data.update(welcomed=True))])
+
+    def _sync(self) -> ScreenSpec:
+        body: list[Widget] = [Text("Turn on sync?", size=64, center=True, height=360), Text("Get your bookmarks, passwords and more on all your devices", size=36, center=True)]
+        bottom: list[Widget] = [Button("No thanks", filled=False, on_tap=lambda: self.data.update(sync_asked=True)), Button("Yes, I'm in", filled=True, on_tap=lambda: self.data.update(sync_asked=True))]
+        return ScreenSpec(title=None, body=body, bottom=bottom)
+
+    def screen_tab(self, route: Route) -> ScreenSpec:
+        body: list[Widget] = [Text("Google", size=110, center=True, height=400, color=(66, 133, 244)), Text("Search or type web address", size=44, center=True, color=(96, 94, 102))]
+        return ScreenSpec(title="New tab", body=body)
+
+    # --- pages -------------------------------------------------------------------------------
+
+    def _page(self, url: str) -> tuple[str, int, str] | None:
+        """(kind, seed, title) of a local page, or ``None`` when it cannot be read."""
+        if not url.startswith("file://"):
+            return None
+        try:
+            html = self.phone.read_file(url[len("file://") :]).decode("utf-8", "replace")
+        except FileNotFoundError:
+            return None
+        meta = re.search(r'<meta name="sim-page" content="(\w+)" data-seed="(\d+)">', html)
+        title = re.search(r"<title>(.*?)</title>", html)
+        if meta is None:
+            return None
+        return meta.group(1), int(meta.group(2)), title.group(1) if title else url
+
+    def screen_page(self, route: Route) -> ScreenSpec:
+        url = route["url"]
+        page = self._page(url)
+        header: list[Widget] = [Text(url, size=34, color=(96, 94, 102), height=100, rid=f"{self.package}:id/url_bar")]
+        if page is None:
+            return ScreenSpec(title="Chrome", body=[*header, Text("This page can't be shown", size=48)])
+        kind, seed, title = page
+        body = header + (self._multiply(route, seed) if kind == "multiply" else self._maze(route, seed))
+        return ScreenSpec(title=title, body=body)
+
+    def _multiply(self, route: Route, seed: int) -> list[Widget]:
+        numbers = multiply_numbers(seed)
+        clicks = int(route.get("clicks", 0))
+        body: list[Widget] = [Text("Click the button 5 times and remember each number.", size=38)]
+        if clicks < len(numbers):
+            body.append(Button("Click me", filled=True, on_tap=lambda: route.update(clicks=clicks + 1)))
+        if clicks:
+            body.append(Text(f"Number {clicks}: {numbers[clicks - 1]}", size=56, height=160, rid=f"{self.package}:id/number"))
+        body.append(edit_field(self, route, "product", hint="Product"))
+
+        def submit() -> None:
+            product = 1
+            for n in numbers:
+                product *= n
+            route["result"] = "Success!" if clicks >= len(numbers) and str(route.get("product", "")).strip() == str(product) else "Wrong answer, try again."
+
+        body.append(Button("Submit", filled=True, on_tap=submit))
+        if route.get("result"):
+            body.append(Text(route["result"], size=56, height=160))
+        return body
+
+    def _maze(self, route: Route, seed: int) -> list[Widget]:
+        walls = maze_walls(seed)
+        pos = tuple(route.get("pos", (0, 0)))
+        goal = (MAZE_SIZE - 1, MAZE_SIZE - 1)
+        body: list[Widget] = [Text("Move the X to the bottom-right cell (# is a wall).", size=38)]
+        for r in range(MAZE_SIZE):
+            cells = ["X" if (r, c) == pos else "#" if (r, c) in walls else "G" if (r, c) == goal else "." for c in range(MAZE_SIZE)]
+            body.append(Text(" ".join(cells), size=72, center=True, height=150, rid=f"{self.package}:id/maze_row"))
+
+        def move(dr: int, dc: int) -> None:
+            nxt = (pos[0] + dr, pos[1] + dc)
+            if 0 <= nxt[0] < MAZE_SIZE and 0 <= nxt[1] < MAZE_SIZE and nxt not in walls:
+                route["pos"] = nxt
+
+        body.append(Row([Text(""), Button("Up", filled=False, on_tap=lambda: move(-1, 0)), Text("")]))
+        body.append(Row([Button("Left", filled=False, on_tap=lambda: move(0, -1)), Button("Down", filled=False, on_tap=lambda: move(1, 0)), Button("Right", filled=False, on_tap=lambda: move(0, 1))]))
+        if pos == goal:
+            body.append(Text("Success!", size=64, center=True, height=180))
+        return body

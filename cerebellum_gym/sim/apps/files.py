@@ -1,0 +1,145 @@
+"""Files (com.google.android.documentsui): browse shared storage, select, delete, move, and open
+files with another app (an ``.html`` file opens in Chrome).
+
+The storage root is ``/sdcard``, shown under the device's name as the real app does; the
+standard folders always show, as Android creates them.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import ClassVar
+
+from cerebellum_gym.sim.apps.base import App, Route
+from cerebellum_gym.sim.apps.common import confirm_dialog
+from cerebellum_gym.sim.screen import ScreenSpec
+from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Text, Widget
+
+ROOT = "/sdcard"
+STORAGE_NAME = "sdk_gphone64_x86_64"
+STANDARD_FOLDERS = ("Alarms", "Audiobooks", "DCIM", "Documents", "Download", "Movies", "Music", "Notifications", "Pictures", "Podcasts", "Recordings", "Ringtones")
+BLUE = (26, 115, 232)
+CHROME_PACKAGE = "com.android.chrome"
+
+
+class FilesApp(App):
+    package: ClassVar[str] = "com.google.android.documentsui"
+    label: ClassVar[str] = "Files"
+    color: ClassVar[tuple[int, int, int]] = BLUE
+
+    def make_route(self, name: str, **params: object) -> Route:  # type: ignore[override]
+        route = App.make_route(name, **params)
+        if name == "main":
+            route.setdefault("dir", ROOT)
+            route.setdefault("selected", [])
+        return route
+
+    def entries(self, folder: str) -> tuple[list[str], list[str]]:
+        names = set(self.phone.list_dir(folder))
+        if folder == ROOT:
+            names |= set(STANDARD_FOLDERS)
+        folders = sorted((n for n in names if n in STANDARD_FOLDERS and folder == ROOT or self.phone.is_dir(f"{folder}/{n}")), key=str.lower)
+        files = sorted((n for n in names if n not in folders), key=str.lower)
+        return folders, files
+
+    def _shown(self, folder: str) -> str:
+        return STORAGE_NAME if folder == ROOT else posixpath.basename(folder)
+
+    def _toggle(self, route: Route, name: str) -> None:
+        selected = list(route["selected"])
+        route["selected"] = [n for n in selected if n != name] if name in selected else [*selected, name]
+
+    def _open(self, route: Route, name: str, is_folder: bool) -> None:
+        path = f"{route['dir']}/{name}"
+        if route["selected"]:
+            self._toggle(route, name)
+        elif is_folder:
+            self.push("main", dir=path)
+        elif name.lower().endswith((".html", ".htm")):
+            self.set_dialog("open_with", path=path)
+        else:
+            self.set_dialog("no_app")
+
+    def _open_in_chrome(self, path: str) -> None:
+        self.set_dialog(None)
+        chrome = self.phone.app(CHROME_PACKAGE)
+        chrome.reset_to("page", url=f"file://{path}")
+        self.phone.start_app(CHROME_PACKAGE)
+
+    def _delete(self, route: Route) -> None:
+        for name in route["selected"]:
+            self.phone.remove_path(f"{route['dir']}/{name}")
+        route["selected"] = []
+
+    def back(self) -> bool:
+        route = self.route
+        if route["screen"] == "main" and route.get("selected") and not route.get("dialog"):
+            route["selected"] = []
+            return True
+        return super().back()
+
+    def screen_main(self, route: Route) -> ScreenSpec:
+        folder = route["dir"]
+        folders, files = self.entries(folder)
+        selected: list[str] = route["selected"]
+        body: list[Widget] = []
+        for name in folders:
+            body.append(ListItem(name, "Folder", avatar="▸", avatar_color=(120, 144, 156), selected=name in selected, on_tap=lambda n=name: self._open(route, n, True), on_long_press=lambda n=name: self._toggle(route, n)))
+        for name in files:
+            size = len(self.phone.read_file(f"{folder}/{name}"))
+            body.append(ListItem(name, f"{size} B", avatar=name[:1].upper(), avatar_color=BLUE, selected=name in selected, on_tap=lambda n=name: self._open(route, n, False), on_long_press=lambda n=name: self._toggle(route, n)))
+        if not body:
+            body = [Text("No items", size=44, center=True, height=300)]
+        dialog = None
+        kind = route.get("dialog")
+        if kind == "delete":
+            dialog = confirm_dialog(self, "Delete", f"Delete {len(selected)} item(s)?", "OK", lambda: self._delete(route))
+        elif kind == "open_with":
+            path = route["path"]
+            dialog = Dialog("Open with", [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))], body=[ListItem("Chrome", avatar="C", avatar_color=(219, 68, 55), on_tap=lambda: self._open_in_chrome(path))])
+        elif kind == "no_app":
+            dialog = Dialog("Can't open file", [Button("OK", filled=False, on_tap=lambda: self.set_dialog(None))], message="No app can open this file.")
+        if selected:
+            actions: list[Widget] = [
+                IconButton("Move to", "➜", on_tap=lambda: self.push("move", sources=[f"{folder}/{n}" for n in selected], dir=ROOT)),
+                IconButton("Delete", "✕", on_tap=lambda: self.set_dialog("delete")),
+            ]
+            return ScreenSpec(title=f"{len(selected)} selected", up=lambda: route.update(selected=[]), body=body, actions=actions, dialog=dialog)
+        up = self.pop if len(self.stack) > 1 else None
+        return ScreenSpec(title=self._shown(folder), up=up, body=body, dialog=dialog, actions=[IconButton("Search", "⌕")])
+
+    def screen_move(self, route: Route) -> ScreenSpec:
+        folder = route["dir"]
+        sources: list[str] = route["sources"]
+        folders, _ = self.entries(folder)
+        body: list[Widget] = [
+            ListItem(name, "Folder", avatar="▸", avatar_color=(120, 144, 156), on_tap=lambda n=name: route.update(dir=f"{folder}/{n}", scroll=0))
+            for name in folders
+            if f"{folder}/{name}" not in sources
+        ] or [Text("No folders here", size=40, center=True, height=240)]
+
+        def up() -> None:
+            if folder == ROOT:
+                self.pop()
+            else:
+                route.update(dir=posixpath.dirname(folder), scroll=0)
+
+        def move_here() -> None:
+            for source in sources:
+                if posixpath.dirname(source) != folder:
+                    self._move(source, folder)
+            self.pop()
+            self.route["selected"] = []
+
+        bottom: list[Widget] = [Button("Cancel", filled=False, on_tap=self.pop), Button("Move", filled=True, on_tap=move_here)]
+        return ScreenSpec(title=f"Move to {self._shown(folder)}", up=up, body=body, bottom=bottom)
+
+    def _move(self, source: str, folder: str) -> None:
+        name = posixpath.basename(source)
+        if self.phone.is_dir(source):
+            self.phone.make_dir(f"{folder}/{name}")
+            for child in self.phone.list_dir(source):
+                self._move(f"{source}/{child}", f"{folder}/{name}")
+        else:
+            self.phone.write_file(f"{folder}/{name}", self.phone.read_file(source))
+        self.phone.remove_path(source)

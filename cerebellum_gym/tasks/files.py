@@ -1,0 +1,277 @@
+"""Files tasks (judged on shared storage) and browser tasks (judged on Chrome's screen), as in
+AndroidWorld, where the browser tasks start in the Files app."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from cerebellum_gym.core.som import LabelledScreen
+from cerebellum_gym.devices.base import Device
+from cerebellum_gym.sim.apps.browser import maze_path, multiply_numbers, page_html
+from cerebellum_gym.tasks.base import Oracle, Task
+from cerebellum_gym.tasks.common import fraction, is_file, random_file_stem, screen_shows
+from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
+from cerebellum_gym.tasks.registry import register_task
+
+FILES_PACKAGE = "com.google.android.documentsui"
+CHROME_PACKAGE = "com.android.chrome"
+ROOT = "/sdcard"
+STORAGE_NAME = "sdk_gphone64_x86_64"
+FOLDER_EXTENSIONS = {
+    "Alarms": ".mp3",
+    "DCIM": ".jpg",
+    "Documents": ".pdf",
+    "Download": ".zip",
+    "Movies": ".mp4",
+    "Music": ".mp3",
+    "Notifications": ".ogg",
+    "Pictures": ".png",
+    "Podcasts": ".mp3",
+    "Recordings": ".m4a",
+    "Ringtones": ".ogg",
+    "Audiobooks": ".m4b",
+}
+
+
+class FilesOracle(ScriptedOracle):
+    """Open Files, go to a top-level folder, select a file and act on it."""
+
+    def __init__(self, folder: str, name: str, dest: str | None = None) -> None:
+        super().__init__()
+        self.folder, self.name, self.dest = folder, name, dest
+        self.done = False
+
+    @staticmethod
+    def title(screen: LabelledScreen) -> str:
+        bar = screen.root.find(resource_id=f"{FILES_PACKAGE}:id/toolbar")
+        texts = [n.text for n in bar.iter() if n.text] if bar is not None else []
+        return texts[0] if texts else ""
+
+    def act(self, screen: LabelledScreen) -> str:
+        step = self.open_app(screen, FILES_PACKAGE, "Files")
+        if step is not None:
+            return step
+        if self.done:
+            return "F"
+        title = self.title(screen)
+        if screen.root.find(resource_id="android:id/alertTitle") is not None:
+            self.done = True
+            return self.tap(label_for(screen, text="OK") or "")
+        if title.startswith("Move to "):
+            if title == f"Move to {self.dest}":
+                self.done = True
+                return self.tap(label_for(screen, text="Move") or "")
+            if title != f"Move to {STORAGE_NAME}":
+                return self.tap(label_for(screen, desc="Navigate up") or "")
+            label = label_for(screen, text=self.dest or "")
+            return self.tap(label) if label else self.scroll_search(screen)
+        if title.endswith(" selected"):
+            return self.tap(label_for(screen, desc="Delete" if self.dest is None else "Move to") or "")
+        if title == self.folder:
+            hit = find(screen, lambda n: n.text == self.name)
+            return f"P {hit[0]}" if hit else self.scroll_search(screen)
+        if title != STORAGE_NAME:
+            return "B"
+        label = label_for(screen, text=self.folder)
+        return self.tap(label) if label else self.scroll_search(screen)
+
+
+def seed_folder(device: Device, rng: np.random.Generator, folder: str, count: int, avoid: set[str]) -> list[str]:
+    names: list[str] = []
+    ext = FOLDER_EXTENSIONS[folder]
+    while len(names) < count:
+        name = random_file_stem(rng) + ext
+        if name in avoid or name in names:
+            continue
+        device.write_file(f"{ROOT}/{folder}/{name}", b"decoy " + name.encode())
+        names.append(name)
+    return names
+
+
+@register_task
+class FilesDeleteFile(Task):
+    name = "FilesDeleteFile"
+    mirrors = "FilesDeleteFile"
+    app: ClassVar[str] = "Files"
+    family: ClassVar[str] = "files"
+    complexity: ClassVar[float] = 2.2
+    template = "Delete the file {file_name} from the Android filesystem located in the {subfolder} folder within the sdk_gphone_x86_64 storage area."
+    judge = "The file is gone from the folder and every decoy file is still there (AndroidWorld checks only the first)."
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        folder = str(rng.choice(list(FOLDER_EXTENSIONS)))
+        return {"subfolder": folder, "file_name": random_file_stem(rng) + FOLDER_EXTENSIONS[folder], "noise_seed": int(rng.integers(2**31)), "noise": int(rng.integers(1, 8))}
+
+    def initialize(self, device: Device) -> None:
+        p = self.params
+        for folder in FOLDER_EXTENSIONS:
+            device.remove_path(f"{ROOT}/{folder}")
+        device.write_file(f"{ROOT}/{p['subfolder']}/{p['file_name']}", b"target")
+        self._decoys = seed_folder(device, np.random.default_rng(p["noise_seed"]), p["subfolder"], p["noise"], {p["file_name"]})
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        p = self.params
+        folder = f"{ROOT}/{p['subfolder']}"
+        ok = not is_file(device, f"{folder}/{p['file_name']}") and all(is_file(device, f"{folder}/{d}") for d in self._decoys)
+        return 1.0 if ok else 0.0
+
+    def text_candidates(self) -> list[str]:
+        return []
+
+    def oracle(self) -> Oracle:
+        return FilesOracle(self.params["subfolder"], self.params["file_name"])
+
+
+@register_task
+class FilesMoveFile(Task):
+    name = "FilesMoveFile"
+    mirrors = "FilesMoveFile"
+    app: ClassVar[str] = "Files"
+    family: ClassVar[str] = "files"
+    complexity: ClassVar[float] = 2.0
+    template = (
+        "Move the file {file_name} from {source_folder} within the sdk_gphone_x86_64 storage area to the {destination_folder} "
+        "within the same sdk_gphone_x86_64 storage area in the Android filesystem."
+    )
+    judge = "The file is absent from the source folder (0.5) and present with its content in the destination folder (0.5); AndroidWorld 0/1."
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        source, dest = (str(x) for x in rng.choice(list(FOLDER_EXTENSIONS), size=2, replace=False))
+        return {"source_folder": source, "destination_folder": dest, "file_name": random_file_stem(rng) + FOLDER_EXTENSIONS[dest], "noise_seed": int(rng.integers(2**31))}
+
+    def initialize(self, device: Device) -> None:
+        p = self.params
+        for folder in FOLDER_EXTENSIONS:
+            device.remove_path(f"{ROOT}/{folder}")
+        device.write_file(f"{ROOT}/{p['source_folder']}/{p['file_name']}", b"the file to move")
+        seed_folder(device, np.random.default_rng(p["noise_seed"]), p["source_folder"], 3, {p["file_name"]})
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        p = self.params
+        gone = not is_file(device, f"{ROOT}/{p['source_folder']}/{p['file_name']}")
+        try:
+            there = device.read_file(f"{ROOT}/{p['destination_folder']}/{p['file_name']}") == b"the file to move"
+        except FileNotFoundError:
+            there = False
+        return fraction([gone, there])
+
+    def text_candidates(self) -> list[str]:
+        return []
+
+    def oracle(self) -> Oracle:
+        return FilesOracle(self.params["source_folder"], self.params["file_name"], dest=self.params["destination_folder"])
+
+
+# --- browser -----------------------------------------------------------------------------------
+
+
+class BrowserOracle(ScriptedOracle):
+    """Files -> Download -> task.html -> Open with Chrome -> through Chrome's first run -> the page."""
+
+    def __init__(self, kind: str, seed: int) -> None:
+        super().__init__()
+        self.kind, self.seed = kind, seed
+
+    def act(self, screen: LabelledScreen) -> str:
+        if screen_has(screen, "Success!"):
+            return "F"
+        for text in ("Accept & continue", "No thanks"):
+            label = label_for(screen, text=text)
+            if label is not None:
+                return self.tap(label)
+        if screen.root.find(text="Open with") is not None:
+            return self.tap(label_for(screen, text="Chrome") or "")
+        url = screen.root.find(resource_id=f"{CHROME_PACKAGE}:id/url_bar")
+        if url is not None:
+            return self.on_page(screen)
+        step = self.open_app(screen, FILES_PACKAGE, "Files")
+        if step is not None:
+            return step
+        for text in ("task.html", "Download"):
+            label = label_for(screen, text=text)
+            if label is not None:
+                return self.tap(label)
+        return self.scroll_search(screen)
+
+    def on_page(self, screen: LabelledScreen) -> str:
+        if self.kind == "multiply":
+            click = label_for(screen, text="Click me")
+            if click is not None:
+                return self.tap(click)
+            product = 1
+            for n in multiply_numbers(self.seed):
+                product *= n
+            hit = find(screen, lambda n: n.resource_id.endswith(":id/product"))
+            if hit is not None and hit[1].text != str(product):
+                return self.type_into(screen, hit[1], hit[0], str(product))
+            return self.tap(label_for(screen, text="Submit") or "")
+        # Read the maze off the screen and take the first step of a shortest path from the X.
+        rows = [n.text.split() for n in screen.root.iter() if n.resource_id.endswith(":id/maze_row")]
+        walls = {(r, c) for r, row in enumerate(rows) for c, cell in enumerate(row) if cell == "#"}
+        here = next(((r, c) for r, row in enumerate(rows) for c, cell in enumerate(row) if cell == "X"), None)
+        if here is None:
+            return "F"
+        moves = maze_path(walls, here)
+        return self.tap(label_for(screen, text=moves[0]) or "") if moves else "F"
+
+
+def screen_has(screen: LabelledScreen, text: str) -> bool:
+    return screen.root.find(text=text) is not None
+
+
+class _BrowserTask(Task):
+    app: ClassVar[str] = "Chrome"
+    family: ClassVar[str] = "browser"
+    kind: ClassVar[str] = ""
+    judge = 'Chrome is in the foreground and the page shows "Success!" (which it prints only when solved).'
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        return {"browser_task_seed": int(rng.integers(2**31))}
+
+    def initialize(self, device: Device) -> None:
+        device.remove_path(f"{ROOT}/Download")
+        device.write_file(f"{ROOT}/Download/task.html", page_html(self.kind, self.params["browser_task_seed"], "Task").encode())
+        device.write_file(f"{ROOT}/Download/notes.txt", b"not the task")
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        return 1.0 if device.foreground_package() == CHROME_PACKAGE and screen_shows(device, "Success!") else 0.0
+
+    def text_candidates(self) -> list[str]:
+        if self.kind != "multiply":
+            return []
+        product = 1
+        for n in multiply_numbers(self.params["browser_task_seed"]):
+            product *= n
+        return [str(product)]
+
+    def oracle(self) -> Oracle:
+        return BrowserOracle(self.kind, self.params["browser_task_seed"])
+
+
+@register_task
+class BrowserMultiply(_BrowserTask):
+    name = "BrowserMultiply"
+    mirrors = "BrowserMultiply"
+    complexity: ClassVar[float] = 2.2
+    kind = "multiply"
+    template = (
+        "Open the file task.html in Downloads in the file manager; when prompted open it with Chrome. "
+        "Then click the button 5 times, remember the numbers displayed, and enter their product in the form."
+    )
+
+
+@register_task
+class BrowserMaze(_BrowserTask):
+    name = "BrowserMaze"
+    mirrors = "BrowserMaze"
+    complexity: ClassVar[float] = 2.0
+    kind = "maze"
+    template = (
+        "Open the file task.html in Downloads in the file manager; when prompted open it with Chrome. "
+        "Then navigate the X to the bottom-right cell, by using the direction buttons."
+    )
