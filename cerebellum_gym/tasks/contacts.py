@@ -115,3 +115,54 @@ class ContactsAddContact(Task):
 
     def oracle(self) -> Oracle:
         return AddContactOracle(self.params["first"], self.params["last"], self.params["number"])
+
+
+class LookupOracle(ScriptedOracle):
+    """Open the contact's page and answer with the number it shows."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+    def act(self, screen: LabelledScreen) -> str:
+        step = self.open_app(screen, CONTACTS_PACKAGE, "Contacts")
+        if step is not None:
+            return step
+        title = screen.root.find(resource_id=f"{CONTACTS_PACKAGE}:id/large_title")
+        if title is not None:
+            if title.text != self.name:
+                return "B"
+            number = screen.root.find(resource_id=f"{CONTACTS_PACKAGE}:id/phone")
+            shown = [n.text for n in number.iter() if n.text] if number is not None else []
+            return f"F {shown[0]}" if shown else "B"
+        label = label_for(screen, text=self.name)
+        return self.tap(label) if label else self.scroll_search(screen)
+
+
+@register_task
+class ContactsLookupNumber(Task):
+    name = "ContactsLookupNumber"
+    app: ClassVar[str] = "Contacts"
+    family: ClassVar[str] = "contacts"
+    complexity: ClassVar[float] = 1.0
+    answer: ClassVar[bool] = True
+    template = "What is the phone number of {name} in my contacts? Answer with the number only."
+    judge = "The answer's digits equal the contact's number's digits (formatting ignored)."
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        first, last = random_name(rng)
+        return {"name": f"{first} {last}", "number": random_number(rng), "noise_seed": int(rng.integers(2**31))}
+
+    def initialize(self, device: Device) -> None:
+        seed_contacts(device, np.random.default_rng(self.params["noise_seed"]), 5, {self.params["name"]})
+        device.content_insert(CONTACTS_URI, {"display_name": self.params["name"], "number": self.params["number"]})
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        return 1.0 if answer is not None and digits(answer) == digits(self.params["number"]) else 0.0
+
+    def text_candidates(self) -> list[str]:
+        return []
+
+    def oracle(self) -> Oracle:
+        return LookupOracle(self.params["name"])

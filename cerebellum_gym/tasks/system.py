@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device
 from cerebellum_gym.tasks.base import Oracle, Task
-from cerebellum_gym.tasks.oracle import ScriptedOracle, find, switch_state
+from cerebellum_gym.tasks.oracle import LAUNCHER_PACKAGE, ScriptedOracle, find, label_for, package_of, switch_state
 from cerebellum_gym.tasks.registry import register_task
 
 SETTINGS_PACKAGE = "com.android.settings"
@@ -158,3 +158,182 @@ class SystemBrightnessMin(_Brightness):
     template = "Turn brightness to the min value."
     judge = "settings system screen_brightness is 1; starts at 255."
     target = BRIGHTNESS_MIN
+
+
+# --- "Verify" variants: AndroidWorld starts these already in the goal state -----------------------
+
+
+@register_task
+class SystemWifiTurnOnVerify(SystemWifiTurnOn):
+    name = "SystemWifiTurnOnVerify"
+    mirrors = "SystemWifiTurnOnVerify"
+    judge = "settings global wifi_on is 1 (or 2); starts already on (the agent must check, not toggle)."
+
+    def initialize(self, device: Device) -> None:
+        device.put_setting(self.namespace, self.key, "1")
+
+
+@register_task
+class SystemWifiTurnOffVerify(SystemWifiTurnOff):
+    name = "SystemWifiTurnOffVerify"
+    mirrors = "SystemWifiTurnOffVerify"
+    judge = "settings global wifi_on is 0; starts already off."
+
+    def initialize(self, device: Device) -> None:
+        device.put_setting(self.namespace, self.key, "0")
+
+
+@register_task
+class SystemBluetoothTurnOnVerify(SystemBluetoothTurnOn):
+    name = "SystemBluetoothTurnOnVerify"
+    mirrors = "SystemBluetoothTurnOnVerify"
+    judge = "settings global bluetooth_on is 1; starts already on."
+
+    def initialize(self, device: Device) -> None:
+        device.put_setting(self.namespace, self.key, "1")
+
+
+@register_task
+class SystemBluetoothTurnOffVerify(SystemBluetoothTurnOff):
+    name = "SystemBluetoothTurnOffVerify"
+    mirrors = "SystemBluetoothTurnOffVerify"
+    judge = "settings global bluetooth_on is 0; starts already off."
+
+    def initialize(self, device: Device) -> None:
+        device.put_setting(self.namespace, self.key, "0")
+
+
+@register_task
+class SystemBrightnessMaxVerify(SystemBrightnessMax):
+    name = "SystemBrightnessMaxVerify"
+    mirrors = "SystemBrightnessMaxVerify"
+    judge = "settings system screen_brightness is 255; starts already at 255."
+
+    def initialize(self, device: Device) -> None:
+        device.put_setting("system", "screen_brightness", str(BRIGHTNESS_MAX))
+
+
+@register_task
+class SystemBrightnessMinVerify(SystemBrightnessMin):
+    name = "SystemBrightnessMinVerify"
+    mirrors = "SystemBrightnessMinVerify"
+    judge = "settings system screen_brightness is 1; starts already at 1."
+
+    def initialize(self, device: Device) -> None:
+        device.put_setting("system", "screen_brightness", str(BRIGHTNESS_MIN))
+
+
+# --- composite tasks: partial credit, as AndroidWorld averages their two checks ------------------
+
+
+class SequenceOracle(Oracle):
+    """Run oracles one after another; each hands over when it would say ``F``."""
+
+    def __init__(self, *parts: Oracle) -> None:
+        self.parts = list(parts)
+
+    def act(self, screen: LabelledScreen) -> str:
+        while self.parts:
+            action = self.parts[0].act(screen)
+            if action != "F" or len(self.parts) == 1:
+                return action
+            self.parts.pop(0)
+        return "F"
+
+
+class OpenAppOracle(ScriptedOracle):
+    """Bring an app to the front (from wherever), clear its first-run prompt, done."""
+
+    def __init__(self, package: str, label: str) -> None:
+        super().__init__()
+        self.package, self.label = package, label
+
+    def act(self, screen: LabelledScreen) -> str:
+        if package_of(screen) == self.package:
+            for prompt in ("While using the app", "Next", "Skip", "Accept & continue", "No thanks"):
+                hit = label_for(screen, text=prompt)
+                if hit is not None:
+                    return self.tap(hit)
+            return "F"
+        if package_of(screen) != LAUNCHER_PACKAGE:
+            return "H"
+        hit = label_for(screen, text=self.label)
+        return self.tap(hit) if hit else self.scroll_search(screen)
+
+
+#: AndroidWorld's app names for the open-app tasks (its "dialer" has no simulated app).
+OPEN_APPS = {"camera": ("com.android.camera2", "Camera"), "clock": ("com.google.android.deskclock", "Clock"), "contacts": ("com.google.android.contacts", "Contacts"), "settings": (SETTINGS_PACKAGE, "Settings")}
+
+
+@register_task
+class TurnOffWifiAndTurnOnBluetooth(Task):
+    name = "TurnOffWifiAndTurnOnBluetooth"
+    mirrors = "TurnOffWifiAndTurnOnBluetooth"
+    app: ClassVar[str] = "Settings"
+    family: ClassVar[str] = "system"
+    complexity: ClassVar[float] = 2.0
+    template = "Turn off WiFi, then enable bluetooth"
+    judge = "Average of two checks: wifi_on is 0, bluetooth_on is 1 (0, 0.5 or 1, as in AndroidWorld)."
+
+    def initialize(self, device: Device) -> None:
+        device.put_setting("global", "wifi_on", "1")
+        device.put_setting("global", "bluetooth_on", "0")
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        return (float(device.get_setting("global", "wifi_on") == "0") + float(device.get_setting("global", "bluetooth_on") == "1")) / 2
+
+    def oracle(self) -> Oracle:
+        return SequenceOracle(ToggleOracle(_WIFI_PATH, "Wi-Fi", False), ToggleOracle(_BT_PATH, "Use Bluetooth", True))
+
+
+@register_task
+class TurnOnWifiAndOpenApp(Task):
+    name = "TurnOnWifiAndOpenApp"
+    mirrors = "TurnOnWifiAndOpenApp"
+    app: ClassVar[str] = "Settings"
+    family: ClassVar[str] = "system"
+    complexity: ClassVar[float] = 2.0
+    template = "Turn on Wifi, then open the {app_name} app"
+    judge = "Average of two checks: wifi_on is 1 (or 2), and the named app is in the foreground."
+
+    @classmethod
+    def generate_params(cls, rng: Any) -> dict[str, Any]:
+        return {"app_name": str(rng.choice(sorted(OPEN_APPS)))}
+
+    def initialize(self, device: Device) -> None:
+        device.put_setting("global", "wifi_on", "0")
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        wifi = device.get_setting("global", "wifi_on") in ("1", "2")
+        front = device.foreground_package() == OPEN_APPS[self.params["app_name"]][0]
+        return (float(wifi) + float(front)) / 2
+
+    def text_candidates(self) -> list[str]:
+        return []
+
+    def oracle(self) -> Oracle:
+        return SequenceOracle(ToggleOracle(_WIFI_PATH, "Wi-Fi", True), OpenAppOracle(*OPEN_APPS[self.params["app_name"]]))
+
+
+@register_task
+class OpenAppTaskEval(Task):
+    name = "OpenAppTaskEval"
+    mirrors = "OpenAppTaskEval"
+    app: ClassVar[str] = "Launcher"
+    family: ClassVar[str] = "system"
+    complexity: ClassVar[float] = 1.0
+    template = "Open the {app_name} app. Clear any pop-ups that may appear by granting all permissions that are required."
+    judge = "The named app's package is in the foreground."
+
+    @classmethod
+    def generate_params(cls, rng: Any) -> dict[str, Any]:
+        return {"app_name": str(rng.choice(sorted(OPEN_APPS)))}
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        return 1.0 if device.foreground_package() == OPEN_APPS[self.params["app_name"]][0] else 0.0
+
+    def text_candidates(self) -> list[str]:
+        return []
+
+    def oracle(self) -> Oracle:
+        return OpenAppOracle(*OPEN_APPS[self.params["app_name"]])
