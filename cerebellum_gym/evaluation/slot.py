@@ -144,7 +144,6 @@ class EpisodeSlot(gym.Env[Any, str]):
         frame_width: width of recorded screens.
     """
 
-
     def __init__(self, factory: Callable[[], gym.Env[Any, Any]], slot: int, frame_width: int = DEFAULT_FRAME_WIDTH) -> None:
         self.metadata = {"render_modes": []}
         self._factory = factory

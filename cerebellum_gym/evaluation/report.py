@@ -1,0 +1,298 @@
+"""A static HTML report: headline figures per run, the chart, and every episode step by step.
+
+One self-contained HTML file (no server, no network: the data is embedded as JSON and the
+script is inline) that references the recorded screens (``frames/``) by relative path. Episodes
+can be filtered by agent, family and outcome, and stepped through with buttons or the arrow
+keys: each step shows the screen the agent saw (with the set-of-mark overlay), the action it
+took and the progress after it.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cerebellum_gym.evaluation.results import write_text
+from cerebellum_gym.evaluation.summary import fmt_seconds, fmt_success
+
+
+@dataclass(frozen=True)
+class ReportRun:
+    """One run in a report."""
+
+    label: str
+    run_dir: Path
+    meta: Mapping[str, Any]
+    records: Sequence[Mapping[str, Any]]
+    summary: Mapping[str, Any]
+
+
+def outcome(record: Mapping[str, Any]) -> str:
+    """``success``, ``partial``, ``failure``, ``infra_skip`` or ``error``."""
+    if record["status"] != "ok":
+        return str(record["status"])
+    if record["success"]:
+        return "success"
+    return "partial" if float(record["progress"]) > 0 else "failure"
+
+
+def write_report(
+    runs: Sequence[ReportRun], path: str | os.PathLike[str], *, title: str = "cerebellum-gym evaluation", chart: str | None = None
+) -> Path:
+    """Write the HTML report for ``runs`` to ``path`` (frame paths made relative to it)."""
+    out = Path(path)
+    base = out.parent.resolve()
+    episodes: list[dict[str, Any]] = []
+    for index, run in enumerate(runs):
+        prefix = os.path.relpath(run.run_dir.resolve(), base)
+        for r in run.records:
+            frames = [None if f is None else _url(prefix, f) for f in r.get("frames", [])]
+            episodes.append(
+                {
+                    "run": index,
+                    "case": r["case"],
+                    "task": r["task"],
+                    "family": r.get("family", ""),
+                    "app": r.get("app", ""),
+                    "seed": r.get("seed"),
+                    "outcome": outcome(r),
+                    "progress": r["progress"],
+                    "return": r["return"],
+                    "steps": r["steps"],
+                    "goal": r.get("goal", ""),
+                    "actions": r.get("actions", []),
+                    "rewards": r.get("rewards", []),
+                    "trace": r.get("progress_trace", []),
+                    "frames": frames,
+                    "error": r.get("error", ""),
+                    "infra_errors": r.get("infra_errors", []),
+                    "attempts": r.get("attempts", 1),
+                }
+            )
+    data = {"runs": [{"label": run.label, "privileged": bool(run.meta.get("privileged"))} for run in runs], "episodes": episodes}
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    body = _PAGE.replace("__TITLE__", html.escape(title)).replace("__SUMMARY__", _summary_html(runs, chart)).replace("__DATA__", payload)
+    write_text(out, body)
+    return out
+
+
+def _url(prefix: str, frame: str) -> str:
+    joined = frame if prefix in ("", ".") else f"{prefix}/{frame}"
+    return joined.replace(os.sep, "/")
+
+
+def _summary_html(runs: Sequence[ReportRun], chart: str | None) -> str:
+    head = "<tr><th>Agent</th><th>Suite</th><th>Success</th><th>Mean return</th><th>Partial</th><th>Infra skips</th><th>Errors</th>"
+    head += "<th>Avg steps</th><th>Latency p50 / max</th></tr>"
+    rows = []
+    for run in runs:
+        o = run.summary["overall"]
+        lat = o["latency_s"]
+        label = html.escape(run.label) + (
+            ' <span class="badge priv" title="reads the scripted oracle: an upper bound">privileged</span>'
+            if run.meta.get("privileged")
+            else ""
+        )
+        cells = [
+            label,
+            html.escape(str(run.meta.get("suite", ""))),
+            fmt_success(o),
+            f"{o['mean_return']:.4f}",
+            str(o["partial"]),
+            str(o["infra_skips"]),
+            str(o["errors"]),
+            f"{o['avg_steps']:.1f}",
+            f"{fmt_seconds(lat['p50'])} / {fmt_seconds(lat['max'])}",
+        ]
+        rows.append('<tr data-testid="summary-row">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    parts = [f'<table class="summary">{head}{"".join(rows)}</table>']
+    if any(run.meta.get("privileged") for run in runs):
+        parts.append(
+            '<p class="note">Privileged agents read the tasks\' scripted oracle: their figures are an upper bound, not a baseline.</p>'
+        )
+    if chart:
+        parts.append(f'<img class="chart" src="{html.escape(chart)}" alt="success per family per agent">')
+    return "\n".join(parts)
+
+
+_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>__TITLE__</title>
+<style>
+body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1d232b; background: #f6f7f9; }
+header { padding: 12px 20px; background: #fff; border-bottom: 1px solid #dde1e6; }
+h1 { font-size: 18px; margin: 0 0 8px; }
+table.summary { border-collapse: collapse; margin: 6px 0; }
+table.summary th, table.summary td { border: 1px solid #dde1e6; padding: 3px 8px; text-align: left; }
+table.summary th { background: #eef1f4; }
+.note { color: #5b6570; margin: 4px 0; }
+img.chart { max-width: 720px; display: block; margin-top: 8px; }
+main { display: flex; gap: 16px; padding: 12px 20px; align-items: flex-start; }
+#list-pane { width: 430px; flex: none; }
+.filters { display: flex; gap: 8px; flex-wrap: wrap; margin-bottom: 6px; }
+.filters label { font-size: 12px; color: #5b6570; display: flex; flex-direction: column; }
+#episodes { list-style: none; margin: 0; padding: 0; max-height: 75vh; overflow-y: auto; background: #fff; border: 1px solid #dde1e6; }
+#episodes li { padding: 5px 8px; border-bottom: 1px solid #eef1f4; cursor: pointer;
+  display: flex; justify-content: space-between; gap: 6px; }
+#episodes li:hover { background: #f0f4ff; }
+#episodes li.selected { background: #dfe8ff; }
+.badge { font-size: 11px; border-radius: 3px; padding: 1px 5px; color: #fff; white-space: nowrap; }
+.success { background: #1f8a4c; } .partial { background: #c98a00; } .failure { background: #b3261e; }
+.infra_skip { background: #6b6f76; } .error { background: #7a2ea0; } .priv { background: #34568b; }
+#viewer { flex: 1; background: #fff; border: 1px solid #dde1e6; padding: 12px; min-height: 300px; }
+#viewer .screen { display: flex; gap: 16px; align-items: flex-start; }
+#frame { width: 232px; border: 1px solid #c9ced4; background: #eee; }
+#no-frame { width: 232px; height: 120px; border: 1px dashed #c9ced4; color: #7a828b; display: flex;
+  align-items: center; justify-content: center; text-align: center; font-size: 12px; }
+.controls { display: flex; gap: 6px; align-items: center; margin: 8px 0; }
+.controls button { padding: 3px 10px; }
+#actions { list-style: none; padding: 0; margin: 0; font-family: ui-monospace, monospace; font-size: 13px; }
+#actions li { padding: 2px 6px; border-left: 3px solid transparent; cursor: pointer; }
+#actions li.current { border-left-color: #34568b; background: #eef3ff; }
+.meta { color: #5b6570; font-size: 12px; }
+.err { color: #7a2ea0; white-space: pre-wrap; font-size: 12px; }
+</style>
+</head>
+<body>
+<header>
+<h1>__TITLE__</h1>
+__SUMMARY__
+</header>
+<main>
+<section id="list-pane">
+  <div class="filters">
+    <label>Agent <select id="filter-run" data-testid="filter-run"></select></label>
+    <label>Family <select id="filter-family" data-testid="filter-family"></select></label>
+    <label>Outcome <select id="filter-outcome" data-testid="filter-outcome"></select></label>
+  </div>
+  <div class="meta" id="count" data-testid="count"></div>
+  <ul id="episodes" data-testid="episodes"></ul>
+</section>
+<section id="viewer" data-testid="viewer">
+  <p class="meta">Pick an episode.</p>
+</section>
+</main>
+<script type="application/json" id="data">__DATA__</script>
+<script>
+"use strict";
+const DATA = JSON.parse(document.getElementById("data").textContent);
+const state = { shown: [], episode: null, step: 0 };
+const el = (tag, attrs, text) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+function fillSelect(id, values, labels) {
+  const select = document.getElementById(id);
+  select.appendChild(el("option", { value: "" }, "all"));
+  values.forEach((v, i) => select.appendChild(el("option", { value: String(v) }, labels ? labels[i] : String(v))));
+  select.addEventListener("change", render);
+}
+function uniq(xs) { return [...new Set(xs)].sort(); }
+fillSelect("filter-run", DATA.runs.map((_, i) => i), DATA.runs.map(r => r.label + (r.privileged ? " (privileged)" : "")));
+fillSelect("filter-family", uniq(DATA.episodes.map(e => e.family)));
+const OUTCOMES = ["success", "partial", "failure", "infra_skip", "error"];
+fillSelect("filter-outcome", OUTCOMES.filter(o => DATA.episodes.some(e => e.outcome === o)));
+
+function render() {
+  const run = document.getElementById("filter-run").value;
+  const family = document.getElementById("filter-family").value;
+  const outcome = document.getElementById("filter-outcome").value;
+  state.shown = DATA.episodes.filter(e => (run === "" || String(e.run) === run)
+    && (family === "" || e.family === family) && (outcome === "" || e.outcome === outcome));
+  const list = document.getElementById("episodes");
+  list.replaceChildren();
+  state.shown.forEach((e, i) => {
+    const li = el("li", { "data-testid": "episode-row", "data-case": e.case, "data-family": e.family,
+                          "data-outcome": e.outcome, "data-index": String(i) });
+    const left = el("span", {}, `${e.case}`);
+    if (DATA.runs.length > 1) left.appendChild(el("span", { class: "meta" }, ` · ${DATA.runs[e.run].label}`));
+    const right = el("span", {});
+    right.appendChild(el("span", { class: "meta" }, `${e.steps} steps · ${Number(e.progress).toFixed(2)} `));
+    right.appendChild(el("span", { class: "badge " + e.outcome }, e.outcome.replace("_", " ")));
+    li.append(left, right);
+    if (e === state.episode) li.classList.add("selected");
+    li.addEventListener("click", () => select(e));
+    list.appendChild(li);
+  });
+  document.getElementById("count").textContent = `showing ${state.shown.length} of ${DATA.episodes.length} episodes`;
+  if (state.episode && !state.shown.includes(state.episode)) { state.episode = null; drawViewer(); }
+}
+function select(e) {
+  state.episode = e; state.step = 0;
+  document.querySelectorAll("#episodes li").forEach(li => li.classList.toggle("selected", state.shown[Number(li.dataset.index)] === e));
+  drawViewer();
+}
+function go(step) {
+  const e = state.episode;
+  if (!e) return;
+  state.step = Math.max(0, Math.min(e.steps, step));
+  drawViewer();
+}
+function drawViewer() {
+  const v = document.getElementById("viewer");
+  v.replaceChildren();
+  const e = state.episode;
+  if (!e) { v.appendChild(el("p", { class: "meta" }, "Pick an episode.")); return; }
+  const k = state.step;
+  v.appendChild(el("h2", { "data-testid": "episode-title" }, `${e.case}`));
+  const facts = [DATA.runs[e.run].label, `task ${e.task}`, `family ${e.family}`, `app ${e.app}`, `seed ${e.seed}`,
+                 e.outcome.replace("_", " "), `return ${Number(e.return).toFixed(3)}`, `attempts ${e.attempts}`];
+  v.appendChild(el("div", { class: "meta" }, facts.join(" · ")));
+  v.appendChild(el("p", { "data-testid": "goal" }, "Goal: " + e.goal));
+  if (e.error) v.appendChild(el("div", { class: "err" }, "Error: " + e.error));
+  if (e.infra_errors.length) v.appendChild(el("div", { class: "err" }, "Infra faults: " + e.infra_errors.join(" | ")));
+  const controls = el("div", { class: "controls" });
+  const button = (id, text, target) => {
+    const b = el("button", { id, "data-testid": id }, text);
+    b.addEventListener("click", () => go(target));
+    return b;
+  };
+  const label = el("span", { id: "step-label", "data-testid": "step-label" }, `step ${k} / ${e.steps}`);
+  controls.append(button("first", "⏮", 0), button("prev", "◀ prev", k - 1), label,
+                  button("next", "next ▶", k + 1), button("last", "⏭", e.steps));
+  v.appendChild(controls);
+  const screen = el("div", { class: "screen" });
+  const src = e.frames[k];
+  if (src) {
+    screen.appendChild(el("img", { id: "frame", "data-testid": "frame", src, alt: `screen before action ${k + 1}` }));
+  } else {
+    const why = e.frames.length ? "no screen for this step" : "no screens recorded for this episode (--screens)";
+    screen.appendChild(el("div", { id: "no-frame", "data-testid": "no-frame" }, why));
+  }
+  const side = el("div", {});
+  const progress = k === 0 ? "start" : Number(e.trace[k - 1] ?? 0).toFixed(3);
+  side.appendChild(el("div", { "data-testid": "step-progress" }, `progress after step ${k}: ${progress}`));
+  side.appendChild(el("div", { "data-testid": "next-action" }, k < e.actions.length ? `next action: ${e.actions[k]}` : "episode over"));
+  const list = el("ol", { id: "actions", "data-testid": "actions" });
+  e.actions.forEach((a, i) => {
+    const r = e.rewards[i];
+    const li = el("li", { "data-step": String(i) }, `${i + 1}. ${a}` + (r ? `  (${r > 0 ? "+" : ""}${Number(r).toFixed(3)})` : ""));
+    if (i === k) li.classList.add("current");
+    li.addEventListener("click", () => go(i));
+    list.appendChild(li);
+  });
+  side.appendChild(list);
+  screen.appendChild(side);
+  v.appendChild(screen);
+}
+document.addEventListener("keydown", ev => {
+  if (ev.target.tagName === "SELECT") return;
+  if (ev.key === "ArrowRight") go(state.step + 1);
+  if (ev.key === "ArrowLeft") go(state.step - 1);
+});
+render();
+if (state.shown.length) select(state.shown[0]);
+</script>
+</body>
+</html>
+"""
