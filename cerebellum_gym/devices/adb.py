@@ -54,6 +54,9 @@ from cerebellum_gym.errors import (
 
 DUMP_PATH: Final = "/data/local/tmp/cerebellum_window_dump.xml"
 ADB_KEYBOARD_IME: Final = "com.android.adbkeyboard/.AdbIME"
+#: The served simulator's product name and its (simulator-only) full reset.
+SIM_PRODUCT: Final = "cerebellum_sim"
+SIM_RESET_COMMAND: Final = "cerebellum-sim factory-reset"
 #: Packages a reset never force-stops: the system UI, the framework and input methods.
 PROTECTED_PACKAGES: Final = frozenset({"android", "com.android.systemui", "com.android.adbkeyboard", "com.android.phone"})
 TextInput = Literal["auto", "input", "adbkeyboard"]
@@ -247,7 +250,15 @@ class ShellOutput:
 
     @property
     def text(self) -> str:
-        return self.stdout.decode("utf-8", "replace")
+        """Stdout as text. Devices print UTF-8; anything else means the answer is garbled.
+
+        Raises:
+            DeviceProtocolError: stdout is not UTF-8.
+        """
+        try:
+            return self.stdout.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise DeviceProtocolError(f"device printed non-UTF-8 output ({len(self.stdout)} bytes: {self.stdout[:24]!r})") from exc
 
 
 class AdbDevice(Device):
@@ -267,6 +278,9 @@ class AdbDevice(Device):
             ``"input"`` (never the ADB keyboard: other text raises), ``"adbkeyboard"`` (always).
         reset_packages: packages to force-stop on every reset, besides those seen on screen.
         reconnect_timeout: seconds to wait for a lost device to come back.
+        reset_command: a shell command that restores the device's start state on every reset
+            (for example one that loads an emulator snapshot). ``"auto"`` uses
+            ``cerebellum-sim factory-reset`` on the served simulator and nothing elsewhere.
     """
 
     backend = "adb"
@@ -282,6 +296,7 @@ class AdbDevice(Device):
         text_input: TextInput = "auto",
         reset_packages: Iterable[str] = (),
         reconnect_timeout: float | None = None,
+        reset_command: str | None = "auto",
     ) -> None:
         if text_input not in ("auto", "input", "adbkeyboard"):
             raise ValueError(f"text_input must be 'auto', 'input' or 'adbkeyboard', got {text_input!r}")
@@ -310,6 +325,10 @@ class AdbDevice(Device):
             self._connect()
         self._features = set(self._host_query("features").split(","))
         self._size = self._read_size()
+        if reset_command == "auto":
+            product = self.shell(["getprop", "ro.product.name"]).text.strip()
+            reset_command = SIM_RESET_COMMAND if product == SIM_PRODUCT else None
+        self.reset_command = reset_command
 
     # --- adb server plumbing -----------------------------------------------------------------
 
@@ -724,14 +743,17 @@ class AdbDevice(Device):
     # --- lifecycle ---------------------------------------------------------------------------
 
     def factory_reset(self) -> None:
-        """Reset what a real device can reset fast: reconnect if the last call failed, force-stop
-        every app seen since the last reset (and ``reset_packages``), and go home.
+        """Reset what the device can reset fast: reconnect if the last call failed, run
+        ``reset_command`` if there is one, force-stop every app seen since the last reset (and
+        ``reset_packages``), and go home.
 
-        App data is not wiped (that is the task's ``initialize``); on the served simulator a
-        force-stop resets the app's screens, as it does on a phone.
+        Without a ``reset_command`` app data is not wiped (tasks' ``initialize`` sets up what they
+        judge); a force-stop resets an app's screens, on a phone as on the served simulator.
         """
         if self._needs_recovery:
             self._recover()
+        if self.reset_command:
+            self.shell(self.reset_command)
         if self._launcher is None:
             self.press_key(KEYCODE_HOME)
             self._launcher = self.foreground_package()
@@ -766,3 +788,65 @@ def adb_binary() -> str:
     except ImportError as exc:
         raise DeviceLostError("no adb binary: install adbutils (pip install 'cerebellum-gym[adb]') or put adb on PATH") from exc
     return str(adb_path())
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A free TCP port on ``host``, outside 5555-5585 (where adb looks for emulators)."""
+    while True:
+        with socket.socket() as s:
+            s.bind((host, 0))
+            port = int(s.getsockname()[1])
+        if not 5555 <= port <= 5585:
+            return port
+
+
+class PrivateAdbServer:
+    """An adb server of one's own, for tests and benchmarks: a private port, a temporary
+    ``HOME`` (its own keys), and no scanning of USB, mDNS or the emulator port range.
+
+    Example::
+
+        with PrivateAdbServer() as adb:
+            adb.run("connect", "127.0.0.1:6520")
+            device = AdbDevice("127.0.0.1:6520", adb_port=adb.port)
+    """
+
+    def __init__(self, port: int | None = None, adb: str | None = None) -> None:
+        import tempfile
+
+        self.adb = adb or adb_binary()
+        self.port = port or free_port()
+        self.home = tempfile.mkdtemp(prefix="cerebellum-adb-home-")
+        self.env = {
+            **os.environ,
+            "HOME": self.home,
+            "ANDROID_ADB_SERVER_PORT": str(self.port),
+            "ADB_EMU": "0",  # do not probe the emulator ports 5555-5585
+            "ADB_LIBUSB": "0",  # no USB scan (it also costs 3 s at start)
+            "ADB_MDNS": "0",  # no multicast discovery: loopback only
+            "ADB_MDNS_AUTO_CONNECT": "0",
+        }
+
+    def run(self, *args: str, timeout: float = 20.0) -> subprocess.CompletedProcess[str]:
+        """Run the ``adb`` client against this server."""
+        return subprocess.run([self.adb, "-P", str(self.port), *args], env=self.env, capture_output=True, text=True, timeout=timeout)
+
+    def start(self) -> PrivateAdbServer:
+        result = self.run("start-server", timeout=30)
+        if result.returncode != 0:
+            raise DeviceLostError(f"adb start-server on port {self.port} failed: {result.stderr.strip()}")
+        return self
+
+    def stop(self) -> None:
+        """Kill the server and remove its ``HOME``. Idempotent."""
+        try:
+            self.run("kill-server", timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            pass
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    def __enter__(self) -> PrivateAdbServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()

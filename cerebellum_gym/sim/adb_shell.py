@@ -373,10 +373,13 @@ class Shell:
     Args:
         phone: the device whose state the commands read and change.
         screencap_compression: zlib level of ``screencap -p`` PNGs (1 keeps loopback fast).
+        provision: re-applied after ``cerebellum-sim factory-reset`` (what the device was set up
+            with before serving, such as the ADB keyboard as input method).
     """
 
-    def __init__(self, phone: Phone, *, screencap_compression: int = 1) -> None:
+    def __init__(self, phone: Phone, *, screencap_compression: int = 1, provision: Callable[[Phone], None] | None = None) -> None:
         self.phone = phone
+        self.provision = provision
         self.env: dict[str, str] = {"HOME": "/", "PATH": "/product/bin:/apex/com.android.runtime/bin:/system/bin", "USER": "shell"}
         self.cwd = "/"
         self.status = 0
@@ -413,6 +416,7 @@ class Shell:
             "input": self._input,
             "screencap": self._screencap,
             "uiautomator": self._uiautomator,
+            "cerebellum-sim": self._cerebellum_sim,
         }
 
     # --- running -----------------------------------------------------------------------------
@@ -711,8 +715,15 @@ class Shell:
         return ShellResult(b"", "".join(e + "\n" for e in err).encode(), code)
 
     def _mkdir(self, args: list[str], stdin: bytes) -> ShellResult:
-        # Directories exist implicitly in the simulator's file table (as parents of files).
-        return ShellResult()
+        parents = any(a.startswith("-") and "p" in a for a in args)
+        err, code = [], 0
+        for name in (a for a in args if not a.startswith("-")):
+            if self.exists(name) and not parents:
+                err.append(f"mkdir: '{name}': File exists")
+                code = 1
+            elif not self.exists(name):
+                self.phone.make_dir(self.path(name))
+        return ShellResult(b"", "".join(e + "\n" for e in err).encode(), code)
 
     def _touch(self, args: list[str], stdin: bytes) -> ShellResult:
         for name in (a for a in args if not a.startswith("-")):
@@ -877,6 +888,19 @@ class Shell:
             return ShellResult(b"  bash arg: -p\n", b"** No activities found to run, monkey aborted.\n", 252)
         self._start(package)
         return self._ok(f"  bash arg: -p\n  bash arg: {package}\nEvents injected: 1\n## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)\n")
+
+    def _cerebellum_sim(self, args: list[str], stdin: bytes) -> ShellResult:
+        """Simulator-only controls (no real device has this command)."""
+        if args == ["factory-reset"]:
+            self.phone.factory_reset()
+            if self.provision is not None:
+                self.provision(self.phone)
+            return self._ok("factory reset done\n")
+        if args == ["version"]:
+            from cerebellum_gym import __version__
+
+            return self._ok(f"cerebellum-gym {__version__}\n")
+        return self._fail("usage: cerebellum-sim factory-reset|version\n", 2)
 
     # --- input and screen --------------------------------------------------------------------
 

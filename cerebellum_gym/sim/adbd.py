@@ -106,7 +106,7 @@ class _Connection:
         self.next_id = 1
         self.max_payload = 4096
         self.hung = False
-        self.shell = Shell(server.phone, screencap_compression=server.screencap_compression)
+        self.shell = Shell(server.phone, screencap_compression=server.screencap_compression, provision=server.provision)
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -220,8 +220,11 @@ class _Connection:
             return
         self.streams[local_id] = stream
         self.send(A_OKAY, local_id, remote_id)
+        v2 = kind == "shell" and "v2" in name.split(",")[1:]
         if fault == "garbage_output":
-            self.queue(stream, os.urandom(512))
+            # Well-formed framing around nonsense: the client must check what it got.
+            noise = os.urandom(512)
+            self.queue(stream, struct.pack("<BI", SHELL_STDOUT, len(noise)) + noise + struct.pack("<BIB", SHELL_EXIT, 1, 0) if v2 else noise)
             stream.close_when_drained = True
         elif kind == "sync":
             stream.sync = bytearray()
@@ -233,7 +236,7 @@ class _Connection:
                 # Each service is a fresh `sh -c` on a device: no cwd or $? carries over.
                 self.shell.cwd, self.shell.status = "/", 0
                 result = self.shell.run(command)
-            if kind == "shell" and "v2" in name.split(",")[1:]:
+            if v2:
                 body = bytearray()
                 for pid, data in ((SHELL_STDOUT, result.stdout), (SHELL_STDERR, result.stderr)):
                     for i in range(0, len(data), SYNC_DATA_MAX):
@@ -359,8 +362,8 @@ class AdbdServer:
                 "bind to 127.0.0.1 (the default), or pass allow_remote=True (--allow-remote) if you really mean to expose it"
             )
         self.phone = phone if phone is not None else Phone()
-        if adb_keyboard:
-            self.phone.put_setting("secure", "default_input_method", ADB_KEYBOARD_IME)
+        self.adb_keyboard = adb_keyboard
+        self.provision(self.phone)
         self.serial = serial
         self.screencap_compression = screencap_compression
         self.lock = threading.RLock()
@@ -378,6 +381,11 @@ class AdbdServer:
             raise CerebellumError(f"cannot serve on {host}:{port}: {exc}") from exc
         self._listener.listen(8)
         self._thread: threading.Thread | None = None
+
+    def provision(self, phone: Phone) -> None:
+        """Set the phone up as served (again after a factory reset): the ADB keyboard if asked."""
+        if self.adb_keyboard:
+            phone.put_setting("secure", "default_input_method", ADB_KEYBOARD_IME)
 
     @property
     def address(self) -> tuple[str, int]:
@@ -402,7 +410,8 @@ class AdbdServer:
 
         Kinds: ``drop`` closes the TCP connection (mid-step, as a cable pull); ``hang`` stops
         answering on that connection (it stays open); ``garbage`` writes random bytes onto the
-        transport; ``garbage_output`` answers the service with random bytes.
+        transport; ``garbage_output`` answers the service with random bytes (inside valid shell
+        v2 framing, exit code 0, so only a client that checks its data notices).
         """
         if kind not in FAULT_KINDS:
             raise ValueError(f"unknown fault {kind!r}; known: {', '.join(FAULT_KINDS)}")
