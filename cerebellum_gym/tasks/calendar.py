@@ -447,7 +447,7 @@ class SimpleCalendarLocationOfEvent(Task):
     complexity: ClassVar[float] = 1.0
     answer: ClassVar[bool] = True
     template = "What is the location of my {title} event in Simple Calendar Pro? Answer with the location only."
-    judge = "The answer fuzzy-matches (0.9) the location of the one event with that title."
+    judge = "The answer equals (case, spaces and a final full stop aside) the location of the one event with that title; stricter than AndroidWorld's 0.9 fuzzy match."
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -464,7 +464,8 @@ class SimpleCalendarLocationOfEvent(Task):
         seed_noise(device, rng, 20, set(), {self.params["title"]})
 
     def progress(self, device: Device, answer: str | None = None) -> float:
-        return 1.0 if answer is not None and fuzzy_match(normalize_answer(answer), normalize_answer(self.params["location"])) else 0.0
+        # Exact after normalising: AndroidWorld's 0.9 fuzzy ratio would take "Room A" for "Room Z".
+        return 1.0 if answer is not None and normalize_answer(answer) == normalize_answer(self.params["location"]) else 0.0
 
     def text_candidates(self) -> list[str]:
         return []
