@@ -25,6 +25,7 @@ import numpy as np
 
 from cerebellum_gym.core.actions import CODE_INDEX, CODES, Action, StructuredAction, coerce_action
 from cerebellum_gym.core.history import History
+from cerebellum_gym.core.memory import reuse_freed_frames
 from cerebellum_gym.core.som import DEFAULT_MAX_LABELS, LabelledScreen, draw_overlay, label_screen
 from cerebellum_gym.core.spaces import action_space, observation_space
 from cerebellum_gym.core.tree import compact_subtree
@@ -126,6 +127,8 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         self.raise_infra_errors = raise_infra_errors
         self.render_mode = render_mode
 
+        if pixels:
+            reuse_freed_frames()  # fresh frames every step: reuse their memory (core/memory.py)
         dev_w, dev_h = self.device.screen_size
         self._scale = screenshot_width / dev_w
         shot_shape = (round(dev_h * self._scale), screenshot_width)
