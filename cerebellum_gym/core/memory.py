@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import os
 import sys
 from typing import Final
@@ -23,14 +24,10 @@ M_MMAP_THRESHOLD: Final = -3
 MMAP_THRESHOLD_BYTES: Final = 32 * 1024 * 1024
 TRIM_THRESHOLD_BYTES: Final = 128 * 1024 * 1024
 
-_done = False
 
-
+@functools.cache
 def reuse_freed_frames() -> bool:
     """Tune glibc once per process; returns whether the allocator was tuned."""
-    global _done
-    if _done:
-        return True
     if not sys.platform.startswith("linux") or os.environ.get("CEREBELLUM_KEEP_MALLOC") == "1":
         return False
     try:
@@ -38,6 +35,4 @@ def reuse_freed_frames() -> bool:
         mallopt = libc.mallopt
     except (OSError, AttributeError):  # not glibc (musl has no mallopt)
         return False
-    ok = bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES)) and bool(mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD_BYTES))
-    _done = ok
-    return ok
+    return bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES)) and bool(mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD_BYTES))
