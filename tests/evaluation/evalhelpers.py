@@ -10,7 +10,15 @@ from typing import Any
 TASKS = ("SystemWifiTurnOn", "SystemWifiTurnOff", "SystemBluetoothTurnOn", "ContactsAddContact")
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
 
 
 def write_suite(folder: Path, name: str, seeds: int, tasks: tuple[str, ...] = TASKS) -> Path:

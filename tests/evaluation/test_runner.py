@@ -156,7 +156,9 @@ def test_resume_repairs_a_line_cut_short(small_suite: Path, tmp_path: Path) -> N
     path = out / "results.jsonl"
     lines = path.read_text().splitlines(keepends=True)
     path.write_text("".join(lines[:5]) + lines[5][: len(lines[5]) // 2])  # killed mid-write of the sixth line
-    result = run_suite(load_agent("oracle"), load_suite(str(small_suite)), out, EvalConfig(progress="off"), resume=True, agent_spec="oracle")
+    result = run_suite(
+        load_agent("oracle"), load_suite(str(small_suite)), out, EvalConfig(progress="off"), resume=True, agent_spec="oracle"
+    )
     assert result.ran == 3
     final = read_lines(path)
     assert len(final) == len({r["case"] for r in final}) == 8

@@ -16,7 +16,13 @@ def test_load_by_path_resolves_family_and_app(small_suite: Path) -> None:
     assert suite.name == "small"
     assert len(suite.cases) == 8
     first = suite.cases[0]
-    assert (first.id, first.task, first.seed, first.family, first.app) == ("SystemWifiTurnOn-0", "SystemWifiTurnOn", 0, "system", "Settings")
+    assert (first.id, first.task, first.seed, first.family, first.app) == (
+        "SystemWifiTurnOn-0",
+        "SystemWifiTurnOn",
+        0,
+        "system",
+        "Settings",
+    )
     assert {c.family for c in suite.cases} == {"system", "contacts"}
 
 
