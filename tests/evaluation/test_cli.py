@@ -70,7 +70,7 @@ def test_sigkilled_run_resumes_with_every_case_exactly_once(tmp_path: Path) -> N
     done_before = len(before.split(b"\n")) - 1  # complete lines
     assert 5 <= done_before < 24, "the kill must land mid-way"
 
-    again = subprocess.run([*cmd, "--resume"], env=env, capture_output=True, text=True, timeout=120)
+    again = subprocess.run([*cmd, "--resume"], env=env, capture_output=True, text=True, timeout=120, check=False)
     assert again.returncode == 0, again.stderr
     lines = read_lines(results)
     assert sorted(r["case"] for r in lines) == sorted(

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from evalhelpers import write_suite
 
 from cerebellum_gym.evaluation.suites import SuiteError, available_suites, load_suite
-from evalhelpers import write_suite
 
 
 def test_load_by_path_resolves_family_and_app(small_suite: Path) -> None:
@@ -66,8 +66,10 @@ def _bad(tmp_path: Path, data: object, raw: str | None = None) -> str:
 
 
 def test_errors_name_the_problem(tmp_path: Path) -> None:
-    assert "unknown suite 'no-such-suite'" in str(pytest.raises(SuiteError, load_suite, "no-such-suite").value)
-    assert "does not exist" in str(pytest.raises(SuiteError, load_suite, str(tmp_path / "missing.json")).value)
+    with pytest.raises(SuiteError, match="unknown suite 'no-such-suite'"):
+        load_suite("no-such-suite")
+    with pytest.raises(SuiteError, match="does not exist"):
+        load_suite(str(tmp_path / "missing.json"))
     assert "not valid JSON" in _bad(tmp_path, None, raw="{nope")
     assert "non-empty list" in _bad(tmp_path, {"cases": []})
     duplicate = {"cases": [{"id": "a", "task": "SystemWifiTurnOn", "seed": 0}, {"id": "a", "task": "SystemWifiTurnOff", "seed": 0}]}
