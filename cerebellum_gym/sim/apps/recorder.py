@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from cerebellum_gym.sim.apps.base import App, Route
-from cerebellum_gym.sim.apps.common import edit_field
+from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Text, Widget
 
@@ -49,6 +49,7 @@ class AudioRecorderApp(App):
         seconds = int(self.phone.state.clock - float(self.data["started"]))
         self.data.update(recording=False, pending=seconds)
         self.set_dialog("save", file="")
+        self.phone.focus(field_key(self, self.route, "file"))  # the name dialog opens with the keyboard up
 
     def _save(self, route: Route) -> None:
         default = f"Record-{self.data['counter']}"

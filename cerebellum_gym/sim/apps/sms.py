@@ -140,4 +140,4 @@ class SimpleSmsApp(App):
             )
         compose: list[Widget] = [edit_field(self, route, "draft", hint="Type a message…", rid=f"{self.package}:id/thread_type_message"), Button("SMS", desc="Send", filled=True, on_tap=send)]
         name = self.contact_name(address)
-        return ScreenSpec(title=name or address, up=self.pop, body=body, bottom=compose, dialog=dialog, actions=[IconButton("Call", "✆")])
+        return ScreenSpec(title=name or address, up=self.pop, body=body, bottom=compose, dialog=dialog)

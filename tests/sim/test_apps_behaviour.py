@@ -1,0 +1,112 @@
+"""Behaviour of the simulated apps that the tasks rely on, driven through taps and keys."""
+
+from __future__ import annotations
+
+from cerebellum_gym.core.tree import UINode
+from cerebellum_gym.devices.base import KEYCODE_BACK
+from cerebellum_gym.sim.phone import Phone
+
+
+def node(phone: Phone, *, text: str | None = None, desc: str | None = None, rid: str | None = None) -> UINode:
+    for n in phone.ui_tree().iter():
+        if (text is None or n.text == text) and (desc is None or n.content_desc == desc) and (rid is None or n.resource_id.endswith(rid)):
+            return n
+    raise AssertionError(f"nothing on screen with text={text!r} desc={desc!r} rid={rid!r}")
+
+
+def tap(phone: Phone, **kwargs: str) -> None:
+    phone.tap(*node(phone, **kwargs).center)
+
+
+def test_stopwatch_runs_on_the_virtual_clock() -> None:
+    phone = Phone()
+    phone.start_app("com.google.android.deskclock")
+    tap(phone, desc="Stopwatch")
+    tap(phone, desc="Start")
+    phone.wait(65)
+    assert node(phone, rid=":id/stopwatch_time_text").text == "01:06"  # 65 s waited + 1 s for the tap
+    tap(phone, desc="Pause")
+    phone.wait(30)
+    assert node(phone, rid=":id/stopwatch_time_text").text == "01:06"  # paused: time stands still
+    assert node(phone, desc="Reset") is not None
+
+
+def test_long_press_selects_all_so_typing_replaces() -> None:
+    phone = Phone()
+    phone.write_file("/sdcard/Markor/a.md", b"old text")
+    phone.start_app("net.gsantner.markor")
+    tap(phone, text="Skip")
+    tap(phone, text="a.md")
+    editor = node(phone, rid=":id/document__fragment__edit__highlighting_editor")
+    phone.tap(*editor.center)
+    phone.type_text(" more")
+    assert node(phone, rid=":id/document__fragment__edit__highlighting_editor").text == "old text more"
+    phone.long_press(*editor.center)
+    phone.type_text("new")
+    phone.press_key(KEYCODE_BACK)  # Markor saves when the document is left
+    assert phone.read_file("/sdcard/Markor/a.md") == b"new"
+
+
+def test_markor_creates_empty_folders_and_moves_notes() -> None:
+    phone = Phone()
+    phone.write_file("/sdcard/Markor/n.md", b"x")
+    phone.start_app("net.gsantner.markor")
+    tap(phone, text="Skip")
+    tap(phone, desc="Create a new file or folder")
+    phone.type_text("Inbox")  # the dialog opens with the keyboard up
+    tap(phone, text="Folder")
+    assert phone.list_dir("/sdcard/Markor") == ["Inbox", "n.md"] and phone.is_dir("/sdcard/Markor/Inbox")
+    phone.long_press(*node(phone, text="n.md").center)
+    tap(phone, desc="Move")
+    tap(phone, text="Inbox")
+    tap(phone, text="Move here")
+    assert phone.list_dir("/sdcard/Markor/Inbox") == ["n.md"] and phone.read_file("/sdcard/Markor/Inbox/n.md") == b"x"
+    phone.remove_path("/sdcard/Markor/Inbox")
+    assert phone.list_dir("/sdcard/Markor") == []
+
+
+def test_recorder_asks_for_the_microphone_until_granted() -> None:
+    phone = Phone()
+    phone.start_app("com.dimowner.audiorecorder")
+    tap(phone, text="Don't allow")
+    tap(phone, desc="Record")
+    assert node(phone, text="Allow Audio Recorder to record audio?") is not None
+    tap(phone, text="While using the app")
+    tap(phone, desc="Record")
+    phone.wait(10)
+    tap(phone, desc="Stop recording")
+    phone.type_text("memo")
+    tap(phone, text="Save")
+    records = "/sdcard/Android/data/com.dimowner.audiorecorder/files/Music/records"
+    assert phone.list_dir(records) == ["memo.m4a"] and len(phone.read_file(f"{records}/memo.m4a")) > 10_000
+
+
+def test_calendar_moving_the_start_keeps_the_duration() -> None:
+    phone = Phone()
+    phone.start_app("com.simplemobiletools.calendar.pro")
+    tap(phone, desc="New Event")
+    tap(phone, rid=":id/event_start_time")
+    phone.type_text("9")
+    tap(phone, text="OK")
+    assert node(phone, text="09:00") is not None and node(phone, text="10:00") is not None
+    tap(phone, desc="Save")
+    assert node(phone, text="Title cannot be empty") is not None
+    tap(phone, rid=":id/title")
+    phone.type_text("Standup")
+    tap(phone, desc="Save")
+    rows = phone.content_query("content://com.simplemobiletools.calendar.pro/events")
+    assert [(r["title"], int(r["end_ts"]) - int(r["start_ts"])) for r in rows] == [("Standup", 3600)]
+
+
+def test_sms_send_writes_the_provider() -> None:
+    phone = Phone()
+    phone.start_app("com.simplemobiletools.smsmessenger")
+    tap(phone, desc="Start a conversation")
+    phone.type_text("+15550001111")
+    tap(phone, text="Send to +15550001111")
+    tap(phone, rid=":id/thread_type_message")
+    phone.type_text("hi there")
+    tap(phone, desc="Send")
+    sent = phone.content_query("content://sms/sent")
+    assert [(r["address"], r["body"]) for r in sent] == [("+15550001111", "hi there")]
+    assert int(sent[0]["date"]) == int(phone.now().timestamp() * 1000) - 1000  # stamped when Send was tapped
