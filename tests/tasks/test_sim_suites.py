@@ -72,3 +72,9 @@ def test_random_agent_rarely_succeeds_on_mixed100() -> None:
     # Verify-style tasks start solved, so a random F can succeed there; anything else is luck.
     assert sum(wins) / len(wins) <= 0.10
     assert wins == [random_episode(c["task"], c["seed"]) for c in cases]  # deterministic per seed
+
+
+def test_docs_list_every_task() -> None:
+    doc = (SUITES.parents[1] / "docs" / "tasks.md").read_text()
+    missing = [n for n in task_names() if f"`{n}`" not in doc]
+    assert not missing, f"docs/tasks.md lacks {missing}; regenerate its table with `cerebellum-gym tasks --markdown`"
