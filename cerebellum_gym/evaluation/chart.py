@@ -27,7 +27,7 @@ def success_chart(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]
     families = sorted({f for _, _, s in runs for f in s["by_family"]})
     groups = [*families, "all"]
     width = 0.8 / max(1, len(runs))
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.1 * len(groups) * max(1, len(runs)) ** 0.5 + 2), 4.0), dpi=100)
+    fig, ax = plt.subplots(figsize=(min(14.0, 3.0 + 0.35 * len(groups) * (1 + len(runs))), 4.0), dpi=100)
     for k, (label, meta, summary) in enumerate(runs):
         values, texts = [], []
         for g in groups:

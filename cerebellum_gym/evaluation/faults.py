@@ -20,8 +20,14 @@ Example:
     Traceback (most recent call last):
     ...
     cerebellum_gym.errors.DeviceLostError: injected fault: device dropped at call #0 (factory_reset) of case 'flaky', attempt 0
-    >>> device.begin_case("flaky", attempt=1)  # only the first attempt of 'flaky' drops
-    >>> device.factory_reset()
+    >>> device.begin_case("flaky", attempt=1)  # a dropped device stays lost ...
+    >>> device.ui_tree()
+    Traceback (most recent call last):
+    ...
+    cerebellum_gym.errors.DeviceLostError: injected fault: device is gone (dropped at call #0 (factory_reset) of case 'flaky', attempt 0)
+    >>> fresh = FaultyDevice(Phone(), device.plan)  # ... until replaced; only attempt 0 of 'flaky' drops
+    >>> fresh.begin_case("flaky", attempt=1)
+    >>> fresh.factory_reset()
 """
 
 from __future__ import annotations

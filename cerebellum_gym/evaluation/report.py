@@ -134,7 +134,7 @@ table.summary { border-collapse: collapse; margin: 6px 0; }
 table.summary th, table.summary td { border: 1px solid #dde1e6; padding: 3px 8px; text-align: left; }
 table.summary th { background: #eef1f4; }
 .note { color: #5b6570; margin: 4px 0; }
-img.chart { max-width: 720px; display: block; margin-top: 8px; }
+img.chart { max-width: 900px; width: 100%; display: block; margin-top: 8px; }
 main { display: flex; gap: 16px; padding: 12px 20px; align-items: flex-start; }
 #list-pane { width: 430px; flex: none; }
 .filters { display: flex; gap: 8px; flex-wrap: wrap; margin-bottom: 6px; }
@@ -217,7 +217,7 @@ function render() {
     const left = el("span", {}, `${e.case}`);
     if (DATA.runs.length > 1) left.appendChild(el("span", { class: "meta" }, ` · ${DATA.runs[e.run].label}`));
     const right = el("span", {});
-    right.appendChild(el("span", { class: "meta" }, `${e.steps} steps · ${Number(e.progress).toFixed(2)} `));
+    right.appendChild(el("span", { class: "meta" }, `${e.steps} step${e.steps === 1 ? "" : "s"} · ${Number(e.progress).toFixed(2)} `));
     right.appendChild(el("span", { class: "badge " + e.outcome }, e.outcome.replace("_", " ")));
     li.append(left, right);
     if (e === state.episode) li.classList.add("selected");
@@ -258,8 +258,8 @@ function drawViewer() {
     return b;
   };
   const label = el("span", { id: "step-label", "data-testid": "step-label" }, `step ${k} / ${e.steps}`);
-  controls.append(button("first", "⏮", 0), button("prev", "◀ prev", k - 1), label,
-                  button("next", "next ▶", k + 1), button("last", "⏭", e.steps));
+  controls.append(button("first", "« first", 0), button("prev", "◀ prev", k - 1), label,
+                  button("next", "next ▶", k + 1), button("last", "last »", e.steps));
   v.appendChild(controls);
   const screen = el("div", { class: "screen" });
   const src = e.frames[k];

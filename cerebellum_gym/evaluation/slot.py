@@ -86,7 +86,7 @@ def blank_observation(space: spaces.Space[Any]) -> Any:
     """A valid, empty member of ``space`` (zeros, empty strings, empty sequences).
 
     Example:
-        >>> blank_observation(spaces.Dict({"a": spaces.MultiBinary(2), "t": spaces.Text(5)}))
+        >>> blank_observation(spaces.Dict({"a": spaces.MultiBinary(2), "t": spaces.Text(5, min_length=0)}))
         {'a': array([0, 0], dtype=int8), 't': ''}
     """
     if isinstance(space, spaces.Dict):
@@ -94,7 +94,7 @@ def blank_observation(space: spaces.Space[Any]) -> Any:
     if isinstance(space, spaces.Tuple):
         return tuple(blank_observation(sub) for sub in space.spaces)
     if isinstance(space, spaces.Text):
-        return " " * space.min_length
+        return space.characters[:1] * space.min_length
     if isinstance(space, spaces.Sequence):
         return ()
     if isinstance(space, spaces.Box):
