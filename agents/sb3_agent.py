@@ -1,0 +1,179 @@
+"""Play a trained Stable-Baselines3 ``MaskablePPO`` policy as a cerebellum agent.
+
+The model's zip carries the :class:`~cerebellum_gym.wrappers.SB3EnvConfig` it was trained
+with (a ``cerebellum_gym.json`` member that SB3 itself ignores), so the agent applies the same
+flat action layout and observation encoder to raw observations, masks included. That is what
+lets the evaluation CLI load it as ``sb3:PATH``.
+
+Typed texts (``K`` and ``F {text}`` slots) need the task's candidate strings; they are read,
+in order, from the observation's ``text_candidates`` entry (present behind
+:class:`~cerebellum_gym.wrappers.FlatActions`), from the ``oracle`` source passed to
+:meth:`SB3Agent.act_batch` when it offers ``text_candidates()``, and otherwise from the goal
+text itself (quoted phrases and numbers: see :func:`goal_text_candidates`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cerebellum_gym.agents.base import Agent, Observation, OracleSource
+from cerebellum_gym.wrappers.actions import task_text_candidates
+from cerebellum_gym.wrappers.encoding import ObservationEncoder
+from cerebellum_gym.wrappers.sb3 import SB3EnvConfig
+
+#: Name of the zip member that carries the env config.
+CONFIG_MEMBER = "cerebellum_gym.json"
+
+_QUOTED_RE = re.compile(r"[\"“']([^\"”']+)[\"”']")
+_NUMBER_RE = re.compile(r"\+?\d[\d\-(). ]*\d|\d")
+
+
+def goal_text_candidates(goal: str) -> list[str]:
+    """Texts a discrete agent may type when nothing better is known: quoted phrases, then numbers.
+
+    Example:
+        >>> goal_text_candidates('Add a note titled "Groceries" with 3 items, call +15550100134.')
+        ['Groceries', '3', '+15550100134']
+    """
+    found: list[str] = []
+    for match in _QUOTED_RE.finditer(goal):
+        found.append(match.group(1).strip())
+    for match in _NUMBER_RE.finditer(goal):
+        found.append(match.group(0).strip().rstrip("."))
+    seen: set[str] = set()
+    return [t for t in found if t and not (t in seen or seen.add(t))]  # type: ignore[func-returns-value]
+
+
+def save_config(path: str | Path, config: SB3EnvConfig) -> None:
+    """Add (or replace) the env config inside a saved SB3 model zip."""
+    path = Path(path)
+    with zipfile.ZipFile(path) as archive:
+        members = {name: archive.read(name) for name in archive.namelist() if name != CONFIG_MEMBER}
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+        archive.writestr(CONFIG_MEMBER, config.to_json())
+
+
+def load_config(path: str | Path) -> SB3EnvConfig:
+    """The env config saved inside a model zip by :func:`save_config`.
+
+    Raises:
+        ValueError: the zip has no config (it was not saved by cerebellum-gym's trainer).
+    """
+    with zipfile.ZipFile(path) as archive:
+        if CONFIG_MEMBER not in archive.namelist():
+            raise ValueError(f"{path} has no {CONFIG_MEMBER}: save models with cerebellum_gym.agents.sb3_agent.save_model")
+        return SB3EnvConfig.from_json(archive.read(CONFIG_MEMBER).decode("utf-8"))
+
+
+def save_model(model: Any, path: str | Path, config: SB3EnvConfig) -> Path:
+    """``model.save(path)`` plus the env config, so :meth:`SB3Agent.load` can play it. Returns the zip path."""
+    path = Path(path)
+    if path.suffix != ".zip":
+        path = path.with_name(path.name + ".zip")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model.save(path)
+    save_config(path, config)
+    return path
+
+
+class SB3Agent(Agent):
+    """A trained (Maskable)PPO policy behind the agent interface.
+
+    Args:
+        model: a Stable-Baselines3 model with ``predict(obs, deterministic=..., action_masks=...)``
+            (sb3-contrib's ``MaskablePPO``); models without ``action_masks`` support get none.
+        config: the env config the model was trained with.
+        deterministic: take the most likely legal action (``False`` samples).
+        name: shown in result tables.
+    """
+
+    def __init__(self, model: Any, config: SB3EnvConfig, deterministic: bool = True, name: str | None = None) -> None:
+        self.model = model
+        self.config = config
+        self.layout = config.layout
+        self.encoder = ObservationEncoder(config.encoder)
+        self.deterministic = deterministic
+        self.name = name or f"{type(model).__name__}"
+        # Plain SB3 models take no masks; sb3-contrib's maskable ones do.
+        self._masked = "action_masks" in inspect.signature(model.predict).parameters
+
+    @classmethod
+    def load(cls, path: str | Path, deterministic: bool = True, device: str = "cpu", **_: Any) -> SB3Agent:
+        """Load a zip written by :func:`save_model` (what ``sb3:PATH`` on the CLI does).
+
+        Args:
+            path: the model zip (``.zip`` may be left off).
+            deterministic: see the class.
+            device: torch device for the policy.
+
+        Raises:
+            FileNotFoundError: no such file.
+            ValueError: the zip carries no cerebellum env config.
+        """
+        from sb3_contrib import MaskablePPO
+
+        path = Path(path)
+        if not path.exists() and path.with_name(path.name + ".zip").exists():
+            path = path.with_name(path.name + ".zip")
+        if not path.exists():
+            raise FileNotFoundError(f"no SB3 model at {path}")
+        config = load_config(path)
+        model = MaskablePPO.load(path, device=device)
+        return cls(model, config, deterministic=deterministic, name=f"maskable-ppo ({path.stem})")
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            import torch
+
+            torch.manual_seed(seed)
+
+    def act(self, observation: Observation) -> str:
+        return self.act_batch([observation])[0]
+
+    def act_env(self, env: Any, observation: Observation) -> str:
+        """The action for ``observation`` of a single raw env, reading candidate texts from its task."""
+        return self.act_batch([{**observation, "text_candidates": task_text_candidates(env)}])[0]
+
+    def act_batch(self, observations: Sequence[Observation], oracle: OracleSource | None = None) -> list[str]:
+        """One forward pass for the whole batch; masks keep every action legal."""
+        if not observations:
+            return []
+        texts = self._texts(observations, oracle)
+        encoded = self.encoder.encode_batch(observations, texts)
+        masks = np.stack([self.layout.observation_mask(obs, t) for obs, t in zip(observations, texts, strict=True)])
+        if self._masked:
+            actions, _ = self.model.predict(encoded, deterministic=self.deterministic, action_masks=masks)
+        else:
+            actions, _ = self.model.predict(encoded, deterministic=self.deterministic)
+        out: list[str] = []
+        for index, obs, t, mask in zip(np.asarray(actions).reshape(-1), observations, texts, masks, strict=True):
+            # An unmasked model may pick an illegal index; fall back to the first legal one.
+            index = int(index) if mask[int(index)] else int(np.flatnonzero(mask)[0])
+            out.append(self.layout.decode(index, tuple(obs.get("labels", ())), t))
+        return out
+
+    def _texts(self, observations: Sequence[Observation], oracle: OracleSource | None) -> list[tuple[str, ...]]:
+        from_source: Sequence[Sequence[str]] | None = None
+        getter = getattr(oracle, "text_candidates", None)
+        if callable(getter):
+            from_source = getter()
+        texts: list[tuple[str, ...]] = []
+        for i, obs in enumerate(observations):
+            if "text_candidates" in obs:
+                found: Sequence[str] = obs["text_candidates"]
+            elif from_source is not None and i < len(from_source):
+                found = from_source[i]
+            else:
+                found = goal_text_candidates(str(obs.get("goal", "")))
+            texts.append(tuple(str(t) for t in found)[: self.layout.max_texts])
+        return texts
+
