@@ -52,7 +52,7 @@ def test_sigkilled_run_resumes_with_every_case_exactly_once(tmp_path: Path) -> N
         "--out",
         str(out),
     ]
-    cmd += ["--screens", "2", "--progress", "lines"]
+    cmd += ["--screens", "0", "--progress", "lines"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     results = out / "results.jsonl"
     deadline = time.monotonic() + 60
@@ -85,7 +85,23 @@ def test_eval_with_two_agents_prints_the_comparison(tmp_path: Path, capsys: pyte
     suite = write_suite(tmp_path, "two", 1)
     out = tmp_path / "runs"
     code = main(
-        ["eval", "--suite", str(suite), "--agent", "random", "--agent", "oracle", "--num-envs", "2", "--out", str(out), "--progress", "off"]
+        [
+            "eval",
+            "--suite",
+            str(suite),
+            "--agent",
+            "random",
+            "--agent",
+            "oracle",
+            "--num-envs",
+            "2",
+            "--out",
+            str(out),
+            "--progress",
+            "off",
+            "--screens",
+            "0",
+        ]
     )
     printed = capsys.readouterr().out
     assert code == 0
