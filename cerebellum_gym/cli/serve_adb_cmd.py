@@ -33,10 +33,16 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--port", type=int, default=6520, help="TCP port (default 6520; avoid 5555-5585, the emulators' range)")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    parser.add_argument("--allow-remote", action="store_true", help="permit a non-loopback --host (anyone who reaches it can run shell commands)")
+    parser.add_argument(
+        "--allow-remote", action="store_true", help="permit a non-loopback --host (anyone who reaches it can run shell commands)"
+    )
     parser.add_argument("--task", default=None, help="set the phone up for this task (its initial state) before serving")
     parser.add_argument("--seed", type=int, default=0, help="seed for the task's parameters (default 0)")
-    parser.add_argument("--no-adb-keyboard", action="store_true", help="serve without the ADB keyboard IME (non-ASCII typing then fails, as on a stock phone)")
+    parser.add_argument(
+        "--no-adb-keyboard",
+        action="store_true",
+        help="serve without the ADB keyboard IME (non-ASCII typing then fails, as on a stock phone)",
+    )
     parser.set_defaults(handler=run)
 
 

@@ -26,6 +26,7 @@ Example (needs a device; see ``docs/adb.md``)::
 from __future__ import annotations
 
 import base64
+import contextlib
 import io
 import os
 import re
@@ -37,7 +38,7 @@ import subprocess
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 import numpy as np
 
@@ -118,7 +119,7 @@ def parse_content_rows(output: str, projection: Sequence[str] | None = None) -> 
     if output.strip() in ("", "No result found."):
         return []
     records: list[str] = []
-    for line in output.split("\n"):
+    for line in output.removesuffix("\n").split("\n"):
         match = re.match(r"Row: \d+ ", line)
         if match:
             records.append(line[match.end() :])
@@ -126,7 +127,6 @@ def parse_content_rows(output: str, projection: Sequence[str] | None = None) -> 
             records[-1] += "\n" + line  # a value with a newline continues the row
     rows: list[Row] = []
     for record in records:
-        record = record.rstrip("\r\n") if record.endswith(("\r", "\n")) else record
         row: Row = {}
         if projection:
             rest = record
@@ -177,10 +177,8 @@ class _Link:
         self.buffer = bytearray()
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             self.sock.close()
-        except OSError:
-            pass
 
     def send(self, data: bytes) -> None:
         self.sock.settimeout(self.deadline.remaining())
@@ -303,7 +301,7 @@ class AdbDevice(Device):
         if timeout <= 0:
             raise ValueError(f"timeout must be positive, got {timeout}")
         self.adb_host = adb_host or os.environ.get("ANDROID_ADB_SERVER_HOST", "127.0.0.1")
-        self.adb_port = int(adb_port or os.environ.get("ANDROID_ADB_SERVER_PORT", 5037))
+        self.adb_port = int(adb_port or os.environ.get("ANDROID_ADB_SERVER_PORT") or 5037)
         self.timeout = float(timeout)
         self.wait_timeout_margin = float(wait_timeout_margin)
         self.reconnect_timeout = float(reconnect_timeout if reconnect_timeout is not None else max(timeout, 5.0))
@@ -376,10 +374,18 @@ class AdbDevice(Device):
 
     def _connect(self) -> None:
         assert self.address is not None
-        answer = self._host_query(f"host:connect:{self.address}")
-        if "connected to" not in answer:
-            raise DeviceLostError(f"adb connect {self.address}: {answer.strip()}")
-        self._wait_online(self.reconnect_timeout)
+        end = time.monotonic() + self.reconnect_timeout
+        while True:
+            answer = self._host_query(f"host:connect:{self.address}")
+            if "connected to" not in answer:
+                raise DeviceLostError(f"adb connect {self.address}: {answer.strip()}")
+            try:
+                # The server may still be tearing down the old transport: connect again if so.
+                self._wait_online(max(0.1, min(1.0, end - time.monotonic())))
+                return
+            except DeviceLostError:
+                if time.monotonic() >= end:
+                    raise
 
     def _wait_online(self, seconds: float) -> None:
         end = time.monotonic() + seconds
@@ -397,10 +403,8 @@ class AdbDevice(Device):
     def _recover(self) -> None:
         """Bring a device back after a fault: reconnect TCP devices, wait for USB ones."""
         if self.address is not None:
-            try:
+            with contextlib.suppress(InfraError):  # already gone is fine
                 self._host_query(f"host:disconnect:{self.address}")
-            except InfraError:
-                pass  # already gone is fine
             self._connect()
         else:
             self._wait_online(self.reconnect_timeout)
@@ -570,8 +574,9 @@ class AdbDevice(Device):
 
         data = self.exec_out(["screencap", "-p"])
         try:
-            image = Image.open(io.BytesIO(data))
-            image.load()
+            opened = Image.open(io.BytesIO(data))
+            opened.load()
+            image: Image.Image = opened
         except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
             raise DeviceProtocolError(f"screencap -p returned no PNG ({len(data)} bytes: {data[:16]!r}): {exc}") from exc
         if image.mode != "RGB":
@@ -666,7 +671,9 @@ class AdbDevice(Device):
     def start_app(self, package: str) -> None:
         out = self.shell(["monkey", "-p", package, "-c", "android.intent.category.LAUNCHER", "1"], check=False)
         if out.code != 0 or "Events injected" not in out.text:
-            raise CerebellumError(f"cannot start {package!r} on {self.serial}: {(out.stderr or out.stdout).decode('utf-8', 'replace').strip()[:200]}")
+            raise CerebellumError(
+                f"cannot start {package!r} on {self.serial}: {(out.stderr or out.stdout).decode('utf-8', 'replace').strip()[:200]}"
+            )
         self._seen_packages.add(package)
 
     def force_stop(self, packages: Iterable[str]) -> None:
@@ -760,7 +767,9 @@ class AdbDevice(Device):
         protected = PROTECTED_PACKAGES | {self._launcher}
         stale = sorted(p for p in self._seen_packages | set(self.reset_packages) if p not in protected and ".inputmethod" not in p)
         self._seen_packages.clear()
-        self.shell(" ; ".join([*(shlex.join(["am", "force-stop", p]) for p in stale), shlex.join(["input", "keyevent", str(KEYCODE_HOME)])]))
+        self.shell(
+            " ; ".join([*(shlex.join(["am", "force-stop", p]) for p in stale), shlex.join(["input", "keyevent", str(KEYCODE_HOME)])])
+        )
 
     def close(self) -> None:
         self._closed = True
@@ -829,7 +838,9 @@ class PrivateAdbServer:
 
     def run(self, *args: str, timeout: float = 20.0) -> subprocess.CompletedProcess[str]:
         """Run the ``adb`` client against this server."""
-        return subprocess.run([self.adb, "-P", str(self.port), *args], env=self.env, capture_output=True, text=True, timeout=timeout)
+        return subprocess.run(
+            [self.adb, "-P", str(self.port), *args], env=self.env, capture_output=True, text=True, timeout=timeout, check=False
+        )
 
     def start(self) -> PrivateAdbServer:
         result = self.run("start-server", timeout=30)
@@ -839,10 +850,8 @@ class PrivateAdbServer:
 
     def stop(self) -> None:
         """Kill the server and remove its ``HOME``. Idempotent."""
-        try:
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
             self.run("kill-server", timeout=10)
-        except (OSError, subprocess.SubprocessError):
-            pass
         shutil.rmtree(self.home, ignore_errors=True)
 
     def __enter__(self) -> PrivateAdbServer:

@@ -562,7 +562,8 @@ class Shell:
         if started:
             fields.append((current, globbable))
         out: list[str] = []
-        for text, glob in fields:
+        for field_text, glob in fields:
+            text = field_text
             if text.startswith("~") and word.parts and word.parts[0][0] == "lit" and not word.parts[0][2]:
                 text = "/" + text[1:].lstrip("/")
             matches = self.glob(text) if glob else []
@@ -578,7 +579,9 @@ class Shell:
             nxt: list[str] = []
             for base in bases:
                 if any(c in _GLOB_CHARS for c in comp):
-                    nxt.extend(posixpath.join(base, n) for n in self.listdir(base) if fnmatch.fnmatchcase(n, comp) and not n.startswith("."))
+                    nxt.extend(
+                        posixpath.join(base, n) for n in self.listdir(base) if fnmatch.fnmatchcase(n, comp) and not n.startswith(".")
+                    )
                 else:
                     candidate = posixpath.join(base, comp)
                     if self.exists(candidate):
@@ -696,7 +699,9 @@ class Shell:
             else:
                 err.append(f"ls: {name}: No such file or directory")
                 code = 1
-        return ShellResult("".join(line + "\n" for line in out).encode("utf-8", "surrogateescape"), "".join(e + "\n" for e in err).encode(), code)
+        return ShellResult(
+            "".join(line + "\n" for line in out).encode("utf-8", "surrogateescape"), "".join(e + "\n" for e in err).encode(), code
+        )
 
     def _rm(self, args: list[str], stdin: bytes) -> ShellResult:
         flags = "".join(a[1:] for a in args if a.startswith("-") and len(a) > 1)
@@ -732,7 +737,7 @@ class Shell:
         return ShellResult()
 
     def _grep(self, args: list[str], stdin: bytes) -> ShellResult:
-        flags, rest = "", []
+        flags, rest = "", list[str]()
         for a in args:
             if a.startswith("-") and len(a) > 1 and not rest:
                 flags += a[1:]
@@ -790,7 +795,10 @@ class Shell:
                 f"  mFocusedApp=ActivityRecord{{a0b1c2d u0 {component} t12}}\n"
             )
         if service == "activity":
-            return self._ok(f"ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n  mResumedActivity: ActivityRecord{{a0b1c2d u0 {component} t12}}\n")
+            return self._ok(
+                "ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n"
+                f"  mResumedActivity: ActivityRecord{{a0b1c2d u0 {component} t12}}\n"
+            )
         if service == "input_method":
             return self._ok(f"  mCurMethodId={self._ime_current()}\n")
         return self._fail(f"Can't find service: {service}\n")
@@ -807,7 +815,9 @@ class Shell:
         if sub in ("start", "start-activity"):
             opts, positional = _options(rest, takes_value={"-n", "-a", "-c", "-d", "-t", "--user", "-f"}, extras=True)
             component = opts.get("-n") or (positional[0] if positional else "")
-            if opts.get("-c") == "android.intent.category.HOME" or (opts.get("-a") == "android.intent.action.MAIN" and opts.get("-c") == "android.intent.category.HOME"):
+            if opts.get("-c") == "android.intent.category.HOME" or (
+                opts.get("-a") == "android.intent.action.MAIN" and opts.get("-c") == "android.intent.category.HOME"
+            ):
                 self.phone.go_home()
                 return self._ok("Starting: Intent { act=android.intent.action.MAIN cat=[android.intent.category.HOME] }\n")
             package = component.split("/", 1)[0]
@@ -887,7 +897,8 @@ class Shell:
         if package not in self.phone.apps or not self.phone.apps[package].launchable:
             return ShellResult(b"  bash arg: -p\n", b"** No activities found to run, monkey aborted.\n", 252)
         self._start(package)
-        return self._ok(f"  bash arg: -p\n  bash arg: {package}\nEvents injected: 1\n## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)\n")
+        stats = "## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)"
+        return self._ok(f"  bash arg: -p\n  bash arg: {package}\nEvents injected: 1\n{stats}\n")
 
     def _cerebellum_sim(self, args: list[str], stdin: bytes) -> ShellResult:
         """Simulator-only controls (no real device has this command)."""
@@ -905,7 +916,19 @@ class Shell:
     # --- input and screen --------------------------------------------------------------------
 
     def _input(self, args: list[str], stdin: bytes) -> ShellResult:
-        sources = {"touchscreen", "touchpad", "keyboard", "mouse", "stylus", "dpad", "gamepad", "trackball", "joystick", "touchnavigation", "rotaryencoder"}
+        sources = {
+            "touchscreen",
+            "touchpad",
+            "keyboard",
+            "mouse",
+            "stylus",
+            "dpad",
+            "gamepad",
+            "trackball",
+            "joystick",
+            "touchnavigation",
+            "rotaryencoder",
+        }
         while args and (args[0] in sources or args[0] == "-d"):
             args = args[2:] if args[0] == "-d" else args[1:]
         sub, rest = (args[0], args[1:]) if args else ("", [])
@@ -933,7 +956,9 @@ class Shell:
             else:
                 raise ValueError(sub)
         except ValueError:
-            return self._fail(f"Error: Invalid arguments for command: {sub}\nUsage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n")
+            return self._fail(
+                f"Error: Invalid arguments for command: {sub}\nUsage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]\n"
+            )
         return ShellResult()
 
     def png(self) -> bytes:

@@ -71,7 +71,7 @@ def is_loopback(host: str) -> bool:
     except socket.gaierror:
         return False
     addresses = {info[4][0] for info in infos}
-    return bool(addresses) and all(ipaddress.ip_address(a.split("%")[0]).is_loopback for a in addresses)
+    return bool(addresses) and all(ipaddress.ip_address(str(a).split("%")[0]).is_loopback for a in addresses)
 
 
 @dataclass
@@ -224,7 +224,9 @@ class _Connection:
         if fault == "garbage_output":
             # Well-formed framing around nonsense: the client must check what it got.
             noise = os.urandom(512)
-            self.queue(stream, struct.pack("<BI", SHELL_STDOUT, len(noise)) + noise + struct.pack("<BIB", SHELL_EXIT, 1, 0) if v2 else noise)
+            self.queue(
+                stream, struct.pack("<BI", SHELL_STDOUT, len(noise)) + noise + struct.pack("<BIB", SHELL_EXIT, 1, 0) if v2 else noise
+            )
             stream.close_when_drained = True
         elif kind == "sync":
             stream.sync = bytearray()

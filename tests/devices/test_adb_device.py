@@ -73,7 +73,7 @@ def test_content_provider_round_trip_with_hostile_values(served: Any) -> None:
     device, phone = served.device, served.phone
     device.content_delete(CONTACTS_URI)
     assert device.content_query(CONTACTS_URI) == []
-    nasty = "O'Brien, Jr. = \"boss\" $(reboot) `id` ; | &"
+    nasty = 'O\'Brien, Jr. = "boss" $(reboot) `id` ; | &'
     device.content_insert(CONTACTS_URI, {"display_name": nasty, "number": "+1 (555) 010-0134"})
     device.content_insert(CONTACTS_URI, {"display_name": "Plain Name", "number": "+15550100"})
     rows = device.content_query(CONTACTS_URI, projection=("display_name", "number"))

@@ -19,7 +19,13 @@ SLACK = 1.5
 
 @pytest.mark.parametrize(
     ("kind", "on"),
-    [("drop", "input"), ("hang", "uiautomator"), ("garbage", "screencap"), ("garbage_output", "screencap"), ("garbage_output", "settings get")],
+    [
+        ("drop", "input"),
+        ("hang", "uiautomator"),
+        ("garbage", "screencap"),
+        ("garbage_output", "screencap"),
+        ("garbage_output", "settings get"),
+    ],
 )
 def test_fault_mid_step_is_an_infra_error_and_reset_recovers(served: Any, kind: str, on: str) -> None:
     env = gym.make("Cerebellum-Adb-v0", task="SystemWifiTurnOn", device_options=served.options(timeout=TIMEOUT, reconnect_timeout=5.0))

@@ -1,0 +1,142 @@
+"""The served simulator's shell: POSIX quoting and expansion, and Android commands' output."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from cerebellum_gym.sim.adb_shell import ADB_KEYBOARD_IME, Shell, parse_where
+from cerebellum_gym.sim.phone import LAUNCHER_PACKAGE, Phone
+
+CONTACTS_URI = "content://com.android.contacts/data/phones"
+
+
+@pytest.fixture
+def sh() -> Shell:
+    return Shell(Phone())
+
+
+def out(sh: Shell, line: str) -> str:
+    return sh.run(line).stdout.decode()
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("echo 'a  b' \"c  d\" e\\ f", "a  b c  d e f\n"),
+        ("echo \"$(echo 'x y')\" $(echo 'x   y')", "x y x y\n"),
+        ("echo `echo tick`", "tick\n"),
+        ('echo "it\'s" \'say "hi"\'', 'it\'s say "hi"\n'),
+        ("echo $NOPE-${HOME}", "-/\n"),
+        ("false; echo $?", "1\n"),
+        ("false && echo no || echo yes", "yes\n"),
+        ("true && echo a; echo b", "a\nb\n"),
+        ("echo a # comment", "a\n"),
+        ("echo '#not' \\#not", "#not #not\n"),
+        ("echo one\necho two", "one\ntwo\n"),
+        ("echo hi | grep h", "hi\n"),
+        ("echo /sys*", "/sys /system /system_ext\n"),
+        ("echo '*'", "*\n"),
+        ("echo -n x", "x"),
+        ("echo ''", "\n"),
+        ("exit 4; echo never", ""),
+    ],
+)
+def test_quoting_expansion_and_operators(sh: Shell, line: str, expected: str) -> None:
+    assert out(sh, line) == expected
+
+
+def test_exit_codes_and_errors_read_like_mksh(sh: Shell) -> None:
+    assert sh.run("exit 4").code == 4
+    missing = sh.run("nosuchcmd arg")
+    assert (missing.code, missing.stderr) == (127, b"/system/bin/sh: nosuchcmd: inaccessible or not found\n")
+    assert sh.run("echo 'open").stderr == b"/system/bin/sh: syntax error: no closing quote\n"
+    assert sh.run("echo a &&").code == 1
+    assert sh.run("cat /nope 2>/dev/null").stderr == b""
+    assert sh.run("cat /nope 2>&1").stdout == b"cat: /nope: No such file or directory\n"
+
+
+def test_redirections_write_the_phone_files(sh: Shell) -> None:
+    sh.run("echo first > /sdcard/f.txt; echo second >> /sdcard/f.txt")
+    assert sh.phone.read_file("/sdcard/f.txt") == b"first\nsecond\n"
+    assert out(sh, "cat < /sdcard/f.txt | grep sec") == "second\n"
+    assert out(sh, "ls /storage/emulated/0") == "f.txt\n"  # storage aliases name the same files
+    sh.run("mkdir -p /sdcard/Empty && rm /sdcard/f.txt")
+    assert out(sh, "ls /sdcard") == "Empty\n"
+
+
+def test_settings_and_content_print_like_a_device(sh: Shell) -> None:
+    assert out(sh, "settings get global wifi_on") == "1\n"
+    assert out(sh, "settings get global nothing_here") == "null\n"
+    assert sh.run("settings get bogus x").stderr == b"Invalid namespace 'bogus'\n"
+    assert out(sh, f"content query --uri {CONTACTS_URI}") == "No result found.\n"
+    sh.run(f"content insert --uri {CONTACTS_URI} --bind display_name:s:'Ana Lima' --bind number:s:+1555")
+    sh.run(f'content insert --uri {CONTACTS_URI} --bind display_name:s:"O\'Neil" --bind number:s:+1666')
+    assert out(sh, f"content query --uri {CONTACTS_URI} --projection display_name:number") == (
+        "Row: 0 display_name=Ana Lima, number=+1555\nRow: 1 display_name=O'Neil, number=+1666\n"
+    )
+    assert out(sh, f"content query --uri {CONTACTS_URI} --projection number --where \"display_name='O''Neil'\"") == "Row: 0 number=+1666\n"
+    sh.run(f"content delete --uri {CONTACTS_URI} --where \"display_name='Ana Lima'\"")
+    assert [r["display_name"] for r in sh.phone.content_query(CONTACTS_URI)] == ["O'Neil"]
+    bad = sh.run("content query --uri content://nope")
+    assert bad.code == 1 and bad.stderr.startswith(b"Error while accessing provider:content://nope")
+    assert parse_where("a = 'x' AND b=2") == {"a": "x", "b": "2"}
+    with pytest.raises(ValueError):
+        parse_where("a = 'x' OR 1=1")
+
+
+def test_apps_windows_and_input(sh: Shell) -> None:
+    phone = sh.phone
+    assert "Events injected: 1" in out(sh, "monkey -p com.android.settings -c android.intent.category.LAUNCHER 1")
+    assert "mCurrentFocus=Window{5e1a2c0 u0 com.android.settings/.MainActivity}" in out(sh, "dumpsys window")
+    assert sh.run("monkey -p com.example.none 1").code == 252
+    node = phone.ui_tree().find(text="Network & internet")
+    assert node is not None
+    sh.run(f"input tap {node.center[0]} {node.center[1]}")
+    assert phone.state.stacks["com.android.settings"][-1]["screen"] != "main"
+    sh.run("am force-stop com.android.settings")
+    assert phone.foreground_package() == LAUNCHER_PACKAGE
+    assert "com.android.settings" not in phone.state.stacks
+    assert (
+        out(sh, "am start -n com.google.android.contacts/.MainActivity")
+        == "Starting: Intent { cmp=com.google.android.contacts/.MainActivity }\n"
+    )
+    sh.run("input keyevent KEYCODE_HOME")
+    assert phone.foreground_package() == LAUNCHER_PACKAGE
+    assert out(sh, "wm size") == "Physical size: 1080x2400\n"
+    assert out(sh, "uiautomator dump") == "UI hierchary dumped to: /sdcard/window_dump.xml\n"
+    assert phone.read_file("/sdcard/window_dump.xml").decode() == phone.dump_xml()
+    assert sh.run("screencap -p").stdout.startswith(b"\x89PNG\r\n\x1a\n")
+    assert sh.run("input tap x y").code == 1
+
+
+def test_typing_routes(sh: Shell) -> None:
+    phone = sh.phone
+    sh.run("am start -n com.google.android.contacts/.MainActivity")
+    create = phone.ui_tree().find(content_desc="Create contact")
+    assert create is not None
+    phone.tap(*create.center)
+    first = phone.ui_tree().find(resource_id="com.google.android.contacts:id/first")
+    assert first is not None
+    phone.tap(*first.center)
+    sh.run("input text 'a%sb%'")
+    assert phone.focused_text() == "a b%"
+    assert sh.run("input text 'é'").code == 1  # input's key map has no é, as on a device
+    b64 = base64.b64encode("✓ ü".encode()).decode()
+    sh.run(f"am broadcast -a ADB_INPUT_B64 --es msg {b64}")
+    assert phone.focused_text() == "a b%"  # the ADB keyboard is not the input method yet
+    assert "selected" in out(sh, f"ime set {ADB_KEYBOARD_IME}")
+    assert "Broadcast completed: result=0" in out(sh, f"am broadcast -a ADB_INPUT_B64 --es msg {b64}")
+    assert phone.focused_text() == "a b%✓ ü"
+    sh.run("am broadcast -a ADB_CLEAR_TEXT")
+    assert phone.focused_text() == ""
+
+
+def test_sleep_advances_simulated_time_and_reset(sh: Shell) -> None:
+    start = int(out(sh, "date +%s"))
+    sh.run("sleep 90")
+    assert int(out(sh, "date +%s")) >= start + 90
+    sh.run("settings put global wifi_on 0; touch /sdcard/x")
+    assert out(sh, "cerebellum-sim factory-reset") == "factory reset done\n"
+    assert out(sh, "settings get global wifi_on; ls /sdcard") == "1\n"
