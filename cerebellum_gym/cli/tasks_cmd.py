@@ -12,7 +12,9 @@ SUITES_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "suites"
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("tasks", help="list the registered tasks", description="List the registered tasks with app, family, complexity and step budget.")
+    parser = sub.add_parser(
+        "tasks", help="list the registered tasks", description="List the registered tasks with app, family, complexity and step budget."
+    )
     parser.add_argument("--family", help="only this family")
     parser.add_argument("--app", help="only this app")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -58,7 +60,14 @@ def suites(folder: Path = SUITES_DIR) -> list[dict[str, Any]]:
     for path in sorted(folder.glob("*.json")):
         data = json.loads(path.read_text())
         fams = sorted({TASKS[c["task"]].family for c in data.get("cases", []) if c.get("task") in TASKS})
-        out.append({"name": data.get("name", path.stem), "cases": len(data.get("cases", [])), "families": ",".join(fams), "description": data.get("description", "")})
+        out.append(
+            {
+                "name": data.get("name", path.stem),
+                "cases": len(data.get("cases", [])),
+                "families": ",".join(fams),
+                "description": data.get("description", ""),
+            }
+        )
     return out
 
 
@@ -76,7 +85,9 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         for r in (r for r in rows if r["family"] == family):
             name = f"`{r['name']}`" + (" (question)" if r["answer"] else "")
             mirrors = "yes" if r["mirrors"] else "no (sim only)"
-            parts.append(f"| {name} | {r['app']} | {r['complexity']:g} | {r['budget']} | {mirrors} | {cell(r['template'])} | {cell(r['judge'])} |")
+            parts.append(
+                f"| {name} | {r['app']} | {r['complexity']:g} | {r['budget']} | {mirrors} | {cell(r['template'])} | {cell(r['judge'])} |"
+            )
         parts.append("")
     return "\n".join(parts)
 

@@ -138,7 +138,9 @@ class Text(Widget):
     class_name = "android.widget.TextView"
     default_height = 120
 
-    def __init__(self, text: str, *, size: int = BODY_SIZE, color: RGB = render.TEXT, bold: bool = False, center: bool = False, **kwargs: object) -> None:
+    def __init__(
+        self, text: str, *, size: int = BODY_SIZE, color: RGB = render.TEXT, bold: bool = False, center: bool = False, **kwargs: object
+    ) -> None:
         super().__init__(text=text, **kwargs)  # type: ignore[arg-type]
         self.size = size
         self.color = color
@@ -229,23 +231,44 @@ class Switch(Widget):
         right = width - pad
         top = (height - track_h) // 2
         on = self.checked and self.enabled
-        draw.rounded_rectangle((right - track_w, top, right, top + track_h), radius=track_h // 2, fill=render.PRIMARY if on else render.DISABLED)
+        draw.rounded_rectangle(
+            (right - track_w, top, right, top + track_h), radius=track_h // 2, fill=render.PRIMARY if on else render.DISABLED
+        )
         knob = track_h - 6
         kx = right - knob - 3 if on else right - track_w + 3
         draw.ellipse((kx, top + 3, kx + knob, top + 3 + knob), fill=render.SURFACE)
         text_top = (height - size) / 2 if not self.subtitle else height / 2 - size - 2
         _draw_text(draw, (pad, text_top), self.label, size, render.TEXT if self.enabled else render.DISABLED, right - track_w - 2 * pad)
         if self.subtitle:
-            _draw_text(draw, (pad, height / 2 + 4), self.subtitle, round(SECONDARY_SIZE * scale), render.TEXT_SECONDARY, right - track_w - 2 * pad)
+            _draw_text(
+                draw, (pad, height / 2 + 4), self.subtitle, round(SECONDARY_SIZE * scale), render.TEXT_SECONDARY, right - track_w - 2 * pad
+            )
         draw.line((0, height - 1, width, height - 1), fill=render.DIVIDER)
 
     def encode(self, bounds: Bounds, package: str) -> UINode:
         row = super().encode(bounds, package)
         left, top, right, bottom = bounds
         mid = (top + bottom) // 2
-        texts = [UINode("android.widget.TextView", (left + PAD, top + 30, right - 230, mid if self.subtitle else bottom - 30), text=self.label, package=package, enabled=self.enabled, resource_id="android:id/title")]
+        texts = [
+            UINode(
+                "android.widget.TextView",
+                (left + PAD, top + 30, right - 230, mid if self.subtitle else bottom - 30),
+                text=self.label,
+                package=package,
+                enabled=self.enabled,
+                resource_id="android:id/title",
+            )
+        ]
         if self.subtitle:
-            texts.append(UINode("android.widget.TextView", (left + PAD, mid, right - 230, bottom - 30), text=self.subtitle, package=package, resource_id="android:id/summary"))
+            texts.append(
+                UINode(
+                    "android.widget.TextView",
+                    (left + PAD, mid, right - 230, bottom - 30),
+                    text=self.subtitle,
+                    package=package,
+                    resource_id="android:id/summary",
+                )
+            )
         switch = UINode(
             "android.widget.Switch",
             (right - PAD - 130, mid - 35, right - PAD, mid + 35),
@@ -307,9 +330,28 @@ class ListItem(Widget):
         left, top, right, bottom = bounds
         text_left = left + self._text_left()
         mid = (top + bottom) // 2
-        children = [UINode("android.widget.TextView", (text_left, top + 30, right - PAD, mid if self.subtitle else bottom - 30), text=self.title, resource_id="android:id/title", package=package, enabled=self.enabled)]
+        children = [
+            UINode(
+                "android.widget.TextView",
+                (text_left, top + 30, right - PAD, mid if self.subtitle else bottom - 30),
+                text=self.title,
+                resource_id="android:id/title",
+                package=package,
+                enabled=self.enabled,
+            )
+        ]
         if self.subtitle:
-            children.append(UINode("android.widget.TextView", (text_left, mid, right - PAD, bottom - 30), text=self.subtitle, resource_id="android:id/summary", package=package, enabled=self.enabled, index=1))
+            children.append(
+                UINode(
+                    "android.widget.TextView",
+                    (text_left, mid, right - PAD, bottom - 30),
+                    text=self.subtitle,
+                    resource_id="android:id/summary",
+                    package=package,
+                    enabled=self.enabled,
+                    index=1,
+                )
+            )
         row.children = children
         return row
 
@@ -323,7 +365,18 @@ class TextField(Widget):
     class_name = "android.widget.EditText"
     default_height = 168
 
-    def __init__(self, key: str, value: str, *, hint: str = "", on_change: Callable[[str], None], on_submit: Callback | None = None, focused: bool = False, password: bool = False, **kwargs: object) -> None:
+    def __init__(
+        self,
+        key: str,
+        value: str,
+        *,
+        hint: str = "",
+        on_change: Callable[[str], None],
+        on_submit: Callback | None = None,
+        focused: bool = False,
+        password: bool = False,
+        **kwargs: object,
+    ) -> None:
         super().__init__(key=key, text=value, **kwargs)  # type: ignore[arg-type]
         self.value = value
         self.hint = hint
@@ -347,7 +400,13 @@ class TextField(Widget):
         pad = round(PAD * scale)
         inset = round(14 * scale)
         border = render.PRIMARY if self.focused else render.DIVIDER
-        draw.rounded_rectangle((pad // 2, inset, width - pad // 2, height - inset), radius=round(16 * scale), outline=border, width=3 if self.focused else 2, fill=render.SURFACE)
+        draw.rounded_rectangle(
+            (pad // 2, inset, width - pad // 2, height - inset),
+            radius=round(16 * scale),
+            outline=border,
+            width=3 if self.focused else 2,
+            fill=render.SURFACE,
+        )
         if self.selected and self.value:  # all text selected: typing replaces it
             draw.rectangle((pad, inset * 2, width - pad, height - inset * 2), fill=SELECTION)
         size = round(BODY_SIZE * scale)
@@ -481,10 +540,7 @@ class Row(Widget):
     def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
         left, top, right, bottom = bounds
         cell = (right - left) / self.columns
-        return [
-            (item, (round(left + i * cell), top, round(left + (i + 1) * cell), bottom))
-            for i, item in enumerate(self.items)
-        ]
+        return [(item, (round(left + i * cell), top, round(left + (i + 1) * cell), bottom)) for i, item in enumerate(self.items)]
 
 
 class Divider(Widget):
@@ -520,7 +576,13 @@ class TextArea(TextField):
         pad = round(PAD * scale)
         inset = round(14 * scale)
         border = render.PRIMARY if self.focused else render.DIVIDER
-        draw.rounded_rectangle((pad // 2, inset, width - pad // 2, height - inset), radius=round(16 * scale), outline=border, width=3 if self.focused else 2, fill=render.SURFACE)
+        draw.rounded_rectangle(
+            (pad // 2, inset, width - pad // 2, height - inset),
+            radius=round(16 * scale),
+            outline=border,
+            width=3 if self.focused else 2,
+            fill=render.SURFACE,
+        )
         if self.selected and self.value:
             draw.rectangle((pad, inset * 2, width - pad, height - inset * 2), fill=SELECTION)
         size = round(BODY_SIZE * scale)
@@ -581,13 +643,18 @@ class Bubble(Widget):
         if self.caption:
             csz = round(30 * scale)
             cw = draw.textlength(self.caption, font=font(csz))
-            draw.text((width - pad - cw if self.outgoing else pad, bottom + round(8 * scale)), self.caption, font=font(csz), fill=render.TEXT_SECONDARY)
+            draw.text(
+                (width - pad - cw if self.outgoing else pad, bottom + round(8 * scale)),
+                self.caption,
+                font=font(csz),
+                fill=render.TEXT_SECONDARY,
+            )
 
     def encode(self, bounds: Bounds, package: str) -> UINode:
         node = super().encode(bounds, package)
         node.long_clickable = self.on_long_press is not None
         if self.caption:
-            left, top, right, bottom = bounds
+            left, _, right, bottom = bounds
             node.children = [UINode("android.widget.TextView", (left, bottom - 60, right, bottom), text=self.caption, package=package)]
         return node
 

@@ -19,10 +19,10 @@ from cerebellum_gym.tasks.registry import (
 
 __all__ = [
     "TASKS",
-    "calendar",
-    "clock",
     "Oracle",
     "Task",
+    "calendar",
+    "clock",
     "contacts",
     "expense",
     "families",

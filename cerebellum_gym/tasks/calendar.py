@@ -13,7 +13,7 @@ from cerebellum_gym.devices.base import Device, Row
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import fraction, fuzzy_match, normalize_answer, same_items
 from cerebellum_gym.tasks.contacts import GIVEN_NAMES
-from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
+from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
 CAL_PACKAGE = "com.simplemobiletools.calendar.pro"
@@ -115,7 +115,7 @@ class AddEventOracle(CalendarOracle):
 
     def fill(self, screen: LabelledScreen, values: tuple[str, ...]) -> str:
         for i, value in enumerate(values, start=1):
-            hit = find(screen, lambda n, i=i: n.resource_id.endswith(f":id/p{i}"))
+            hit = find(screen, by_id(f":id/p{i}"))
             if hit is None:
                 continue
             node = hit[1]
@@ -132,7 +132,7 @@ class AddEventOracle(CalendarOracle):
             return self.fill(screen, self.pending)
         if self.title(screen) == "New Event":
             for rid, value in (("title", self.event_title), ("description", self.description)):
-                hit = find(screen, lambda n, r=rid: n.resource_id == f"{CAL_PACKAGE}:id/{r}")
+                hit = find(screen, by_id(f"{CAL_PACKAGE}:id/{rid}"))
                 if hit is not None and hit[1].text != value:
                     return self.type_into(screen, hit[1], hit[0], value)
             for which, moment in (("start", self.start), ("end", self.end)):
@@ -140,7 +140,7 @@ class AddEventOracle(CalendarOracle):
                     ("date", long_date(moment.date()), (str(moment.month), str(moment.day), str(moment.year))),
                     ("time", f"{moment:%H:%M}", (f"{moment.hour:02d}", f"{moment.minute:02d}")),
                 ):
-                    hit = find(screen, lambda n, r=f"event_{which}_{kind}": n.resource_id.endswith(r))
+                    hit = find(screen, by_id(f"event_{which}_{kind}"))
                     if hit is None:
                         return self.scroll_search(screen)
                     if screen.root.find(text=shown) is None or not any(n.text == shown for n in hit[1].iter()):
@@ -213,11 +213,21 @@ class _AddEvent(Task):
     def text_candidates(self) -> list[str]:
         p, s = self.params, self.start
         end = s + timedelta(minutes=p["duration_mins"])
-        return [p["event_title"], p["event_description"], f"{s.hour:02d}", f"{end.hour:02d}", f"{end.minute:02d}", str(end.day), str(end.month)]
+        return [
+            p["event_title"],
+            p["event_description"],
+            f"{s.hour:02d}",
+            f"{end.hour:02d}",
+            f"{end.minute:02d}",
+            str(end.day),
+            str(end.month),
+        ]
 
     def oracle(self) -> Oracle:
         s = self.start
-        return AddEventOracle(s.date(), s, s + timedelta(minutes=self.params["duration_mins"]), self.params["event_title"], self.params["event_description"])
+        return AddEventOracle(
+            s.date(), s, s + timedelta(minutes=self.params["duration_mins"]), self.params["event_title"], self.params["event_description"]
+        )
 
 
 @register_task
@@ -293,7 +303,13 @@ class _DeleteEvents(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         day = cls.pick_day(rng)
-        return {"year": day.year, "month": day.month, "day": day.day, "day_of_week": day.strftime("%A"), "noise_seed": int(rng.integers(2**31))}
+        return {
+            "year": day.year,
+            "month": day.month,
+            "day": day.day,
+            "day_of_week": day.strftime("%A"),
+            "noise_seed": int(rng.integers(2**31)),
+        }
 
     @property
     def target_day(self) -> date:
@@ -410,12 +426,20 @@ class SimpleCalendarEventsOnDate(Task):
         "What events do I have {date} in Simple Calendar Pro? Answer with the titles only. "
         "If there are multiple titles, format your answer as a comma separated list."
     )
-    judge = "The answer, split on commas, matches the titles of that day's events as an unordered list of the same length (fuzzy 0.9 per title)."
+    judge = (
+        "The answer, split on commas, matches the titles of that day's events as an unordered list of the same length "
+        "(fuzzy 0.9 per title)."
+    )
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         day = TODAY + timedelta(days=int(rng.integers(0, 15)))
-        return {"date": relative_phrase(day), "iso": day.isoformat(), "count": int(rng.integers(1, 4)), "noise_seed": int(rng.integers(2**31))}
+        return {
+            "date": relative_phrase(day),
+            "iso": day.isoformat(),
+            "count": int(rng.integers(1, 4)),
+            "noise_seed": int(rng.integers(2**31)),
+        }
 
     def initialize(self, device: Device) -> None:
         device.content_delete(CALENDAR_URI)
@@ -447,12 +471,20 @@ class SimpleCalendarLocationOfEvent(Task):
     complexity: ClassVar[float] = 1.0
     answer: ClassVar[bool] = True
     template = "What is the location of my {title} event in Simple Calendar Pro? Answer with the location only."
-    judge = "The answer equals (case, spaces and a final full stop aside) the location of the one event with that title; stricter than AndroidWorld's 0.9 fuzzy match."
+    judge = (
+        "The answer equals (case, spaces and a final full stop aside) the location of the one event with that title; "
+        "stricter than AndroidWorld's 0.9 fuzzy match."
+    )
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         day = TODAY + timedelta(days=int(rng.integers(0, 15)))
-        return {"title": random_title(rng), "iso": day.isoformat(), "location": str(rng.choice(LOCATIONS)), "noise_seed": int(rng.integers(2**31))}
+        return {
+            "title": random_title(rng),
+            "iso": day.isoformat(),
+            "location": str(rng.choice(LOCATIONS)),
+            "noise_seed": int(rng.integers(2**31)),
+        }
 
     def initialize(self, device: Device) -> None:
         device.content_delete(CALENDAR_URI)

@@ -11,7 +11,7 @@ from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import screen_shows
-from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
+from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
 CLOCK_PACKAGE = "com.google.android.deskclock"
@@ -77,7 +77,12 @@ class ClockStopWatchPausedVerify(Task):
     judge = "Clock is in the foreground on the Stopwatch tab with the Start button showing (the stopwatch is at rest)."
 
     def progress(self, device: Device, answer: str | None = None) -> float:
-        ok = device.foreground_package() == CLOCK_PACKAGE and screen_shows(device, "Start") and screen_shows(device, "Stopwatch") and not screen_shows(device, "Pause")
+        ok = (
+            device.foreground_package() == CLOCK_PACKAGE
+            and screen_shows(device, "Start")
+            and screen_shows(device, "Stopwatch")
+            and not screen_shows(device, "Pause")
+        )
         return 1.0 if ok else 0.0
 
     def oracle(self) -> Oracle:
@@ -102,10 +107,8 @@ class TimerOracle(_ClockOracle):
         current = "".join(c for c in display.text if c.isdigit()).lstrip("0")
         if current == self.digits:
             return "F"
-        if self.digits.startswith(current):
-            label = label_for(screen, text=self.digits[len(current)])
-        else:
-            label = label_for(screen, desc="Delete")
+        # Type the next digit while the display is a prefix of the target; otherwise delete one.
+        label = label_for(screen, text=self.digits[len(current)]) if self.digits.startswith(current) else label_for(screen, desc="Delete")
         return self.tap(label) if label else "B"
 
 
@@ -149,7 +152,7 @@ class AlarmOracle(_ClockOracle):
     def act(self, screen: LabelledScreen) -> str:
         if screen.root.find(resource_id="android:id/alertTitle") is not None:
             for name, value in (("hour", self.hour), ("minute", self.minute)):
-                hit = find(screen, lambda n, r=name: n.resource_id.endswith(f":id/{r}"))
+                hit = find(screen, by_id(f":id/{name}"))
                 if hit is not None and hit[1].text != str(value):
                     return self.type_into(screen, hit[1], hit[0], str(value))
             ok = label_for(screen, text="OK")
@@ -187,7 +190,11 @@ class ClockAddAlarm(Task):
         rows = device.content_query(ALARMS_URI)
         if len(rows) != 3:
             return 0.0
-        hit = [r for r in rows if r.get("hour") == str(self.params["hour"]) and r.get("minutes") == str(self.params["minute"]) and r.get("enabled") == "1"]
+        hit = [
+            r
+            for r in rows
+            if r.get("hour") == str(self.params["hour"]) and r.get("minutes") == str(self.params["minute"]) and r.get("enabled") == "1"
+        ]
         return 1.0 if len(hit) == 1 else 0.0
 
     def text_candidates(self) -> list[str]:

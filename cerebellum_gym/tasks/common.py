@@ -102,7 +102,7 @@ def same_items(answer: str | None, want: Iterable[str]) -> bool:
 
 def screen_shows(device: Device, text: str) -> bool:
     """Some node on screen has ``text`` as its text or content description."""
-    return any(n.text == text or n.content_desc == text for n in device.ui_tree().iter())
+    return any(text in (n.text, n.content_desc) for n in device.ui_tree().iter())
 
 
 def file_text(device: Device, path: str) -> str | None:

@@ -98,7 +98,13 @@ class ContactsAddContact(Task):
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         first, last = random_name(rng)
-        return {"first": first, "last": last, "name": f"{first} {last}", "number": random_number(rng), "noise_seed": int(rng.integers(2**31))}
+        return {
+            "first": first,
+            "last": last,
+            "name": f"{first} {last}",
+            "number": random_number(rng),
+            "noise_seed": int(rng.integers(2**31)),
+        }
 
     def initialize(self, device: Device) -> None:
         seed_contacts(device, np.random.default_rng(self.params["noise_seed"]), 3, {self.params["name"]})

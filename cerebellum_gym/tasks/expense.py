@@ -11,7 +11,7 @@ from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device, Row
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import fuzzy_match
-from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
+from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
 EXPENSE_PACKAGE = "com.arduia.expense"
@@ -82,7 +82,7 @@ class AddExpensesOracle(ScriptedOracle):
             return self.tap(label_for(screen, text=want["category"]) or "")
         if screen.root.find(text="Add expense") is not None:
             for rid, value in (("name", want["name"]), ("amount", str(int(want["amount"]) // 100)), ("note", want["note"])):
-                hit = find(screen, lambda n, r=rid: n.resource_id == f"{EXPENSE_PACKAGE}:id/{r}")
+                hit = find(screen, by_id(f"{EXPENSE_PACKAGE}:id/{rid}"))
                 if hit is not None and hit[1].text != value:
                     return self.type_into(screen, hit[1], hit[0], value)
             category = find(screen, lambda n: n.resource_id == f"{EXPENSE_PACKAGE}:id/category")
@@ -218,7 +218,9 @@ class _DeleteExpenses(Task):
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         after = rows_by_id(device)
-        if any(after.get(i) != row for i, row in self._before.items() if i not in self._targets) or any(i not in self._before for i in after):
+        if any(after.get(i) != row for i, row in self._before.items() if i not in self._targets) or any(
+            i not in self._before for i in after
+        ):
             return 0.0
         return sum(i not in after for i in self._targets) / len(self._targets)
 
@@ -258,7 +260,10 @@ class ExpenseDeleteDuplicates(Task):
     app: ClassVar[str] = "Pro Expense"
     family: ClassVar[str] = "expense"
     complexity: ClassVar[float] = 1.2
-    template = "Delete all but one of any expenses in pro expense that are exact duplicates, ensuring at least one instance of each unique expense remains."
+    template = (
+        "Delete all but one of any expenses in pro expense that are exact duplicates, "
+        "ensuring at least one instance of each unique expense remains."
+    )
     judge = "Exactly one of the two identical expenses is deleted and every other expense is unchanged."
 
     @classmethod
@@ -282,7 +287,9 @@ class ExpenseDeleteDuplicates(Task):
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         after = rows_by_id(device)
-        others_ok = all(after.get(i) == r for i, r in self._before.items() if i not in self._dupes) and all(i in self._before for i in after)
+        others_ok = all(after.get(i) == r for i, r in self._before.items() if i not in self._dupes) and all(
+            i in self._before for i in after
+        )
         kept = sum(i in after for i in self._dupes)
         return 1.0 if others_ok and kept == 1 else 0.0
 

@@ -97,13 +97,21 @@ class FilesDeleteFile(Task):
     app: ClassVar[str] = "Files"
     family: ClassVar[str] = "files"
     complexity: ClassVar[float] = 2.2
-    template = "Delete the file {file_name} from the Android filesystem located in the {subfolder} folder within the sdk_gphone_x86_64 storage area."
+    template = (
+        "Delete the file {file_name} from the Android filesystem located in the {subfolder} folder "
+        "within the sdk_gphone_x86_64 storage area."
+    )
     judge = "The file is gone from the folder and every decoy file is still there (AndroidWorld checks only the first)."
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         folder = str(rng.choice(list(FOLDER_EXTENSIONS)))
-        return {"subfolder": folder, "file_name": random_file_stem(rng) + FOLDER_EXTENSIONS[folder], "noise_seed": int(rng.integers(2**31)), "noise": int(rng.integers(1, 8))}
+        return {
+            "subfolder": folder,
+            "file_name": random_file_stem(rng) + FOLDER_EXTENSIONS[folder],
+            "noise_seed": int(rng.integers(2**31)),
+            "noise": int(rng.integers(1, 8)),
+        }
 
     def initialize(self, device: Device) -> None:
         p = self.params
@@ -136,12 +144,19 @@ class FilesMoveFile(Task):
         "Move the file {file_name} from {source_folder} within the sdk_gphone_x86_64 storage area to the {destination_folder} "
         "within the same sdk_gphone_x86_64 storage area in the Android filesystem."
     )
-    judge = "The file is absent from the source folder (0.5) and present with its content in the destination folder (0.5); AndroidWorld 0/1."
+    judge = (
+        "The file is absent from the source folder (0.5) and present with its content in the destination folder (0.5); AndroidWorld 0/1."
+    )
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         source, dest = (str(x) for x in rng.choice(list(FOLDER_EXTENSIONS), size=2, replace=False))
-        return {"source_folder": source, "destination_folder": dest, "file_name": random_file_stem(rng) + FOLDER_EXTENSIONS[dest], "noise_seed": int(rng.integers(2**31))}
+        return {
+            "source_folder": source,
+            "destination_folder": dest,
+            "file_name": random_file_stem(rng) + FOLDER_EXTENSIONS[dest],
+            "noise_seed": int(rng.integers(2**31)),
+        }
 
     def initialize(self, device: Device) -> None:
         p = self.params

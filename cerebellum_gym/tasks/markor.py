@@ -11,13 +11,24 @@ from cerebellum_gym.core.tree import UINode
 from cerebellum_gym.devices.base import Device
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import SENTENCES, file_text, fraction, fuzzy_match, random_code, random_file_name, random_file_stem
-from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
+from cerebellum_gym.tasks.oracle import ScriptedOracle, by_text, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
 MARKOR_PACKAGE = "net.gsantner.markor"
 ROOT = "/sdcard/Markor"
 EDITOR_ID = f"{MARKOR_PACKAGE}:id/document__fragment__edit__highlighting_editor"
-SUBFOLDERS = ("BookNotes", "CodeSnippets", "DailyNotes", "FitnessPlans", "MeetingNotes", "PersonalJournal", "RecipeCollections", "StudyGuides", "TravelItineraries", "WorkProjects")
+SUBFOLDERS = (
+    "BookNotes",
+    "CodeSnippets",
+    "DailyNotes",
+    "FitnessPlans",
+    "MeetingNotes",
+    "PersonalJournal",
+    "RecipeCollections",
+    "StudyGuides",
+    "TravelItineraries",
+    "WorkProjects",
+)
 NOTE_TITLES = ("grocery_list", "weekly_plan", "ideas", "reading_log", "todo", "journal_entry", "project_notes", "travel_plan")
 
 
@@ -102,7 +113,7 @@ class MarkorOracle(ScriptedOracle):
     def select(self, screen: LabelledScreen, names: list[str]) -> str | None:
         """Long-press the first of ``names``, then tap the rest; ``None`` once all are selected."""
         for name in names:
-            hit = find(screen, lambda n, t=name: n.text == t)
+            hit = find(screen, by_text(name))
             if hit is None:
                 return self.scroll_search(screen)
             if not hit[1].selected:
@@ -150,7 +161,10 @@ class MarkorCreateNote(Task):
     family: ClassVar[str] = "markor"
     complexity: ClassVar[float] = 1.6
     template = "Create a new note in Markor named {file_name} with the following text: {text}"
-    judge = "The note /sdcard/Markor/<file_name> exists (0.5) and its text fuzzy-matches (ratio >= 0.9) the requested text (0.5); AndroidWorld scores it 0/1."
+    judge = (
+        "The note /sdcard/Markor/<file_name> exists (0.5) and its text fuzzy-matches (ratio >= 0.9) the requested text (0.5); "
+        "AndroidWorld scores it 0/1."
+    )
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -243,7 +257,9 @@ class MarkorDeleteAllNotes(Task):
     family: ClassVar[str] = "markor"
     complexity: ClassVar[float] = 1.4
     template = "Delete all my notes in Markor."
-    judge = "No regular files remain in /sdcard/Markor; partial credit is the share of the seeded notes deleted (AndroidWorld scores it 0/1)."
+    judge = (
+        "No regular files remain in /sdcard/Markor; partial credit is the share of the seeded notes deleted (AndroidWorld scores it 0/1)."
+    )
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -308,7 +324,8 @@ class MarkorEditNote(Task):
     family: ClassVar[str] = "markor"
     complexity: ClassVar[float] = 1.2
     template = (
-        "Edit {file_name} in Markor. Add to the top of the note {header} | Edit {file_name} in Markor. Add to the bottom of the note {footer}"
+        "Edit {file_name} in Markor. Add to the top of the note {header}"
+        " | Edit {file_name} in Markor. Add to the bottom of the note {footer}"
         " | Edit {file_name} in Markor. Replace the text with {replace_text}"
     )
     judge = "The note's text fuzzy-matches header + newline + original, original + newline + footer, or the replacement text, by edit type."
@@ -330,16 +347,21 @@ class MarkorEditNote(Task):
     def goal(self) -> str:
         p = self.params
         base = f"Edit {p['file_name']} in Markor. "
-        return base + {
-            "header": f"Add to the top of the note {p['header']}",
-            "footer": f"Add to the bottom of the note {p['footer']}",
-            "replace": f"Replace the text with {p['replace_text']}",
-        }[p["edit_type"]]
+        return (
+            base
+            + {
+                "header": f"Add to the top of the note {p['header']}",
+                "footer": f"Add to the bottom of the note {p['footer']}",
+                "replace": f"Replace the text with {p['replace_text']}",
+            }[p["edit_type"]]
+        )
 
     @property
     def expected(self) -> str:
         p = self.params
-        return {"header": f"{p['header']}\n{p['original']}", "footer": f"{p['original']}\n{p['footer']}", "replace": p["replace_text"]}[p["edit_type"]]
+        return {"header": f"{p['header']}\n{p['original']}", "footer": f"{p['original']}\n{p['footer']}", "replace": p["replace_text"]}[
+            p["edit_type"]
+        ]
 
     def text_candidates(self) -> list[str]:
         return [self.expected, self.params[{"header": "header", "footer": "footer", "replace": "replace_text"}[self.params["edit_type"]]]]
@@ -384,7 +406,9 @@ class _RenameEdit(Task):
     def initialize(self, device: Device) -> None:
         reset_markor(device)
         device.write_file(f"{ROOT}/{self.params['original_name']}", self.params["original_content"].encode())
-        seed_notes(device, np.random.default_rng(self.params["noise_seed"]), ROOT, 2, {self.params["original_name"], self.params["new_name"]})
+        seed_notes(
+            device, np.random.default_rng(self.params["noise_seed"]), ROOT, 2, {self.params["original_name"], self.params["new_name"]}
+        )
 
     def content_ok(self, content: str) -> bool:
         return fuzzy_match(content, self.expected)
@@ -419,7 +443,8 @@ class MarkorAddNoteHeader(_RenameEdit):
     name = "MarkorAddNoteHeader"
     mirrors = "MarkorAddNoteHeader"
     template = (
-        'Update the Markor note {original_name} by adding the following text, along with a new blank line before the existing content: "{header}", '
+        "Update the Markor note {original_name} by adding the following text, "
+        'along with a new blank line before the existing content: "{header}", '
         "and rename it to {new_name}."
     )
     judge = "Old name gone, new name exists, its text is exactly header + blank line + original text (a third each; AndroidWorld 0/1)."
@@ -459,7 +484,10 @@ class MarkorCreateFolder(Task):
     family: ClassVar[str] = "markor"
     complexity: ClassVar[float] = 1.0
     template = "Create a new folder in Markor named {folder_name}."
-    judge = "A directory (not a file) of that name exists in /sdcard/Markor (the name comes from the seed, not the host clock as in AndroidWorld)."
+    judge = (
+        "A directory (not a file) of that name exists in /sdcard/Markor "
+        "(the name comes from the seed, not the host clock as in AndroidWorld)."
+    )
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -518,12 +546,20 @@ class MarkorMoveNote(Task):
     family: ClassVar[str] = "markor"
     complexity: ClassVar[float] = 1.4
     template = "In Markor, move the note {file_name} from {source_folder} to {destination_folder}."
-    judge = "The note is gone from the source subfolder (0.5) and present, with its text, in the destination subfolder (0.5); AndroidWorld 0/1."
+    judge = (
+        "The note is gone from the source subfolder (0.5) and present, with its text, in the destination subfolder (0.5); AndroidWorld 0/1."
+    )
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         source, dest = (str(x) for x in rng.choice(SUBFOLDERS, size=2, replace=False))
-        return {"file_name": random_file_name(rng), "source_folder": source, "destination_folder": dest, "text": str(rng.choice(SENTENCES)), "noise_seed": int(rng.integers(2**31))}
+        return {
+            "file_name": random_file_name(rng),
+            "source_folder": source,
+            "destination_folder": dest,
+            "text": str(rng.choice(SENTENCES)),
+            "noise_seed": int(rng.integers(2**31)),
+        }
 
     def initialize(self, device: Device) -> None:
         reset_markor(device)

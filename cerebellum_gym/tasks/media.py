@@ -97,7 +97,9 @@ class AudioRecorderRecordAudioWithFileName(_RecorderTask):
     mirrors = "AudioRecorderRecordAudioWithFileName"
     complexity: ClassVar[float] = 2.0
     template = 'Record an audio clip and save it with name "{file_name}" using Audio Recorder app.'
-    judge = 'A file named "<file_name>.m4a" exists in the records folder (the app appends ".m4a" to the name typed, as AndroidWorld relies on).'
+    judge = (
+        'A file named "<file_name>.m4a" exists in the records folder (the app appends ".m4a" to the name typed, as AndroidWorld relies on).'
+    )
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:

@@ -35,7 +35,9 @@ def now_ms(device: Device) -> int:
 
 
 def add_sms(device: Device, address: str, body: str, kind: str, minutes_ago: int) -> None:
-    device.content_insert(SMS_URI, {"address": address, "body": body, "date": str(now_ms(device) - minutes_ago * 60_000), "type": kind, "read": "1"})
+    device.content_insert(
+        SMS_URI, {"address": address, "body": body, "date": str(now_ms(device) - minutes_ago * 60_000), "type": kind, "read": "1"}
+    )
 
 
 def seed_inbox(device: Device, rng: np.random.Generator, count: int, avoid: set[str]) -> None:
@@ -113,7 +115,9 @@ class _SmsTask(Task):
         return [
             r
             for r in device.content_query(SMS_URI, where={"type": "2"})
-            if digits(r.get("address", "")) == digits(number) and fuzzy_match(r.get("body", ""), message) and int(r.get("date", 0)) >= cutoff
+            if digits(r.get("address", "")) == digits(number)
+            and fuzzy_match(r.get("body", ""), message)
+            and int(r.get("date", 0)) >= cutoff
         ]
 
     def progress(self, device: Device, answer: str | None = None) -> float:
@@ -162,7 +166,9 @@ class SimpleSmsReplyMostRecent(_SmsTask):
     name = "SimpleSmsReplyMostRecent"
     mirrors = "SimpleSmsReplyMostRecent"
     template = "Reply to the most recent text message using Simple SMS Messenger with message: {message}"
-    judge = "A sent message to the sender of the newest received text, fuzzy-matching the message, within the last 5 minutes; SMS app in front."
+    judge = (
+        "A sent message to the sender of the newest received text, fuzzy-matching the message, within the last 5 minutes; SMS app in front."
+    )
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -199,12 +205,20 @@ class SimpleSmsResend(_SmsTask):
     name = "SimpleSmsResend"
     mirrors = "SimpleSmsResend"
     template = "Resend the message I just sent to {name} in Simple SMS Messenger"
-    judge = "Exactly one new sent message exists, to that contact's number with the earlier body (fuzzy); the foreground app is not checked, as in AndroidWorld."
+    judge = (
+        "Exactly one new sent message exists, to that contact's number with the earlier body (fuzzy); "
+        "the foreground app is not checked, as in AndroidWorld."
+    )
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         first, last = random_name(rng)
-        return {"name": f"{first} {last}", "number": random_number(rng), "message": str(rng.choice(MESSAGES)), "noise_seed": int(rng.integers(2**31))}
+        return {
+            "name": f"{first} {last}",
+            "number": random_number(rng),
+            "message": str(rng.choice(MESSAGES)),
+            "noise_seed": int(rng.integers(2**31)),
+        }
 
     def initialize(self, device: Device) -> None:
         device.content_delete(SMS_URI)
@@ -218,7 +232,12 @@ class SimpleSmsResend(_SmsTask):
     def progress(self, device: Device, answer: str | None = None) -> float:
         new = [r for r in device.content_query(SMS_URI) if r["_id"] not in self._before]
         number, message = self.target()
-        ok = len(new) == 1 and new[0].get("type") == "2" and digits(new[0].get("address", "")) == digits(number) and fuzzy_match(new[0].get("body", ""), message)
+        ok = (
+            len(new) == 1
+            and new[0].get("type") == "2"
+            and digits(new[0].get("address", "")) == digits(number)
+            and fuzzy_match(new[0].get("body", ""), message)
+        )
         return 1.0 if ok else 0.0
 
     def text_candidates(self) -> list[str]:
@@ -234,7 +253,9 @@ class SimpleSmsSendReceivedAddress(_SmsTask):
     mirrors = "SimpleSmsSendReceivedAddress"
     complexity: ClassVar[float] = 1.8
     template = "Text the address of the event to {name1} that {name2} just sent me in Simple SMS Messenger"
-    judge = "A sent message to name1's number whose body fuzzy-matches the address name2 texted, within the last 5 minutes; SMS app in front."
+    judge = (
+        "A sent message to name1's number whose body fuzzy-matches the address name2 texted, within the last 5 minutes; SMS app in front."
+    )
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:

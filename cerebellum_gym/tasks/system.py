@@ -262,7 +262,12 @@ class OpenAppOracle(ScriptedOracle):
 
 
 #: AndroidWorld's app names for the open-app tasks (its "dialer" has no simulated app).
-OPEN_APPS = {"camera": ("com.android.camera2", "Camera"), "clock": ("com.google.android.deskclock", "Clock"), "contacts": ("com.google.android.contacts", "Contacts"), "settings": (SETTINGS_PACKAGE, "Settings")}
+OPEN_APPS = {
+    "camera": ("com.android.camera2", "Camera"),
+    "clock": ("com.google.android.deskclock", "Clock"),
+    "contacts": ("com.google.android.contacts", "Contacts"),
+    "settings": (SETTINGS_PACKAGE, "Settings"),
+}
 
 
 @register_task

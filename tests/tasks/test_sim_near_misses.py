@@ -48,7 +48,9 @@ def clock_tab(phone: Phone, tab: str, **data: Any) -> None:
 
 
 def sms_sent(phone: Phone, number: str, body: str, minutes_ago: float = 0.1, front: bool = True) -> None:
-    phone.content_insert(SMS, {"address": number, "body": body, "date": str(int((phone.state.clock - 60 * minutes_ago) * 1000)), "type": "2", "read": "1"})
+    phone.content_insert(
+        SMS, {"address": number, "body": body, "date": str(int((phone.state.clock - 60 * minutes_ago) * 1000)), "type": "2", "read": "1"}
+    )
     if front:
         phone.start_app(SMS_PKG)
 
@@ -56,7 +58,14 @@ def sms_sent(phone: Phone, number: str, body: str, minutes_ago: float = 0.1, fro
 def event_row(task: Task, **changes: Any) -> dict[str, str]:
     p = task.params
     start = int(datetime(p["year"], p["month"], p["day"], p["hour"], tzinfo=timezone.utc).timestamp())
-    row = {"title": p["event_title"], "description": p["event_description"], "location": "", "start_ts": str(start), "end_ts": str(start + 60 * p["duration_mins"]), "repeat_interval": "0"}
+    row = {
+        "title": p["event_title"],
+        "description": p["event_description"],
+        "location": "",
+        "start_ts": str(start),
+        "end_ts": str(start + 60 * p["duration_mins"]),
+        "repeat_interval": "0",
+    }
     row.update({k: str(v) for k, v in changes.items()})
     return row
 
@@ -68,6 +77,10 @@ def expense(row: dict[str, str], **changes: Any) -> dict[str, str]:
 def delete_rows(phone: Phone, uri: str, ids: list[str]) -> None:
     for i in ids:
         phone.content_delete(uri, where={"_id": i})
+
+
+def done(*_effects: object) -> None:
+    """A case's side effects, evaluated as its arguments; the case gives no answer."""
 
 
 def toggle(key: str, value: str, namespace: str = "global") -> Case:
@@ -167,16 +180,38 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
     "TurnOffWifiAndTurnOnBluetooth": [("only wifi off", toggle("wifi_on", "0")), ("only bluetooth on", toggle("bluetooth_on", "1"))],
     "TurnOnWifiAndOpenApp": [
         ("wifi on, app not opened", toggle("wifi_on", "1")),
-        ("app opened, wifi off", lambda p, t: p.start_app({"camera": "com.android.camera2", "clock": CLOCK, "contacts": "com.google.android.contacts", "settings": "com.android.settings"}[t.params["app_name"]])),
+        (
+            "app opened, wifi off",
+            lambda p, t: p.start_app(
+                {
+                    "camera": "com.android.camera2",
+                    "clock": CLOCK,
+                    "contacts": "com.google.android.contacts",
+                    "settings": "com.android.settings",
+                }[t.params["app_name"]]
+            ),
+        ),
     ],
     "OpenAppTaskEval": [("another app", lambda p, t: p.start_app("net.gsantner.markor")), ("home screen", nothing)],
     # --- contacts ---
     "ContactsAddContact": [
         ("wrong name", lambda p, t: p.content_insert(CONTACTS, {"display_name": t.params["first"], "number": t.params["number"]})),
-        ("wrong number", lambda p, t: p.content_insert(CONTACTS, {"display_name": t.params["name"], "number": t.params["number"][:-1] + "0" if not t.params["number"].endswith("0") else t.params["number"][:-1] + "1"})),
+        (
+            "wrong number",
+            lambda p, t: p.content_insert(
+                CONTACTS,
+                {
+                    "display_name": t.params["name"],
+                    "number": t.params["number"][:-1] + "0" if not t.params["number"].endswith("0") else t.params["number"][:-1] + "1",
+                },
+            ),
+        ),
     ],
     "ContactsLookupNumber": [
-        ("another contact's number", lambda p, t: next(r["number"] for r in p.content_query(CONTACTS) if r["display_name"] != t.params["name"])),
+        (
+            "another contact's number",
+            lambda p, t: next(r["number"] for r in p.content_query(CONTACTS) if r["display_name"] != t.params["name"]),
+        ),
         ("digits off by one", answer(lambda t: t.params["number"][:-1])),
         ("no answer", nothing),
     ],
@@ -186,30 +221,51 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
         ("running but clock in background", lambda p, t: (clock_tab(p, "Stopwatch", sw_running=True), p.go_home())),
         ("timer tab instead", lambda p, t: clock_tab(p, "Timer")),
     ],
-    "ClockStopWatchPausedVerify": [("stopwatch running", lambda p, t: clock_tab(p, "Stopwatch", sw_running=True)), ("alarm tab", lambda p, t: clock_tab(p, "Alarm"))],
+    "ClockStopWatchPausedVerify": [
+        ("stopwatch running", lambda p, t: clock_tab(p, "Stopwatch", sw_running=True)),
+        ("alarm tab", lambda p, t: clock_tab(p, "Alarm")),
+    ],
     "ClockTimerEntry": [
-        ("one second off", lambda p, t: clock_tab(p, "Timer", timer_digits=f"{t.params['hours']:02d}{t.params['minutes']:02d}{(t.params['seconds'] + 1) % 60:02d}".lstrip("0"))),
+        (
+            "one second off",
+            lambda p, t: clock_tab(
+                p, "Timer", timer_digits=f"{t.params['hours']:02d}{t.params['minutes']:02d}{(t.params['seconds'] + 1) % 60:02d}".lstrip("0")
+            ),
+        ),
         ("timer started", lambda p, t: clock_tab(p, "Timer", timer_end=p.state.clock + 3600)),
     ],
     "ClockAddAlarm": [
-        ("wrong minute", lambda p, t: p.content_insert("content://com.google.android.deskclock/alarms", {"hour": str(t.params["hour"]), "minutes": str((t.params["minute"] + 1) % 60), "enabled": "1", "label": ""})),
+        (
+            "wrong minute",
+            lambda p, t: p.content_insert(
+                "content://com.google.android.deskclock/alarms",
+                {"hour": str(t.params["hour"]), "minutes": str((t.params["minute"] + 1) % 60), "enabled": "1", "label": ""},
+            ),
+        ),
         (
             "right alarm, disabled",
-            lambda p, t: p.content_insert("content://com.google.android.deskclock/alarms", {"hour": str(t.params["hour"]), "minutes": str(t.params["minute"]), "enabled": "0", "label": ""}),
+            lambda p, t: p.content_insert(
+                "content://com.google.android.deskclock/alarms",
+                {"hour": str(t.params["hour"]), "minutes": str(t.params["minute"]), "enabled": "0", "label": ""},
+            ),
         ),
         (
             "right alarm plus an extra one",
-            lambda p, t: [
-                p.content_insert("content://com.google.android.deskclock/alarms", {"hour": str(t.params["hour"]), "minutes": str(m), "enabled": "1", "label": ""})
-                for m in (t.params["minute"], (t.params["minute"] + 7) % 60)
-            ]
-            and None,
+            lambda p, t: done(
+                *[
+                    p.content_insert(
+                        "content://com.google.android.deskclock/alarms",
+                        {"hour": str(t.params["hour"]), "minutes": str(m), "enabled": "1", "label": ""},
+                    )
+                    for m in (t.params["minute"], (t.params["minute"] + 7) % 60)
+                ]
+            ),
         ),
     ],
     # --- audio and camera ---
     "AudioRecorderRecordAudio": [
         ("nothing recorded", nothing),
-        ("two recordings", lambda p, t: (_record(p, "Record-1.m4a"), _record(p, "Record-2.m4a")) and None),
+        ("two recordings", lambda p, t: done((_record(p, "Record-1.m4a"), _record(p, "Record-2.m4a")))),
         ("empty recording", lambda p, t: _record(p, "Record-1.m4a", b"")),
     ],
     "AudioRecorderRecordAudioWithFileName": [
@@ -217,24 +273,27 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
         ("extension not doubled as AndroidWorld expects", lambda p, t: _record(p, t.params["file_name"][: -len(".m4a")] + ".mp3")),
     ],
     "CameraTakePhoto": [
-        ("two photos", lambda p, t: [p.write_file(f"/sdcard/Pictures/IMG_new{i}.jpg", b"x") for i in range(2)] and None),
+        ("two photos", lambda p, t: done([p.write_file(f"/sdcard/Pictures/IMG_new{i}.jpg", b"x") for i in range(2)])),
         ("a video instead", lambda p, t: p.write_file("/sdcard/Movies/VID_new.mp4", b"x")),
     ],
     "CameraTakeVideo": [
         ("a photo instead", lambda p, t: p.write_file("/sdcard/Pictures/IMG_new.jpg", b"x")),
-        ("two videos", lambda p, t: [p.write_file(f"/sdcard/Movies/VID_new{i}.mp4", b"x") for i in range(2)] and None),
+        ("two videos", lambda p, t: done([p.write_file(f"/sdcard/Movies/VID_new{i}.mp4", b"x") for i in range(2)])),
     ],
     # --- markor ---
     "MarkorCreateNote": [
         ("right text, wrong name", write(lambda t: f"{MARKOR}/other_{t.params['file_name']}", lambda t: t.params["text"])),
-        ("right name, wrong text", write(lambda t: f"{MARKOR}/{t.params['file_name']}", lambda t: "Something else entirely, not the text.")),
+        (
+            "right name, wrong text",
+            write(lambda t: f"{MARKOR}/{t.params['file_name']}", lambda t: "Something else entirely, not the text."),
+        ),
         ("right name, empty", write(lambda t: f"{MARKOR}/{t.params['file_name']}", lambda t: "")),
     ],
     "MarkorDeleteNote": [
         ("a decoy deleted instead", lambda p, t: p.remove_path(f"{MARKOR}/{t._decoys[0]}")),  # type: ignore[attr-defined]
         ("everything deleted", lambda p, t: p.remove_path(MARKOR)),
     ],
-    "MarkorDeleteAllNotes": [("one note left", lambda p, t: [p.remove_path(f"{MARKOR}/{n}") for n in t._notes[1:]] and None)],  # type: ignore[attr-defined]
+    "MarkorDeleteAllNotes": [("one note left", lambda p, t: done([p.remove_path(f"{MARKOR}/{n}") for n in t._notes[1:]]))],  # type: ignore[attr-defined]
     "MarkorEditNote": [
         ("right text in the wrong note", _markor_edit_wrong_note),
         ("text appended twice", lambda p, t: p.write_file(f"{MARKOR}/{t.params['file_name']}", (t.expected + "\n" + t.expected).encode())),  # type: ignore[attr-defined]
@@ -253,18 +312,28 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
         ("folder with another name", lambda p, t: p.make_dir(f"{MARKOR}/{t.params['folder_name']}x")),
     ],
     "MarkorMoveNote": [
-        ("copied, not moved", write(lambda t: f"{MARKOR}/{t.params['destination_folder']}/{t.params['file_name']}", lambda t: t.params["text"])),
+        (
+            "copied, not moved",
+            write(lambda t: f"{MARKOR}/{t.params['destination_folder']}/{t.params['file_name']}", lambda t: t.params["text"]),
+        ),
         (
             "moved to the wrong folder",
-            lambda p, t: (p.remove_path(f"{MARKOR}/{t.params['source_folder']}/{t.params['file_name']}"), p.write_file(f"{MARKOR}/{t.params['file_name']}", t.params["text"].encode()))
-            and None,
+            lambda p, t: done(
+                p.remove_path(f"{MARKOR}/{t.params['source_folder']}/{t.params['file_name']}"),
+                p.write_file(f"{MARKOR}/{t.params['file_name']}", t.params["text"].encode()),
+            ),
         ),
     ],
     # --- calendar ---
     "SimpleCalendarAddOneEvent": [
-        ("wrong hour", lambda p, t: p.content_insert(CAL, event_row(t, start_ts=int(event_row(t)["start_ts"]) + 3600, end_ts=int(event_row(t)["end_ts"]) + 3600))),
+        (
+            "wrong hour",
+            lambda p, t: p.content_insert(
+                CAL, event_row(t, start_ts=int(event_row(t)["start_ts"]) + 3600, end_ts=int(event_row(t)["end_ts"]) + 3600)
+            ),
+        ),
         ("wrong duration", lambda p, t: p.content_insert(CAL, event_row(t, end_ts=int(event_row(t)["end_ts"]) + 900))),
-        ("added twice", lambda p, t: [p.content_insert(CAL, event_row(t)) for _ in range(2)] and None),
+        ("added twice", lambda p, t: done([p.content_insert(CAL, event_row(t)) for _ in range(2)])),
         ("wrong title", lambda p, t: p.content_insert(CAL, event_row(t, title="Completely different title"))),
     ],
     "SimpleCalendarDeleteEvents": [
@@ -276,7 +345,10 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
         ("one title missing", lambda p, t: ", ".join(_titles_on(p, t)[:-1]) or "Nothing"),
         ("an extra title", lambda p, t: ", ".join([*_titles_on(p, t), "Workshop on the roadmap"])),
     ],
-    "SimpleCalendarLocationOfEvent": [("another location", answer(lambda t: "Conference Room Z" if t.params["location"] != "Conference Room Z" else "Town Hall")), ("no answer", nothing)],
+    "SimpleCalendarLocationOfEvent": [
+        ("another location", answer(lambda t: "Conference Room Z" if t.params["location"] != "Conference Room Z" else "Town Hall")),
+        ("no answer", nothing),
+    ],
     # --- sms ---
     "SimpleSmsSend": [
         ("wrong number", lambda p, t: sms_sent(p, t.params["number"][:-2] + "00", t.params["message"])),
@@ -284,10 +356,24 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
         ("sent, app not in front", lambda p, t: sms_sent(p, t.params["number"], t.params["message"], front=False)),
         ("sent too long ago", lambda p, t: sms_sent(p, t.params["number"], t.params["message"], minutes_ago=10)),
     ],
-    "SimpleSmsReply": [("reply to another sender", lambda p, t: sms_sent(p, next(r["address"] for r in p.content_query(SMS) if r["address"] != t.params["number"]), t.params["message"]))],
-    "SimpleSmsReplyMostRecent": [("reply to an older sender", lambda p, t: sms_sent(p, next(r["address"] for r in p.content_query(SMS) if r["address"] != t.params["number"]), t.params["message"]))],
+    "SimpleSmsReply": [
+        (
+            "reply to another sender",
+            lambda p, t: sms_sent(
+                p, next(r["address"] for r in p.content_query(SMS) if r["address"] != t.params["number"]), t.params["message"]
+            ),
+        )
+    ],
+    "SimpleSmsReplyMostRecent": [
+        (
+            "reply to an older sender",
+            lambda p, t: sms_sent(
+                p, next(r["address"] for r in p.content_query(SMS) if r["address"] != t.params["number"]), t.params["message"]
+            ),
+        )
+    ],
     "SimpleSmsResend": [
-        ("resent twice", lambda p, t: [sms_sent(p, t.params["number"], t.params["message"]) for _ in range(2)] and None),
+        ("resent twice", lambda p, t: done([sms_sent(p, t.params["number"], t.params["message"]) for _ in range(2)])),
         ("new text instead", lambda p, t: sms_sent(p, t.params["number"], "Something else.")),
     ],
     "SimpleSmsSendReceivedAddress": [
@@ -298,17 +384,32 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
     "ExpenseAddSingle": [
         ("wrong amount", lambda p, t: p.content_insert(EXP, expense(t.params["rows"][0], amount=int(t.params["rows"][0]["amount"]) + 100))),
         ("wrong category", lambda p, t: p.content_insert(EXP, expense(t.params["rows"][0], category="Donation"))),
-        ("added twice", lambda p, t: [p.content_insert(EXP, expense(t.params["rows"][0])) for _ in range(2)] and None),
+        ("added twice", lambda p, t: done([p.content_insert(EXP, expense(t.params["rows"][0])) for _ in range(2)])),
     ],
     "ExpenseAddMultiple": [
-        ("two of three", lambda p, t: [p.content_insert(EXP, expense(r)) for r in t.params["rows"][:2]] and None),
-        ("three plus an earlier row changed", lambda p, t: ([p.content_insert(EXP, expense(r)) for r in t.params["rows"]], p.content_delete(EXP, where={"_id": p.content_query(EXP)[0]["_id"]})) and None),
+        ("two of three", lambda p, t: done([p.content_insert(EXP, expense(r)) for r in t.params["rows"][:2]])),
+        (
+            "three plus an earlier row changed",
+            lambda p, t: done(
+                (
+                    [p.content_insert(EXP, expense(r)) for r in t.params["rows"]],
+                    p.content_delete(EXP, where={"_id": p.content_query(EXP)[0]["_id"]}),
+                )
+            ),
+        ),
     ],
     "ExpenseDeleteSingle": [
         ("everything deleted", lambda p, t: p.content_delete(EXP)),
-        ("another expense deleted", lambda p, t: p.content_delete(EXP, where={"_id": next(r["_id"] for r in p.content_query(EXP) if r["name"] != t.params["rows"][0]["name"])})),
+        (
+            "another expense deleted",
+            lambda p, t: p.content_delete(
+                EXP, where={"_id": next(r["_id"] for r in p.content_query(EXP) if r["name"] != t.params["rows"][0]["name"])}
+            ),
+        ),
     ],
-    "ExpenseDeleteMultiple": [("two of three", lambda p, t: delete_rows(p, EXP, _expense_ids(p, [r["name"] for r in t.params["rows"][:2]])))],
+    "ExpenseDeleteMultiple": [
+        ("two of three", lambda p, t: delete_rows(p, EXP, _expense_ids(p, [r["name"] for r in t.params["rows"][:2]])))
+    ],
     "ExpenseDeleteDuplicates": [("both copies deleted", lambda p, t: delete_rows(p, EXP, sorted(t._dupes))), ("nothing deleted", nothing)],  # type: ignore[attr-defined]
     # --- files and browser ---
     "FilesDeleteFile": [
@@ -316,13 +417,24 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
         ("the whole folder deleted", lambda p, t: p.remove_path(f"/sdcard/{t.params['subfolder']}")),
     ],
     "FilesMoveFile": [
-        ("copied, not moved", lambda p, t: p.write_file(f"/sdcard/{t.params['destination_folder']}/{t.params['file_name']}", b"the file to move")),
+        (
+            "copied, not moved",
+            lambda p, t: p.write_file(f"/sdcard/{t.params['destination_folder']}/{t.params['file_name']}", b"the file to move"),
+        ),
         (
             "moved to the wrong folder",
-            lambda p, t: (p.remove_path(_files_path(t, "source_folder")), p.write_file(f"/sdcard/Documents/{t.params['file_name']}", b"the file to move")) and None,
+            lambda p, t: done(
+                (
+                    p.remove_path(_files_path(t, "source_folder")),
+                    p.write_file(f"/sdcard/Documents/{t.params['file_name']}", b"the file to move"),
+                )
+            ),
         ),
     ],
-    "BrowserMultiply": [("wrong product submitted", lambda p, t: _open_browser_page(p, t, "1")), ("page open, not submitted", lambda p, t: _open_browser_page(p, t, ""))],
+    "BrowserMultiply": [
+        ("wrong product submitted", lambda p, t: _open_browser_page(p, t, "1")),
+        ("page open, not submitted", lambda p, t: _open_browser_page(p, t, "")),
+    ],
     "BrowserMaze": [("page open, X at the start", lambda p, t: _open_browser_page(p, t, ""))],
 }
 
@@ -354,8 +466,12 @@ def test_near_misses_are_rejected(name: str) -> None:
     [
         ("TurnOffWifiAndTurnOnBluetooth", toggle("wifi_on", "0"), 0.5),
         ("MarkorCreateNote", write(lambda t: f"{MARKOR}/{t.params['file_name']}", lambda t: "Something else entirely, not the text."), 0.5),
-        ("MarkorMoveNote", write(lambda t: f"{MARKOR}/{t.params['destination_folder']}/{t.params['file_name']}", lambda t: t.params["text"]), 0.5),
-        ("ExpenseAddMultiple", lambda p, t: [p.content_insert(EXP, expense(r)) for r in t.params["rows"][:2]] and None, 2 / 3),
+        (
+            "MarkorMoveNote",
+            write(lambda t: f"{MARKOR}/{t.params['destination_folder']}/{t.params['file_name']}", lambda t: t.params["text"]),
+            0.5,
+        ),
+        ("ExpenseAddMultiple", lambda p, t: done([p.content_insert(EXP, expense(r)) for r in t.params["rows"][:2]]), 2 / 3),
         ("ExpenseDeleteMultiple", lambda p, t: delete_rows(p, EXP, _expense_ids(p, [r["name"] for r in t.params["rows"][:2]])), 2 / 3),
         ("SimpleCalendarDeleteEvents", lambda p, t: delete_rows(p, CAL, sorted(t._targets)[:2]), 2 / 3),  # type: ignore[attr-defined]
         ("MarkorChangeNoteContent", lambda p, t: _rename(p, t, None), 2 / 3),

@@ -56,7 +56,9 @@ def test_oracle_solves_every_seed(name: str) -> None:
             assert start < 1.0, f"{name} seed {seed} is solved before the agent acts"
 
 
-@pytest.mark.parametrize("name", ["ClockTimerEntry", "MarkorEditNote", "SimpleCalendarAddOneEvent", "SimpleSmsResend", "ExpenseAddMultiple", "BrowserMaze"])
+@pytest.mark.parametrize(
+    "name", ["ClockTimerEntry", "MarkorEditNote", "SimpleCalendarAddOneEvent", "SimpleSmsResend", "ExpenseAddMultiple", "BrowserMaze"]
+)
 def test_episode_is_deterministic_per_seed(name: str) -> None:
     first = run_oracle(name, 7)
     second = run_oracle(name, 7)

@@ -16,6 +16,32 @@ from cerebellum_gym.sim.apps.settings import SettingsApp
 from cerebellum_gym.sim.apps.sms import SimpleSmsApp
 
 #: Installed on a default :class:`~cerebellum_gym.sim.phone.Phone`, besides the launcher.
-DEFAULT_APPS: tuple[type[App], ...] = (SettingsApp, ContactsApp, ClockApp, AudioRecorderApp, CameraApp, MarkorApp, SimpleCalendarApp, SimpleSmsApp, ProExpenseApp, FilesApp, ChromeApp)
+DEFAULT_APPS: tuple[type[App], ...] = (
+    SettingsApp,
+    ContactsApp,
+    ClockApp,
+    AudioRecorderApp,
+    CameraApp,
+    MarkorApp,
+    SimpleCalendarApp,
+    SimpleSmsApp,
+    ProExpenseApp,
+    FilesApp,
+    ChromeApp,
+)
 
-__all__ = ["DEFAULT_APPS", "App", "AudioRecorderApp", "CameraApp", "ChromeApp", "FilesApp", "ClockApp", "ContactsApp", "MarkorApp", "ProExpenseApp", "SimpleCalendarApp", "SimpleSmsApp", "SettingsApp"]
+__all__ = [
+    "DEFAULT_APPS",
+    "App",
+    "AudioRecorderApp",
+    "CameraApp",
+    "ChromeApp",
+    "ClockApp",
+    "ContactsApp",
+    "FilesApp",
+    "MarkorApp",
+    "ProExpenseApp",
+    "SettingsApp",
+    "SimpleCalendarApp",
+    "SimpleSmsApp",
+]

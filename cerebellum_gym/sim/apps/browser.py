@@ -87,15 +87,26 @@ class ChromeApp(App):
             Text("Chrome terms of service apply.", size=40, center=True, color=(96, 94, 102)),
             Text("Help make Chrome better by sending usage statistics", size=36, center=True, color=(96, 94, 102)),
         ]
-        return ScreenSpec(title=None, body=body, bottom=[Button("Accept & continue", filled=True, on_tap=lambda: self.data.update(welcomed=True))])
+        return ScreenSpec(
+            title=None, body=body, bottom=[Button("Accept & continue", filled=True, on_tap=lambda: self.data.update(welcomed=True))]
+        )
 
     def _sync(self) -> ScreenSpec:
-        body: list[Widget] = [Text("Turn on sync?", size=64, center=True, height=360), Text("Get your bookmarks, passwords and more on all your devices", size=36, center=True)]
-        bottom: list[Widget] = [Button("No thanks", filled=False, on_tap=lambda: self.data.update(sync_asked=True)), Button("Yes, I'm in", filled=True, on_tap=lambda: self.data.update(sync_asked=True))]
+        body: list[Widget] = [
+            Text("Turn on sync?", size=64, center=True, height=360),
+            Text("Get your bookmarks, passwords and more on all your devices", size=36, center=True),
+        ]
+        bottom: list[Widget] = [
+            Button("No thanks", filled=False, on_tap=lambda: self.data.update(sync_asked=True)),
+            Button("Yes, I'm in", filled=True, on_tap=lambda: self.data.update(sync_asked=True)),
+        ]
         return ScreenSpec(title=None, body=body, bottom=bottom)
 
     def screen_tab(self, route: Route) -> ScreenSpec:
-        body: list[Widget] = [Text("Google", size=110, center=True, height=400, color=(66, 133, 244)), Text("Search or type web address", size=44, center=True, color=(96, 94, 102))]
+        body: list[Widget] = [
+            Text("Google", size=110, center=True, height=400, color=(66, 133, 244)),
+            Text("Search or type web address", size=44, center=True, color=(96, 94, 102)),
+        ]
         return ScreenSpec(title="New tab", body=body)
 
     # --- pages -------------------------------------------------------------------------------
@@ -138,7 +149,11 @@ class ChromeApp(App):
             product = 1
             for n in numbers:
                 product *= n
-            route["result"] = "Success!" if clicks >= len(numbers) and str(route.get("product", "")).strip() == str(product) else "Wrong answer, try again."
+            route["result"] = (
+                "Success!"
+                if clicks >= len(numbers) and str(route.get("product", "")).strip() == str(product)
+                else "Wrong answer, try again."
+            )
 
         body.append(Button("Submit", filled=True, on_tap=submit))
         if route.get("result"):
@@ -160,7 +175,15 @@ class ChromeApp(App):
                 route["pos"] = nxt
 
         body.append(Row([Text(""), Button("Up", filled=False, on_tap=lambda: move(-1, 0)), Text("")]))
-        body.append(Row([Button("Left", filled=False, on_tap=lambda: move(0, -1)), Button("Down", filled=False, on_tap=lambda: move(1, 0)), Button("Right", filled=False, on_tap=lambda: move(0, 1))]))
+        body.append(
+            Row(
+                [
+                    Button("Left", filled=False, on_tap=lambda: move(0, -1)),
+                    Button("Down", filled=False, on_tap=lambda: move(1, 0)),
+                    Button("Right", filled=False, on_tap=lambda: move(0, 1)),
+                ]
+            )
+        )
         if pos == goal:
             body.append(Text("Success!", size=64, center=True, height=180))
         return body

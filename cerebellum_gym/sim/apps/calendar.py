@@ -78,11 +78,24 @@ class SimpleCalendarApp(App):
                 day = date(year, month, d)
                 count = len(self.events_on(day, events))
                 desc = f"{long_date(day)}, {count} event{'s' if count != 1 else ''}" if count else long_date(day)
-                cells.append(Text(str(d), size=44, center=True, height=200, desc=desc, selected=day == today, on_tap=lambda dd=day: self.push("day", day=dd.isoformat())))
+                cells.append(
+                    Text(
+                        str(d),
+                        size=44,
+                        center=True,
+                        height=200,
+                        desc=desc,
+                        selected=day == today,
+                        on_tap=lambda dd=day: self.push("day", day=dd.isoformat()),
+                    )
+                )
             body.append(Row(cells, height=200))
         body.append(Text("Tap a day to see its events", size=36, center=True, color=(96, 94, 102)))
         title = f"{pycal.month_name[month]} {year}"
-        actions: list[Widget] = [IconButton("Previous month", "‹", on_tap=lambda: self._shift_month(route, -1)), IconButton("Next month", "›", on_tap=lambda: self._shift_month(route, 1))]
+        actions: list[Widget] = [
+            IconButton("Previous month", "‹", on_tap=lambda: self._shift_month(route, -1)),
+            IconButton("Next month", "›", on_tap=lambda: self._shift_month(route, 1)),
+        ]
         fab = IconButton("New Event", "+", color=(255, 255, 255), round_fill=ORANGE, on_tap=lambda: self._new_event(today))
         return ScreenSpec(title=title, body=body, actions=actions, fab=fab)
 
@@ -93,14 +106,25 @@ class SimpleCalendarApp(App):
         body: list[Widget] = []
         for event in self.events_on(day):
             start, end = from_ts(event["start_ts"]), from_ts(event["end_ts"])
-            body.append(ListItem(event.get("title", ""), f"{start:%H:%M} - {end:%H:%M}", avatar="•", avatar_color=ORANGE, on_tap=lambda e=event["_id"]: self._open_event(e)))
+            body.append(
+                ListItem(
+                    event.get("title", ""),
+                    f"{start:%H:%M} - {end:%H:%M}",
+                    avatar="•",
+                    avatar_color=ORANGE,
+                    on_tap=lambda e=event["_id"]: self._open_event(e),
+                )
+            )
         if not body:
             body = [Text("No events on this day", size=44, center=True, height=300)]
 
         def shift(delta: int) -> None:
             route.update(day=(day + timedelta(days=delta)).isoformat(), scroll=0)
 
-        actions: list[Widget] = [IconButton("Previous day", "‹", on_tap=lambda: shift(-1)), IconButton("Next day", "›", on_tap=lambda: shift(1))]
+        actions: list[Widget] = [
+            IconButton("Previous day", "‹", on_tap=lambda: shift(-1)),
+            IconButton("Next day", "›", on_tap=lambda: shift(1)),
+        ]
         fab = IconButton("New Event", "+", color=(255, 255, 255), round_fill=ORANGE, on_tap=lambda: self._new_event(day))
         return ScreenSpec(title=long_date(day), up=self.pop, body=body, actions=actions, fab=fab)
 
@@ -115,10 +139,21 @@ class SimpleCalendarApp(App):
         rows = self.phone.content_query(CALENDAR_URI, where={"_id": event_id})
         if rows:
             e = rows[0]
-            self._push_editor(event_id, e.get("title", ""), e.get("location", ""), e.get("description", ""), from_ts(e["start_ts"]), from_ts(e["end_ts"]))
+            self._push_editor(
+                event_id, e.get("title", ""), e.get("location", ""), e.get("description", ""), from_ts(e["start_ts"]), from_ts(e["end_ts"])
+            )
 
     def _push_editor(self, event_id: str | None, title: str, location: str, description: str, start: datetime, end: datetime) -> None:
-        self.push("event", event_id=event_id, title=title, location=location, description=description, start=int(start.timestamp()), end=int(end.timestamp()), error="")
+        self.push(
+            "event",
+            event_id=event_id,
+            title=title,
+            location=location,
+            description=description,
+            start=int(start.timestamp()),
+            end=int(end.timestamp()),
+            error="",
+        )
 
     def _pick(self, route: Route, which: str, kind: str) -> None:
         route.update(dialog=f"{which}_{kind}", p1="", p2="", p3="")
@@ -185,9 +220,18 @@ class SimpleCalendarApp(App):
             edit_field(self, route, "title", hint="Title"),
             edit_field(self, route, "location", hint="Location"),
             edit_field(self, route, "description", hint="Description"),
-            ListItem("Start date", long_date(start.date()), on_tap=lambda: self._pick(route, "start", "date"), rid=f"{self.package}:id/event_start_date"),
-            ListItem("Start time", f"{start:%H:%M}", on_tap=lambda: self._pick(route, "start", "time"), rid=f"{self.package}:id/event_start_time"),
-            ListItem("End date", long_date(end.date()), on_tap=lambda: self._pick(route, "end", "date"), rid=f"{self.package}:id/event_end_date"),
+            ListItem(
+                "Start date",
+                long_date(start.date()),
+                on_tap=lambda: self._pick(route, "start", "date"),
+                rid=f"{self.package}:id/event_start_date",
+            ),
+            ListItem(
+                "Start time", f"{start:%H:%M}", on_tap=lambda: self._pick(route, "start", "time"), rid=f"{self.package}:id/event_start_time"
+            ),
+            ListItem(
+                "End date", long_date(end.date()), on_tap=lambda: self._pick(route, "end", "date"), rid=f"{self.package}:id/event_end_date"
+            ),
             ListItem("End time", f"{end:%H:%M}", on_tap=lambda: self._pick(route, "end", "time"), rid=f"{self.package}:id/event_end_time"),
             ListItem("Repetition", "No repetition"),
         ]
@@ -195,14 +239,24 @@ class SimpleCalendarApp(App):
         kind = route.get("dialog")
         if kind in ("start_time", "end_time"):
             current = start if kind == "start_time" else end
-            dialog = number_dialog(self, route, "Set time", (("p1", f"Hour ({current.hour:02d})"), ("p2", f"Minute ({current.minute:02d})")), lambda: self._apply_pick(route))
+            dialog = number_dialog(
+                self,
+                route,
+                "Set time",
+                (("p1", f"Hour ({current.hour:02d})"), ("p2", f"Minute ({current.minute:02d})")),
+                lambda: self._apply_pick(route),
+            )
         elif kind in ("start_date", "end_date"):
             current = start if kind == "start_date" else end
             fields = (("p1", f"Month ({current.month})"), ("p2", f"Day ({current.day})"), ("p3", f"Year ({current.year})"))
             dialog = number_dialog(self, route, "Set date", fields, lambda: self._apply_pick(route))
         elif kind == "delete":
-            dialog = confirm_dialog(self, "Delete event", "Are you sure you want to delete this event?", "Delete", lambda: self._delete(route))
+            dialog = confirm_dialog(
+                self, "Delete event", "Are you sure you want to delete this event?", "Delete", lambda: self._delete(route)
+            )
         actions: list[Widget] = [IconButton("Save", "✓", on_tap=lambda: self._save(route))]
         if route["event_id"] is not None:
             actions.insert(0, IconButton("Delete", "✕", on_tap=lambda: self.set_dialog("delete")))
-        return ScreenSpec(title="Edit Event" if route["event_id"] is not None else "New Event", up=self.pop, body=body, actions=actions, dialog=dialog)
+        return ScreenSpec(
+            title="Edit Event" if route["event_id"] is not None else "New Event", up=self.pop, body=body, actions=actions, dialog=dialog
+        )

@@ -50,7 +50,9 @@ class CameraApp(App):
             self.data.update(recording=True, started=self.phone.state.clock)
         else:
             seconds = int(self.phone.state.clock - float(self.data["started"]))
-            self.phone.write_file(self._unique(VIDEOS_DIR, f"VID_{stamp}", ".mp4"), b"\x00\x00\x00\x18ftypmp42" + b"\x00" * (512 * max(1, seconds)))
+            self.phone.write_file(
+                self._unique(VIDEOS_DIR, f"VID_{stamp}", ".mp4"), b"\x00\x00\x00\x18ftypmp42" + b"\x00" * (512 * max(1, seconds))
+            )
             self.data["recording"] = False
 
     def _mode(self, mode: str) -> None:
@@ -68,15 +70,40 @@ class CameraApp(App):
             body.append(
                 Row(
                     [
-                        Text("Camera", size=40, center=True, selected=not video, desc="Switch to Camera Mode", on_tap=lambda: self._mode("photo"), background=DARK, color=(240, 240, 240)),
-                        Text("Video", size=40, center=True, selected=video, desc="Switch to Video Camera", on_tap=lambda: self._mode("video"), background=DARK, color=(240, 240, 240)),
+                        Text(
+                            "Camera",
+                            size=40,
+                            center=True,
+                            selected=not video,
+                            desc="Switch to Camera Mode",
+                            on_tap=lambda: self._mode("photo"),
+                            background=DARK,
+                            color=(240, 240, 240),
+                        ),
+                        Text(
+                            "Video",
+                            size=40,
+                            center=True,
+                            selected=video,
+                            desc="Switch to Video Camera",
+                            on_tap=lambda: self._mode("video"),
+                            background=DARK,
+                            color=(240, 240, 240),
+                        ),
                     ],
                     height=120,
                 )
             )
         if video:
             shutter_desc = "Stop recording" if d["recording"] else "Start recording"
-            shutter = IconButton(shutter_desc, "■" if d["recording"] else "●", color=(229, 57, 53), round_fill=(250, 250, 250), on_tap=self._shutter, background=DARK)
+            shutter = IconButton(
+                shutter_desc,
+                "■" if d["recording"] else "●",
+                color=(229, 57, 53),
+                round_fill=(250, 250, 250),
+                on_tap=self._shutter,
+                background=DARK,
+            )
         else:
             shutter = IconButton("Shutter", "◯", color=(40, 40, 40), round_fill=(250, 250, 250), on_tap=self._shutter, background=DARK)
         controls: list[Widget] = [Text("", background=DARK), shutter, Text("", background=DARK)]
@@ -84,7 +111,10 @@ class CameraApp(App):
         if route.get("dialog") == "location":
             dialog = Dialog(
                 "Remember photo locations?",
-                [Button("No thanks", filled=False, on_tap=self._answer_location), Button("Next", filled=False, on_tap=self._answer_location)],
+                [
+                    Button("No thanks", filled=False, on_tap=self._answer_location),
+                    Button("Next", filled=False, on_tap=self._answer_location),
+                ],
                 message="Tag your photos and videos with the locations where they are taken.",
             )
         return ScreenSpec(title=None, body=body, bottom=controls, dialog=dialog, background=DARK)

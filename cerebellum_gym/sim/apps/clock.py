@@ -8,6 +8,7 @@ show their state on screen: AndroidWorld's clock judges read the screen, and so 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import ClassVar
 
 from cerebellum_gym.sim.apps.base import App, Route
@@ -115,13 +116,23 @@ class ClockApp(App):
     def _stopwatch(self, route: Route) -> ScreenSpec:
         d = self.data
         elapsed = self._sw_elapsed()
-        body: list[Widget] = [Text(format_stopwatch(elapsed), size=150, center=True, height=420, rid=f"{self.package}:id/stopwatch_time_text")]
+        body: list[Widget] = [
+            Text(format_stopwatch(elapsed), size=150, center=True, height=420, rid=f"{self.package}:id/stopwatch_time_text")
+        ]
         for i, lap in enumerate(reversed(d["laps"])):
             body.append(Text(f"# {len(d['laps']) - i}   {format_stopwatch(lap)}", size=42))
         if d["sw_running"]:
-            buttons: list[Widget] = [IconButton("Lap", "⚑", on_tap=self._sw_lap), IconButton("Pause", "❚❚", color=(255, 255, 255), round_fill=ACCENT, on_tap=self._sw_pause), Text("")]
+            buttons: list[Widget] = [
+                IconButton("Lap", "⚑", on_tap=self._sw_lap),
+                IconButton("Pause", "❚❚", color=(255, 255, 255), round_fill=ACCENT, on_tap=self._sw_pause),
+                Text(""),
+            ]
         elif elapsed > 0:
-            buttons = [IconButton("Reset", "↺", on_tap=self._sw_reset), IconButton("Start", "▶", color=(255, 255, 255), round_fill=ACCENT, on_tap=self._sw_start), Text("")]
+            buttons = [
+                IconButton("Reset", "↺", on_tap=self._sw_reset),
+                IconButton("Start", "▶", color=(255, 255, 255), round_fill=ACCENT, on_tap=self._sw_start),
+                Text(""),
+            ]
         else:
             buttons = [Text(""), IconButton("Start", "▶", color=(255, 255, 255), round_fill=ACCENT, on_tap=self._sw_start), Text("")]
         body.append(Row(buttons, height=220))
@@ -132,8 +143,20 @@ class ClockApp(App):
         if d["timer_end"] is not None:
             left = max(0.0, float(d["timer_end"]) - self.phone.state.clock)
             body: list[Widget] = [
-                Text(format_stopwatch(left) if left > 0 else "Time's up", size=150, center=True, height=420, rid=f"{self.package}:id/timer_time_text"),
-                Row([IconButton("Delete", "✕", on_tap=self._timer_delete), IconButton("Add 1 minute", "+1", on_tap=lambda: self.data.update(timer_end=float(self.data["timer_end"]) + 60))], height=220),
+                Text(
+                    format_stopwatch(left) if left > 0 else "Time's up",
+                    size=150,
+                    center=True,
+                    height=420,
+                    rid=f"{self.package}:id/timer_time_text",
+                ),
+                Row(
+                    [
+                        IconButton("Delete", "✕", on_tap=self._timer_delete),
+                        IconButton("Add 1 minute", "+1", on_tap=lambda: self.data.update(timer_end=float(self.data["timer_end"]) + 60)),
+                    ],
+                    height=220,
+                ),
             ]
             return ScreenSpec(title="Timer", body=body)
         digits = str(d["timer_digits"])
@@ -146,13 +169,20 @@ class ClockApp(App):
                 [
                     Button("00", filled=False, on_tap=lambda: self._digits("00"), height=180),
                     Button("0", filled=False, on_tap=lambda: self._digit("0"), height=180),
-                    IconButton("Delete", "⌫", on_tap=lambda: self.data.update(timer_digits=str(self.data["timer_digits"])[:-1]), height=180),
+                    IconButton(
+                        "Delete", "⌫", on_tap=lambda: self.data.update(timer_digits=str(self.data["timer_digits"])[:-1]), height=180
+                    ),
                 ],
                 height=180,
             )
         )
         if digits.strip("0"):
-            body.append(Row([Text(""), IconButton("Start", "▶", color=(255, 255, 255), round_fill=ACCENT, on_tap=self._timer_start), Text("")], height=220))
+            body.append(
+                Row(
+                    [Text(""), IconButton("Start", "▶", color=(255, 255, 255), round_fill=ACCENT, on_tap=self._timer_start), Text("")],
+                    height=220,
+                )
+            )
         return ScreenSpec(title="Timer", body=body)
 
     # --- alarms ------------------------------------------------------------------------------
@@ -181,12 +211,18 @@ class ClockApp(App):
         for alarm in self.alarms():
             on = alarm.get("enabled") == "1"
             text = f"{int(alarm['hour']):02d}:{int(alarm['minutes']):02d}"
-            body.append(Switch(text, on, subtitle=alarm.get("label") or "Alarm", on_toggle=lambda a=alarm["_id"], o=on: self._toggle_alarm(a, o)))
+            body.append(Switch(text, on, subtitle=alarm.get("label") or "Alarm", on_toggle=partial(self._toggle_alarm, alarm["_id"], on)))
         if not body:
             body = [Text("No alarms", size=44, center=True, height=300)]
         dialog = None
         if route.get("dialog") == "time":
-            dialog = number_dialog(self, route, route.get("error") or "Set alarm time", (("hour", "Hour (0-23)"), ("minute", "Minute")), lambda: self._add_alarm(route))
+            dialog = number_dialog(
+                self,
+                route,
+                route.get("error") or "Set alarm time",
+                (("hour", "Hour (0-23)"), ("minute", "Minute")),
+                lambda: self._add_alarm(route),
+            )
 
         def open_picker() -> None:
             self.set_dialog("time", hour="", minute="", error="")

@@ -21,7 +21,9 @@ def field_key(app: App, route: Route, name: str) -> str:
     return f"{app.package}.{route['screen']}.{name}"
 
 
-def edit_field(app: App, route: Route, name: str, *, hint: str = "", rid: str = "", area: bool = False, height: int | None = None, desc: str = "") -> TextField:
+def edit_field(
+    app: App, route: Route, name: str, *, hint: str = "", rid: str = "", area: bool = False, height: int | None = None, desc: str = ""
+) -> TextField:
     """A text field bound to ``route[name]``; long press selects all so typing replaces it."""
     key = field_key(app, route, name)
     flag = f"{name}__all"
@@ -78,4 +80,8 @@ def confirm_dialog(app: App, title: str, message: str, ok_text: str, on_ok: Call
         app.set_dialog(None)
         on_ok()
 
-    return Dialog(title, [Button("Cancel", filled=False, on_tap=lambda: app.set_dialog(None)), Button(ok_text, filled=False, on_tap=ok)], message=message)
+    return Dialog(
+        title,
+        [Button("Cancel", filled=False, on_tap=lambda: app.set_dialog(None)), Button(ok_text, filled=False, on_tap=ok)],
+        message=message,
+    )

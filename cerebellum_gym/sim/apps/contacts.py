@@ -32,7 +32,12 @@ class ContactsApp(App):
 
     def _row(self, contact: dict[str, str]) -> ListItem:
         name = contact.get("display_name", "")
-        return ListItem(name, avatar=name[:1].upper() or "?", avatar_color=avatar_color(name), on_tap=lambda cid=contact["_id"]: self.push("view", contact_id=cid))
+        return ListItem(
+            name,
+            avatar=name[:1].upper() or "?",
+            avatar_color=avatar_color(name),
+            on_tap=lambda cid=contact["_id"]: self.push("view", contact_id=cid),
+        )
 
     def screen_main(self, route: Route) -> ScreenSpec:
         contacts = self.contacts()
@@ -43,7 +48,13 @@ class ContactsApp(App):
             title="Contacts",
             body=body,
             actions=[IconButton("Search contacts", "⌕", on_tap=lambda: self.push("search", query=""))],
-            fab=IconButton("Create contact", "+", color=(255, 255, 255), round_fill=(26, 115, 232), on_tap=lambda: self.push("create", first="", last="", phone="")),
+            fab=IconButton(
+                "Create contact",
+                "+",
+                color=(255, 255, 255),
+                round_fill=(26, 115, 232),
+                on_tap=lambda: self.push("create", first="", last="", phone=""),
+            ),
         )
 
     def screen_search(self, route: Route) -> ScreenSpec:
@@ -53,7 +64,16 @@ class ContactsApp(App):
             # The search box opens with the keyboard up, as the real app does.
             route["focused_once"] = True
             self.phone.state.focus = key
-        body: list[Widget] = [TextField(key, query, hint="Search contacts", on_change=self.field_setter(route, "query"), focused=self.phone.state.focus == key, rid=f"{self.package}:id/search_view")]
+        body: list[Widget] = [
+            TextField(
+                key,
+                query,
+                hint="Search contacts",
+                on_change=self.field_setter(route, "query"),
+                focused=self.phone.state.focus == key,
+                rid=f"{self.package}:id/search_view",
+            )
+        ]
         needle = query.strip().lower()
         if needle:
             matches = [c for c in self.contacts() if needle in c.get("display_name", "").lower() or needle in c.get("number", "")]
@@ -65,7 +85,9 @@ class ContactsApp(App):
 
         def field(name: str, hint: str) -> TextField:
             key = f"contacts.create.{name}"
-            return TextField(key, route[name], hint=hint, on_change=self.field_setter(route, name), focused=focus == key, rid=f"{self.package}:id/{name}")
+            return TextField(
+                key, route[name], hint=hint, on_change=self.field_setter(route, name), focused=focus == key, rid=f"{self.package}:id/{name}"
+            )
 
         body: list[Widget] = [field("first", "First name"), field("last", "Last name"), field("phone", "Phone")]
         return ScreenSpec(

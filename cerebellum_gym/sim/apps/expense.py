@@ -17,7 +17,19 @@ from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Text, Widget
 
 TEAL = (0, 121, 107)
-CATEGORIES = ("Others", "Income", "Food", "Housing", "Social", "Entertainment", "Transportation", "Clothes", "Health Care", "Education", "Donation")
+CATEGORIES = (
+    "Others",
+    "Income",
+    "Food",
+    "Housing",
+    "Social",
+    "Entertainment",
+    "Transportation",
+    "Clothes",
+    "Health Care",
+    "Education",
+    "Donation",
+)
 
 
 def money(cents: int) -> str:
@@ -46,7 +58,15 @@ class ProExpenseApp(App):
         body: list[Widget] = [Text(f"Total {money(total)}", size=56, height=200, rid=f"{self.package}:id/tv_total")]
         for row in rows:
             name = row.get("name", "")
-            body.append(ListItem(name, f"{row.get('category', '')} · {money(int(row.get('amount', 0)))}", avatar=name[:1].upper(), avatar_color=TEAL, on_tap=lambda i=row["_id"]: self.push("detail", expense_id=i)))
+            body.append(
+                ListItem(
+                    name,
+                    f"{row.get('category', '')} · {money(int(row.get('amount', 0)))}",
+                    avatar=name[:1].upper(),
+                    avatar_color=TEAL,
+                    on_tap=lambda i=row["_id"]: self.push("detail", expense_id=i),
+                )
+            )
         if len(body) == 1:
             body.append(Text("No expenses yet", size=44, center=True, height=300))
 
@@ -76,7 +96,15 @@ class ProExpenseApp(App):
             self.pop()
 
         def edit() -> None:
-            self.push("edit", expense_id=row["_id"], title=row.get("name", ""), amount=f"{int(row.get('amount', 0)) / 100:.2f}", note=row.get("note", ""), category=row.get("category", "Others"), error="")
+            self.push(
+                "edit",
+                expense_id=row["_id"],
+                title=row.get("name", ""),
+                amount=f"{int(row.get('amount', 0)) / 100:.2f}",
+                note=row.get("note", ""),
+                category=row.get("category", "Others"),
+                error="",
+            )
 
         dialog = confirm_dialog(self, "Delete", "Delete this expense?", "Delete", delete) if route.get("dialog") == "delete" else None
         actions: list[Widget] = [IconButton("Edit", "✎", on_tap=edit), IconButton("Delete", "✕", on_tap=lambda: self.set_dialog("delete"))]
@@ -88,7 +116,13 @@ class ProExpenseApp(App):
         if not name or cents is None:
             route["error"] = "Enter a name and an amount"
             return
-        values = {"name": name, "amount": str(cents), "category": route["category"], "note": str(route.get("note", "")).strip(), "created_at": str(int(self.phone.state.clock * 1000))}
+        values = {
+            "name": name,
+            "amount": str(cents),
+            "category": route["category"],
+            "note": str(route.get("note", "")).strip(),
+            "created_at": str(int(self.phone.state.clock * 1000)),
+        }
         if route["expense_id"] is not None:
             old = self.phone.content_query(EXPENSES_URI, where={"_id": route["expense_id"]})
             if old:
@@ -115,6 +149,12 @@ class ProExpenseApp(App):
                 route["category"] = category
                 self.set_dialog(None)
 
-            dialog = Dialog("Category", [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))], body=[ListItem(c, on_tap=lambda c=c: pick(c), height=120) for c in CATEGORIES])
+            dialog = Dialog(
+                "Category",
+                [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))],
+                body=[ListItem(c, on_tap=lambda c=c: pick(c), height=120) for c in CATEGORIES],
+            )
         title = "Edit expense" if route["expense_id"] is not None else "Add expense"
-        return ScreenSpec(title=title, up=self.pop, body=body, bottom=[Button("Save", filled=True, on_tap=lambda: self._save(route))], dialog=dialog)
+        return ScreenSpec(
+            title=title, up=self.pop, body=body, bottom=[Button("Save", filled=True, on_tap=lambda: self._save(route))], dialog=dialog
+        )

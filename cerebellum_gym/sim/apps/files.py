@@ -17,7 +17,20 @@ from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Tex
 
 ROOT = "/sdcard"
 STORAGE_NAME = "sdk_gphone64_x86_64"
-STANDARD_FOLDERS = ("Alarms", "Audiobooks", "DCIM", "Documents", "Download", "Movies", "Music", "Notifications", "Pictures", "Podcasts", "Recordings", "Ringtones")
+STANDARD_FOLDERS = (
+    "Alarms",
+    "Audiobooks",
+    "DCIM",
+    "Documents",
+    "Download",
+    "Movies",
+    "Music",
+    "Notifications",
+    "Pictures",
+    "Podcasts",
+    "Recordings",
+    "Ringtones",
+)
 BLUE = (26, 115, 232)
 CHROME_PACKAGE = "com.android.chrome"
 
@@ -38,7 +51,9 @@ class FilesApp(App):
         names = set(self.phone.list_dir(folder))
         if folder == ROOT:
             names |= set(STANDARD_FOLDERS)
-        folders = sorted((n for n in names if n in STANDARD_FOLDERS and folder == ROOT or self.phone.is_dir(f"{folder}/{n}")), key=str.lower)
+        folders = sorted(
+            (n for n in names if (n in STANDARD_FOLDERS and folder == ROOT) or self.phone.is_dir(f"{folder}/{n}")), key=str.lower
+        )
         files = sorted((n for n in names if n not in folders), key=str.lower)
         return folders, files
 
@@ -84,10 +99,30 @@ class FilesApp(App):
         selected: list[str] = route["selected"]
         body: list[Widget] = []
         for name in folders:
-            body.append(ListItem(name, "Folder", avatar="▸", avatar_color=(120, 144, 156), selected=name in selected, on_tap=lambda n=name: self._open(route, n, True), on_long_press=lambda n=name: self._toggle(route, n)))
+            body.append(
+                ListItem(
+                    name,
+                    "Folder",
+                    avatar="▸",
+                    avatar_color=(120, 144, 156),
+                    selected=name in selected,
+                    on_tap=lambda n=name: self._open(route, n, True),
+                    on_long_press=lambda n=name: self._toggle(route, n),
+                )
+            )
         for name in files:
             size = len(self.phone.read_file(f"{folder}/{name}"))
-            body.append(ListItem(name, f"{size} B", avatar=name[:1].upper(), avatar_color=BLUE, selected=name in selected, on_tap=lambda n=name: self._open(route, n, False), on_long_press=lambda n=name: self._toggle(route, n)))
+            body.append(
+                ListItem(
+                    name,
+                    f"{size} B",
+                    avatar=name[:1].upper(),
+                    avatar_color=BLUE,
+                    selected=name in selected,
+                    on_tap=lambda n=name: self._open(route, n, False),
+                    on_long_press=lambda n=name: self._toggle(route, n),
+                )
+            )
         if not body:
             body = [Text("No items", size=44, center=True, height=300)]
         dialog = None
@@ -96,15 +131,23 @@ class FilesApp(App):
             dialog = confirm_dialog(self, "Delete", f"Delete {len(selected)} item(s)?", "OK", lambda: self._delete(route))
         elif kind == "open_with":
             path = route["path"]
-            dialog = Dialog("Open with", [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))], body=[ListItem("Chrome", avatar="C", avatar_color=(219, 68, 55), on_tap=lambda: self._open_in_chrome(path))])
+            dialog = Dialog(
+                "Open with",
+                [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))],
+                body=[ListItem("Chrome", avatar="C", avatar_color=(219, 68, 55), on_tap=lambda: self._open_in_chrome(path))],
+            )
         elif kind == "no_app":
-            dialog = Dialog("Can't open file", [Button("OK", filled=False, on_tap=lambda: self.set_dialog(None))], message="No app can open this file.")
+            dialog = Dialog(
+                "Can't open file", [Button("OK", filled=False, on_tap=lambda: self.set_dialog(None))], message="No app can open this file."
+            )
         if selected:
             actions: list[Widget] = [
                 IconButton("Move to", "➜", on_tap=lambda: self.push("move", sources=[f"{folder}/{n}" for n in selected], dir=ROOT)),
                 IconButton("Delete", "✕", on_tap=lambda: self.set_dialog("delete")),
             ]
-            return ScreenSpec(title=f"{len(selected)} selected", up=lambda: route.update(selected=[]), body=body, actions=actions, dialog=dialog)
+            return ScreenSpec(
+                title=f"{len(selected)} selected", up=lambda: route.update(selected=[]), body=body, actions=actions, dialog=dialog
+            )
         up = self.pop if len(self.stack) > 1 else None
         return ScreenSpec(title=self._shown(folder), up=up, body=body, dialog=dialog, actions=[IconButton("Search", "⌕")])
 
@@ -113,7 +156,9 @@ class FilesApp(App):
         sources: list[str] = route["sources"]
         folders, _ = self.entries(folder)
         body: list[Widget] = [
-            ListItem(name, "Folder", avatar="▸", avatar_color=(120, 144, 156), on_tap=lambda n=name: route.update(dir=f"{folder}/{n}", scroll=0))
+            ListItem(
+                name, "Folder", avatar="▸", avatar_color=(120, 144, 156), on_tap=lambda n=name: route.update(dir=f"{folder}/{n}", scroll=0)
+            )
             for name in folders
             if f"{folder}/{name}" not in sources
         ] or [Text("No folders here", size=40, center=True, height=240)]

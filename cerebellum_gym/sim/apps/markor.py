@@ -53,14 +53,18 @@ class MarkorApp(App):
             Text("Markdown, todo.txt and plain text,", size=40, center=True, color=(96, 94, 102)),
             Text("stored as files on your device.", size=40, center=True, color=(96, 94, 102)),
         ]
-        buttons: list[Widget] = [Button("Skip", filled=False, on_tap=self._finish_intro), Button("Next", filled=True, on_tap=self._finish_intro)]
+        buttons: list[Widget] = [
+            Button("Skip", filled=False, on_tap=self._finish_intro),
+            Button("Next", filled=True, on_tap=self._finish_intro),
+        ]
         return ScreenSpec(title=None, body=body, bottom=buttons)
 
     # --- files -------------------------------------------------------------------------------
 
     def entries(self, folder: str) -> tuple[list[str], list[str]]:
         """Folder and file names in ``folder``, each sorted."""
-        folders, files = [], []
+        folders: list[str] = []
+        files: list[str] = []
         for name in self.phone.list_dir(folder):
             (folders if self.phone.is_dir(f"{folder}/{name}") else files).append(name)
         return sorted(folders, key=str.lower), sorted(files, key=str.lower)
@@ -152,11 +156,29 @@ class MarkorApp(App):
         body: list[Widget] = []
         for name in folders:
             body.append(
-                ListItem(name, "Folder", avatar="▸", avatar_color=(120, 144, 156), selected=name in selected, on_tap=lambda n=name: self._open(route, n), on_long_press=lambda n=name: self._toggle(route, n))
+                ListItem(
+                    name,
+                    "Folder",
+                    avatar="▸",
+                    avatar_color=(120, 144, 156),
+                    selected=name in selected,
+                    on_tap=lambda n=name: self._open(route, n),
+                    on_long_press=lambda n=name: self._toggle(route, n),
+                )
             )
         for name in files:
             preview = self._read(f"{folder}/{name}").strip().replace("\n", " ")[:60] or "Empty"
-            body.append(ListItem(name, preview, avatar=name[:1].upper(), avatar_color=GREEN, selected=name in selected, on_tap=lambda n=name: self._open(route, n), on_long_press=lambda n=name: self._toggle(route, n)))
+            body.append(
+                ListItem(
+                    name,
+                    preview,
+                    avatar=name[:1].upper(),
+                    avatar_color=GREEN,
+                    selected=name in selected,
+                    on_tap=lambda n=name: self._open(route, n),
+                    on_long_press=lambda n=name: self._toggle(route, n),
+                )
+            )
         if not body:
             body = [Text("This folder is empty", size=44, center=True, height=300)]
         dialog = None
@@ -164,7 +186,11 @@ class MarkorApp(App):
         if kind == "new":
             dialog = Dialog(
                 route.get("error") or "New file",
-                [Button("Folder", filled=False, on_tap=lambda: self._new(route, True)), Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)), Button("OK", filled=False, on_tap=lambda: self._new(route, False))],
+                [
+                    Button("Folder", filled=False, on_tap=lambda: self._new(route, True)),
+                    Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)),
+                    Button("OK", filled=False, on_tap=lambda: self._new(route, False)),
+                ],
                 message="Name (extension .md unless given)",
                 body=[edit_field(self, route, "file", hint="Name")],
             )
@@ -174,21 +200,32 @@ class MarkorApp(App):
             path = f"{folder}/{selected[0]}"
             dialog = Dialog(
                 route.get("error") or "Rename",
-                [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)), Button("OK", filled=False, on_tap=lambda: self._rename(route, path, None))],
+                [
+                    Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)),
+                    Button("OK", filled=False, on_tap=lambda: self._rename(route, path, None)),
+                ],
                 body=[edit_field(self, route, "file", hint=selected[0])],
             )
         if selected:
             actions: list[Widget] = [
                 IconButton("Select all", "☰", on_tap=lambda: route.update(selected=folders + files)),
-                IconButton("Move", "➜", on_tap=lambda: self.push("move", sources=[f"{folder}/{n}" for n in selected], dir=ROOT, origin=len(self.stack))),
+                IconButton(
+                    "Move",
+                    "➜",
+                    on_tap=lambda: self.push("move", sources=[f"{folder}/{n}" for n in selected], dir=ROOT, origin=len(self.stack)),
+                ),
                 IconButton("Delete", "✕", on_tap=lambda: self.set_dialog("delete")),
             ]
             if len(selected) == 1:
                 actions.insert(1, IconButton("Rename", "✎", on_tap=lambda: self._open_dialog(route, "rename")))
-            return ScreenSpec(title=f"{len(selected)} selected", up=lambda: route.update(selected=[]), body=body, actions=actions, dialog=dialog)
+            return ScreenSpec(
+                title=f"{len(selected)} selected", up=lambda: route.update(selected=[]), body=body, actions=actions, dialog=dialog
+            )
         title = "Markor" if folder == ROOT else posixpath.basename(folder)
         up = self.pop if len(self.stack) > 1 else None
-        fab = IconButton("Create a new file or folder", "+", color=(255, 255, 255), round_fill=GREEN, on_tap=lambda: self._open_dialog(route, "new"))
+        fab = IconButton(
+            "Create a new file or folder", "+", color=(255, 255, 255), round_fill=GREEN, on_tap=lambda: self._open_dialog(route, "new")
+        )
         return ScreenSpec(title=title, up=up, body=body, fab=fab, dialog=dialog, actions=[IconButton("Search", "⌕")])
 
     def back(self) -> bool:
@@ -207,7 +244,9 @@ class MarkorApp(App):
         sources: list[str] = route["sources"]
         folders, _ = self.entries(folder)
         body: list[Widget] = [
-            ListItem(name, "Folder", avatar="▸", avatar_color=(120, 144, 156), on_tap=lambda n=name: route.update(dir=f"{folder}/{n}", scroll=0))
+            ListItem(
+                name, "Folder", avatar="▸", avatar_color=(120, 144, 156), on_tap=lambda n=name: route.update(dir=f"{folder}/{n}", scroll=0)
+            )
             for name in folders
             if f"{folder}/{name}" not in sources
         ]
@@ -238,12 +277,23 @@ class MarkorApp(App):
 
     def screen_edit(self, route: Route) -> ScreenSpec:
         path = route["path"]
-        area = edit_field(self, route, "text", hint="Start writing…", area=True, height=1400, rid=f"{self.package}:id/document__fragment__edit__highlighting_editor")
+        area = edit_field(
+            self,
+            route,
+            "text",
+            hint="Start writing…",
+            area=True,
+            height=1400,
+            rid=f"{self.package}:id/document__fragment__edit__highlighting_editor",
+        )
         dialog = None
         if route.get("dialog") == "rename":
             dialog = Dialog(
                 route.get("error") or "Rename",
-                [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)), Button("OK", filled=False, on_tap=lambda: self._rename(route, path, str(route.get("text", ""))))],
+                [
+                    Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)),
+                    Button("OK", filled=False, on_tap=lambda: self._rename(route, path, str(route.get("text", "")))),
+                ],
                 body=[edit_field(self, route, "file", hint=posixpath.basename(path))],
             )
 
@@ -251,5 +301,8 @@ class MarkorApp(App):
             self._save(route)
             self.pop()
 
-        actions: list[Widget] = [IconButton("Rename", "✎", on_tap=lambda: self._open_dialog(route, "rename")), IconButton("Save", "✓", on_tap=lambda: self._save(route))]
+        actions: list[Widget] = [
+            IconButton("Rename", "✎", on_tap=lambda: self._open_dialog(route, "rename")),
+            IconButton("Save", "✓", on_tap=lambda: self._save(route)),
+        ]
         return ScreenSpec(title=posixpath.basename(path), up=leave, body=[area], actions=actions, dialog=dialog)

@@ -68,9 +68,22 @@ class AudioRecorderApp(App):
         body: list[Widget] = []
         if d["recording"]:
             elapsed = int(self.phone.state.clock - float(d["started"]))
-            body.append(Text(f"{elapsed // 60:02d}:{elapsed % 60:02d}", size=140, center=True, height=400, rid=f"{self.package}:id/txt_progress", color=RED))
+            body.append(
+                Text(
+                    f"{elapsed // 60:02d}:{elapsed % 60:02d}",
+                    size=140,
+                    center=True,
+                    height=400,
+                    rid=f"{self.package}:id/txt_progress",
+                    color=RED,
+                )
+            )
             body.append(Text("Recording…", size=44, center=True))
-            controls: list[Widget] = [Text(""), IconButton("Stop recording", "■", color=(255, 255, 255), round_fill=RED, on_tap=self._stop), Text("")]
+            controls: list[Widget] = [
+                Text(""),
+                IconButton("Stop recording", "■", color=(255, 255, 255), round_fill=RED, on_tap=self._stop),
+                Text(""),
+            ]
         else:
             body.append(Text("00:00", size=140, center=True, height=400, rid=f"{self.package}:id/txt_progress"))
             records = self.records()
@@ -81,13 +94,19 @@ class AudioRecorderApp(App):
         if route.get("dialog") == "permission":
             dialog = Dialog(
                 "Allow Audio Recorder to record audio?",
-                [Button("While using the app", filled=False, on_tap=lambda: self._grant(True)), Button("Don't allow", filled=False, on_tap=lambda: self._grant(False))],
+                [
+                    Button("While using the app", filled=False, on_tap=lambda: self._grant(True)),
+                    Button("Don't allow", filled=False, on_tap=lambda: self._grant(False)),
+                ],
             )
         elif route.get("dialog") == "save":
             field = edit_field(self, route, "file", hint=f"Record-{d['counter']}", rid=f"{self.package}:id/input_name")
             dialog = Dialog(
                 "Save record",
-                [Button("Delete", filled=False, on_tap=lambda: self.set_dialog(None)), Button("Save", filled=False, on_tap=lambda: self._save(route))],
+                [
+                    Button("Delete", filled=False, on_tap=lambda: self.set_dialog(None)),
+                    Button("Save", filled=False, on_tap=lambda: self._save(route)),
+                ],
                 message="Name the record",
                 body=[field],
             )

@@ -114,7 +114,11 @@ class SettingsApp(App):
         level = int(self.phone.get_setting("system", "screen_brightness") or 0)
         body: list[Widget] = [
             ListItem("Brightness level", f"{round(100 * level / BRIGHTNESS_MAX)}%", on_tap=lambda: self.push("brightness")),
-            Switch("Adaptive brightness", self._on("system", "screen_brightness_mode"), on_toggle=lambda: self._toggle("system", "screen_brightness_mode")),
+            Switch(
+                "Adaptive brightness",
+                self._on("system", "screen_brightness_mode"),
+                on_toggle=lambda: self._toggle("system", "screen_brightness_mode"),
+            ),
             Switch("Dark theme", self._on("secure", "ui_night_mode"), on_toggle=lambda: self._toggle("secure", "ui_night_mode")),
             ListItem("Font size", "Default"),
             ListItem("Screen timeout", "After 30 seconds of inactivity"),

@@ -67,7 +67,15 @@ class SimpleSmsApp(App):
             name = self.contact_name(address) or address
             when = datetime.fromtimestamp(int(row.get("date", 0)) / 1000, timezone.utc).strftime("%b %-d")
             snippet = ("You: " if row.get("type") == "2" else "") + row.get("body", "")
-            body.append(ListItem(name, f"{snippet}  ·  {when}", avatar=name[:1].upper(), avatar_color=avatar_color(name), on_tap=lambda a=address: self.push("thread", address=a, draft="", scroll=10**6)))
+            body.append(
+                ListItem(
+                    name,
+                    f"{snippet}  ·  {when}",
+                    avatar=name[:1].upper(),
+                    avatar_color=avatar_color(name),
+                    on_tap=lambda a=address: self.push("thread", address=a, draft="", scroll=10**6),
+                )
+            )
         if not body:
             body = [Text("No conversations yet", size=44, center=True, height=300)]
 
@@ -86,7 +94,15 @@ class SimpleSmsApp(App):
             for row in sorted(self.phone.content_query(CONTACTS_URI), key=lambda r: r.get("display_name", "")):
                 name, number = row.get("display_name", ""), row.get("number", "")
                 if needle in name.lower() or (digits(query) and digits(query) in digits(number)):
-                    body.append(ListItem(name, number, avatar=name[:1].upper(), avatar_color=avatar_color(name), on_tap=lambda n=number: self._open_thread(n)))
+                    body.append(
+                        ListItem(
+                            name,
+                            number,
+                            avatar=name[:1].upper(),
+                            avatar_color=avatar_color(name),
+                            on_tap=lambda n=number: self._open_thread(n),
+                        )
+                    )
             if len(digits(query)) >= 3 and not re.search(r"[A-Za-z]", query):
                 body.append(ListItem(f"Send to {query}", "New number", avatar="#", on_tap=lambda q=query: self._open_thread(q)))
         return ScreenSpec(title="New conversation", up=self.pop, body=body)
@@ -102,7 +118,7 @@ class SimpleSmsApp(App):
             return
         row = rows[0]
         if action == "resend":
-            self._send(row.get("address", route["address"]), row.get("body", ""))
+            self._send(str(row.get("address", route["address"])), row.get("body", ""))
         elif action == "delete":
             self.phone.content_delete(SMS_URI, where={"_id": row["_id"]})
         elif action == "copy":
@@ -115,7 +131,12 @@ class SimpleSmsApp(App):
             when = datetime.fromtimestamp(int(row.get("date", 0)) / 1000, timezone.utc).strftime("%b %-d, %H:%M")
             outgoing = row.get("type") == "2"
             body.append(
-                Bubble(row.get("body", ""), outgoing=outgoing, caption=("Sent " if outgoing else "") + when, on_long_press=lambda i=row["_id"]: self.set_dialog("message", message_id=i))
+                Bubble(
+                    row.get("body", ""),
+                    outgoing=outgoing,
+                    caption=("Sent " if outgoing else "") + when,
+                    on_long_press=lambda i=row["_id"]: self.set_dialog("message", message_id=i),
+                )
             )
         if not body:
             body = [Text("Start the conversation below", size=40, center=True, height=240, color=(96, 94, 102))]
@@ -138,6 +159,9 @@ class SimpleSmsApp(App):
                     ListItem("Delete", on_tap=lambda: self._message_action(route, "delete")),
                 ],
             )
-        compose: list[Widget] = [edit_field(self, route, "draft", hint="Type a message…", rid=f"{self.package}:id/thread_type_message"), Button("SMS", desc="Send", filled=True, on_tap=send)]
+        compose: list[Widget] = [
+            edit_field(self, route, "draft", hint="Type a message…", rid=f"{self.package}:id/thread_type_message"),
+            Button("SMS", desc="Send", filled=True, on_tap=send),
+        ]
         name = self.contact_name(address)
         return ScreenSpec(title=name or address, up=self.pop, body=body, bottom=compose, dialog=dialog)
