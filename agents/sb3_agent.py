@@ -155,9 +155,9 @@ class SB3Agent(Agent):
         else:
             actions, _ = self.model.predict(encoded, deterministic=self.deterministic)
         out: list[str] = []
-        for index, obs, t, mask in zip(np.asarray(actions).reshape(-1), observations, texts, masks, strict=True):
+        for picked, obs, t, mask in zip(np.asarray(actions).reshape(-1), observations, texts, masks, strict=True):
             # An unmasked model may pick an illegal index; fall back to the first legal one.
-            index = int(index) if mask[int(index)] else int(np.flatnonzero(mask)[0])
+            index = int(picked) if mask[int(picked)] else int(np.flatnonzero(mask)[0])
             out.append(self.layout.decode(index, tuple(obs.get("labels", ())), t))
         return out
 
@@ -176,4 +176,3 @@ class SB3Agent(Agent):
                 found = goal_text_candidates(str(obs.get("goal", "")))
             texts.append(tuple(str(t) for t in found)[: self.layout.max_texts])
         return texts
-

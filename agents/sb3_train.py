@@ -203,7 +203,7 @@ def collect_demonstrations(config: SB3EnvConfig, episodes: int, seed: int) -> tu
         while not done:
             raw = flat.raw_observation
             try:
-                index = flat.layout.encode(env.unwrapped.oracle_action(), raw["labels"], raw["text_candidates"])  # type: ignore[attr-defined]
+                index = flat.layout.encode(env.unwrapped.oracle_action(), raw["labels"], raw["text_candidates"])
             except InvalidActionError:
                 break
             observations.append(obs)
@@ -237,7 +237,7 @@ def behaviour_clone(model: Any, demos: tuple[dict[str, np.ndarray], np.ndarray, 
             loss.backward()
             optimizer.step()
     policy.set_training_mode(False)
-    return float(loss)
+    return float(loss.detach())
 
 
 def train(args: Args) -> dict[str, Any]:
@@ -278,7 +278,10 @@ def train(args: Args) -> dict[str, Any]:
     if args.bc_episodes:
         demos = collect_demonstrations(config, args.bc_episodes, seed=1_000_000 + args.seed)
         bc_loss = behaviour_clone(model, demos, args.bc_epochs, args.seed)
-        log(f"behaviour cloning on {len(demos[1])} oracle steps ({args.bc_episodes} episodes): loss {bc_loss:.3f}, {time.perf_counter() - start:.0f}s")
+        log(
+            f"behaviour cloning on {len(demos[1])} oracle steps ({args.bc_episodes} episodes): "
+            f"loss {bc_loss:.3f}, {time.perf_counter() - start:.0f}s"
+        )
     curve: list[dict[str, float]] = []
 
     class Progress(BaseCallback):
@@ -332,7 +335,9 @@ def train(args: Args) -> dict[str, Any]:
         "tasks": list(config.tasks),
         "args": {k: v for k, v in dataclasses.asdict(args).items() if k != "extra"},
         "env_config": json.loads(config.to_json()),
-        "warm_start": (f"behaviour cloning on {args.bc_episodes} oracle episodes (privileged demonstrations)" if args.bc_episodes else None),
+        "warm_start": (
+            f"behaviour cloning on {args.bc_episodes} oracle episodes (privileged demonstrations)" if args.bc_episodes else None
+        ),
         "bc_loss": bc_loss,
         "env_errors": int(sum(venv.get_attr("errors"))) if config.catch_env_errors else 0,
         "total_steps": int(model.num_timesteps),

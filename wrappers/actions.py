@@ -137,13 +137,13 @@ class FlatActionLayout:
             raise InvalidActionError(action, f"code {code} is not in this layout's codes {self.codes!r}")
         try:
             if code in "TP":
-                slot = list(labels).index(parsed.label)
+                slot = list(labels).index(str(parsed.label))
                 if slot >= self.max_labels:
                     raise ValueError
                 return self._offset(code) + slot
             if code == "K" or (code == "F" and parsed.text is not None):
                 name = "K" if code == "K" else "F text"
-                slot = list(texts[: self.max_texts]).index(parsed.text)
+                slot = list(texts[: self.max_texts]).index(str(parsed.text))
                 return self._offset(name) + slot
         except (ValueError, KeyError):
             raise InvalidActionError(action, "its label or text has no slot in this layout") from None
@@ -237,15 +237,16 @@ class FlatActions(gym.Wrapper[dict[str, Any], np.int64, dict[str, Any], Any], gy
     def step(self, action: np.int64 | int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         if self._obs is None:
             raise gym.error.ResetNeeded("call reset() before step()")
+        inner: gym.Env[Any, Any] = self.env
         try:
             text = self.layout.decode(int(action), self._obs["labels"], self._texts)
         except InvalidActionError as err:
             # A masked-out index (a policy that ignores masks): the env judges and penalises it.
             text = str(err)
-            obs, reward, terminated, truncated, info = self.env.step({"code": -1})
+            obs, reward, terminated, truncated, info = inner.step({"code": -1})
             info = {**info, "flat_action_error": text}
         else:
-            obs, reward, terminated, truncated, info = self.env.step(text)
+            obs, reward, terminated, truncated, info = inner.step(text)
         return self._augment(obs), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:

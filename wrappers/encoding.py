@@ -24,6 +24,7 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 import re
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
@@ -119,7 +120,7 @@ def hash_bag(words: Iterable[str], dim: int, out: np.ndarray | None = None) -> n
 
 def with_bigrams(words: Sequence[str]) -> list[str]:
     """``words`` plus each adjacent pair joined with ``_`` (word order matters in goals)."""
-    return [*words, *(f"{a}_{b}" for a, b in zip(words, words[1:], strict=False))]
+    return [*words, *(f"{a}_{b}" for a, b in itertools.pairwise(words))]
 
 
 def slot_texts(tree: str, labels: Sequence[str]) -> dict[str, tuple[str, int]]:
@@ -324,7 +325,8 @@ class EncodeObservation(gym.ObservationWrapper[dict[str, np.ndarray], Any, dict[
         gym.ObservationWrapper.__init__(self, env)
         raw_space = env.observation_space
         if max_labels is None:
-            max_labels = int(raw_space["label_mask"].n) if isinstance(raw_space, spaces.Dict) and "label_mask" in raw_space.spaces else 64
+            label_space = raw_space["label_mask"] if isinstance(raw_space, spaces.Dict) and "label_mask" in raw_space.spaces else None
+            max_labels = int(np.prod(label_space.n)) if isinstance(label_space, spaces.MultiBinary) else 64
         if max_texts is None:
             try:
                 max_texts = int(env.get_wrapper_attr("max_texts"))
@@ -343,7 +345,7 @@ class EncodeObservation(gym.ObservationWrapper[dict[str, np.ndarray], Any, dict[
                 screenshot_size=tuple(screenshot_size) if screenshot_size is not None else None,  # type: ignore[arg-type]
             )
         )
-        self.observation_space = self.encoder.observation_space
+        self.observation_space = self.encoder.observation_space  # type: ignore[assignment]
 
     def observation(self, observation: dict[str, Any]) -> dict[str, np.ndarray]:
         return self.encoder.encode(observation)

@@ -24,8 +24,8 @@ import gymnasium as gym
 
 from cerebellum_gym.core.actions import CODES
 from cerebellum_gym.wrappers.actions import FlatActionLayout, FlatActions
-from cerebellum_gym.wrappers.guard import CatchEnvErrors
 from cerebellum_gym.wrappers.encoding import EncodeObservation, EncoderConfig
+from cerebellum_gym.wrappers.guard import CatchEnvErrors
 from cerebellum_gym.wrappers.rewards import ShapedReward
 
 
