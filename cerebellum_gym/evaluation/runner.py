@@ -301,6 +301,7 @@ def _rollout(
         progress.update(success=bool(record["success"]), skipped=record["status"] == "infra_skip")
 
     agent.reset(seed=config.seed)
+    clean = False
     try:
         while True:
             running = [i for i in range(n) if episodes[i] is not None]
@@ -357,10 +358,19 @@ def _rollout(
                     live.latency.append(latency)
                 if report.done:
                     finish(i, report)
+        clean = True
     finally:
         progress.close()
-        envs.close()
+        _close(envs, clean)
     return finished
+
+
+def _close(envs: gym.vector.VectorEnv[Any, Any, Any], clean: bool) -> None:
+    # After an interrupt or an error, async workers may be dead or busy: terminate, do not wait on them.
+    if not clean and isinstance(envs, gym.vector.AsyncVectorEnv):
+        envs.close(terminate=True)
+    else:
+        envs.close()
 
 
 def _act(agent: Agent, envs: gym.vector.VectorEnv[Any, Any, Any], observations: list[Any], running: list[int]) -> tuple[list[str], float]:

@@ -21,7 +21,13 @@ QUIET = {"progress": "off"}
 
 def _run(agent: Agent | str, suite_path: Path, out: Path, **config: Any) -> list[dict[str, Any]]:
     agent_obj = load_agent(agent) if isinstance(agent, str) else agent
-    result = run_suite(agent_obj, load_suite(str(suite_path)), out, EvalConfig(**{**QUIET, **config}), agent_spec=str(agent))
+    result = run_suite(
+        agent_obj,
+        load_suite(str(suite_path)),
+        out,
+        EvalConfig(**{**QUIET, **config}),
+        agent_spec=agent if isinstance(agent, str) else agent.name,
+    )
     return result.records
 
 
@@ -179,3 +185,27 @@ def test_screens_are_recorded_for_a_bounded_spread_of_cases(small_suite: Path, t
 
         with Image.open(first) as image:
             assert image.format == "JPEG" and image.width == 232
+
+
+def test_an_agent_crash_keeps_finished_cases_and_resume_completes(small_suite: Path, tmp_path: Path) -> None:
+    calls = {"n": 0}
+
+    class Crashy(Agent):
+        name = "crashy"
+
+        def act(self, observation: Any) -> str:
+            calls["n"] += 1
+            if calls["n"] == 7:
+                raise RuntimeError("model fell over")
+            return "I"
+
+    out = tmp_path / "run"
+    with pytest.raises(RuntimeError, match="model fell over"):
+        _run(Crashy(), small_suite, out, num_envs=2, vectorization="async")
+    kept = read_lines(out / "results.jsonl")
+    assert 4 <= len(kept) < 8  # the cases finished before the crash are on disk
+    result = run_suite(
+        Crashy(), load_suite(str(small_suite)), out, EvalConfig(num_envs=2, progress="off"), resume=True, agent_spec="crashy"
+    )
+    assert result.ran == 8 - len(kept)
+    assert sorted(r["case"] for r in read_lines(out / "results.jsonl")) == sorted(c.id for c in load_suite(str(small_suite)).cases)
