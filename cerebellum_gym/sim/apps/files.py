@@ -181,7 +181,9 @@ class FilesApp(App):
 
     def _move(self, source: str, folder: str) -> None:
         name = posixpath.basename(source)
-        if self.phone.is_dir(source):
+        # A standard folder shows before it exists on disk; moving it moves an empty folder.
+        virtual = posixpath.dirname(source) == ROOT and name in STANDARD_FOLDERS and not self.phone.is_dir(source)
+        if virtual or self.phone.is_dir(source):
             self.phone.make_dir(f"{folder}/{name}")
             for child in self.phone.list_dir(source):
                 self._move(f"{source}/{child}", f"{folder}/{name}")
