@@ -43,6 +43,8 @@ class Agent(abc.ABC):
 
     name: str = "agent"
     privileged: ClassVar[bool] = False
+    #: Whether the agent reads screenshots; harnesses skip rendering for agents that do not.
+    needs_pixels: bool = True
 
     def reset(self, seed: int | None = None) -> None:
         """Forget everything between runs; ``seed`` seeds any randomness."""
@@ -71,7 +73,8 @@ class FunctionAgent(Agent):
 
 
 def load_agent(spec: str | Agent | Policy, **options: Any) -> Agent:
-    """An agent from a spec: ``random``, ``oracle``, ``sb3:PATH``, ``module:object``, an
+    """An agent from a spec: ``random``, ``oracle``, ``sb3:PATH``, ``qwen:BASE[,ADAPTER]`` (the
+    reference agent; a model id or folder, and an optional LoRA adapter), ``module:object``, an
     :class:`Agent`, or a callable.
 
     ``module:object`` may name an :class:`Agent` instance, an :class:`Agent` subclass (built with
@@ -92,13 +95,18 @@ def load_agent(spec: str | Agent | Policy, **options: Any) -> Agent:
         from cerebellum_gym.agents.oracle_agent import OracleAgent
 
         return OracleAgent()
+    if spec.startswith("qwen:"):
+        from cerebellum_gym.agents.qwen_agent import QwenActionAgent
+
+        base, _, adapter = spec[5:].partition(",")
+        return QwenActionAgent.from_pretrained(base, adapter or None, **options)
     if spec.startswith("sb3:"):
         from cerebellum_gym.agents.sb3_agent import SB3Agent
 
         return SB3Agent.load(spec[4:], **options)
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
-        raise ValueError(f"unknown agent {spec!r}: use random, oracle, sb3:PATH or module:object")
+        raise ValueError(f"unknown agent {spec!r}: use random, oracle, sb3:PATH, qwen:BASE[,ADAPTER] or module:object")
     try:
         target: Any = importlib.import_module(module_name)
     except ImportError as exc:

@@ -17,6 +17,7 @@ class OracleAgent(Agent):
 
     name = "oracle (privileged)"
     privileged = True
+    needs_pixels = False
 
     def act(self, observation: Observation) -> str:
         raise CerebellumError("the oracle agent reads the env, not the observation; use act_batch(..., oracle=...) or act_env(env)")

@@ -173,6 +173,7 @@ class QwenActionAgent(Agent):
         self.model = model.eval()
         self.tokenizer = tokenizer
         self.image_processor = image_processor
+        self.needs_pixels = image_processor is not None
         self.max_text_tokens = max_text_tokens
         self.name = name
         eos = tokenizer.eos_token_id

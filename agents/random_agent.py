@@ -23,6 +23,7 @@ class RandomAgent(Agent):
     """
 
     name = "random"
+    needs_pixels = False
 
     def __init__(self, seed: int | None = None, words: Sequence[str] = DEFAULT_WORDS, allow_terminal: bool = True) -> None:
         self.rng = np.random.default_rng(seed)

@@ -105,6 +105,7 @@ class SB3Agent(Agent):
         self.name = name or f"{type(model).__name__}"
         # Plain SB3 models take no masks; sb3-contrib's maskable ones do.
         self._masked = "action_masks" in inspect.signature(model.predict).parameters
+        self.needs_pixels = config.encoder.screenshot_size is not None
 
     @classmethod
     def load(cls, path: str | Path, deterministic: bool = True, device: str = "cpu", **_: Any) -> SB3Agent:

@@ -46,7 +46,7 @@ def register(sub: Any) -> None:
         "--agent",
         action="append",
         default=None,
-        help="random | oracle | sb3:PATH | module:object; repeat to compare (default: random and oracle)",
+        help="random | oracle | sb3:PATH | qwen:BASE[,ADAPTER] | module:object; repeat to compare (default: random and oracle)",
     )
     parser.add_argument("--num-envs", type=int, default=None, help="parallel envs (default: min(4, CPUs))")
     parser.add_argument("--out", default=None, help="run folder (default: runs/<timestamp>)")

@@ -247,6 +247,12 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             self._oracle = self.task.oracle()
         return self._oracle.act(self.screen)
 
+    def text_candidates(self) -> list[str]:
+        """The current task's texts for agents with a discrete typing vocabulary (``K`` choices)."""
+        if self.task is None:
+            raise CerebellumError("call reset() before text_candidates()")
+        return self.task.text_candidates()
+
     @property
     def progress(self) -> float:
         return self._progress

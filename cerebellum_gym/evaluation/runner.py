@@ -103,17 +103,16 @@ class VectorOracle:
         everyone = self.envs.call("oracle_action")  # type: ignore[attr-defined]
         return [str(everyone[i]) for i in self.slots]
 
+    def text_candidates(self) -> list[list[str]]:
+        """Each running slot's task texts for agents with a discrete typing vocabulary."""
+        everyone = self.envs.call("text_candidates")  # type: ignore[attr-defined]
+        return [list(everyone[i]) for i in self.slots]
+
 
 def agent_reads_pixels(agent: Agent) -> bool:
-    """Whether ``agent`` needs screenshots: its ``needs_pixels`` attribute when it has one;
-    otherwise ``False`` for the random and oracle agents (masks, labels, the oracle) and ``True``
-    for anything else (a model usually reads the screen)."""
-    flag = getattr(agent, "needs_pixels", None)
-    if flag is not None:
-        return bool(flag)
-    from cerebellum_gym.agents import OracleAgent, RandomAgent
-
-    return not (agent.privileged or isinstance(agent, RandomAgent | OracleAgent))
+    """Whether ``agent`` needs screenshots (its ``needs_pixels``; agents that are not
+    :class:`Agent` subclasses are assumed to read the screen)."""
+    return bool(getattr(agent, "needs_pixels", True))
 
 
 def check_env_id(env_id: str) -> None:

@@ -231,6 +231,12 @@ class EpisodeSlot(gym.Env[Any, str]):
             )
             return "W"
 
+    def text_candidates(self) -> list[str]:
+        """The running task's texts for agents with a discrete typing vocabulary ([] when idle)."""
+        if not self._active or self.env is None:
+            return []
+        return list(self.env.unwrapped.text_candidates())  # type: ignore[attr-defined]
+
     def close(self) -> None:
         self._drop_env()
 
