@@ -193,3 +193,11 @@ def test_refuses_checkpoints_without_safetensors(tmp_path: Path) -> None:
     (tmp_path / "pytorch_model.bin").write_bytes(b"pickle")
     with pytest.raises(CerebellumError, match="only safetensors"):
         QwenActionAgent.from_pretrained(tmp_path)
+
+
+def test_loads_from_the_cli_spec(tiny_model: Path, tiny_adapter: Path) -> None:
+    from cerebellum_gym.agents import load_agent
+
+    agent = load_agent(f"qwen:{tiny_model},{tiny_adapter}", max_text_tokens=4)
+    assert isinstance(agent, QwenActionAgent) and agent.needs_pixels
+    assert not load_agent(f"qwen:{tiny_model}", use_images=False).needs_pixels

@@ -270,3 +270,12 @@ def test_vector_envs_batch_rollouts(mode: str) -> None:
         assert obs["tree"][0] != obs["tree"][1]
     finally:
         envs.close()
+
+
+def test_text_candidates_come_from_the_running_task() -> None:
+    env = gym.make("Cerebellum-Sim-v0", task="ContactsAddContact", pixels=False)
+    with pytest.raises(CerebellumError, match="call reset"):
+        env.unwrapped.text_candidates()  # type: ignore[attr-defined]
+    obs, _ = env.reset(seed=3)
+    first, last, number = env.unwrapped.text_candidates()  # type: ignore[attr-defined]
+    assert f"{first} {last}" in obs["goal"] and number in obs["goal"]
