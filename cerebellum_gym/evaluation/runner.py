@@ -6,8 +6,9 @@ Design:
   with autoreset disabled. Each sub-env is an :class:`~cerebellum_gym.evaluation.slot.EpisodeSlot`
   which reads its own case from the reset options, so a masked ``reset`` starts new cases only in
   the slots that finished, each with its case's seed.
-- The agent gets the observations of the running slots as one batch (``act_batch``); privileged
-  agents read the scripted oracle through :class:`VectorOracle`.
+- The agent gets the observations of the running slots as one batch (``act_batch``) and a source
+  of the tasks' texts (:class:`TaskTexts`); only privileged agents can read the scripted oracle
+  through it (:class:`VectorOracle`).
 - A finished case is written to ``results.jsonl`` at once (and its screens to ``frames/``), so a
   killed run keeps everything finished; ``resume`` skips recorded cases.
 - A device fault voids the attempt: the case is queued again, up to ``max_retries`` times, then
@@ -92,21 +93,30 @@ class RunResult:
     meta: dict[str, Any]
 
 
-class VectorOracle:
-    """An :class:`~cerebellum_gym.agents.base.OracleSource` over the running slots of a vector env."""
+class TaskTexts:
+    """What every agent may read besides its observations: each running slot's task texts (the
+    ``K`` vocabulary of agents with discrete actions). The oracle's actions are not offered."""
 
     def __init__(self, envs: gym.vector.VectorEnv[Any, Any, Any], slots: Sequence[int]) -> None:
         self.envs = envs
         self.slots = list(slots)
 
     def oracle_actions(self) -> list[str]:
-        everyone = self.envs.call("oracle_action")  # type: ignore[attr-defined]
-        return [str(everyone[i]) for i in self.slots]
+        raise CerebellumError("only privileged agents read the scripted oracle")
 
     def text_candidates(self) -> list[list[str]]:
         """Each running slot's task texts for agents with a discrete typing vocabulary."""
         everyone = self.envs.call("text_candidates")  # type: ignore[attr-defined]
         return [list(everyone[i]) for i in self.slots]
+
+
+class VectorOracle(TaskTexts):
+    """An :class:`~cerebellum_gym.agents.base.OracleSource` over the running slots of a vector env,
+    for privileged agents only."""
+
+    def oracle_actions(self) -> list[str]:
+        everyone = self.envs.call("oracle_action")  # type: ignore[attr-defined]
+        return [str(everyone[i]) for i in self.slots]
 
 
 def agent_reads_pixels(agent: Agent) -> bool:
@@ -374,7 +384,7 @@ def _close(envs: gym.vector.VectorEnv[Any, Any, Any], clean: bool) -> None:
 
 def _act(agent: Agent, envs: gym.vector.VectorEnv[Any, Any, Any], observations: list[Any], running: list[int]) -> tuple[list[str], float]:
     """The agent's actions for the running slots, checked, and how long the agent took."""
-    oracle = VectorOracle(envs, running) if agent.privileged else None
+    oracle = VectorOracle(envs, running) if agent.privileged else TaskTexts(envs, running)
     tick = time.perf_counter()
     actions = agent.act_batch(observations, oracle)
     # Each env of the batch waited this long for its action: that is its latency.

@@ -72,6 +72,27 @@ def test_batches_reach_the_agent(small_suite: Path, tmp_path: Path) -> None:
     assert all(r["steps"] == 1 and not r["success"] for r in records)
 
 
+def test_the_oracle_source_offers_each_slots_task_texts(small_suite: Path, tmp_path: Path) -> None:
+    seen: list[tuple[str, list[str]]] = []
+
+    class Reading(Agent):
+        name = "reading"
+        needs_pixels = False
+
+        def act(self, observation: Any) -> str:
+            return "I"
+
+        def act_batch(self, observations: Any, oracle: Any = None) -> list[str]:
+            seen.extend(zip((o["goal"] for o in observations), oracle.text_candidates(), strict=True))
+            return ["I"] * len(observations)
+
+    _run(Reading(), small_suite, tmp_path / "run", num_envs=3, vectorization="async")
+    assert len(seen) == 8
+    for goal, texts in seen:
+        assert all(t in goal for t in texts)  # each slot's texts belong to its own task
+    assert any(texts for _, texts in seen)
+
+
 def test_fault_in_reset_is_retried_then_an_infra_skip(small_suite: Path, tmp_path: Path) -> None:
     plan = FaultPlan(cases={"SystemWifiTurnOn-0": ALWAYS, "ContactsAddContact-1": 1}, at_call=0)
     records = _run("oracle", small_suite, tmp_path / "run", num_envs=2, max_retries=2, fault_plan=plan, vectorization="async")
@@ -209,3 +230,18 @@ def test_an_agent_crash_keeps_finished_cases_and_resume_completes(small_suite: P
     )
     assert result.ran == 8 - len(kept)
     assert sorted(r["case"] for r in read_lines(out / "results.jsonl")) == sorted(c.id for c in load_suite(str(small_suite)).cases)
+
+
+def test_unprivileged_agents_cannot_read_the_oracle(small_suite: Path, tmp_path: Path) -> None:
+    class Cheating(Agent):
+        name = "cheating"
+        needs_pixels = False
+
+        def act(self, observation: Any) -> str:
+            return "I"
+
+        def act_batch(self, observations: Any, oracle: Any = None) -> list[str]:
+            return list(oracle.oracle_actions())
+
+    with pytest.raises(CerebellumError, match="only privileged agents read the scripted oracle"):
+        _run(Cheating(), small_suite, tmp_path / "run", num_envs=2, vectorization="sync")
