@@ -75,6 +75,10 @@ PROPS: Final[dict[str, str]] = {
     "sys.boot_completed": "1",
     "persist.sys.timezone": "UTC",
 }
+DEFAULT_SDK: Final = int(PROPS["ro.build.version.sdk"])
+#: ``screencap``'s raw header fields: PIXEL_FORMAT_RGBA_8888, and the sRGB colour space (API 28+).
+PIXEL_FORMAT_RGBA_8888: Final = 1
+COLORSPACE_SRGB: Final = 1
 _NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _GLOB_CHARS: Final = frozenset("*?[")
 _MAX_SUBST_DEPTH: Final = 8
@@ -375,17 +379,29 @@ class Shell:
         screencap_compression: zlib level of ``screencap -p`` PNGs (1 keeps loopback fast).
         provision: re-applied after ``cerebellum-sim factory-reset`` (what the device was set up
             with before serving, such as the ADB keyboard as input method).
+        sdk: the Android API level the device reports (``ro.build.version.sdk``). It decides the
+            raw ``screencap`` header, as on a device: 12 bytes below API 28, 16 from API 28 on.
     """
 
-    def __init__(self, phone: Phone, *, screencap_compression: int = 1, provision: Callable[[Phone], None] | None = None) -> None:
+    def __init__(
+        self,
+        phone: Phone,
+        *,
+        screencap_compression: int = 1,
+        provision: Callable[[Phone], None] | None = None,
+        sdk: int = DEFAULT_SDK,
+    ) -> None:
         self.phone = phone
         self.provision = provision
+        self.sdk = int(sdk)
+        self.props = {**PROPS, "ro.build.version.sdk": str(self.sdk), "ro.serialno": "CEREBELLUM0001"}
         self.env: dict[str, str] = {"HOME": "/", "PATH": "/product/bin:/apex/com.android.runtime/bin:/system/bin", "USER": "shell"}
         self.cwd = "/"
         self.status = 0
         self.screencap_compression = screencap_compression
         self._depth = 0
         self._png_cache: tuple[np.ndarray, bytes] | None = None
+        self._raw_cache: tuple[np.ndarray, bytes] | None = None
         self.commands: dict[str, Callable[[list[str], bytes], ShellResult]] = {
             "echo": self._echo,
             "true": lambda a, i: ShellResult(),
@@ -760,7 +776,7 @@ class Shell:
         return self._ok(now.strftime(fmt) + "\n")
 
     def _getprop(self, args: list[str], stdin: bytes) -> ShellResult:
-        props = {**PROPS, "ro.serialno": "CEREBELLUM0001"}
+        props = self.props
         if args:
             return self._ok(props.get(args[0], args[1] if len(args) > 1 else "") + "\n")
         return self._ok("".join(f"[{k}]: [{v}]\n" for k, v in sorted(props.items())))
@@ -975,19 +991,29 @@ class Shell:
         self._png_cache = (frame, data)
         return data
 
+    def raw(self) -> bytes:
+        """The full-resolution screen as ``screencap`` without ``-p`` writes it, cached until the
+        screen changes: little-endian width, height, pixel format (RGBA_8888), from API 28 on a
+        colour-space word (sRGB), then the RGBA pixels row by row, alpha 255."""
+        from PIL import Image
+
+        frame = self.phone.screenshot()
+        if self._raw_cache is not None and self._raw_cache[0] is frame:
+            return self._raw_cache[1]
+        height, width = frame.shape[:2]
+        fields = [width, height, PIXEL_FORMAT_RGBA_8888] + ([COLORSPACE_SRGB] if self.sdk >= 28 else [])
+        # PIL's convert adds the alpha plane several times faster than numpy's strided writes.
+        pixels = Image.fromarray(np.ascontiguousarray(frame)).convert("RGBA").tobytes()
+        data = np.array(fields, "<u4").tobytes() + pixels
+        self._raw_cache = (frame, data)
+        return data
+
     def _screencap(self, args: list[str], stdin: bytes) -> ShellResult:
         png = "-p" in args
         files = [a for a in args if not a.startswith("-")]
         if files and files[0].endswith(".png"):
             png = True
-        if png:
-            data = self.png()
-        else:
-            frame = self.phone.screenshot()
-            height, width = frame.shape[:2]
-            rgba = np.concatenate([frame, np.full((height, width, 1), 255, np.uint8)], axis=2)
-            # Android 12+: width, height, PIXEL_FORMAT_RGBA_8888, dataspace; then the pixels.
-            data = np.array([width, height, 1, 0], "<u4").tobytes() + rgba.tobytes()
+        data = self.png() if png else self.raw()
         if files:
             self.write(files[0], data)
             return ShellResult()
