@@ -17,6 +17,13 @@ Typed text is untrusted input. It reaches the device as data, never as shell syn
   When that IME is not the device's current input method, :meth:`AdbDevice.type_text` raises
   :class:`~cerebellum_gym.errors.UnsupportedOperationError` instead of typing part of the text.
 
+Screenshots come as PNG (``screencap -p``: small on the wire, but the device encodes and the host
+decodes) or as the raw framebuffer (``screencap``: a 12- or 16-byte header and RGBA pixels,
+10 MB at 1080x2400, nothing to encode or decode); ``screencap_format="auto"`` takes raw where
+the bytes stay on the machine (an emulator, a loopback serial) and PNG over USB or Wi-Fi. When
+the env asks for a screenshot and then the UI tree, the tree is fetched on a second connection
+while the screenshot transfers, and any call that may change the device discards it.
+
 Example (needs a device; see ``docs/adb.md``)::
 
     import gymnasium as gym, cerebellum_gym
@@ -35,10 +42,11 @@ import shutil
 import socket
 import struct
 import subprocess
+import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 
@@ -61,6 +69,26 @@ SIM_RESET_COMMAND: Final = "cerebellum-sim factory-reset"
 #: Packages a reset never force-stops: the system UI, the framework and input methods.
 PROTECTED_PACKAGES: Final = frozenset({"android", "com.android.systemui", "com.android.adbkeyboard", "com.android.phone"})
 TextInput = Literal["auto", "input", "adbkeyboard"]
+ScreencapFormat = Literal["auto", "raw", "png"]
+#: Raw ``screencap`` pixel formats (``android.graphics.PixelFormat``) and their bytes per pixel.
+PIXEL_FORMAT_RGBA_8888: Final = 1
+PIXEL_FORMAT_RGBX_8888: Final = 2
+PIXEL_FORMAT_RGB_888: Final = 3
+PIXEL_FORMAT_BGRA_8888: Final = 5
+_BYTES_PER_PIXEL: Final = {
+    PIXEL_FORMAT_RGBA_8888: 4,
+    PIXEL_FORMAT_RGBX_8888: 4,
+    PIXEL_FORMAT_RGB_888: 3,
+    PIXEL_FORMAT_BGRA_8888: 4,
+}
+#: PIL raw modes that read each format's pixels as RGB (the fourth byte ignored).
+_PIL_RAWMODES: Final = {
+    PIXEL_FORMAT_RGBA_8888: "RGBX",
+    PIXEL_FORMAT_RGBX_8888: "RGBX",
+    PIXEL_FORMAT_RGB_888: "RGB",
+    PIXEL_FORMAT_BGRA_8888: "BGRX",
+}
+_EMULATOR_SERIAL_RE: Final = re.compile(r"emulator-\d+")
 _IDENT_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _FOCUS_RE: Final = re.compile(r"mCurrentFocus=Window\{\S+ \S+ ([^/\s}]+)")
 _FOCUSED_APP_RE: Final = re.compile(r"(?:mFocusedApp|mResumedActivity)[=:].*?ActivityRecord\{\S+ \S+ ([^/\s}]+)")
@@ -153,6 +181,130 @@ def parse_content_rows(output: str, projection: Sequence[str] | None = None) -> 
     return rows
 
 
+class RawFrame:
+    """A raw ``screencap`` answer: the header's fields and a view of the pixels (no copy)."""
+
+    __slots__ = ("header_size", "height", "pixel_format", "pixels", "width")
+
+    def __init__(self, width: int, height: int, pixel_format: int, header_size: int, pixels: memoryview) -> None:
+        self.width = width
+        self.height = height
+        self.pixel_format = pixel_format
+        self.header_size = header_size
+        self.pixels = pixels
+
+    def image(self) -> Any:
+        """The frame as an RGB-readable PIL image (RGBX where the buffer can be shared as is)."""
+        from PIL import Image
+
+        size, rawmode = (self.width, self.height), _PIL_RAWMODES[self.pixel_format]
+        # PIL takes any buffer; its stubs name only bytes (hence the ignores).
+        if rawmode == "RGBX":
+            # PIL keeps RGB as 4 bytes a pixel: RGBA_8888 maps straight onto the buffer, no copy.
+            return Image.frombuffer("RGBX", size, self.pixels, "raw", "RGBX", 0, 1)  # type: ignore[arg-type]
+        return Image.frombytes("RGB", size, self.pixels, "raw", rawmode)
+
+    def rgb(self) -> np.ndarray:
+        """The frame as a fresh uint8 RGB ``(H, W, 3)`` array (one C pass drops the fourth byte)."""
+        from PIL import Image
+
+        size, rawmode = (self.width, self.height), _PIL_RAWMODES[self.pixel_format]
+        return np.asarray(Image.frombytes("RGB", size, self.pixels, "raw", rawmode))
+
+
+class UnreadablePixelFormatError(DeviceProtocolError):
+    """A well-formed raw ``screencap`` in a pixel format this backend does not convert."""
+
+
+def parse_raw_screencap(data: bytes | bytearray | memoryview) -> RawFrame:
+    """Read what ``screencap`` (without ``-p``) writes: little-endian width, height and pixel
+    format, on API 28+ a colour-space word, then the pixels.
+
+    The header's length is not announced: it is whatever the data holds beyond
+    ``width * height * bytes_per_pixel`` (12 or 16 bytes).
+
+    Raises:
+        DeviceProtocolError: not a raw screencap, or a pixel format this reader does not know.
+
+    Example:
+        >>> frame = parse_raw_screencap(struct.pack("<4I", 2, 1, 1, 1) + bytes([1, 2, 3, 255, 4, 5, 6, 255]))
+        >>> frame.header_size, frame.rgb().tolist()
+        (16, [[[1, 2, 3], [4, 5, 6]]])
+    """
+    view = memoryview(data).cast("B")
+    if len(view) < 12:
+        raise DeviceProtocolError(f"screencap returned {len(view)} bytes, less than a raw header: {bytes(view[:16])!r}")
+    width, height, pixel_format = struct.unpack_from("<3I", view)
+    bpp = _BYTES_PER_PIXEL.get(pixel_format)
+    if bpp is None:
+        area = width * height
+        if (
+            0 < width <= 1 << 14
+            and 0 < height <= 1 << 14
+            and any((len(view) - h) % area == 0 and (len(view) - h) // area in (1, 2, 4, 8) for h in (12, 16))
+        ):
+            # The header holds together (e.g. RGB_565 on an old device): a frame, just not one we convert.
+            raise UnreadablePixelFormatError(
+                f"raw screencap in pixel format {pixel_format} ({width}x{height}), not RGBA/RGBX/BGRA_8888 or RGB_888; "
+                "use screencap_format='png'"
+            )
+        raise DeviceProtocolError(f"not a raw screencap (pixel format {pixel_format}?): {bytes(view[:16])!r}")
+    header_size = len(view) - width * height * bpp
+    if header_size not in (12, 16) or not 0 < width <= 1 << 14 or not 0 < height <= 1 << 14:
+        raise DeviceProtocolError(
+            f"raw screencap of {len(view)} bytes does not hold a {width}x{height} frame of {bpp}-byte pixels "
+            f"after a 12- or 16-byte header: {bytes(view[:16])!r}"
+        )
+    return RawFrame(width, height, pixel_format, header_size, view[header_size:])
+
+
+def _scaled(image: Any, width: int | None) -> np.ndarray:
+    """``image`` (PIL) as uint8 RGB, scaled to ``width`` pixels wide if given."""
+    from PIL import Image
+
+    if width is not None:
+        width = int(width)
+        if width <= 0:
+            raise ValueError(f"screenshot width must be positive, got {width}")
+        dev_w, dev_h = image.size
+        if width != dev_w:
+            height = round(dev_h * width / dev_w)
+            # reduce() first: a cheap box filter that keeps the final bilinear pass small.
+            factor = dev_w // width
+            if factor >= 2:
+                image = image.reduce(factor)
+            image = image.resize((width, height), Image.Resampling.BILINEAR)
+    if image.mode != "RGB":
+        image = image.convert("RGB")  # after the resize: RGBX -> RGB on the small image
+    return np.asarray(image)
+
+
+def _is_local_serial(serial: str) -> bool:
+    """An emulator's serial, or ``host:port`` on loopback: bytes that never leave the machine."""
+    if _EMULATOR_SERIAL_RE.fullmatch(serial):
+        return True
+    if not _looks_like_address(serial):
+        return False
+    host = serial.rpartition(":")[0].strip("[]")
+    return host == "localhost" or host.startswith("127.") or host == "::1"
+
+
+class _TreePrefetch:
+    """A UI tree fetched on a background thread while a screenshot transfers."""
+
+    def __init__(self, device: AdbDevice, epoch: int) -> None:
+        self.epoch = epoch
+        self.root: UINode | None = None
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, args=(device,), name=f"adb-tree-prefetch-{device.serial}", daemon=True)
+
+    def _run(self, device: AdbDevice) -> None:
+        try:
+            self.root = device._fetch_tree()
+        except BaseException as exc:  # handed to the caller that claims the tree
+            self.error = exc
+
+
 class _Deadline:
     """A point in time that every read of one call must finish by."""
 
@@ -219,6 +371,33 @@ class _Link:
         self.buffer.clear()
         return data
 
+    def read_to_end(self, size_hint: int) -> memoryview:
+        """Everything until the peer closes, received straight into one buffer.
+
+        ``size_hint`` (the expected length) sizes the buffer, so a 10 MB raw screenshot is not
+        copied chunk by chunk and again at the end as :meth:`read_all` would.
+        """
+        buf = bytearray(max(size_hint, 1 << 16))
+        n = len(self.buffer)
+        buf[:n] = self.buffer
+        self.buffer.clear()
+        while True:
+            if n == len(buf):
+                if n > _MAX_OUTPUT:
+                    raise DeviceProtocolError(f"{self.deadline.what}: more than {_MAX_OUTPUT} bytes of output")
+                buf.extend(bytes(n))  # larger than announced: double it
+            self.sock.settimeout(self.deadline.remaining())
+            try:
+                with memoryview(buf) as view:
+                    got = self.sock.recv_into(view[n:])
+            except TimeoutError:
+                raise DeviceTimeoutError(f"{self.deadline.what}: no answer within {self.deadline.seconds:g} s") from None
+            except OSError as exc:
+                raise DeviceLostError(f"{self.deadline.what}: connection broke: {exc}") from exc
+            if not got:
+                return memoryview(buf)[:n]
+            n += got
+
     def request(self, service: str) -> None:
         """Send one adb server request and check its OKAY (a FAIL says why)."""
         data = service.encode("utf-8")
@@ -279,6 +458,16 @@ class AdbDevice(Device):
         reset_command: a shell command that restores the device's start state on every reset
             (for example one that loads an emulator snapshot). ``"auto"`` uses
             ``cerebellum-sim factory-reset`` on the served simulator and nothing elsewhere.
+        screencap_format: ``"raw"`` (``screencap``: the framebuffer as is, about 10 MB at
+            1080x2400, nothing to encode on the device or decode here), ``"png"``
+            (``screencap -p``: about 100 KB-1 MB, but the device encodes and the host decodes),
+            or ``"auto"``: raw when the bytes stay on this machine (a local adb server and an
+            emulator or loopback serial), PNG otherwise (USB, Wi-Fi). ``auto`` falls back to PNG
+            for good if the device's raw frames are in a pixel format this backend cannot read.
+        prefetch_tree: when a screenshot is taken, fetch the UI tree at the same time on a
+            second connection and hand it to the next :meth:`ui_tree` call, unless anything
+            that may change the device ran in between (then it is dropped and fetched afresh).
+            Prefetching pauses by itself while screenshots are not followed by tree reads.
     """
 
     backend = "adb"
@@ -295,9 +484,13 @@ class AdbDevice(Device):
         reset_packages: Iterable[str] = (),
         reconnect_timeout: float | None = None,
         reset_command: str | None = "auto",
+        screencap_format: ScreencapFormat = "auto",
+        prefetch_tree: bool = True,
     ) -> None:
         if text_input not in ("auto", "input", "adbkeyboard"):
             raise ValueError(f"text_input must be 'auto', 'input' or 'adbkeyboard', got {text_input!r}")
+        if screencap_format not in ("auto", "raw", "png"):
+            raise ValueError(f"screencap_format must be 'auto', 'raw' or 'png', got {screencap_format!r}")
         if timeout <= 0:
             raise ValueError(f"timeout must be positive, got {timeout}")
         self.adb_host = adb_host or os.environ.get("ANDROID_ADB_SERVER_HOST", "127.0.0.1")
@@ -314,6 +507,15 @@ class AdbDevice(Device):
         self._needs_recovery = False
         self._closed = False
         self._size: tuple[int, int] | None = None
+        self.screencap_format: ScreencapFormat = screencap_format
+        self.prefetch_tree = bool(prefetch_tree)
+        self._raw_unreadable = False  # auto mode met a raw pixel format it cannot read
+        # Bumped by every call that may change the device; a prefetched tree from an older
+        # epoch is stale.
+        self._epoch = 0
+        self._prefetch: _TreePrefetch | None = None
+        self._tree_follows_shot = True  # the env reads the tree right after each screenshot
+        self._recover_lock = threading.Lock()
         self.address = serial if serial is not None and _looks_like_address(serial) else None
         self._ensure_server()
         if serial is None:
@@ -324,7 +526,7 @@ class AdbDevice(Device):
         self._features = set(self._host_query("features").split(","))
         self._size = self._read_size()
         if reset_command == "auto":
-            product = self.shell(["getprop", "ro.product.name"]).text.strip()
+            product = self.shell(["getprop", "ro.product.name"], readonly=True).text.strip()
             reset_command = SIM_RESET_COMMAND if product == SIM_PRODUCT else None
         self.reset_command = reset_command
 
@@ -402,13 +604,21 @@ class AdbDevice(Device):
 
     def _recover(self) -> None:
         """Bring a device back after a fault: reconnect TCP devices, wait for USB ones."""
-        if self.address is not None:
-            with contextlib.suppress(InfraError):  # already gone is fine
-                self._host_query(f"host:disconnect:{self.address}")
-            self._connect()
-        else:
-            self._wait_online(self.reconnect_timeout)
-        self._needs_recovery = False
+        prefetch = self._prefetch
+        if prefetch is not None and threading.current_thread() is prefetch.thread:
+            # Only the caller's thread reconnects; the prefetch reports and lets it.
+            raise DeviceLostError(f"device {self.serial} needs reconnecting")
+        self._discard_prefetch()
+        with self._recover_lock:
+            if not self._needs_recovery:
+                return
+            if self.address is not None:
+                with contextlib.suppress(InfraError):  # already gone is fine
+                    self._host_query(f"host:disconnect:{self.address}")
+                self._connect()
+            else:
+                self._wait_online(self.reconnect_timeout)
+            self._needs_recovery = False
 
     def _open(self, service: str, deadline: _Deadline) -> _Link:
         if self._closed:
@@ -431,15 +641,26 @@ class AdbDevice(Device):
 
     # --- shell -------------------------------------------------------------------------------
 
-    def shell(self, command: str | Sequence[str], *, timeout: float | None = None, check: bool = True) -> ShellOutput:
+    def shell(
+        self, command: str | Sequence[str], *, timeout: float | None = None, check: bool = True, readonly: bool = False
+    ) -> ShellOutput:
         """Run a shell command on the device, with its exit code.
 
         ``command`` as a sequence is quoted argument by argument; as a string it is passed to
         the device's shell as is (only for trusted, constant command lines).
 
+        Args:
+            command: the command line.
+            timeout: seconds it may take (default: the device's ``timeout``).
+            check: raise if it exits non-zero.
+            readonly: a promise that the command changes nothing on the device, so a UI tree
+                prefetched before it stays valid. Any other command discards that tree.
+
         Raises:
             DeviceProtocolError: ``check`` and the command exited non-zero.
         """
+        if not readonly:
+            self._touch()
         line = command if isinstance(command, str) else shlex.join(command)
         deadline = _Deadline(timeout or self.timeout, f"adb shell {line[:60]!r}")
         try:
@@ -479,15 +700,39 @@ class AdbDevice(Device):
         finally:
             link.close()
 
-    def exec_out(self, command: Sequence[str], *, timeout: float | None = None) -> bytes:
-        """Raw stdout of a command (binary-safe; ``exec:`` where shell v2 is missing)."""
+    def exec_out(self, command: Sequence[str], *, timeout: float | None = None, readonly: bool = False) -> bytes:
+        """Raw stdout of a command (binary-safe; ``exec:`` where shell v2 is missing).
+
+        ``readonly`` as for :meth:`shell`.
+        """
         if "shell_v2" in self._features:
-            return self.shell(command, timeout=timeout).stdout
+            return self.shell(command, timeout=timeout, readonly=readonly).stdout
+        if not readonly:
+            self._touch()
         deadline = _Deadline(timeout or self.timeout, f"adb exec-out {shlex.join(command)[:60]!r}")
         try:
             link = self._open(f"exec:{shlex.join(command)}", deadline)
             try:
                 return link.read_all()
+            finally:
+                link.close()
+        except InfraError as exc:
+            raise self._guard(exc) from exc
+
+    def exec_raw(self, command: Sequence[str], *, size_hint: int = 0, timeout: float | None = None, readonly: bool = False) -> memoryview:
+        """Output of a command over ``exec:`` (``adb exec-out``): no pty, no shell-protocol
+        framing, read into one buffer of about ``size_hint`` bytes. For large binary output.
+
+        ``readonly`` as for :meth:`shell`.
+        """
+        if not readonly:
+            self._touch()
+        line = shlex.join(command)
+        deadline = _Deadline(timeout or self.timeout, f"adb exec-out {line[:60]!r}")
+        try:
+            link = self._open(f"exec:{line}", deadline)
+            try:
+                return link.read_to_end(size_hint)
             finally:
                 link.close()
         except InfraError as exc:
@@ -535,6 +780,7 @@ class AdbDevice(Device):
 
     def push(self, path: str, data: bytes, mode: int = 0o644, *, timeout: float | None = None) -> None:
         """Write a file over the sync protocol (SEND)."""
+        self._touch()
         deadline = _Deadline(timeout or self.timeout, f"adb push {path!r}")
         try:
             link = self._sync(b"SEND", f"{path},{0o100000 | mode}", deadline)
@@ -556,7 +802,7 @@ class AdbDevice(Device):
     # --- screen ------------------------------------------------------------------------------
 
     def _read_size(self) -> tuple[int, int]:
-        text = self.shell(["wm", "size"]).text
+        text = self.shell(["wm", "size"], readonly=True).text
         sizes = {kind: (int(w), int(h)) for kind, w, h in _SIZE_RE.findall(text)}
         size = sizes.get("Override") or sizes.get("Physical")
         if size is None:
@@ -569,43 +815,104 @@ class AdbDevice(Device):
             self._size = self._read_size()
         return self._size
 
+    @property
+    def screencap_mode(self) -> Literal["raw", "png"]:
+        """The format screenshots are taken in now (``screencap_format`` with ``auto`` resolved)."""
+        if self.screencap_format == "auto":
+            local_server = self.adb_host in ("127.0.0.1", "localhost", "::1")
+            return "raw" if local_server and _is_local_serial(self.serial) and not self._raw_unreadable else "png"
+        return self.screencap_format
+
     def screenshot(self, width: int | None = None) -> np.ndarray:
+        if width is not None and int(width) <= 0:
+            raise ValueError(f"screenshot width must be positive, got {width}")
+        self._start_prefetch()
+        if self.screencap_mode == "raw":
+            try:
+                return self._screenshot_raw(width)
+            except UnreadablePixelFormatError:
+                if self.screencap_format != "auto":
+                    raise
+                self._raw_unreadable = True  # a real frame in a format we do not convert: PNG from now on
+        return self._screenshot_png(width)
+
+    def _screenshot_raw(self, width: int | None) -> np.ndarray:
+        dev_w, dev_h = self.screen_size
+        # exec: (no pty, no framing) into one buffer sized for RGBA_8888 after a 16-byte header.
+        data = self.exec_raw(["screencap"], size_hint=dev_w * dev_h * 4 + 16, readonly=True)
+        frame = parse_raw_screencap(data)
+        if width is None or int(width) == frame.width:
+            return frame.rgb()
+        return _scaled(frame.image(), width)
+
+    def _screenshot_png(self, width: int | None) -> np.ndarray:
         from PIL import Image, UnidentifiedImageError
 
-        data = self.exec_out(["screencap", "-p"])
+        data = self.exec_out(["screencap", "-p"], readonly=True)
         try:
             opened = Image.open(io.BytesIO(data))
             opened.load()
             image: Image.Image = opened
         except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
             raise DeviceProtocolError(f"screencap -p returned no PNG ({len(data)} bytes: {data[:16]!r}): {exc}") from exc
-        if image.mode != "RGB":
+        if image.mode not in ("RGB", "RGBA", "RGBX"):
             image = image.convert("RGB")
-        if width is not None:
-            width = int(width)
-            if width <= 0:
-                raise ValueError(f"screenshot width must be positive, got {width}")
-            dev_w, dev_h = image.size
-            if width != dev_w:
-                height = round(dev_h * width / dev_w)
-                # reduce() first: a cheap box filter that keeps the final bilinear pass small.
-                factor = dev_w // width
-                if factor >= 2:
-                    image = image.reduce(factor)
-                image = image.resize((width, height), Image.Resampling.BILINEAR)
-        return np.asarray(image)
+        return _scaled(image, width)
 
     def ui_tree(self) -> UINode:
-        out = self.shell(["uiautomator", "dump", DUMP_PATH], check=False)
+        pending, self._prefetch = self._prefetch, None
+        root: UINode | None = None
+        if pending is not None:
+            pending.thread.join()  # bounded: each of its calls has a deadline
+            # Every call that may change the device discards the prefetch first; the epoch
+            # check is the second lock on that door.
+            if pending.epoch == self._epoch:
+                if pending.error is not None:
+                    raise pending.error
+                root = pending.root
+        self._tree_follows_shot = True  # (again) worth prefetching with the next screenshot
+        if root is None:
+            root = self._fetch_tree()
+        self._seen_packages.update(n.package for n in root.iter() if n.package)
+        return root
+
+    def _fetch_tree(self) -> UINode:
+        """``uiautomator dump`` to a file, pulled over sync and parsed."""
+        out = self.shell(["uiautomator", "dump", DUMP_PATH], check=False, readonly=True)
         if out.code != 0 or "dumped to" not in out.text:
             raise DeviceProtocolError(f"uiautomator dump failed (exit {out.code}): {(out.stderr or out.stdout)[:300]!r}")
         try:
             xml = self.pull(DUMP_PATH)
         except FileNotFoundError:
             raise DeviceProtocolError(f"uiautomator dump left no file at {DUMP_PATH}") from None
-        root = parse_uiautomator_xml(xml)
-        self._seen_packages.update(n.package for n in root.iter() if n.package)
-        return root
+        return parse_uiautomator_xml(xml)
+
+    # --- tree prefetch -------------------------------------------------------------------------
+
+    def _start_prefetch(self) -> None:
+        """Fetch the UI tree beside the screenshot about to be taken, if it will be wanted."""
+        if not self.prefetch_tree or self._needs_recovery or self._closed:
+            return
+        if self._prefetch is not None or not self._tree_follows_shot:
+            return  # one still valid (nothing touched the device since), or nobody reads them
+        self._prefetch = _TreePrefetch(self, self._epoch)
+        self._prefetch.thread.start()
+
+    def _discard_prefetch(self) -> None:
+        """Wait for a pending prefetch and drop it (its tree may predate what comes next)."""
+        pending, self._prefetch = self._prefetch, None
+        if pending is not None:
+            # Unclaimed: the caller does not read a tree after each screenshot (until it does again).
+            self._tree_follows_shot = False
+            if pending.thread is not threading.current_thread():
+                # Wait, so its `uiautomator dump` cannot land after a later one and be pulled instead.
+                pending.thread.join()
+
+    def _touch(self) -> None:
+        """Mark the device as possibly changed: a prefetched tree no longer describes it."""
+        self._epoch += 1
+        if self._prefetch is not None:
+            self._discard_prefetch()
 
     # --- input -------------------------------------------------------------------------------
 
@@ -660,7 +967,7 @@ class AdbDevice(Device):
     # --- apps and system state ---------------------------------------------------------------
 
     def foreground_package(self) -> str:
-        text = self.shell(["dumpsys", "window"]).text
+        text = self.shell(["dumpsys", "window"], readonly=True).text
         match = _FOCUS_RE.search(text) or _FOCUSED_APP_RE.search(text)
         if match is None:
             raise DeviceProtocolError("cannot find the focused window in `dumpsys window`")
@@ -683,15 +990,15 @@ class AdbDevice(Device):
             self.shell(" ; ".join(shlex.join(["am", "force-stop", p]) for p in names))
 
     def get_setting(self, namespace: str, key: str) -> str | None:
-        value = self.shell(["settings", "get", namespace, key]).text
+        value = self.shell(["settings", "get", namespace, key], readonly=True).text
         value = value[:-1] if value.endswith("\n") else value
         return None if value == "null" else value
 
     def put_setting(self, namespace: str, key: str, value: str) -> None:
         self.shell(["settings", "put", namespace, key, str(value)])
 
-    def _content(self, args: list[str]) -> str:
-        out = self.shell(["content", *args], check=False)
+    def _content(self, args: list[str], readonly: bool = False) -> str:
+        out = self.shell(["content", *args], check=False, readonly=readonly)
         text = out.text
         if out.code != 0 or text.startswith("Error") or "Exception" in out.stderr.decode("utf-8", "replace"):
             detail = (out.stderr or out.stdout).decode("utf-8", "replace").strip()
@@ -707,7 +1014,7 @@ class AdbDevice(Device):
             args += ["--projection", ":".join(projection)]
         if where:
             args += ["--where", where_clause(where)]
-        return parse_content_rows(self._content(args), list(projection) if projection else None)
+        return parse_content_rows(self._content(args, readonly=True), list(projection) if projection else None)
 
     def content_insert(self, uri: str, values: Mapping[str, str]) -> None:
         args = ["insert", "--uri", uri]
@@ -726,7 +1033,7 @@ class AdbDevice(Device):
     # --- files -------------------------------------------------------------------------------
 
     def list_dir(self, path: str) -> list[str]:
-        out = self.shell(["ls", "-1", path], check=False)
+        out = self.shell(["ls", "-1", path], check=False, readonly=True)
         if out.code != 0:
             return []
         return sorted(line for line in out.text.splitlines() if line and line not in (".", ".."))
@@ -741,7 +1048,7 @@ class AdbDevice(Device):
         self.shell(["rm", "-rf", path])
 
     def now(self) -> datetime:
-        text = self.shell(["date", "+%s"]).text.strip()
+        text = self.shell(["date", "+%s"], readonly=True).text.strip()
         try:
             return datetime.fromtimestamp(int(text), timezone.utc)
         except ValueError as exc:
@@ -772,6 +1079,7 @@ class AdbDevice(Device):
         )
 
     def close(self) -> None:
+        self._discard_prefetch()
         self._closed = True
 
     def __repr__(self) -> str:

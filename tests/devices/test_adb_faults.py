@@ -49,12 +49,14 @@ def test_fault_mid_step_is_an_infra_error_and_reset_recovers(served: Any, kind: 
         env.close()
 
 
-def test_raise_infra_errors_raises_the_typed_error(served: Any) -> None:
-    env = gym.make("Cerebellum-Adb-v0", task="SystemWifiTurnOn", raise_infra_errors=True, device_options=served.options(timeout=TIMEOUT))
+@pytest.mark.parametrize(("screencap_format", "message"), [("raw", "not a raw screencap"), ("png", "no PNG")])
+def test_raise_infra_errors_raises_the_typed_error(served: Any, screencap_format: str, message: str) -> None:
+    options = served.options(timeout=TIMEOUT, screencap_format=screencap_format)
+    env = gym.make("Cerebellum-Adb-v0", task="SystemWifiTurnOn", raise_infra_errors=True, device_options=options)
     try:
         obs, _ = env.reset(seed=0)
         served.server.inject("garbage_output", on="screencap")
-        with pytest.raises(DeviceProtocolError, match="PNG"):
+        with pytest.raises(DeviceProtocolError, match=message):
             env.step("W")
     finally:
         env.close()
