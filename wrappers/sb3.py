@@ -9,7 +9,7 @@ Example:
     >>> env = make_sb3_env(SB3EnvConfig(tasks=("SystemWifiTurnOn",)))
     >>> check_env(env)  # SB3's own checker
     >>> obs, info = env.reset(seed=0)
-    >>> env.action_space.n == env.get_wrapper_attr("layout").n, env.action_masks().dtype
+    >>> bool(env.action_space.n == env.get_wrapper_attr("layout").n), env.action_masks().dtype
     (True, dtype('bool'))
 """
 
