@@ -396,7 +396,8 @@ class TextField(Widget):
     def render_key(self) -> Hashable:
         return (self.value, self.hint, self.focused, self.password, self.selected)
 
-    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+    def paint_frame(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> tuple[int, int]:
+        """The field's outline (blue when focused) and selection highlight; returns (pad, inset)."""
         pad = round(PAD * scale)
         inset = round(14 * scale)
         border = render.PRIMARY if self.focused else render.DIVIDER
@@ -409,6 +410,10 @@ class TextField(Widget):
         )
         if self.selected and self.value:  # all text selected: typing replaces it
             draw.rectangle((pad, inset * 2, width - pad, height - inset * 2), fill=SELECTION)
+        return pad, inset
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        pad, _ = self.paint_frame(draw, width, height, scale)
         size = round(BODY_SIZE * scale)
         shown = ("•" * len(self.value) if self.password else self.value) or self.hint
         color = render.TEXT if self.value else render.TEXT_SECONDARY
@@ -573,18 +578,7 @@ class TextArea(TextField):
     default_height = 900
 
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
-        pad = round(PAD * scale)
-        inset = round(14 * scale)
-        border = render.PRIMARY if self.focused else render.DIVIDER
-        draw.rounded_rectangle(
-            (pad // 2, inset, width - pad // 2, height - inset),
-            radius=round(16 * scale),
-            outline=border,
-            width=3 if self.focused else 2,
-            fill=render.SURFACE,
-        )
-        if self.selected and self.value:
-            draw.rectangle((pad, inset * 2, width - pad, height - inset * 2), fill=SELECTION)
+        pad, inset = self.paint_frame(draw, width, height, scale)
         size = round(BODY_SIZE * scale)
         line_h = round(size * 1.35)
         color = render.TEXT if self.value else render.TEXT_SECONDARY

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from cerebellum_gym.sim.widgets import Button, Dialog, TextArea, TextField
+from cerebellum_gym.sim.render import RGB
+from cerebellum_gym.sim.widgets import Button, Dialog, ListItem, TextArea, TextField, Widget
 
 if TYPE_CHECKING:
     from cerebellum_gym.sim.apps.base import App, Route
@@ -85,3 +86,34 @@ def confirm_dialog(app: App, title: str, message: str, ok_text: str, on_ok: Call
         [Button("Cancel", filled=False, on_tap=lambda: app.set_dialog(None)), Button(ok_text, filled=False, on_tap=ok)],
         message=message,
     )
+
+
+FOLDER_COLOR: RGB = (120, 144, 156)
+
+
+def browser_rows(
+    folders: list[str],
+    files: list[str],
+    selected: list[str],
+    *,
+    describe: Callable[[str], str],
+    file_color: RGB,
+    on_open: Callable[[str, bool], None],
+    on_toggle: Callable[[str], None],
+) -> list[Widget]:
+    """The rows of a file browser (Files, Markor): folders first, then files with ``describe``'s
+    subtitle; a tap opens, a long press toggles the selection, as both real apps do."""
+    rows: list[Widget] = []
+    for name, is_folder in [*((f, True) for f in folders), *((f, False) for f in files)]:
+        rows.append(
+            ListItem(
+                name,
+                "Folder" if is_folder else describe(name),
+                avatar="▸" if is_folder else name[:1].upper(),
+                avatar_color=FOLDER_COLOR if is_folder else file_color,
+                selected=name in selected,
+                on_tap=lambda n=name, d=is_folder: on_open(n, d),
+                on_long_press=lambda n=name: on_toggle(n),
+            )
+        )
+    return rows

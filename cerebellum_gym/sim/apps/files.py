@@ -11,7 +11,7 @@ import posixpath
 from typing import ClassVar
 
 from cerebellum_gym.sim.apps.base import App, Route
-from cerebellum_gym.sim.apps.common import confirm_dialog
+from cerebellum_gym.sim.apps.common import FOLDER_COLOR, browser_rows, confirm_dialog
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Text, Widget
 
@@ -97,32 +97,15 @@ class FilesApp(App):
         folder = route["dir"]
         folders, files = self.entries(folder)
         selected: list[str] = route["selected"]
-        body: list[Widget] = []
-        for name in folders:
-            body.append(
-                ListItem(
-                    name,
-                    "Folder",
-                    avatar="▸",
-                    avatar_color=(120, 144, 156),
-                    selected=name in selected,
-                    on_tap=lambda n=name: self._open(route, n, True),
-                    on_long_press=lambda n=name: self._toggle(route, n),
-                )
-            )
-        for name in files:
-            size = len(self.phone.read_file(f"{folder}/{name}"))
-            body.append(
-                ListItem(
-                    name,
-                    f"{size} B",
-                    avatar=name[:1].upper(),
-                    avatar_color=BLUE,
-                    selected=name in selected,
-                    on_tap=lambda n=name: self._open(route, n, False),
-                    on_long_press=lambda n=name: self._toggle(route, n),
-                )
-            )
+        body = browser_rows(
+            folders,
+            files,
+            selected,
+            describe=lambda name: f"{len(self.phone.read_file(f'{folder}/{name}'))} B",
+            file_color=BLUE,
+            on_open=lambda name, is_folder: self._open(route, name, is_folder),
+            on_toggle=lambda name: self._toggle(route, name),
+        )
         if not body:
             body = [Text("No items", size=44, center=True, height=300)]
         dialog = None
@@ -157,7 +140,7 @@ class FilesApp(App):
         folders, _ = self.entries(folder)
         body: list[Widget] = [
             ListItem(
-                name, "Folder", avatar="▸", avatar_color=(120, 144, 156), on_tap=lambda n=name: route.update(dir=f"{folder}/{n}", scroll=0)
+                name, "Folder", avatar="▸", avatar_color=FOLDER_COLOR, on_tap=lambda n=name: route.update(dir=f"{folder}/{n}", scroll=0)
             )
             for name in folders
             if f"{folder}/{name}" not in sources

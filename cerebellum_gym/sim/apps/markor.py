@@ -11,7 +11,7 @@ import posixpath
 from typing import ClassVar
 
 from cerebellum_gym.sim.apps.base import App, Route
-from cerebellum_gym.sim.apps.common import confirm_dialog, edit_field, field_key
+from cerebellum_gym.sim.apps.common import FOLDER_COLOR, browser_rows, confirm_dialog, edit_field, field_key
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Text, Widget
 
@@ -153,32 +153,15 @@ class MarkorApp(App):
         folder = route["dir"]
         folders, files = self.entries(folder)
         selected: list[str] = route["selected"]
-        body: list[Widget] = []
-        for name in folders:
-            body.append(
-                ListItem(
-                    name,
-                    "Folder",
-                    avatar="▸",
-                    avatar_color=(120, 144, 156),
-                    selected=name in selected,
-                    on_tap=lambda n=name: self._open(route, n),
-                    on_long_press=lambda n=name: self._toggle(route, n),
-                )
-            )
-        for name in files:
-            preview = self._read(f"{folder}/{name}").strip().replace("\n", " ")[:60] or "Empty"
-            body.append(
-                ListItem(
-                    name,
-                    preview,
-                    avatar=name[:1].upper(),
-                    avatar_color=GREEN,
-                    selected=name in selected,
-                    on_tap=lambda n=name: self._open(route, n),
-                    on_long_press=lambda n=name: self._toggle(route, n),
-                )
-            )
+        body = browser_rows(
+            folders,
+            files,
+            selected,
+            describe=lambda name: self._read(f"{folder}/{name}").strip().replace("\n", " ")[:60] or "Empty",
+            file_color=GREEN,
+            on_open=lambda name, _is_folder: self._open(route, name),
+            on_toggle=lambda name: self._toggle(route, name),
+        )
         if not body:
             body = [Text("This folder is empty", size=44, center=True, height=300)]
         dialog = None
@@ -245,7 +228,7 @@ class MarkorApp(App):
         folders, _ = self.entries(folder)
         body: list[Widget] = [
             ListItem(
-                name, "Folder", avatar="▸", avatar_color=(120, 144, 156), on_tap=lambda n=name: route.update(dir=f"{folder}/{n}", scroll=0)
+                name, "Folder", avatar="▸", avatar_color=FOLDER_COLOR, on_tap=lambda n=name: route.update(dir=f"{folder}/{n}", scroll=0)
             )
             for name in folders
             if f"{folder}/{name}" not in sources
