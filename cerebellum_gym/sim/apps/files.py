@@ -11,7 +11,8 @@ import posixpath
 from typing import ClassVar
 
 from cerebellum_gym.sim.apps.base import App, Route
-from cerebellum_gym.sim.apps.common import FOLDER_COLOR, browser_rows, confirm_dialog
+from cerebellum_gym.sim.apps.common import browser_rows, confirm_dialog
+from cerebellum_gym.sim.apps.folders import FolderApp
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Text, Widget
 
@@ -35,10 +36,11 @@ BLUE = (26, 115, 232)
 CHROME_PACKAGE = "com.android.chrome"
 
 
-class FilesApp(App):
+class FilesApp(FolderApp):
     package: ClassVar[str] = "com.google.android.documentsui"
     label: ClassVar[str] = "Files"
     color: ClassVar[tuple[int, int, int]] = BLUE
+    root: ClassVar[str] = ROOT
 
     def make_route(self, name: str, **params: object) -> Route:  # type: ignore[override]
         route = App.make_route(name, **params)
@@ -57,17 +59,18 @@ class FilesApp(App):
         files = sorted((n for n in names if n not in folders), key=str.lower)
         return folders, files
 
-    def _shown(self, folder: str) -> str:
+    def folder_title(self, folder: str) -> str:
         return STORAGE_NAME if folder == ROOT else posixpath.basename(folder)
 
-    def _toggle(self, route: Route, name: str) -> None:
-        selected = list(route["selected"])
-        route["selected"] = [n for n in selected if n != name] if name in selected else [*selected, name]
+    def is_folder(self, path: str) -> bool:
+        # A standard folder shows before it exists on disk; moving it moves an empty folder.
+        name = posixpath.basename(path)
+        return self.phone.is_dir(path) or (posixpath.dirname(path) == ROOT and name in STANDARD_FOLDERS)
 
     def _open(self, route: Route, name: str, is_folder: bool) -> None:
         path = f"{route['dir']}/{name}"
         if route["selected"]:
-            self._toggle(route, name)
+            self.toggle_selected(route, name)
         elif is_folder:
             self.push("main", dir=path)
         elif name.lower().endswith((".html", ".htm")):
@@ -104,7 +107,7 @@ class FilesApp(App):
             describe=lambda name: f"{len(self.phone.read_file(f'{folder}/{name}'))} B",
             file_color=BLUE,
             on_open=lambda name, is_folder: self._open(route, name, is_folder),
-            on_toggle=lambda name: self._toggle(route, name),
+            on_toggle=lambda name: self.toggle_selected(route, name),
         )
         if not body:
             body = [Text("No items", size=44, center=True, height=300)]
@@ -132,44 +135,4 @@ class FilesApp(App):
                 title=f"{len(selected)} selected", up=lambda: route.update(selected=[]), body=body, actions=actions, dialog=dialog
             )
         up = self.pop if len(self.stack) > 1 else None
-        return ScreenSpec(title=self._shown(folder), up=up, body=body, dialog=dialog, actions=[IconButton("Search", "⌕")])
-
-    def screen_move(self, route: Route) -> ScreenSpec:
-        folder = route["dir"]
-        sources: list[str] = route["sources"]
-        folders, _ = self.entries(folder)
-        body: list[Widget] = [
-            ListItem(
-                name, "Folder", avatar="▸", avatar_color=FOLDER_COLOR, on_tap=lambda n=name: route.update(dir=f"{folder}/{n}", scroll=0)
-            )
-            for name in folders
-            if f"{folder}/{name}" not in sources
-        ] or [Text("No folders here", size=40, center=True, height=240)]
-
-        def up() -> None:
-            if folder == ROOT:
-                self.pop()
-            else:
-                route.update(dir=posixpath.dirname(folder), scroll=0)
-
-        def move_here() -> None:
-            for source in sources:
-                if posixpath.dirname(source) != folder:
-                    self._move(source, folder)
-            self.pop()
-            self.route["selected"] = []
-
-        bottom: list[Widget] = [Button("Cancel", filled=False, on_tap=self.pop), Button("Move", filled=True, on_tap=move_here)]
-        return ScreenSpec(title=f"Move to {self._shown(folder)}", up=up, body=body, bottom=bottom)
-
-    def _move(self, source: str, folder: str) -> None:
-        name = posixpath.basename(source)
-        # A standard folder shows before it exists on disk; moving it moves an empty folder.
-        virtual = posixpath.dirname(source) == ROOT and name in STANDARD_FOLDERS and not self.phone.is_dir(source)
-        if virtual or self.phone.is_dir(source):
-            self.phone.make_dir(f"{folder}/{name}")
-            for child in self.phone.list_dir(source):
-                self._move(f"{source}/{child}", f"{folder}/{name}")
-        else:
-            self.phone.write_file(f"{folder}/{name}", self.phone.read_file(source))
-        self.phone.remove_path(source)
+        return ScreenSpec(title=self.folder_title(folder), up=up, body=body, dialog=dialog, actions=[IconButton("Search", "⌕")])

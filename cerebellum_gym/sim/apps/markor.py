@@ -11,18 +11,21 @@ import posixpath
 from typing import ClassVar
 
 from cerebellum_gym.sim.apps.base import App, Route
-from cerebellum_gym.sim.apps.common import FOLDER_COLOR, browser_rows, confirm_dialog, edit_field, field_key
+from cerebellum_gym.sim.apps.common import browser_rows, confirm_dialog, edit_field, field_key
+from cerebellum_gym.sim.apps.folders import FolderApp
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Text, Widget
+from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, Text, Widget
 
 ROOT = "/sdcard/Markor"
 GREEN = (27, 94, 32)
 EXTENSIONS = (".md", ".txt", ".org", ".todo.txt")
 
 
-class MarkorApp(App):
+class MarkorApp(FolderApp):
     package: ClassVar[str] = "net.gsantner.markor"
     label: ClassVar[str] = "Markor"
+    root: ClassVar[str] = ROOT
+    move_button: ClassVar[str] = "Move here"
     color: ClassVar[tuple[int, int, int]] = GREEN
 
     def initial_data(self) -> dict[str, object]:
@@ -80,13 +83,9 @@ class MarkorApp(App):
         if self.phone.is_dir(path):
             self.push("main", dir=path)
         elif route["selected"]:
-            self._toggle(route, name)
+            self.toggle_selected(route, name)
         else:
             self.push("edit", path=path, text=self._read(path))
-
-    def _toggle(self, route: Route, name: str) -> None:
-        selected = list(route["selected"])
-        route["selected"] = [n for n in selected if n != name] if name in selected else [*selected, name]
 
     def _delete_selected(self, route: Route) -> None:
         for name in route["selected"]:
@@ -121,7 +120,7 @@ class MarkorApp(App):
         if self.phone.is_dir(path):
             self.phone.make_dir(target)
             for child in self.phone.list_dir(path):
-                self._move(f"{path}/{child}", target)
+                self.move_path(f"{path}/{child}", target)
             self.phone.remove_path(path)
         else:
             data = text.encode() if text is not None else self.phone.read_file(path)
@@ -133,17 +132,6 @@ class MarkorApp(App):
             route["path"] = target
         else:
             route["selected"] = []
-
-    def _move(self, source: str, folder: str) -> None:
-        name = posixpath.basename(source)
-        if self.phone.is_dir(source):
-            self.phone.make_dir(f"{folder}/{name}")
-            for child in self.phone.list_dir(source):
-                self._move(f"{source}/{child}", f"{folder}/{name}")
-        else:
-            data = self.phone.read_file(source)
-            self.phone.write_file(f"{folder}/{name}", data)
-        self.phone.remove_path(source)
 
     def _open_dialog(self, route: Route, name: str, **params: object) -> None:
         self.set_dialog(name, file="", error="", **params)
@@ -160,7 +148,7 @@ class MarkorApp(App):
             describe=lambda name: self._read(f"{folder}/{name}").strip().replace("\n", " ")[:60] or "Empty",
             file_color=GREEN,
             on_open=lambda name, _is_folder: self._open(route, name),
-            on_toggle=lambda name: self._toggle(route, name),
+            on_toggle=lambda name: self.toggle_selected(route, name),
         )
         if not body:
             body = [Text("This folder is empty", size=44, center=True, height=300)]
@@ -222,36 +210,8 @@ class MarkorApp(App):
 
     # --- move --------------------------------------------------------------------------------
 
-    def screen_move(self, route: Route) -> ScreenSpec:
-        folder = route["dir"]
-        sources: list[str] = route["sources"]
-        folders, _ = self.entries(folder)
-        body: list[Widget] = [
-            ListItem(
-                name, "Folder", avatar="▸", avatar_color=FOLDER_COLOR, on_tap=lambda n=name: route.update(dir=f"{folder}/{n}", scroll=0)
-            )
-            for name in folders
-            if f"{folder}/{name}" not in sources
-        ]
-        if not body:
-            body = [Text("No folders here", size=40, center=True, height=240)]
-
-        def up() -> None:
-            if folder == ROOT:
-                self.pop()
-            else:
-                route.update(dir=posixpath.dirname(folder), scroll=0)
-
-        def move_here() -> None:
-            for source in sources:
-                if posixpath.dirname(source) != folder:
-                    self._move(source, folder)
-            self.pop()
-            self.route["selected"] = []
-
-        shown = "Markor" if folder == ROOT else posixpath.relpath(folder, ROOT)
-        bottom: list[Widget] = [Button("Cancel", filled=False, on_tap=self.pop), Button("Move here", filled=True, on_tap=move_here)]
-        return ScreenSpec(title=f"Move to {shown}", up=up, body=body, bottom=bottom)
+    def folder_title(self, folder: str) -> str:
+        return "Markor" if folder == ROOT else posixpath.relpath(folder, ROOT)
 
     # --- editor ------------------------------------------------------------------------------
 
