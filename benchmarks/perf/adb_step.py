@@ -81,7 +81,7 @@ def main() -> int:
 
         def screencap(fmt: str) -> None:
             if fmt == "raw":
-                device.exec_raw(["screencap"], size_hint=1080 * 2400 * 4 + 16)
+                device.exec_raw(["screencap"], bytearray(1080 * 2400 * 4 + 16))
             elif fmt == "png":
                 device.exec_out(["screencap", "-p"])
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import io
+import itertools
 import os
 import re
 import shlex
@@ -44,7 +45,7 @@ import struct
 import subprocess
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any, Final, Literal
 
@@ -258,6 +259,59 @@ def parse_raw_screencap(data: bytes | bytearray | memoryview) -> RawFrame:
     return RawFrame(width, height, pixel_format, header_size, view[header_size:])
 
 
+#: Output bands a downscale is cut into, so it can start before the whole frame has arrived.
+SCALE_BANDS: Final = 8
+
+
+class _ScalePlan:
+    """How a ``w x h`` frame is scaled to ``width``: a box ``reduce`` by an integer factor (a cheap
+    filter that keeps the bilinear pass small), then a bilinear resize, both in output bands.
+
+    Every screenshot is scaled band by band, whether or not the bands overlap a transfer, so a
+    frame scales to the same pixels on every path.
+    """
+
+    def __init__(self, w: int, h: int, width: int) -> None:
+        self.size = (w, h)
+        self.out = (width, round(h * width / w))
+        self.factor = max(1, w // width)
+        self.reduced = (-(-w // self.factor), -(-h // self.factor))
+        rh, oh = self.reduced[1], self.out[1]
+        self.sy = rh / oh
+        edges = [round(oh * i / SCALE_BANDS) for i in range(SCALE_BANDS + 1)]
+        self.bands = [(o0, o1) for o0, o1 in itertools.pairwise(edges) if o1 > o0]
+        # Reduced rows each band's bilinear pass reads: its box plus the filter's reach
+        # (support 1 source row per unit of scale), plus a row for rounding.
+        reach = max(self.sy, 1.0) + 2
+        self.reduced_needed = [min(rh, int(o1 * self.sy + reach) + 1) for _, o1 in self.bands]
+
+    def source_rows(self, band: int) -> int:
+        """Full-resolution rows that must have arrived before ``band`` can be scaled."""
+        return min(self.size[1], self.reduced_needed[band] * self.factor)
+
+    def run(self, source: Any, ready: Any = None) -> np.ndarray:
+        """Scale ``source`` (a PIL image) band by band; ``ready(rows)`` blocks until that many
+        source rows hold data and returns False to give up (then this returns an empty array)."""
+        from PIL import Image
+
+        w, _ = self.size
+        rw, rh = self.reduced
+        reduced = source if self.factor == 1 else Image.new(source.mode, (rw, rh))
+        done = 0  # reduced rows filled
+        parts: list[np.ndarray] = []
+        for band, (o0, o1) in enumerate(self.bands):
+            if ready is not None and not ready(self.source_rows(band)):
+                return np.empty((0, 0, 3), np.uint8)
+            need = self.reduced_needed[band]
+            if self.factor > 1 and need > done:
+                box = (0, done * self.factor, w, min(self.size[1], need * self.factor))
+                reduced.paste(source.reduce(self.factor, box=box), (0, done))
+                done = need
+            part = reduced.resize((self.out[0], o1 - o0), Image.Resampling.BILINEAR, box=(0, o0 * self.sy, rw, o1 * self.sy))
+            parts.append(np.asarray(part if part.mode == "RGB" else part.convert("RGB")))
+        return np.concatenate(parts)
+
+
 def _scaled(image: Any, width: int | None) -> np.ndarray:
     """``image`` (PIL) as uint8 RGB, scaled to ``width`` pixels wide if given."""
     from PIL import Image
@@ -267,26 +321,87 @@ def _scaled(image: Any, width: int | None) -> np.ndarray:
         if width <= 0:
             raise ValueError(f"screenshot width must be positive, got {width}")
         dev_w, dev_h = image.size
-        if width != dev_w:
-            height = round(dev_h * width / dev_w)
-            # reduce() first: a cheap box filter that keeps the final bilinear pass small.
-            factor = dev_w // width
-            if factor >= 2:
-                image = image.reduce(factor)
-            image = image.resize((width, height), Image.Resampling.BILINEAR)
+        if width < dev_w:
+            return _ScalePlan(dev_w, dev_h, width).run(image)
+        if width > dev_w:
+            image = image.resize((width, round(dev_h * width / dev_w)), Image.Resampling.BILINEAR)
     if image.mode != "RGB":
-        image = image.convert("RGB")  # after the resize: RGBX -> RGB on the small image
+        image = image.convert("RGB")
     return np.asarray(image)
 
 
-def _is_local_serial(serial: str) -> bool:
-    """An emulator's serial, or ``host:port`` on loopback: bytes that never leave the machine."""
+class _PipelinedScale:
+    """Scales a raw RGBA/RGBX frame on a worker thread while its bytes are still arriving.
+
+    The receiving thread reports progress with :meth:`feed`; the worker scales each output band
+    as soon as the rows it reads are in (PIL releases the GIL while it works), so on a device
+    whose transfer takes longer than the scaling, only the last band is left after the last byte.
+    """
+
+    def __init__(self, buf: bytearray, header_size: int, w: int, h: int, width: int) -> None:
+        from PIL import Image
+
+        self.plan = _ScalePlan(w, h, width)
+        self.header_size = header_size
+        self.row_bytes = w * 4
+        self.expected = header_size + h * self.row_bytes
+        # RGBX over the buffer being filled: no copy; the worker only reads rows already in.
+        self.source = Image.frombuffer("RGBX", (w, h), memoryview(buf)[header_size : self.expected], "raw", "RGBX", 0, 1)  # type: ignore[arg-type]
+        self.received = 0
+        self.closed = False
+        self.result: np.ndarray | None = None
+        self.cond = threading.Condition()
+        self.thread = threading.Thread(target=self._run, name="adb-screencap-scale", daemon=True)
+        self.thread.start()
+
+    def _ready(self, rows: int) -> bool:
+        need = self.header_size + rows * self.row_bytes
+        with self.cond:
+            while self.received < need and not self.closed:
+                self.cond.wait()
+            return self.received >= need and self.received <= self.expected
+
+    def _run(self) -> None:
+        with contextlib.suppress(Exception):  # any failure leaves result None: scaled afresh
+            result = self.plan.run(self.source, self._ready)
+            if result.size:
+                self.result = result
+
+    def feed(self, received: int) -> None:
+        with self.cond:
+            self.received = received
+            self.cond.notify()
+
+    def finish(self, total: int | None) -> np.ndarray | None:
+        """Stop feeding (``total`` bytes arrived; ``None`` if the read failed); the scaled frame
+        if the data was exactly the frame this pipeline expected, else None."""
+        with self.cond:
+            if total is not None:
+                self.received = total
+            self.closed = True
+            self.cond.notify()
+        self.thread.join()
+        self.source.close()
+        return self.result if total == self.expected else None
+
+
+def auto_screencap_format(serial: str, adb_host: str = "127.0.0.1") -> Literal["raw", "png"]:
+    """What ``screencap_format="auto"`` picks: raw where the frame's bytes never leave this
+    machine (a local adb server, and an emulator's serial or a loopback ``host:port``), PNG where
+    they cross USB or a network, whose bandwidth makes 10 MB frames slower than encoding them.
+
+    Example:
+        >>> [auto_screencap_format(s) for s in ("emulator-5554", "127.0.0.1:6520", "R58M12ABCDE", "192.168.1.7:5555")]
+        ['raw', 'raw', 'png', 'png']
+    """
+    if adb_host not in ("127.0.0.1", "localhost", "::1"):
+        return "png"
     if _EMULATOR_SERIAL_RE.fullmatch(serial):
-        return True
+        return "raw"
     if not _looks_like_address(serial):
-        return False
+        return "png"
     host = serial.rpartition(":")[0].strip("[]")
-    return host == "localhost" or host.startswith("127.") or host == "::1"
+    return "raw" if host == "localhost" or host.startswith("127.") or host == "::1" else "png"
 
 
 class _TreePrefetch:
@@ -371,32 +486,50 @@ class _Link:
         self.buffer.clear()
         return data
 
-    def read_to_end(self, size_hint: int) -> memoryview:
-        """Everything until the peer closes, received straight into one buffer.
+    def read_into(self, buf: bytearray, progress: Callable[[int], None] | None = None) -> int:
+        """Everything until the peer closes, received straight into ``buf`` (no per-chunk copies,
+        unlike :meth:`read_all`); ``progress(n)`` after each chunk. The byte count.
 
-        ``size_hint`` (the expected length) sizes the buffer, so a 10 MB raw screenshot is not
-        copied chunk by chunk and again at the end as :meth:`read_all` would.
+        Raises:
+            DeviceProtocolError: more than ``len(buf)`` bytes arrived.
         """
-        buf = bytearray(max(size_hint, 1 << 16))
         n = len(self.buffer)
+        if n > len(buf):
+            raise DeviceProtocolError(f"{self.deadline.what}: more than {len(buf)} bytes of output")
         buf[:n] = self.buffer
         self.buffer.clear()
-        while True:
-            if n == len(buf):
-                if n > _MAX_OUTPUT:
-                    raise DeviceProtocolError(f"{self.deadline.what}: more than {_MAX_OUTPUT} bytes of output")
-                buf.extend(bytes(n))  # larger than announced: double it
-            self.sock.settimeout(self.deadline.remaining())
-            try:
-                with memoryview(buf) as view:
-                    got = self.sock.recv_into(view[n:])
-            except TimeoutError:
-                raise DeviceTimeoutError(f"{self.deadline.what}: no answer within {self.deadline.seconds:g} s") from None
-            except OSError as exc:
-                raise DeviceLostError(f"{self.deadline.what}: connection broke: {exc}") from exc
-            if not got:
-                return memoryview(buf)[:n]
-            n += got
+        with memoryview(buf) as view:
+            while True:
+                if n == len(buf):
+                    # Full: one byte more would mean the answer is larger than announced.
+                    probe = self._recv_some(1)
+                    if probe:
+                        raise DeviceProtocolError(f"{self.deadline.what}: more than {len(buf)} bytes of output")
+                    return n
+                got = self._recv_into(view[n:])
+                if not got:
+                    return n
+                n += got
+                if progress is not None:
+                    progress(n)
+
+    def _recv_into(self, view: memoryview) -> int:
+        self.sock.settimeout(self.deadline.remaining())
+        try:
+            return self.sock.recv_into(view)
+        except TimeoutError:
+            raise DeviceTimeoutError(f"{self.deadline.what}: no answer within {self.deadline.seconds:g} s") from None
+        except OSError as exc:
+            raise DeviceLostError(f"{self.deadline.what}: connection broke: {exc}") from exc
+
+    def _recv_some(self, size: int) -> bytes:
+        self.sock.settimeout(self.deadline.remaining())
+        try:
+            return self.sock.recv(size)
+        except TimeoutError:
+            raise DeviceTimeoutError(f"{self.deadline.what}: no answer within {self.deadline.seconds:g} s") from None
+        except OSError as exc:
+            raise DeviceLostError(f"{self.deadline.what}: connection broke: {exc}") from exc
 
     def request(self, service: str) -> None:
         """Send one adb server request and check its OKAY (a FAIL says why)."""
@@ -510,6 +643,8 @@ class AdbDevice(Device):
         self.screencap_format: ScreencapFormat = screencap_format
         self.prefetch_tree = bool(prefetch_tree)
         self._raw_unreadable = False  # auto mode met a raw pixel format it cannot read
+        self._frame_pixels = 0  # pixels of the largest display size `wm size` printed
+        self._raw_geometry: tuple[int, int, int] | None = None  # (header, w, h) of the last RGBA/RGBX frame
         # Bumped by every call that may change the device; a prefetched tree from an older
         # epoch is stale.
         self._epoch = 0
@@ -719,11 +854,22 @@ class AdbDevice(Device):
         except InfraError as exc:
             raise self._guard(exc) from exc
 
-    def exec_raw(self, command: Sequence[str], *, size_hint: int = 0, timeout: float | None = None, readonly: bool = False) -> memoryview:
-        """Output of a command over ``exec:`` (``adb exec-out``): no pty, no shell-protocol
-        framing, read into one buffer of about ``size_hint`` bytes. For large binary output.
+    def exec_raw(
+        self,
+        command: Sequence[str],
+        buf: bytearray,
+        *,
+        progress: Callable[[int], None] | None = None,
+        timeout: float | None = None,
+        readonly: bool = False,
+    ) -> int:
+        """Run a command over ``exec:`` (``adb exec-out``: no pty, no shell-protocol framing) and
+        receive its output straight into ``buf``; the byte count. For large binary output.
 
-        ``readonly`` as for :meth:`shell`.
+        ``progress(n)`` is called as bytes arrive; ``readonly`` as for :meth:`shell`.
+
+        Raises:
+            DeviceProtocolError: the output did not fit in ``buf``.
         """
         if not readonly:
             self._touch()
@@ -732,7 +878,7 @@ class AdbDevice(Device):
         try:
             link = self._open(f"exec:{line}", deadline)
             try:
-                return link.read_to_end(size_hint)
+                return link.read_into(buf, progress)
             finally:
                 link.close()
         except InfraError as exc:
@@ -807,6 +953,8 @@ class AdbDevice(Device):
         size = sizes.get("Override") or sizes.get("Physical")
         if size is None:
             raise DeviceProtocolError(f"cannot read the screen size from `wm size`: {text[:200]!r}")
+        # screencap captures the physical display, which an override size does not shrink.
+        self._frame_pixels = max(w * h for w, h in sizes.values())
         return size
 
     @property
@@ -819,8 +967,7 @@ class AdbDevice(Device):
     def screencap_mode(self) -> Literal["raw", "png"]:
         """The format screenshots are taken in now (``screencap_format`` with ``auto`` resolved)."""
         if self.screencap_format == "auto":
-            local_server = self.adb_host in ("127.0.0.1", "localhost", "::1")
-            return "raw" if local_server and _is_local_serial(self.serial) and not self._raw_unreadable else "png"
+            return "png" if self._raw_unreadable else auto_screencap_format(self.serial, self.adb_host)
         return self.screencap_format
 
     def screenshot(self, width: int | None = None) -> np.ndarray:
@@ -838,9 +985,26 @@ class AdbDevice(Device):
 
     def _screenshot_raw(self, width: int | None) -> np.ndarray:
         dev_w, dev_h = self.screen_size
-        # exec: (no pty, no framing) into one buffer sized for RGBA_8888 after a 16-byte header.
-        data = self.exec_raw(["screencap"], size_hint=dev_w * dev_h * 4 + 16, readonly=True)
-        frame = parse_raw_screencap(data)
+        # Room for any supported frame of the display (RGBA after a 16-byte header); a larger
+        # answer is an error, not a reason to grow.
+        buf = bytearray(max(self._frame_pixels, dev_w * dev_h) * 4 + 16)
+        pipeline = None
+        last = self._raw_geometry
+        if width is not None and last is not None and int(width) < last[1]:
+            # Scale while the frame arrives, assuming the last frame's header and size;
+            # finish() says whether that held, and the frame is scaled afresh if not.
+            pipeline = _PipelinedScale(buf, *last, int(width))
+        total: int | None = None
+        try:
+            total = self.exec_raw(["screencap"], buf, progress=pipeline.feed if pipeline else None, readonly=True)
+        finally:
+            scaled = pipeline.finish(total) if pipeline is not None else None
+        frame = parse_raw_screencap(memoryview(buf)[:total])
+        geometry = (frame.header_size, frame.width, frame.height)
+        four_bytes = frame.pixel_format in (PIXEL_FORMAT_RGBA_8888, PIXEL_FORMAT_RGBX_8888)
+        self._raw_geometry = geometry if four_bytes else None
+        if scaled is not None and four_bytes and geometry == last:
+            return scaled
         if width is None or int(width) == frame.width:
             return frame.rgb()
         return _scaled(frame.image(), width)

@@ -31,7 +31,7 @@ def test_fault_mid_step_is_an_infra_error_and_reset_recovers(served: Any, kind: 
     env = gym.make("Cerebellum-Adb-v0", task="SystemWifiTurnOn", device_options=served.options(timeout=TIMEOUT, reconnect_timeout=5.0))
     try:
         obs, _ = env.reset(seed=0)
-        served.server.inject(kind, on=on)  # type: ignore[arg-type]
+        served.server.inject(kind, on=on)
         started = time.monotonic()
         obs, reward, terminated, truncated, info = env.step(f"T {obs['labels'][0]}")
         elapsed = time.monotonic() - started

@@ -140,3 +140,20 @@ def test_sleep_advances_simulated_time_and_reset(sh: Shell) -> None:
     sh.run("settings put global wifi_on 0; touch /sdcard/x")
     assert out(sh, "cerebellum-sim factory-reset") == "factory reset done\n"
     assert out(sh, "settings get global wifi_on; ls /sdcard") == "1\n"
+
+
+@pytest.mark.parametrize(("sdk", "header"), [(27, b""), (28, (1).to_bytes(4, "little")), (33, (1).to_bytes(4, "little"))])
+def test_raw_screencap_writes_the_device_header_then_rgba(sdk: int, header: bytes) -> None:
+    import numpy as np
+
+    sh = Shell(Phone(), sdk=sdk)
+    data = sh.run("screencap").stdout
+    # width, height, PIXEL_FORMAT_RGBA_8888, and from API 28 on the sRGB colour space.
+    fields = (1080).to_bytes(4, "little") + (2400).to_bytes(4, "little") + (1).to_bytes(4, "little") + header
+    assert data[: len(fields)] == fields and len(data) == len(fields) + 1080 * 2400 * 4
+    rgba = np.frombuffer(data, np.uint8, offset=len(fields)).reshape(2400, 1080, 4)
+    assert np.array_equal(rgba[..., :3], sh.phone.screenshot()) and (rgba[..., 3] == 255).all()
+    assert sh.run("getprop ro.build.version.sdk").stdout == f"{sdk}\n".encode()
+    sh.run("screencap /sdcard/shot.raw; screencap /sdcard/shot.png")
+    assert sh.phone.read_file("/sdcard/shot.raw") == data
+    assert sh.phone.read_file("/sdcard/shot.png").startswith(b"\x89PNG")
