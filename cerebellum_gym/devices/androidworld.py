@@ -1,0 +1,699 @@
+"""``AndroidWorldDevice``: the Device interface over an AndroidWorld env (google-research/android_world).
+
+AndroidWorld is not on PyPI: it installs from its source and drives an emulator (Pixel 6, API 33,
+``-grpc 8554``) through android_env. Nothing here imports it until a device is built, so
+``import cerebellum_gym`` works without it; building a device without it raises a
+:class:`~cerebellum_gym.errors.CerebellumError` that says how to install it (``docs/androidworld.md``).
+
+What goes where, and why:
+
+- **screen**: one ``AsyncEnv.get_state()`` gives ``State.pixels`` and the accessibility forest of
+  the same moment. :meth:`AndroidWorldDevice.screenshot` fetches a state and keeps it;
+  the :meth:`~AndroidWorldDevice.ui_tree` that follows (the env asks for both per step) reuses it
+  unless an input came in between, so the tree always describes the pixels the agent sees.
+- **tree**: built from the forest by default (:func:`forest_to_tree`), shaped as
+  ``uiautomator dump`` prints it: the active window only, nodes invisible to the user dropped with
+  their subtrees, bounds clipped to the screen, children in order with their ``index``. The forest
+  is the more faithful source here: it is the tree AndroidWorld's own agents and element lists
+  read, it comes with every state at no extra cost, and it belongs to the very frame of the
+  screenshot, while a ``uiautomator dump`` costs another 1-3 s per step, fails on screens that
+  never go idle (a running stopwatch, a video) and may describe a later frame than the pixels.
+  ``tree_source="uiautomator"`` dumps through the env's adb controller instead (also the fallback
+  when the controller was built without the accessibility forwarder and states carry no forest).
+- **input**: taps, long presses, Back, Home and Enter go through ``AsyncEnv.execute_action`` as
+  ``JSONAction`` (``click`` / ``long_press`` with ``x``, ``y``; ``navigate_back``,
+  ``navigate_home``, ``keyboard_enter``), exactly as AndroidWorld's agents act. ``JSONAction`` has
+  no coordinate swipe (``scroll`` / ``swipe`` take a direction only and span an element or the
+  whole screen), so :meth:`~AndroidWorldDevice.swipe` sends the ``input swipe`` command that
+  AndroidWorld's own ``scroll`` sends, with our coordinates.
+- **text**: AndroidWorld's ``input_text`` action types word by word, drops what is not ASCII and
+  then presses Enter (``android_world/env/actuation.py``), which is not "type exactly this".
+  By default (``text_input="adb"``) text goes as single-quoted ``input text`` arguments through
+  the env's adb controller: printable ASCII typed exactly (a literal ``%s`` split across two
+  calls), ``\\n`` as the Enter key, nothing pressed after. ``text_input="json_action"`` uses
+  AndroidWorld's ``input_text`` (and its trailing Enter) for agents that expect it. Either way,
+  text the route cannot type raises :class:`~cerebellum_gym.errors.UnsupportedOperationError`
+  before anything is typed.
+- **state queries** (settings, content providers, files, clock) run as shell commands through
+  ``adb_utils.issue_generic_request`` on the env's controller. android_env retries a command that
+  exits non-zero and then raises, so every command is wrapped to exit 0 and report its own exit
+  status after a random marker, with its stderr kept apart.
+
+Failures map onto :class:`~cerebellum_gym.errors.InfraError` (:func:`map_error`): adb or
+emulator faults (android_env's ``AdbControllerError`` and friends, gRPC errors, broken
+connections) to :class:`~cerebellum_gym.errors.DeviceLostError`, time-outs to
+:class:`~cerebellum_gym.errors.DeviceTimeoutError`, and answers that could not be read (AndroidWorld's
+``RuntimeError``/``ValueError`` on a missing forest or unparsable output, a non-OK
+``AdbResponse``) to :class:`~cerebellum_gym.errors.DeviceProtocolError`.
+
+Example (needs AndroidWorld and a running emulator; see ``docs/androidworld.md``)::
+
+    import gymnasium as gym, cerebellum_gym
+    env = gym.make("Cerebellum-AndroidWorld-v0", task="SystemWifiTurnOn",
+                   device_options={"console_port": 5554, "grpc_port": 8554, "adb_path": "/opt/android/platform-tools/adb"})
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import importlib
+import math
+import posixpath
+import secrets
+import shlex
+import subprocess
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+import numpy as np
+
+from cerebellum_gym.core.tree import UINode, parse_uiautomator_xml
+from cerebellum_gym.devices.adb import input_text_chunks, parse_content_rows, where_clause
+from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_ENTER, KEYCODE_HOME, Device, Row
+from cerebellum_gym.errors import (
+    CerebellumError,
+    DeviceLostError,
+    DeviceProtocolError,
+    DeviceTimeoutError,
+    UnsupportedOperationError,
+)
+
+if TYPE_CHECKING:
+    from cerebellum_gym.tasks.base import Task
+
+TreeSource = Literal["forest", "uiautomator"]
+TextInput = Literal["adb", "json_action"]
+
+INSTALL_HINT: Final = (
+    "AndroidWorld is not on PyPI; install it from source into this environment:\n"
+    "  git clone https://github.com/google-research/android_world && cd android_world\n"
+    "  pip install -r requirements.txt && python setup.py install\n"
+    "and start its emulator (Pixel 6, API 33): emulator -avd AndroidWorldAvd -no-snapshot -grpc 8554\n"
+    "See docs/androidworld.md."
+)
+#: ``android_env.proto.adb_pb2.AdbResponse.Status`` values (proto enums are ints).
+ADB_STATUS_OK: Final = 1
+ADB_STATUS_TIMEOUT: Final = 6
+DUMP_PATH: Final = "/data/local/tmp/cerebellum_window_dump.xml"
+#: AccessibilityWindowInfo types in android_env's forest proto.
+WINDOW_TYPE_APPLICATION: Final = 1
+#: Raw bytes per ``write_file`` shell call (as base64, well under adb's shell line limit).
+WRITE_CHUNK: Final = 32 * 1024
+_MISSING_FILE_RC: Final = 44
+#: android_env's error classes (``android_env/components/errors.py``): all mean the emulator or
+#: its adb link failed.
+_ANDROID_ENV_ERRORS: Final = frozenset(
+    {
+        "AndroidEnvError",
+        "ReadObservationError",
+        "CoordinatorError",
+        "TooManyRestartsError",
+        "AdbControllerError",
+        "SimulatorError",
+        "SendActionError",
+        "StepCommandError",
+        "WaitForAppScreenError",
+        "CheckInstallError",
+    }
+)
+
+
+def import_android_world(module: str) -> Any:
+    """Import ``android_world.<module>``, or explain how to install AndroidWorld.
+
+    Raises:
+        CerebellumError: AndroidWorld (or one of its own dependencies) is not importable.
+    """
+    try:
+        return importlib.import_module(f"android_world.{module}")
+    except ImportError as exc:
+        missing = getattr(exc, "name", None) or str(exc)
+        what = (
+            "AndroidWorld (the android_world package)"
+            if missing.split(".")[0] == "android_world"
+            else f"{missing!r}, which AndroidWorld needs,"
+        )
+        raise CerebellumError(f"the androidworld backend needs {what} and it is not importable ({exc}).\n{INSTALL_HINT}") from exc
+
+
+def map_error(exc: BaseException, what: str) -> CerebellumError | None:
+    """The cerebellum error for a failure raised inside AndroidWorld or android_env, or ``None``
+    when it looks like a programming error that should surface as it is.
+
+    Args:
+        exc: what AndroidWorld raised.
+        what: the operation, for the message.
+    """
+    if isinstance(exc, CerebellumError):
+        return exc
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    message = f"{what}: {type(exc).__name__}: {exc}"
+    timed_out = isinstance(exc, TimeoutError | subprocess.TimeoutExpired) or any("Timeout" in n for n in names)
+    if names & {"RpcError", "_InactiveRpcError"}:  # the emulator's gRPC endpoint
+        code = getattr(exc, "code", None)
+        status = str(code()) if callable(code) else ""
+        return DeviceTimeoutError(message) if "DEADLINE_EXCEEDED" in status else DeviceLostError(message)
+    if timed_out or (names & _ANDROID_ENV_ERRORS and ("TimeoutExpired" in str(exc) or "timed out" in str(exc))):
+        return DeviceTimeoutError(message)
+    if names & _ANDROID_ENV_ERRORS or isinstance(exc, ConnectionError | EOFError | OSError):
+        return DeviceLostError(message)
+    if isinstance(exc, subprocess.CalledProcessError | RuntimeError | ValueError):
+        # AndroidWorld raises these when the device's answer is missing or unreadable
+        # ("Could not get a11y tree.", "Failed to get logical screen size.").
+        return DeviceProtocolError(message)
+    return None
+
+
+@contextlib.contextmanager
+def guarded(what: str) -> Iterator[None]:
+    """Run a block that calls into AndroidWorld, mapping its failures with :func:`map_error`."""
+    try:
+        yield
+    except CerebellumError:
+        raise
+    except Exception as exc:
+        mapped = map_error(exc, what)
+        if mapped is None:
+            raise
+        raise mapped from exc
+
+
+def _visible(node: Any) -> bool:
+    # Older forwarder builds leave the field unset (proto3 default False) on every node; then
+    # nothing can be filtered by it.
+    return bool(getattr(node, "is_visible_to_user", True))
+
+
+def _clip(rect: Any, screen: tuple[int, int]) -> tuple[int, int, int, int]:
+    width, height = screen
+    left = min(max(int(rect.left), 0), width)
+    top = min(max(int(rect.top), 0), height)
+    right = min(max(int(rect.right), left), width)
+    bottom = min(max(int(rect.bottom), top), height)
+    return left, top, right, bottom
+
+
+def forest_to_tree(forest: Any, screen_size: tuple[int, int], *, all_windows: bool = False) -> UINode:
+    """An AndroidWorld accessibility forest as the tree ``uiautomator dump`` would print.
+
+    The forest (``android_env.proto.a11y.AndroidAccessibilityForest``) holds windows, each with a
+    flat list of nodes linked by ``unique_id`` / ``child_ids``. Like ``uiautomator dump`` this
+    keeps the active window (all application windows when none is marked active, or every
+    window with ``all_windows``), drops nodes not visible to the user with their subtrees, clips
+    bounds to the screen and numbers children by their place among visible siblings.
+
+    Returns:
+        A synthetic ``hierarchy`` root whose children are the chosen windows' roots.
+    """
+    windows = list(getattr(forest, "windows", ()) or ())
+    if not all_windows:
+        active = [w for w in windows if getattr(w, "is_active", False)]
+        if not active:
+            active = [w for w in windows if getattr(w, "window_type", 0) == WINDOW_TYPE_APPLICATION] or windows[-1:]
+        windows = active
+    # Draw order: lower layers first, as a dump of several windows lists them.
+    windows.sort(key=lambda w: getattr(w, "layer", 0))
+    root = UINode("hierarchy", (0, 0, screen_size[0], screen_size[1]))
+    for window in windows:
+        nodes = list(window.tree.nodes)
+        by_id = {int(n.unique_id): n for n in nodes}
+        child_ids = {int(c) for n in nodes for c in n.child_ids}
+        tops = [n for n in nodes if int(n.unique_id) not in child_ids]
+        for top in tops:
+            built = _build(top, by_id, screen_size, 0, set())
+            if built is not None:
+                root.children.append(built)
+    return root
+
+
+def _build(node: Any, by_id: Mapping[int, Any], screen: tuple[int, int], index: int, seen: set[int]) -> UINode | None:
+    uid = int(node.unique_id)
+    if uid in seen:  # a malformed forest must not loop forever
+        return None
+    seen.add(uid)
+    ui = UINode(
+        node.class_name or "android.view.View",
+        _clip(node.bounds_in_screen, screen),
+        text=node.text or "",
+        resource_id=node.view_id_resource_name or "",
+        package=node.package_name or "",
+        content_desc=node.content_description or "",
+        checkable=bool(node.is_checkable),
+        checked=bool(node.is_checked),
+        clickable=bool(node.is_clickable),
+        enabled=bool(node.is_enabled),
+        focusable=bool(node.is_focusable),
+        focused=bool(node.is_focused),
+        scrollable=bool(node.is_scrollable),
+        long_clickable=bool(node.is_long_clickable),
+        password=bool(node.is_password),
+        selected=bool(node.is_selected),
+        index=index,
+    )
+    position = 0
+    for cid in node.child_ids:
+        child = by_id.get(int(cid))
+        if child is None or not _visible(child):
+            continue
+        built = _build(child, by_id, screen, position, seen)
+        if built is not None:
+            ui.children.append(built)
+            position += 1
+    return ui
+
+
+class ShellResult:
+    """What a shell command run through the controller printed, and its exit status."""
+
+    __slots__ = ("code", "stderr", "stdout")
+
+    def __init__(self, stdout: bytes, stderr: bytes, code: int) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.code = code
+
+    @property
+    def text(self) -> str:
+        return self.stdout.decode("utf-8", "replace")
+
+
+class AndroidWorldDevice(Device):
+    """A phone behind an AndroidWorld ``AsyncEnv``.
+
+    Args:
+        env: a ready AndroidWorld env (``interface.AsyncEnv``); when ``None`` one is built with
+            ``env_launcher.load_and_setup_env`` from the options below.
+        console_port: the emulator's console port (its adb port is this plus one).
+        grpc_port: the emulator's gRPC port (``-grpc``).
+        adb_path: the adb binary; ``None`` takes AndroidWorld's default.
+        emulator_setup: install and set up AndroidWorld's apps first (once per emulator; minutes).
+        freeze_datetime: freeze the device clock as AndroidWorld's benchmark does.
+        tree_source: ``"forest"`` (default) or ``"uiautomator"``; see the module docstring.
+        all_windows: keep every window of the forest (status bar, keyboard, ...), not only the
+            active one.
+        text_input: ``"adb"`` (exact, no Enter) or ``"json_action"`` (AndroidWorld's
+            ``input_text``, which presses Enter after typing).
+        transition_pause: seconds between an input and the next observation, as AndroidWorld's
+            agents pause (1 s); ``None`` polls until the UI is stable instead
+            (``get_state(wait_to_stabilize=True)``).
+        timeout: seconds an adb command may take.
+        task_family: the AndroidWorld registry family :meth:`task_classes` offers.
+        close_env: close the env on :meth:`close`; defaults to whether this device built it.
+
+    Raises:
+        CerebellumError: AndroidWorld is not importable (with install instructions).
+        InfraError: the emulator could not be reached.
+    """
+
+    backend = "androidworld"
+
+    def __init__(
+        self,
+        env: Any = None,
+        *,
+        console_port: int = 5554,
+        grpc_port: int = 8554,
+        adb_path: str | None = None,
+        emulator_setup: bool = False,
+        freeze_datetime: bool = True,
+        tree_source: TreeSource = "forest",
+        all_windows: bool = False,
+        text_input: TextInput = "adb",
+        transition_pause: float | None = 1.0,
+        timeout: float = 10.0,
+        task_family: str = "android_world",
+        close_env: bool | None = None,
+    ) -> None:
+        if tree_source not in ("forest", "uiautomator"):
+            raise ValueError(f"tree_source must be 'forest' or 'uiautomator', got {tree_source!r}")
+        if text_input not in ("adb", "json_action"):
+            raise ValueError(f"text_input must be 'adb' or 'json_action', got {text_input!r}")
+        if transition_pause is not None and transition_pause < 0:
+            raise ValueError(f"transition_pause must be >= 0 or None, got {transition_pause}")
+        if timeout <= 0:
+            raise ValueError(f"timeout must be positive, got {timeout}")
+        self._json_action = import_android_world("env.json_action")
+        self._adb_utils = import_android_world("env.adb_utils")
+        if env is None:
+            launcher = import_android_world("env.env_launcher")
+            kwargs: dict[str, Any] = {
+                "console_port": console_port,
+                "emulator_setup": emulator_setup,
+                "freeze_datetime": freeze_datetime,
+                "grpc_port": grpc_port,
+            }
+            if adb_path is not None:
+                kwargs["adb_path"] = adb_path
+            with guarded(f"connecting to the emulator (console {console_port}, gRPC {grpc_port})"):
+                env = launcher.load_and_setup_env(**kwargs)
+            self._close_env = True if close_env is None else close_env
+        else:
+            self._close_env = False if close_env is None else close_env
+        self.env: Any = env
+        self.tree_source: TreeSource = tree_source
+        self.all_windows = all_windows
+        self.text_input: TextInput = text_input
+        self.transition_pause = transition_pause
+        self.timeout = float(timeout)
+        self.task_family = task_family
+        self._closed = False
+        self._state: Any = None  # the last fetched state, until an input makes it stale
+        self._state_fresh = False
+        self._last_input = -math.inf
+        with guarded("reading the logical screen size"):
+            width, height = env.logical_screen_size
+        self._size = (int(width), int(height))
+
+    # --- plumbing ----------------------------------------------------------------------------
+
+    @property
+    def controller(self) -> Any:
+        """The env's ``AndroidWorldController`` (what ``adb_utils`` functions take)."""
+        return self.env.controller
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise DeviceLostError("AndroidWorld device is closed")
+
+    def _touched(self) -> None:
+        """An input went out: the kept state is stale, and the next one waits for the UI."""
+        self._state = None
+        self._state_fresh = False
+        self._last_input = time.monotonic()
+
+    def execute_json_action(self, **fields: Any) -> None:
+        """Send one ``JSONAction(**fields)`` through ``AsyncEnv.execute_action``.
+
+        Example: ``device.execute_json_action(action_type="click", x=540, y=1200)``.
+        """
+        self._check_open()
+        action = self._json_action.JSONAction(**fields)
+        self._touched()
+        with guarded(f"execute_action({fields.get('action_type')})"):
+            self.env.execute_action(action)
+
+    def shell(self, command: str | Sequence[str], *, timeout: float | None = None, check: bool = True) -> ShellResult:
+        """Run a device shell command through the env's adb controller, with its exit status.
+
+        ``command`` as a sequence is quoted argument by argument; as a string it reaches the
+        device's shell as is (for constant, trusted lines only).
+
+        Raises:
+            DeviceProtocolError: ``check`` and it exited non-zero, or its output was unreadable.
+        """
+        self._check_open()
+        line = command if isinstance(command, str) else shlex.join(command)
+        nonce = secrets.token_hex(8)
+        marker = f"__cerebellum_rc_{nonce}__"
+        err = f"/data/local/tmp/.cerebellum-{nonce}.err"
+        # android_env retries a non-zero exit (restarting the adb server) and then raises, so the
+        # wrapper always exits 0 and reports the command's status after a marker of its own.
+        wrapped = f"( {line} ) 2>{err}; printf '\\n{marker}%d\\n' $?; cat {err} 2>/dev/null; rm -f {err}"
+        with guarded(f"adb shell {line[:60]!r}"):
+            response = self._adb_utils.issue_generic_request(["shell", wrapped], self.controller, timeout_sec=timeout or self.timeout)
+        status = int(getattr(response, "status", ADB_STATUS_OK))
+        if status != ADB_STATUS_OK:
+            detail = getattr(response, "error_message", "") or ""
+            cls = DeviceTimeoutError if status == ADB_STATUS_TIMEOUT else DeviceProtocolError
+            raise cls(f"adb shell {line[:60]!r}: adb status {status}: {str(detail)[:200]}")
+        output = bytes(response.generic.output)
+        at = output.find(b"\n" + marker.encode())
+        if at < 0:
+            raise DeviceProtocolError(f"adb shell {line[:60]!r}: no exit status in the output: {output[:200]!r}")
+        rest = output[at + len(marker) + 1 :]
+        code_text, _, stderr = rest.partition(b"\n")
+        try:
+            code = int(code_text)
+        except ValueError:
+            raise DeviceProtocolError(f"adb shell {line[:60]!r}: bad exit status {code_text[:20]!r}") from None
+        result = ShellResult(output[:at], stderr, code)
+        if check and code != 0:
+            detail = (stderr or result.stdout).decode("utf-8", "replace").strip()
+            raise DeviceProtocolError(f"adb shell {line[:80]!r} exited {code}: {detail[:300]}")
+        return result
+
+    def _get_state(self) -> Any:
+        self._check_open()
+        stabilize = False
+        if not self._state_fresh and self._last_input > -math.inf:
+            if self.transition_pause is None:
+                stabilize = True
+            else:
+                remaining = self.transition_pause - (time.monotonic() - self._last_input)
+                if remaining > 0:
+                    time.sleep(remaining)
+        with guarded("get_state"):
+            state = self.env.get_state(wait_to_stabilize=stabilize)
+        self._state = state
+        self._state_fresh = True
+        return state
+
+    # --- screen ------------------------------------------------------------------------------
+
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        return self._size
+
+    def screenshot(self, width: int | None = None) -> np.ndarray:
+        if width is not None and int(width) <= 0:
+            raise ValueError(f"screenshot width must be positive, got {width}")
+        state = self._get_state()
+        pixels = np.asarray(state.pixels)
+        if pixels.ndim != 3 or pixels.shape[2] not in (3, 4) or pixels.size == 0:
+            raise DeviceProtocolError(f"State.pixels has shape {pixels.shape}, not (H, W, 3)")
+        pixels = pixels[..., :3]
+        if pixels.dtype != np.uint8:
+            pixels = np.clip(pixels, 0, 255).astype(np.uint8)
+        dev_w, dev_h = self._size
+        out_w = dev_w if width is None else int(width)
+        # The observation space's shape follows the logical size, whatever the frame's.
+        out_size = (out_w, round(dev_h * out_w / dev_w))
+        if (pixels.shape[1], pixels.shape[0]) == out_size:
+            return np.array(pixels)
+        from PIL import Image
+
+        image = Image.fromarray(np.ascontiguousarray(pixels), "RGB")
+        factor = max(1, image.width // out_size[0])
+        if factor > 1:
+            image = image.reduce(factor)  # cheap box filter first keeps the bilinear pass small
+        return np.asarray(image.resize(out_size, Image.Resampling.BILINEAR))
+
+    def ui_tree(self) -> UINode:
+        if self.tree_source == "uiautomator":
+            return self._dump_tree()
+        state = self._state if self._state_fresh and self._state is not None else self._get_state()
+        # The kept state serves one tree: the device runs on in real time.
+        self._state_fresh = False
+        if getattr(state, "forest", None) is None:
+            return self._dump_tree()  # a controller without the a11y forwarder
+        with guarded("reading the accessibility forest"):
+            return forest_to_tree(state.forest, self._size, all_windows=self.all_windows)
+
+    def _dump_tree(self) -> UINode:
+        if self._last_input > -math.inf and not self._state_fresh and self.transition_pause:
+            remaining = self.transition_pause - (time.monotonic() - self._last_input)
+            if remaining > 0:
+                time.sleep(remaining)
+        out = self.shell(f"uiautomator dump {DUMP_PATH} >/dev/null && cat {DUMP_PATH}", timeout=max(self.timeout, 30.0))
+        return parse_uiautomator_xml(out.stdout)
+
+    # --- input -------------------------------------------------------------------------------
+
+    def tap(self, x: int, y: int) -> None:
+        self.execute_json_action(action_type=self._json_action.CLICK, x=int(x), y=int(y))
+
+    def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
+        # AndroidWorld's long_press holds for a fixed 1000 ms (adb_utils.long_press).
+        self.execute_json_action(action_type=self._json_action.LONG_PRESS, x=int(x), y=int(y))
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        self._touched()
+        self.shell(["input", "swipe", str(int(x1)), str(int(y1)), str(int(x2)), str(int(y2)), str(int(duration_ms))])
+        self._touched()
+
+    def press_key(self, keycode: int) -> None:
+        named = {
+            KEYCODE_HOME: self._json_action.NAVIGATE_HOME,
+            KEYCODE_BACK: self._json_action.NAVIGATE_BACK,
+            KEYCODE_ENTER: self._json_action.KEYBOARD_ENTER,
+        }
+        if keycode in named:
+            self.execute_json_action(action_type=named[keycode])
+            return
+        self._touched()
+        self.shell(["input", "keyevent", str(int(keycode))])
+
+    def type_text(self, text: str) -> None:
+        if not text:
+            return
+        bad = sorted({c for c in text if not (" " <= c <= "~" or c == "\n")})
+        if bad:
+            raise UnsupportedOperationError(
+                f"the androidworld backend types printable ASCII and newlines only; {bad[:5]!r} cannot be typed "
+                "(AndroidWorld's emulator has no Unicode keyboard, and its input_text drops such characters)"
+            )
+        if self.text_input == "json_action":
+            if "%s" in text:
+                raise UnsupportedOperationError("AndroidWorld's input_text types a literal '%s' as a space; use text_input='adb'")
+            self.execute_json_action(action_type=self._json_action.INPUT_TEXT, text=text)
+            return
+        commands: list[str] = []
+        for i, line in enumerate(text.split("\n")):
+            if i:
+                commands.append(shlex.join(["input", "keyevent", str(KEYCODE_ENTER)]))
+            commands += [shlex.join(["input", "text", chunk]) for chunk in input_text_chunks(line)]
+        self._touched()
+        # One shell line; every chunk a single-quoted argument, so nothing typed is shell syntax.
+        self.shell(" && ".join(commands), timeout=self.timeout + len(text) / 20)
+        self._touched()
+
+    def wait(self, seconds: float) -> None:
+        self._check_open()
+        # AndroidWorld's "wait" action sleeps a fixed 1 s on the host; the device runs in real time.
+        time.sleep(max(0.0, float(seconds)))
+        self._state_fresh = False
+
+    # --- apps and system state ---------------------------------------------------------------
+
+    def foreground_package(self) -> str:
+        self._check_open()
+        with guarded("foreground_activity_name"):
+            activity = str(self.env.foreground_activity_name or "")
+        if not activity:
+            raise DeviceProtocolError("AndroidWorld reports no foreground activity")
+        return activity.split("/", 1)[0]
+
+    def start_app(self, package: str) -> None:
+        self._touched()
+        out = self.shell(["monkey", "-p", package, "-c", "android.intent.category.LAUNCHER", "1"], check=False)
+        self._touched()
+        if out.code != 0 or "Events injected" not in out.text:
+            raise CerebellumError(f"cannot start {package!r}: {(out.stderr or out.stdout).decode('utf-8', 'replace').strip()[:200]}")
+
+    def get_setting(self, namespace: str, key: str) -> str | None:
+        value = self.shell(["settings", "get", namespace, key]).text
+        value = value[:-1] if value.endswith("\n") else value
+        return None if value == "null" else value
+
+    def put_setting(self, namespace: str, key: str, value: str) -> None:
+        self.shell(["settings", "put", namespace, key, str(value)])
+
+    def _content(self, args: list[str]) -> str:
+        out = self.shell(["content", *args], check=False)
+        stderr = out.stderr.decode("utf-8", "replace")
+        if out.code != 0 or out.text.startswith("Error") or "Exception" in stderr:
+            detail = (stderr or out.text).strip()
+            raise CerebellumError(f"content {args[0]} {args[2] if len(args) > 2 else ''} failed: {detail[:300]}")
+        return out.text
+
+    def content_query(self, uri: str, projection: Sequence[str] | None = None, where: Mapping[str, str] | None = None) -> list[Row]:
+        args = ["query", "--uri", uri]
+        if projection:
+            where_clause(dict.fromkeys(projection, ""))  # validates the column names
+            args += ["--projection", ":".join(projection)]
+        if where:
+            args += ["--where", where_clause(where)]
+        return parse_content_rows(self._content(args), list(projection) if projection else None)
+
+    def content_insert(self, uri: str, values: Mapping[str, str]) -> None:
+        where_clause(dict.fromkeys(values, ""))  # validates the column names
+        args = ["insert", "--uri", uri]
+        for column, value in values.items():
+            args += ["--bind", f"{column}:s:{value}"]
+        self._content(args)
+
+    def content_delete(self, uri: str, where: Mapping[str, str] | None = None) -> None:
+        args = ["delete", "--uri", uri]
+        if where:
+            args += ["--where", where_clause(where)]
+        self._content(args)
+
+    def list_dir(self, path: str) -> list[str]:
+        out = self.shell(["ls", "-1", path], check=False)
+        if out.code != 0:
+            return []
+        return sorted(line for line in out.text.splitlines() if line and line not in (".", ".."))
+
+    def read_file(self, path: str) -> bytes:
+        quoted = shlex.quote(path)
+        # base64 keeps the bytes intact whatever adb does to line ends.
+        out = self.shell(f"[ -f {quoted} ] || exit {_MISSING_FILE_RC}; base64 {quoted}", check=False)
+        if out.code == _MISSING_FILE_RC:
+            raise FileNotFoundError(path)
+        if out.code != 0:
+            raise DeviceProtocolError(f"cannot read {path!r}: {(out.stderr or out.stdout).decode('utf-8', 'replace').strip()[:200]}")
+        try:
+            return base64.b64decode(out.stdout)
+        except ValueError as exc:
+            raise DeviceProtocolError(f"base64 of {path!r} is unreadable: {exc}") from exc
+
+    def write_file(self, path: str, data: bytes) -> None:
+        data = bytes(data)
+        quoted = shlex.quote(path)
+        parent = posixpath.dirname(path) or "/"
+        self.shell(f"mkdir -p {shlex.quote(parent)} && : > {quoted}")
+        for i in range(0, len(data), WRITE_CHUNK):
+            payload = base64.b64encode(data[i : i + WRITE_CHUNK]).decode("ascii")
+            self.shell(f"echo {payload} | base64 -d >> {quoted}")
+
+    def remove_path(self, path: str) -> None:
+        self.shell(["rm", "-rf", path])
+
+    def now(self) -> datetime:
+        text = self.shell(["date", "+%s"]).text.strip()
+        try:
+            return datetime.fromtimestamp(int(text), timezone.utc)
+        except ValueError as exc:
+            raise DeviceProtocolError(f"`date +%s` printed {text[:40]!r}") from exc
+
+    # --- tasks -------------------------------------------------------------------------------
+
+    def task_classes(self) -> Mapping[str, type[Task]]:
+        """AndroidWorld's own tasks of :attr:`task_family`, as cerebellum Tasks, by name.
+
+        These judge with AndroidWorld's privileged access to this device's env
+        (``cerebellum_gym.tasks.androidworld``). An env that asks its device for tasks resolves
+        names here first (see ``docs/androidworld.md``).
+        """
+        from cerebellum_gym.tasks.androidworld import task_classes
+
+        return task_classes(self.task_family)
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    def factory_reset(self) -> None:
+        """Go home and clear AndroidWorld's interaction cache (``AsyncEnv.reset(go_home=True)``).
+
+        App data is not wiped here: an AndroidWorld task's ``initialize_task`` restores its
+        apps' snapshots, and the next task tears down the previous one first.
+        """
+        self._check_open()
+        self._touched()
+        with guarded("reset(go_home=True)"):
+            self.env.reset(go_home=True)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._state = None
+        if self._close_env:
+            with contextlib.suppress(Exception):  # closing a dead emulator link must not fail
+                self.env.close()
+
+    def __repr__(self) -> str:
+        return f"AndroidWorldDevice(screen={self._size[0]}x{self._size[1]}, tree={self.tree_source}, text={self.text_input})"
+
+
+__all__ = [
+    "INSTALL_HINT",
+    "AndroidWorldDevice",
+    "ShellResult",
+    "forest_to_tree",
+    "guarded",
+    "import_android_world",
+    "map_error",
+]
