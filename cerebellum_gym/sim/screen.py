@@ -160,6 +160,9 @@ def _encode_tree(
 def _clip_node(node: UINode, clip: Bounds) -> UINode:
     """Clip a widget's node and its synthesized children to what is on screen, dropping children
     scrolled out of view, as ``uiautomator dump`` reports only visible parts."""
+    left, top, right, bottom = node.bounds
+    if left >= clip[0] and top >= clip[1] and right <= clip[2] and bottom <= clip[3]:
+        return node  # wholly on screen (the common case): children lie inside their parent
     node.bounds = _clip(node.bounds, clip)
     node.children = [_clip_node(child, clip) for child in node.children if _visible(child.bounds, clip)]
     return node
