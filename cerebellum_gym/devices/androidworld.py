@@ -363,6 +363,7 @@ class AndroidWorldDevice(Device):
         self._state: Any = None  # the last fetched state, until an input makes it stale
         self._state_fresh = False
         self._last_input = -math.inf
+        self._settled = True  # no input since the last observation
         with guarded("reading the logical screen size"):
             width, height = env.logical_screen_size
         self._size = (int(width), int(height))
@@ -383,6 +384,7 @@ class AndroidWorldDevice(Device):
         self._state = None
         self._state_fresh = False
         self._last_input = time.monotonic()
+        self._settled = False
 
     def execute_json_action(self, **fields: Any) -> None:
         """Send one ``JSONAction(**fields)`` through ``AsyncEnv.execute_action``.
@@ -435,20 +437,26 @@ class AndroidWorldDevice(Device):
             raise DeviceProtocolError(f"adb shell {line[:80]!r} exited {code}: {detail[:300]}")
         return result
 
+    def _settle(self) -> bool:
+        """Before the first observation after an input: let the transition pause run out, as
+        AndroidWorld's agents do. True when the caller should poll for a stable UI instead."""
+        if self._settled:
+            return False
+        if self.transition_pause is None:
+            return True
+        remaining = self.transition_pause - (time.monotonic() - self._last_input)
+        if remaining > 0:
+            time.sleep(remaining)
+        return False
+
     def _get_state(self) -> Any:
         self._check_open()
-        stabilize = False
-        if not self._state_fresh and self._last_input > -math.inf:
-            if self.transition_pause is None:
-                stabilize = True
-            else:
-                remaining = self.transition_pause - (time.monotonic() - self._last_input)
-                if remaining > 0:
-                    time.sleep(remaining)
+        stabilize = self._settle()
         with guarded("get_state"):
             state = self.env.get_state(wait_to_stabilize=stabilize)
         self._state = state
         self._state_fresh = True
+        self._settled = True
         return state
 
     # --- screen ------------------------------------------------------------------------------
@@ -493,11 +501,9 @@ class AndroidWorldDevice(Device):
             return forest_to_tree(state.forest, self._size, all_windows=self.all_windows)
 
     def _dump_tree(self) -> UINode:
-        if self._last_input > -math.inf and not self._state_fresh and self.transition_pause:
-            remaining = self.transition_pause - (time.monotonic() - self._last_input)
-            if remaining > 0:
-                time.sleep(remaining)
+        self._settle()  # uiautomator itself waits for an idle UI
         out = self.shell(f"uiautomator dump {DUMP_PATH} >/dev/null && cat {DUMP_PATH}", timeout=max(self.timeout, 30.0))
+        self._settled = True
         return parse_uiautomator_xml(out.stdout)
 
     # --- input -------------------------------------------------------------------------------

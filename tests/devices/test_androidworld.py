@@ -556,7 +556,8 @@ def test_transition_pause_none_waits_for_a_stable_ui(fake_env: FakeEnv) -> None:
     dev.screenshot()
     dev.tap(1, 1)
     dev.screenshot()
-    assert fake_env.get_state_calls == [False, True]
+    dev.screenshot()  # only the first look after an input waits for the UI to settle
+    assert fake_env.get_state_calls == [False, True, False]
     paused = AndroidWorldDevice(fake_env, transition_pause=0.2)
     paused.tap(1, 1)
     start = time.monotonic()
