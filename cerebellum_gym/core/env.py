@@ -17,7 +17,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal, SupportsFloat
 
 import gymnasium as gym
@@ -113,9 +113,16 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
                 raise ValueError(f"{name} must be positive, got {value}")
         if history_len < 0:
             raise ValueError(f"history_len must be >= 0, got {history_len}")
-        self._task_choices, self._fixed_task = _resolve_tasks(task)
         self._owns_device = device is None
         self.device: Device = device if device is not None else make_device(backend, **(device_options or {}))
+        # A backend may bring its own tasks (AndroidWorld's); on it their names come first.
+        self._own_tasks: Mapping[str, type[Task]] = self.device.task_classes()
+        try:
+            self._task_choices, self._fixed_task = _resolve_tasks(task, self._own_tasks)
+        except Exception:
+            if self._owns_device:
+                self.device.close()
+            raise
         self.screenshot_width = screenshot_width
         self.pixels = pixels
         self.max_tree_chars = max_tree_chars
@@ -165,7 +172,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         rng = self.np_random
         name = (options or {}).get("task")
         if name is not None:
-            cls = get_task_class(str(name))
+            cls = _task_class(str(name), self._own_tasks)
             self.task = cls(cls.generate_params(rng))
         elif self._fixed_task is not None:
             self.task = self._fixed_task
@@ -401,16 +408,23 @@ def _shown(action: object) -> str:
     return action if isinstance(action, str) else str(action)
 
 
-def _resolve_tasks(task: TaskSpec) -> tuple[list[type[Task]], Task | None]:
+def _task_class(name: str, own: Mapping[str, type[Task]]) -> type[Task]:
+    own_cls = own.get(name)
+    return own_cls if own_cls is not None else get_task_class(name)
+
+
+def _resolve_tasks(task: TaskSpec, own: Mapping[str, type[Task]]) -> tuple[list[type[Task]], Task | None]:
     if task is None:
+        if own:
+            return [own[name] for name in sorted(own)], None
         return [get_task_class(name) for name in task_names()], None
     if isinstance(task, Task):
         return [type(task)], task
     if isinstance(task, type) and issubclass(task, Task):
         return [task], None
     if isinstance(task, str):
-        return [get_task_class(task)], None
+        return [_task_class(task, own)], None
     names = list(task)
     if not names:
         raise ValueError("task list is empty")
-    return [get_task_class(name) for name in names], None
+    return [_task_class(name, own) for name in names], None

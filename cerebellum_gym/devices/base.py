@@ -9,12 +9,15 @@ from __future__ import annotations
 import abc
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
 from cerebellum_gym.core.tree import UINode
 from cerebellum_gym.errors import UnsupportedOperationError
+
+if TYPE_CHECKING:
+    from cerebellum_gym.tasks.base import Task
 
 KEYCODE_HOME: Final = 3
 KEYCODE_BACK: Final = 4
@@ -141,6 +144,15 @@ class Device(abc.ABC):
     @abc.abstractmethod
     def now(self) -> datetime:
         """The device's wall clock."""
+
+    # --- tasks -------------------------------------------------------------------------------
+
+    def task_classes(self) -> Mapping[str, type[Task]]:
+        """Tasks this backend brings with it, by name (AndroidWorld's own); none for most.
+
+        On such a device the env resolves task names here before the shared registry.
+        """
+        return {}
 
     # --- lifecycle ---------------------------------------------------------------------------
 
