@@ -71,9 +71,9 @@ class FlatActionLayout:
         """A JSON-friendly dict; ``FlatActionLayout(**d)`` inverts it."""
         return asdict(self)
 
-    # Segment sizes, in layout order.
     @property
-    def _segments(self) -> list[tuple[str, int]]:
+    def segments(self) -> list[tuple[str, int]]:
+        """``(name, size)`` of each segment in layout order: ``T``, ``P``, ``K``, ``F text``, then plain codes."""
         segs: list[tuple[str, int]] = []
         if "T" in self.codes:
             segs.append(("T", self.max_labels))
@@ -89,12 +89,12 @@ class FlatActionLayout:
     @property
     def n(self) -> int:
         """Size of the ``Discrete`` space."""
-        return sum(size for _, size in self._segments)
+        return sum(size for _, size in self.segments)
 
     def _locate(self, index: int) -> tuple[str, int]:
         if not 0 <= index < self.n:
             raise InvalidActionError(index, f"flat action {index} outside 0..{self.n - 1}")
-        for name, size in self._segments:
+        for name, size in self.segments:
             if index < size:
                 return name, index
             index -= size
@@ -102,7 +102,7 @@ class FlatActionLayout:
 
     def _offset(self, name: str) -> int:
         start = 0
-        for seg, size in self._segments:
+        for seg, size in self.segments:
             if seg == name:
                 return start
             start += size
@@ -154,7 +154,7 @@ class FlatActionLayout:
         legal = np.asarray(action_mask, dtype=bool)
         out = np.zeros(self.n, dtype=bool)
         start = 0
-        for name, size in self._segments:
+        for name, size in self.segments:
             code = name[0]
             if name in ("T", "P"):
                 out[start : start + min(n_labels, size)] = bool(legal[CODE_INDEX[code]])

@@ -31,7 +31,7 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
     """Add a success bonus, a per-step cost and an episodic novelty bonus to the env's reward.
 
     It reads ``info["success"]`` and, for novelty, the raw observation's ``tree``: wrap it
-    inside any observation encoder.
+    inside any observation encoder. ``info["env_reward"]`` keeps the env's own reward.
 
     Args:
         env: a cerebellum env (raw observation).
@@ -57,6 +57,7 @@ class ShapedReward(gym.Wrapper[Any, Any, Any, Any], gym.utils.RecordConstructorA
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         obs, reward, terminated, truncated, info = self.env.step(action)
+        info = {**info, "env_reward": float(reward)}
         shaped = float(reward) - self.step_cost
         if info.get("success"):
             shaped += self.success_bonus
