@@ -62,9 +62,18 @@ def register(sub: Any) -> None:
     )
     parser.add_argument(
         "--vectorization",
-        choices=("auto", "sync", "async"),
+        choices=("auto", "sync", "async", "ray"),
         default="auto",
-        help="gymnasium vector env kind (auto: sync for the in-process simulator on <= 2 CPUs or 1 env, else async)",
+        help=(
+            "vector env kind (auto: sync for the in-process simulator on <= 2 CPUs or 1 env, else async; "
+            "ray: one Ray actor per env, on --ray-address or a local Ray; auto never picks ray)"
+        ),
+    )
+    parser.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDR",
+        help="with --vectorization ray: the Ray cluster to connect to (auto, HOST:6379 or ray://HOST:10001; default: start a local one)",
     )
     parser.add_argument(
         "--pixels",
@@ -117,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
     suite = load_suite(suite_spec)
     env_id = args.env or suite.env
     check_env_id(env_id)
+    if args.ray_address and args.vectorization != "ray":
+        raise CerebellumError("--ray-address needs --vectorization ray")
     if args.resume and not args.out:
         raise CerebellumError("--resume needs --out: the run folder to continue")
     specs = list(dict.fromkeys(args.agent or DEFAULT_AGENTS))
@@ -129,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         max_retries=args.max_retries,
         vectorization=_vectorization(args.vectorization, env_id, num_envs),
+        ray_address=args.ray_address,
         pixels={"auto": None, "on": True, "off": False}[args.pixels],
         env_kwargs=_json_object(args.env_kwargs, "--env-kwargs"),
         screens=_screens(args.screens),
@@ -204,6 +216,7 @@ def _load_agent(loader: Any, spec: str) -> Any:
 def _vectorization(choice: str, env_id: str, num_envs: int) -> str:
     # The in-process simulator steps in well under a millisecond: on a small machine, pipes to
     # worker processes cost more than they save. Devices with I/O latency gain from processes.
+    # Ray is only ever chosen by name: it starts (or joins) a cluster, which is no default to impose.
     if choice != "auto":
         return choice
     if num_envs == 1:

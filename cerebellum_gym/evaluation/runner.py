@@ -2,10 +2,11 @@
 
 Design:
 
-- gymnasium's vector envs (``SyncVectorEnv``, or ``AsyncVectorEnv`` with one process per env)
-  with autoreset disabled. Each sub-env is an :class:`~cerebellum_gym.evaluation.slot.EpisodeSlot`
-  which reads its own case from the reset options, so a masked ``reset`` starts new cases only in
-  the slots that finished, each with its case's seed.
+- gymnasium's vector envs (``SyncVectorEnv``, ``AsyncVectorEnv`` with one process per env, or
+  :class:`~cerebellum_gym.vector_ray.RayVectorEnv` with one Ray actor per env) with autoreset
+  disabled. Each sub-env is an :class:`~cerebellum_gym.evaluation.slot.EpisodeSlot` which reads
+  its own case from the reset options, so a masked ``reset`` starts new cases only in the slots
+  that finished, each with its case's seed. A lost Ray actor reports a device fault for its slot.
 - The agent gets the observations of the running slots as one batch (``act_batch``) and a source
   of the tasks' texts (:class:`TaskTexts`); only privileged agents can read the scripted oracle
   through it (:class:`VectorOracle`).
@@ -34,14 +35,15 @@ from gymnasium.vector.utils import iterate
 
 from cerebellum_gym.agents.base import Agent
 from cerebellum_gym.core.actions import Action
-from cerebellum_gym.errors import CerebellumError
+from cerebellum_gym.errors import CerebellumError, InfraError
 from cerebellum_gym.evaluation.faults import FaultPlan
 from cerebellum_gym.evaluation.progress import Progress
 from cerebellum_gym.evaluation.results import FRAMES_DIR, ResultsWriter
 from cerebellum_gym.evaluation.slot import DEFAULT_FRAME_WIDTH, INFO_KEY, EpisodeSlot, Job, SlotReport, make_env
 from cerebellum_gym.evaluation.suites import Case, Suite
+from cerebellum_gym.vector_ray import RayVectorEnv  # imports Ray only when one is built
 
-VECTORIZATION_MODES: Final = ("auto", "sync", "async")
+VECTORIZATION_MODES: Final = ("auto", "sync", "async", "ray")
 
 
 class AgentContractError(CerebellumError):
@@ -57,8 +59,11 @@ class EvalConfig:
         num_envs: parallel envs (capped at the number of cases to run).
         seed: seeds the agent (``agent.reset(seed)``); cases carry their own env seeds.
         max_retries: extra attempts for a case that met a device fault, before it is an infra skip.
-        vectorization: ``sync`` (one process), ``async`` (a process per env) or ``auto``
-            (async when ``num_envs > 1``).
+        vectorization: ``sync`` (one process), ``async`` (a process per env), ``ray`` (a Ray
+            actor per env, on a cluster or a local Ray) or ``auto`` (async when ``num_envs > 1``;
+            never ray).
+        ray_address: with ``ray``: the cluster to connect to (``None``: this process's Ray, or a
+            local one).
         pixels: put screenshots in observations; ``None`` decides from the agent
             (:func:`agent_reads_pixels`).
         env_kwargs: extra keyword options for ``gym.make``.
@@ -74,6 +79,7 @@ class EvalConfig:
     seed: int = 0
     max_retries: int = 2
     vectorization: str = "auto"
+    ray_address: str | None = None
     pixels: bool | None = None
     env_kwargs: dict[str, Any] = field(default_factory=dict)
     screens: int = 0
@@ -107,7 +113,8 @@ class TaskTexts:
     def text_candidates(self) -> list[list[str]]:
         """Each running slot's task texts for agents with a discrete typing vocabulary."""
         everyone = self.envs.call("text_candidates")  # type: ignore[attr-defined]
-        return [list(everyone[i]) for i in self.slots]
+        # A slot whose Ray actor was just lost answers None; its next step reports the fault.
+        return [list(everyone[i] or ()) for i in self.slots]
 
 
 class VectorOracle(TaskTexts):
@@ -116,7 +123,7 @@ class VectorOracle(TaskTexts):
 
     def oracle_actions(self) -> list[str]:
         everyone = self.envs.call("oracle_action")  # type: ignore[attr-defined]
-        return [str(everyone[i]) for i in self.slots]
+        return [str(everyone[i] or "") for i in self.slots]
 
 
 def agent_reads_pixels(agent: Agent) -> bool:
@@ -163,14 +170,28 @@ def _make_slot(env_id: str, env_kwargs: Mapping[str, Any], fault_plan: FaultPlan
     return EpisodeSlot(partial(make_env, env_id, env_kwargs, fault_plan), slot, frame_width)
 
 
+def _lost_slot(index: int, error: InfraError, last_observation: Any) -> tuple[Any, dict[str, Any]]:
+    # A Ray actor (or its node) lost: the slot reports a device fault, so the case is retried like any other.
+    return last_observation, {INFO_KEY: SlotReport(status="infra", message=f"{type(error).__name__}: {error}")}
+
+
 def make_vector_env(
-    env_id: str, num_envs: int, *, env_kwargs: Mapping[str, Any], fault_plan: FaultPlan | None, frame_width: int, vectorization: str
+    env_id: str,
+    num_envs: int,
+    *,
+    env_kwargs: Mapping[str, Any],
+    fault_plan: FaultPlan | None,
+    frame_width: int,
+    vectorization: str,
+    ray_address: str | None = None,
 ) -> gym.vector.VectorEnv[Any, Any, Any]:
     """A vector env of :class:`EpisodeSlot` sub-envs with autoreset disabled."""
     if vectorization not in VECTORIZATION_MODES:
         raise CerebellumError(f"vectorization must be one of {', '.join(VECTORIZATION_MODES)}, got {vectorization!r}")
     fns = [partial(_make_slot, env_id, dict(env_kwargs), fault_plan, frame_width, i) for i in range(num_envs)]
     disabled = gym.vector.AutoresetMode.DISABLED
+    if vectorization == "ray":
+        return RayVectorEnv(fns, address=ray_address, autoreset_mode=disabled, on_env_lost=_lost_slot)
     if vectorization == "sync" or (vectorization == "auto" and num_envs == 1):
         return gym.vector.SyncVectorEnv(fns, autoreset_mode=disabled)
     # Text and Sequence entries cannot live in shared memory; observations travel pickled.
@@ -278,7 +299,13 @@ def _rollout(
     errors: dict[str, list[str]] = {}
     n = min(config.num_envs, len(todo))
     envs = make_vector_env(
-        env_id, n, env_kwargs=env_kwargs, fault_plan=config.fault_plan, frame_width=config.frame_width, vectorization=config.vectorization
+        env_id,
+        n,
+        env_kwargs=env_kwargs,
+        fault_plan=config.fault_plan,
+        frame_width=config.frame_width,
+        vectorization=config.vectorization,
+        ray_address=config.ray_address,
     )
     # The bar starts after the workers fork (tqdm runs a monitor thread).
     solved_before = sum(1 for r in writer.records if r.get("success"))
@@ -375,8 +402,8 @@ def _rollout(
 
 
 def _close(envs: gym.vector.VectorEnv[Any, Any, Any], clean: bool) -> None:
-    # After an interrupt or an error, async workers may be dead or busy: terminate, do not wait on them.
-    if not clean and isinstance(envs, gym.vector.AsyncVectorEnv):
+    # After an interrupt or an error, async workers (or Ray actors) may be dead or busy: terminate, do not wait on them.
+    if not clean and isinstance(envs, gym.vector.AsyncVectorEnv | RayVectorEnv):
         envs.close(terminate=True)
     else:
         envs.close()
