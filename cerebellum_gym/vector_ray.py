@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import copy as copy_module
 import pickle
+import re
 import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
@@ -246,6 +247,7 @@ class RayVectorEnv(VectorEnv[Any, Any, Any]):
         self._where = [(i // envs_per_actor, i % envs_per_actor) for i in range(self.num_envs)]
         self._actors: list[Any] = []
         self.closed = False
+        self._lost: list[RayEnvLostError | None] = [None] * self.num_envs
         try:
             self._actors = [self._spawn(a) for a in range(len(self._groups))]
             described = self._describe()
@@ -266,7 +268,6 @@ class RayVectorEnv(VectorEnv[Any, Any, Any]):
         self._observations: Any = create_empty_array(obs_space, n=self.num_envs, fn=np.zeros)
         # The per-env observation a handler sees: blank until the env's first reset.
         self._env_obs: list[Any] = list(iterate(self.observation_space, copy_module.deepcopy(self._observations)))
-        self._lost: list[RayEnvLostError | None] = [None] * self.num_envs
 
     # --- gymnasium's VectorEnv ---------------------------------------------------------------
 
@@ -506,9 +507,10 @@ class RayVectorEnv(VectorEnv[Any, Any, Any]):
                 lost[a] = self._mark_lost(a, f"did not answer within {self.timeout_s:g} s")
             except ray.exceptions.RayTaskError as exc:
                 # Not a lost actor: the host itself failed (an answer that cannot be pickled, say).
-                raise CerebellumError(f"Ray actor {a} failed: {_first_line(exc)}") from exc
+                raise CerebellumError(f"Ray actor {a} failed: {_summary(exc)}") from exc
             except ray.exceptions.RayError as exc:
-                lost[a] = self._mark_lost(a, f"{type(exc).__name__}: {_first_line(exc)}")
+                lost[a] = self._mark_lost(a, f"{type(exc).__name__}: {_summary(exc)}")
+                lost[a].__cause__ = exc
         return results, lost
 
     def _mark_lost(self, a: int, why: str) -> RayEnvLostError:
@@ -579,6 +581,11 @@ class RayVectorEnv(VectorEnv[Any, Any, Any]):
         return copy_module.deepcopy(observations) if self.copy else observations
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return (text.splitlines()[0] if text else type(exc).__name__)[:300]
+def _summary(exc: BaseException) -> str:
+    """One line for a Ray error: a creation-task failure ends with the env's own exception, which says more
+    than Ray's first line."""
+    lines = [line.strip() for line in re.sub(r"\x1b\[[0-9;]*m", "", str(exc)).splitlines() if line.strip()]
+    if not lines:
+        return type(exc).__name__
+    last = lines[-1]
+    return (last if len(lines) > 1 and re.match(r"^[\w.]+(Error|Exception|Exit|Interrupt)\b", last) else lines[0])[:300]

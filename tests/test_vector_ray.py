@@ -254,3 +254,9 @@ def test_cli_takes_ray_flags(tmp_path: Path) -> None:
     assert main([*argv, "--ray-address", "auto"]) == 2  # an address without --vectorization ray
     with pytest.raises(SystemExit):
         main([*argv, "--vectorization", "rays"])
+
+
+def test_sub_envs_that_cannot_be_built_fail_clearly(cluster: Any) -> None:
+    with pytest.raises(CerebellumError, match="could not start the sub-envs") as failed:
+        RayVectorEnv(env_id=ENV_ID, num_envs=1, env_kwargs={"backend": "no-such-backend"}, timeout_s=60)
+    assert "unknown backend 'no-such-backend'" in str(failed.value)
