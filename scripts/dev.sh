@@ -35,7 +35,7 @@ case "$job" in
         # The report's browser test drives Debian's chromium through Playwright (never `playwright
         # install`, which downloads its own build). CI runs as root on a fresh machine.
         command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
-        exec "$VENV/bin/python" -m pytest -n 2 "$@"
+        exec "$VENV/bin/python" -m pytest -n 2 --dist loadgroup "$@"
         ;;
     eval)
         setup

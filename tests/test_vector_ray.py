@@ -36,6 +36,10 @@ TASKS = ("SystemWifiTurnOn", "SystemBluetoothTurnOn", "ContactsAddContact")
 RAY_ENV = {"RAY_DEDUP_LOGS": "0", "RAY_USAGE_STATS_ENABLED": "0"}
 
 
+# One local Ray cluster for the whole file: keep its tests on one xdist worker (--dist loadgroup).
+pytestmark = pytest.mark.xdist_group("ray")
+
+
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
     """One local Ray instance for the module (or the one this process already has)."""
@@ -124,12 +128,25 @@ def test_matches_sync_vector_env(cluster: Any, envs_per_actor: int, mode: gym.ve
     assert all(actor is None for actor in ray_envs.actors) or not ray_envs.actors
 
 
+def _kill(actor: Any) -> None:
+    """Kill an actor and wait until Ray reports it dead (``ray.kill`` only asks)."""
+    ray.kill(actor)
+    for _ in range(100):
+        try:
+            ray.get(actor.__ray_ready__.remote(), timeout=1)
+        except ray.exceptions.RayActorError:
+            return
+        except ray.exceptions.GetTimeoutError:
+            continue
+    raise AssertionError("the actor did not die")
+
+
 def test_lost_actor_raises_or_truncates_and_comes_back(cluster: Any) -> None:
     kwargs = {"task": "SystemWifiTurnOn", "pixels": False}
     envs = RayVectorEnv(env_id=ENV_ID, num_envs=2, env_kwargs=kwargs, autoreset_mode=gym.vector.AutoresetMode.DISABLED)
     try:
         obs, _ = envs.reset(seed=[1, 2])
-        ray.kill(envs.actor_of(0))
+        _kill(envs.actor_of(0))
         actions = batch_actions(["W", "W"], obs["labels"])
         with pytest.raises(RayEnvLostError) as lost:
             envs.step(actions)
@@ -145,7 +162,7 @@ def test_lost_actor_raises_or_truncates_and_comes_back(cluster: Any) -> None:
 
         # "truncate": the batch goes on; the lost env is truncated and says why.
         envs._lost_handler = truncate_lost_env  # switch the policy in place: no second set of actors
-        ray.kill(envs.actor_of(1))
+        _kill(envs.actor_of(1))
         _, rewards, terminated, truncated, infos = envs.step(actions)
         assert truncated.tolist() == [False, True] and rewards[1] == 0.0 and not terminated.any()
         assert "RayEnvLostError" in infos["infra_error"][1]
