@@ -196,7 +196,7 @@ class _KillingOracle(Agent):
         self.batches += 1
         envs = getattr(oracle, "envs", None)
         if self.batches == 2 and isinstance(envs, RayVectorEnv):
-            ray.kill(envs.actor_of(0))
+            _kill(envs.actor_of(0))
             self.killed = True
         return actions
 
