@@ -64,8 +64,13 @@ class Args:
     clip_range: float = 0.2
     ent_coef: float = 0.01
     vf_coef: float = 0.5
+    policy: str = "slot"
+    """``slot``: :class:`~cerebellum_gym.wrappers.slot_policy.SlotPointerPolicy` (one shared scorer for every
+    label slot); ``mlp``: SB3's ``MultiInputPolicy`` over the flattened observation"""
+    hidden: int = 128
+    """hidden width of the slot policy"""
     net_arch: str = "256,256"
-    """hidden layer sizes of the policy and value MLPs"""
+    """hidden layer sizes of the ``mlp`` policy's policy and value MLPs"""
     max_labels: int = 32
     """label slots (the simulator's screens show fewer than 32 actionable elements)"""
     max_texts: int = 4
@@ -78,13 +83,26 @@ class Args:
     success_bonus: float = 1.0
     step_cost: float = 0.01
     novelty_bonus: float = 0.05
-    """reward for each screen seen for the first time in an episode (exploration)"""
+    """reward for each screen seen for the first time in an episode (exploration; it can also lure the policy
+    into apps with endless distinct screens, such as a calendar: the system-toggle benchmark sets 0)"""
+    self_imitation: bool = True
+    """imitate the agent's own successful episodes (self-imitation learning; no oracle data)"""
+    sil_updates: int = 8
+    """self-imitation minibatch updates after each rollout"""
+    sil_batch: int = 128
+    sil_buffer: int = 4096
+    """transitions kept from the most recent good episodes"""
+    sil_learning_rate: float = 5e-4
+    sil_reached: bool = True
+    """also imitate the prefix of an episode up to the step where the goal first held (without F)"""
     bc_episodes: int = 0
     """oracle episodes for a behaviour-cloning warm start (privileged demonstrations; 0: pure RL)"""
     bc_epochs: int = 20
     """passes over the demonstrations"""
     success_requires_done: bool = True
     """train under AndroidWorld's rule (success needs F); evaluation always uses it"""
+    train_max_steps: int = 0
+    """step budget of training episodes (0: the task's own; evaluation always uses the task's own)"""
     eval_every: int = 16_384
     """env steps between evaluations"""
     eval_episodes: int = 48
@@ -240,6 +258,96 @@ def behaviour_clone(model: Any, demos: tuple[dict[str, np.ndarray], np.ndarray, 
     return float(loss.detach())
 
 
+class SelfImitation:
+    """Self-imitation from the agent's own experience: masked cross-entropy on its good episodes.
+
+    Every env's trajectory (encoded observation, flat action, mask) is recorded during rollouts.
+    When an episode succeeds, its steps join a buffer; with ``reached``, so do the steps of an
+    episode up to the one where the goal first held (its env reward turned positive), even if the
+    agent never said ``F``. Loops are cut: when an observation repeats within an episode (same
+    goal, screen and elements), the steps since its first visit are dropped, so the buffer keeps
+    the path, not the wandering. After each rollout, ``updates`` minibatches of the buffer
+    (most recent ``capacity`` steps) push the policy towards those actions.
+
+    It uses only what RL sees (observations, actions, the env's reward and success flag): no
+    oracle, no privileged start states.
+    """
+
+    def __init__(self, n_envs: int, capacity: int, batch: int, updates: int, lr: float, reached: bool, seed: int) -> None:
+        self.capacity, self.batch, self.updates, self.reached = capacity, batch, updates, reached
+        self.lr = lr
+        self.rng = np.random.default_rng(seed)
+        self.current: list[list[tuple[bytes, dict[str, np.ndarray], int, np.ndarray]]] = [[] for _ in range(n_envs)]
+        self.marked: list[int | None] = [None] * n_envs
+        self.obs: list[dict[str, np.ndarray]] = []
+        self.actions: list[int] = []
+        self.masks: list[np.ndarray] = []
+        self.episodes = 0
+        self.optimizer: Any = None
+
+    def record(
+        self,
+        obs: dict[str, Any],
+        actions: np.ndarray,
+        masks: np.ndarray | None,
+        rewards: np.ndarray,
+        dones: np.ndarray,
+        infos: list[dict[str, Any]],
+    ) -> None:
+        """One vectorised step: ``obs`` (tensors or arrays per key) is what the actions were chosen on."""
+        arrays = {k: np.asarray(v.cpu() if hasattr(v, "cpu") else v) for k, v in obs.items()}
+        for i, info in enumerate(infos):
+            step = {k: v[i].copy() for k, v in arrays.items()}
+            key = b"".join(step[k].tobytes() for k in ("goal", "screen", "slots") if k in step)
+            trajectory = self.current[i]
+            for j, (seen, *_) in enumerate(trajectory):
+                if seen == key:  # a loop: back where we were, keep the path only
+                    del trajectory[j:]
+                    if self.marked[i] is not None and self.marked[i] >= j:  # type: ignore[operator]
+                        self.marked[i] = None
+                    break
+            mask = masks[i].copy() if masks is not None else np.ones(1, bool)
+            trajectory.append((key, step, int(actions[i]), mask))
+            gained = float(info.get("env_reward", rewards[i])) > 0
+            if self.marked[i] is None and info.get("progress", 0.0) >= 1.0 and gained:
+                self.marked[i] = len(trajectory)
+            if dones[i]:
+                keep = len(trajectory) if info.get("success") else (self.marked[i] if self.reached else None)
+                if keep:
+                    self.episodes += 1
+                    for _, o, a, m in trajectory[:keep]:
+                        self.obs.append(o)
+                        self.actions.append(a)
+                        self.masks.append(m)
+                    del self.obs[: -self.capacity], self.actions[: -self.capacity], self.masks[: -self.capacity]
+                self.current[i] = []
+                self.marked[i] = None
+
+    def update(self, policy: Any) -> float | None:
+        """``updates`` minibatch steps of masked cross-entropy on the buffer; returns the last loss."""
+        import torch
+
+        if not self.actions:
+            return None
+        if self.optimizer is None:
+            self.optimizer = torch.optim.Adam(policy.parameters(), lr=self.lr)
+        loss = None
+        policy.set_training_mode(True)
+        for _ in range(self.updates):
+            index = self.rng.integers(len(self.actions), size=min(self.batch, len(self.actions)))
+            obs = {k: torch.as_tensor(np.stack([self.obs[j][k] for j in index])) for k in self.obs[0]}
+            actions = torch.as_tensor(np.asarray([self.actions[j] for j in index]))
+            masks = torch.as_tensor(np.stack([self.masks[j] for j in index]))
+            _, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=masks)
+            loss = -log_prob.mean()
+            self.optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            self.optimizer.step()
+        policy.set_training_mode(False)
+        return float(loss.detach()) if loss is not None else None
+
+
 def train(args: Args) -> dict[str, Any]:
     """Train, evaluate along the way, save; returns the summary that ``curve.json`` holds."""
     import torch
@@ -253,9 +361,19 @@ def train(args: Args) -> dict[str, Any]:
     output.mkdir(parents=True, exist_ok=True)
     log = print if args.verbose else (lambda *a, **k: None)
 
-    venv = make_vec_env(lambda: make_sb3_env(config), n_envs=args.n_envs, seed=args.seed)
+    overrides: dict[str, Any] = {"max_steps": args.train_max_steps} if args.train_max_steps else {}
+    venv = make_vec_env(lambda: make_sb3_env(config, **overrides), n_envs=args.n_envs, seed=args.seed)
+    policy: Any
+    if args.policy == "slot":
+        from cerebellum_gym.wrappers.slot_policy import SlotPointerPolicy, slot_policy_kwargs
+
+        policy, policy_kwargs = SlotPointerPolicy, slot_policy_kwargs(config, hidden=args.hidden)
+    elif args.policy == "mlp":
+        policy, policy_kwargs = "MultiInputPolicy", {"net_arch": [int(x) for x in args.net_arch.split(",") if x]}
+    else:
+        raise ValueError(f"--policy must be 'slot' or 'mlp', got {args.policy!r}")
     model = MaskablePPO(
-        "MultiInputPolicy",
+        policy,
         venv,
         n_steps=args.n_steps,
         batch_size=args.batch_size,
@@ -266,7 +384,7 @@ def train(args: Args) -> dict[str, Any]:
         clip_range=args.clip_range,
         ent_coef=args.ent_coef,
         vf_coef=args.vf_coef,
-        policy_kwargs={"net_arch": [int(x) for x in args.net_arch.split(",") if x]},
+        policy_kwargs=policy_kwargs,
         seed=args.seed,
         device="cpu",
         verbose=0,
@@ -291,12 +409,28 @@ def train(args: Args) -> dict[str, Any]:
             super().__init__()
             self.next_eval = 0
             self.train_success: list[int] = []
+            self.train_reached: list[int] = []
+            self.sil = (
+                SelfImitation(
+                    args.n_envs, args.sil_buffer, args.sil_batch, args.sil_updates, args.sil_learning_rate, args.sil_reached, args.seed
+                )
+                if args.self_imitation
+                else None
+            )
             self.eval_seconds = 0.0
 
+        def _on_rollout_end(self) -> None:
+            if self.sil is not None:
+                self.sil.update(self.model.policy)
+
         def _on_step(self) -> bool:
+            if self.sil is not None:
+                loc = self.locals
+                self.sil.record(loc["obs_tensor"], loc["actions"], loc.get("action_masks"), loc["rewards"], loc["dones"], loc["infos"])
             for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
                 if done:
                     self.train_success.append(int(info.get("success", False)))
+                    self.train_reached.append(int(info.get("progress", 0.0) >= 1.0))
             if self.num_timesteps >= self.next_eval:
                 self.next_eval += args.eval_every
                 if self.evaluate():
@@ -308,16 +442,19 @@ def train(args: Args) -> dict[str, Any]:
             result = evaluate(agent, config, args.eval_episodes, seed=10_000 + args.seed * 100_000)
             self.eval_seconds += time.perf_counter() - began
             recent = self.train_success[-200:]
+            reached = self.train_reached[-200:]
             point = {
                 "steps": float(self.num_timesteps),
                 "seconds": round(time.perf_counter() - start, 2),
                 "train_success": float(np.mean(recent)) if recent else 0.0,
+                "train_goal_reached": float(np.mean(reached)) if reached else 0.0,
                 **result,
             }
             curve.append(point)
             log(
                 f"steps {self.num_timesteps:>8}  {point['seconds']:>6.0f}s  eval success {result['success']:.2f}  "
-                f"steps/ep {result['mean_steps']:.1f}  train success {point['train_success']:.2f}",
+                f"steps/ep {result['mean_steps']:.1f}  train success {point['train_success']:.2f}  "
+                f"(goal reached {point['train_goal_reached']:.2f})",
                 flush=True,
             )
             return result["success"] >= args.target_success

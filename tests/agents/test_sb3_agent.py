@@ -105,6 +105,8 @@ def test_maskable_ppo_learns_to_beat_random(tmp_path: Path) -> None:
         batch_size=128,
         n_epochs=6,
         learning_rate=3e-3,
+        policy="mlp",
+        self_imitation=False,
         net_arch="32",
         max_labels=16,
         eval_every=10**9,
