@@ -15,6 +15,7 @@ text itself (quoted phrases and numbers: see :func:`goal_text_candidates`).
 from __future__ import annotations
 
 import inspect
+import json
 import re
 import zipfile
 from collections.abc import Sequence
@@ -30,6 +31,11 @@ from cerebellum_gym.wrappers.sb3 import SB3EnvConfig
 
 #: Name of the zip member that carries the env config.
 CONFIG_MEMBER = "cerebellum_gym.json"
+#: The policy's class and constructor arguments (JSON), and its weights (safetensors).
+POLICY_MEMBER = "cerebellum_policy.json"
+WEIGHTS_MEMBER = "cerebellum_policy.safetensors"
+#: Policy classes a saved model may name; nothing else is ever constructed from a file.
+POLICY_NAMES = ("slot", "multi-input")
 
 _QUOTED_RE = re.compile(r"[\"“']([^\"”']+)[\"”']")
 _NUMBER_RE = re.compile(r"\+?\d[\d\-(). ]*\d|\d")
@@ -51,11 +57,13 @@ def goal_text_candidates(goal: str) -> list[str]:
     return [t for t in found if t and not (t in seen or seen.add(t))]  # type: ignore[func-returns-value]
 
 
-def save_config(path: str | Path, config: SB3EnvConfig) -> None:
-    """Add (or replace) the env config inside a saved SB3 model zip."""
+def save_config(path: str | Path, config: SB3EnvConfig, extra: dict[str, bytes] | None = None) -> None:
+    """Add (or replace) the env config, and any ``extra`` members, inside a saved SB3 model zip."""
     path = Path(path)
+    extra = extra or {}
     with zipfile.ZipFile(path) as archive:
-        members = {name: archive.read(name) for name in archive.namelist() if name != CONFIG_MEMBER}
+        members = {name: archive.read(name) for name in archive.namelist() if name != CONFIG_MEMBER and name not in extra}
+    members.update(extra)
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, data in members.items():
             archive.writestr(name, data)
@@ -74,15 +82,68 @@ def load_config(path: str | Path) -> SB3EnvConfig:
         return SB3EnvConfig.from_json(archive.read(CONFIG_MEMBER).decode("utf-8"))
 
 
+def _policy_name(policy: Any) -> str:
+    from cerebellum_gym.wrappers.slot_policy import SlotPointerPolicy
+
+    return "slot" if isinstance(policy, SlotPointerPolicy) else "multi-input"
+
+
 def save_model(model: Any, path: str | Path, config: SB3EnvConfig) -> Path:
-    """``model.save(path)`` plus the env config, so :meth:`SB3Agent.load` can play it. Returns the zip path."""
+    """Save a trained model so :meth:`SB3Agent.load` can play it. Returns the zip path.
+
+    The zip is SB3's own (``MaskablePPO.load`` continues training from it) plus three members of
+    ours: the env config, the policy's class name and JSON constructor arguments, and its weights
+    as safetensors. Playing a model reads only those three: SB3's own members include pickled
+    objects, which would run code from the file.
+    """
+    from safetensors.torch import save as save_tensors
+
     path = Path(path)
     if path.suffix != ".zip":
         path = path.with_name(path.name + ".zip")
     path.parent.mkdir(parents=True, exist_ok=True)
     model.save(path)
-    save_config(path, config)
+    spec = {"policy": _policy_name(model.policy), "policy_kwargs": dict(model.policy_kwargs or {})}
+    try:
+        spec_json = json.dumps(spec, sort_keys=True).encode("utf-8")
+    except TypeError as exc:
+        raise ValueError(f"policy_kwargs must be JSON data to be saved safely: {exc}") from exc
+    weights = save_tensors({name: tensor.detach().cpu().contiguous() for name, tensor in model.policy.state_dict().items()})
+    save_config(path, config, extra={POLICY_MEMBER: spec_json, WEIGHTS_MEMBER: weights})
     return path
+
+
+def load_policy(path: str | Path, config: SB3EnvConfig, device: str = "cpu") -> Any:
+    """The policy saved by :func:`save_model`, rebuilt from JSON and safetensors only.
+
+    Raises:
+        ValueError: the zip lacks our policy members or names an unknown policy class.
+    """
+    from gymnasium import spaces
+    from safetensors.torch import load as load_tensors
+
+    with zipfile.ZipFile(path) as archive:
+        names = set(archive.namelist())
+        if POLICY_MEMBER not in names or WEIGHTS_MEMBER not in names:
+            raise ValueError(f"{path} has no {WEIGHTS_MEMBER}: re-save it with cerebellum_gym.agents.sb3_agent.save_model")
+        spec = json.loads(archive.read(POLICY_MEMBER).decode("utf-8"))
+        weights = load_tensors(archive.read(WEIGHTS_MEMBER))
+    name = spec.get("policy")
+    if name == "slot":
+        from cerebellum_gym.wrappers.slot_policy import SlotPointerPolicy
+
+        policy_cls: Any = SlotPointerPolicy
+    elif name == "multi-input":
+        from sb3_contrib.common.maskable.policies import MaskableMultiInputActorCriticPolicy
+
+        policy_cls = MaskableMultiInputActorCriticPolicy
+    else:
+        raise ValueError(f"{path} names policy {name!r}; known: {', '.join(POLICY_NAMES)}")
+    observation_space = ObservationEncoder(config.encoder).observation_space
+    policy = policy_cls(observation_space, spaces.Discrete(config.layout.n), lr_schedule=lambda _: 0.0, **spec.get("policy_kwargs", {}))
+    policy.load_state_dict(weights)
+    policy.set_training_mode(False)
+    return policy.to(device)
 
 
 class SB3Agent(Agent):
@@ -120,16 +181,13 @@ class SB3Agent(Agent):
             FileNotFoundError: no such file.
             ValueError: the zip carries no cerebellum env config.
         """
-        from sb3_contrib import MaskablePPO
-
         path = Path(path)
         if not path.exists() and path.with_name(path.name + ".zip").exists():
             path = path.with_name(path.name + ".zip")
         if not path.exists():
             raise FileNotFoundError(f"no SB3 model at {path}")
         config = load_config(path)
-        model = MaskablePPO.load(path, device=device)
-        return cls(model, config, deterministic=deterministic, name=f"maskable-ppo ({path.stem})")
+        return cls(load_policy(path, config, device), config, deterministic=deterministic, name=f"maskable-ppo ({path.stem})")
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:

@@ -65,6 +65,38 @@ def test_saved_policy_loads_as_an_agent_and_acts_like_the_model(tmp_path: Path) 
             assert action[2:] in obs["labels"]
 
 
+def test_playing_a_model_never_unpickles_the_zip(tmp_path: Path) -> None:
+    """SB3's own members hold pickled objects; the agent reads only JSON and safetensors."""
+    import zipfile
+
+    config = SB3EnvConfig(tasks=("SystemWifiTurnOn",), max_labels=16)
+    model = MaskablePPO(
+        "MultiInputPolicy", make_sb3_env(config), n_steps=32, batch_size=32, n_epochs=1, seed=0, policy_kwargs=SMALL, device="cpu"
+    )
+    path = save_model(model, tmp_path / "policy", config)
+    with zipfile.ZipFile(path) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    assert {"cerebellum_policy.json", "cerebellum_policy.safetensors", "cerebellum_gym.json"} <= set(members)
+    poisoned = tmp_path / "poisoned.zip"
+    with zipfile.ZipFile(poisoned, "w") as archive:
+        for name, data in members.items():
+            # Anything SB3 would unpickle is replaced by bytes that fail loudly if ever read.
+            archive.writestr(name, data if name.startswith("cerebellum") else b"\x80\x04 not a pickle")
+    agent = load_agent(f"sb3:{poisoned}")
+    env = make_sb3_env(config)
+    encoded, _ = env.reset(seed=1)
+    raw_env = gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn", pixels=False, max_labels=16)
+    raw, _ = raw_env.reset(seed=1)
+    expected, _ = model.predict(encoded, deterministic=True, action_masks=env.action_masks())
+    assert agent.act_env(raw_env, raw) == env.get_wrapper_attr("action_text")(int(expected))
+
+    bare = tmp_path / "bare.zip"
+    with zipfile.ZipFile(bare, "w") as archive:
+        archive.writestr("cerebellum_gym.json", members["cerebellum_gym.json"])
+    with pytest.raises(ValueError, match="re-save it"):
+        load_agent(f"sb3:{bare}")
+
+
 def test_goal_candidates_fallback() -> None:
     assert goal_text_candidates("Turn wifi on.") == []
     assert goal_text_candidates('Call "Mum" at +1 555 0100 now') == ["Mum", "+1 555 0100"]

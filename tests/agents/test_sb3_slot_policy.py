@@ -41,7 +41,7 @@ def test_slot_policy_scores_every_slot_with_the_same_weights_and_loads_as_an_age
 
     path = save_model(model, tmp_path / "slot", config)
     agent = load_agent(f"sb3:{path}")
-    assert isinstance(agent, SB3Agent) and isinstance(agent.model.policy, SlotPointerPolicy)
+    assert isinstance(agent, SB3Agent) and isinstance(agent.model, SlotPointerPolicy)
     raw_env = gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn", pixels=False, max_labels=8)
     raw, _ = raw_env.reset(seed=0)
     expected, _ = model.predict(obs, deterministic=True, action_masks=env.action_masks())
