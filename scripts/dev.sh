@@ -19,11 +19,15 @@ setup() {
     local stamp="$VENV/.installed" want
     want="$(cat pyproject.toml setup.cfg scripts/dev.sh | sha256sum | cut -c1-16)"
     if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-        echo "==> installing cerebellum-gym and its extras into $VENV (first run takes a few minutes)"
-        "$VENV/bin/python" -m pip install -q --upgrade pip
+        echo "==> installing cerebellum-gym and its extras into $VENV (first run takes a few minutes; log: $VENV/install.log)"
         # The CPU build of torch first: an unpinned torch would pull a multi-GB CUDA build.
-        "$VENV/bin/python" -m pip install -q "torch==2.13.0"
-        "$VENV/bin/python" -m pip install -q -e ".[all,dev]"
+        if ! { "$VENV/bin/python" -m pip install --upgrade pip \
+                && "$VENV/bin/python" -m pip install "torch==2.13.0" \
+                && "$VENV/bin/python" -m pip install -e ".[all,dev]"; } > "$VENV/install.log" 2>&1; then
+            tail -n 40 "$VENV/install.log" >&2
+            echo "==> installation failed; the whole log is $VENV/install.log" >&2
+            exit 1
+        fi
         echo "$want" > "$stamp"
     fi
 }
@@ -34,7 +38,14 @@ case "$job" in
         setup
         # The report's browser test drives Debian's chromium through Playwright (never `playwright
         # install`, which downloads its own build). CI runs as root on a fresh machine.
-        command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+        if ! command -v chromium >/dev/null; then
+            echo "==> installing Debian's chromium for the report's browser test"
+            if ! { apt-get update -qq && apt-get install -y -qq chromium; } > "$VENV/apt.log" 2>&1; then
+                # CI must run the browser test; elsewhere it is skipped with a note.
+                if [ "${CI:-}" = "true" ]; then tail -n 20 "$VENV/apt.log" >&2; exit 1; fi
+                echo "==> could not install chromium (see $VENV/apt.log): the browser test will be skipped" >&2
+            fi
+        fi
         exec "$VENV/bin/python" -m pytest -n 2 --dist loadgroup "$@"
         ;;
     eval)
