@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any, Final
 
@@ -214,9 +214,3 @@ def write_text(path: Path, text: str) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
-
-
-def missing_cases(case_ids: Iterable[str], records: Iterable[Mapping[str, Any]]) -> list[str]:
-    """Ids of ``case_ids`` with no record, in order."""
-    done = {r["case"] for r in records}
-    return [c for c in case_ids if c not in done]

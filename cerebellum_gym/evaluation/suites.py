@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -85,11 +85,6 @@ class Suite:
             return self._digest
         blob = json.dumps([[c.id, c.task, c.seed] for c in self.cases], separators=(",", ":")).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
-
-    def subset(self, ids: Iterable[str]) -> Suite:
-        """The cases whose id is in ``ids``, in suite order."""
-        wanted = set(ids)
-        return Suite(self.name, tuple(c for c in self.cases if c.id in wanted), self.env, self.description, self.source)
 
 
 def search_dirs() -> list[Path]:
