@@ -45,14 +45,14 @@ import struct
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import datetime, timezone
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, Literal
 
 import numpy as np
 
 from cerebellum_gym.core.tree import UINode, parse_uiautomator_xml
-from cerebellum_gym.devices.base import KEYCODE_HOME, Device, Row
+from cerebellum_gym.devices.base import KEYCODE_HOME
+from cerebellum_gym.devices.shell import ShellDevice, ShellOutput, input_text_chunks, is_printable_ascii
 from cerebellum_gym.errors import (
     CerebellumError,
     DeviceLostError,
@@ -90,96 +90,10 @@ _PIL_RAWMODES: Final = {
     PIXEL_FORMAT_BGRA_8888: "BGRX",
 }
 _EMULATOR_SERIAL_RE: Final = re.compile(r"emulator-\d+")
-_IDENT_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _FOCUS_RE: Final = re.compile(r"mCurrentFocus=Window\{\S+ \S+ ([^/\s}]+)")
 _FOCUSED_APP_RE: Final = re.compile(r"(?:mFocusedApp|mResumedActivity)[=:].*?ActivityRecord\{\S+ \S+ ([^/\s}]+)")
 _SIZE_RE: Final = re.compile(r"(Physical|Override) size: (\d+)x(\d+)")
 _MAX_OUTPUT: Final = 64 * 1024 * 1024
-
-
-def _is_printable_ascii(text: str) -> bool:
-    return all(" " <= c <= "~" for c in text)
-
-
-def input_text_chunks(text: str) -> list[str]:
-    """Split printable-ASCII ``text`` into ``input text`` arguments that type exactly it.
-
-    Spaces become ``%s``. ``input`` turns every ``%s`` into a space and has no escape, so a
-    literal ``%`` followed by ``s`` ends one chunk and the ``s`` starts the next.
-
-    Example:
-        >>> input_text_chunks("50%s off, 100% sure")
-        ['50%', 's%soff,%s100%%ssure']
-    """
-    chunks: list[str] = []
-    current: list[str] = []
-    previous = ""
-    for c in text:
-        if c == "s" and previous == "%" and current:
-            chunks.append("".join(current))
-            current = []
-        current.append("%s" if c == " " else c)
-        previous = c
-    if current:
-        chunks.append("".join(current))
-    return chunks
-
-
-def sql_literal(value: str) -> str:
-    """``value`` as an SQL string literal (``'`` doubled)."""
-    return "'" + value.replace("'", "''") + "'"
-
-
-def where_clause(where: Mapping[str, str]) -> str:
-    """``{"a": "x", "b": "y"}`` as ``a='x' AND b='y'`` (column names must be identifiers)."""
-    for column in where:
-        if not _IDENT_RE.fullmatch(column):
-            raise ValueError(f"not a column name: {column!r}")
-    return " AND ".join(f"{k}={sql_literal(str(v))}" for k, v in where.items())
-
-
-def parse_content_rows(output: str, projection: Sequence[str] | None = None) -> list[Row]:
-    """Parse ``content query`` output (``Row: 0 a=1, b=x``) into rows.
-
-    With a projection, values may contain ``, `` and newlines: each column ends where the next
-    projected column's ``, name=`` starts. Without one, a value ends before the next
-    ``, identifier=``, which is as much as the format allows.
-    """
-    if output.strip() in ("", "No result found."):
-        return []
-    records: list[str] = []
-    for line in output.removesuffix("\n").split("\n"):
-        match = re.match(r"Row: \d+ ", line)
-        if match:
-            records.append(line[match.end() :])
-        elif records:
-            records[-1] += "\n" + line  # a value with a newline continues the row
-    rows: list[Row] = []
-    for record in records:
-        row: Row = {}
-        if projection:
-            rest = record
-            for i, column in enumerate(projection):
-                prefix = f"{column}="
-                if not rest.startswith(prefix):
-                    raise DeviceProtocolError(f"content query row does not start with {prefix!r}: {record[:120]!r}")
-                rest = rest[len(prefix) :]
-                if i + 1 < len(projection):
-                    marker = f", {projection[i + 1]}="
-                    end = rest.find(marker)
-                    if end < 0:
-                        raise DeviceProtocolError(f"content query row lacks column {projection[i + 1]!r}: {record[:120]!r}")
-                    row[column], rest = rest[:end], rest[end + 2 :]
-                else:
-                    row[column] = rest
-        else:
-            for part in re.split(r", (?=[A-Za-z_][A-Za-z0-9_]*=)", record):
-                key, sep, value = part.partition("=")
-                if not sep:
-                    raise DeviceProtocolError(f"cannot parse content query row: {record[:120]!r}")
-                row[key] = value
-        rows.append(row)
-    return rows
 
 
 class RawFrame:
@@ -548,30 +462,7 @@ class _Link:
         raise DeviceProtocolError(f"{self.deadline.what}: unexpected adb server answer {status!r}")
 
 
-class ShellOutput:
-    """Output and exit code of one device shell command."""
-
-    __slots__ = ("code", "stderr", "stdout")
-
-    def __init__(self, stdout: bytes, stderr: bytes, code: int) -> None:
-        self.stdout = stdout
-        self.stderr = stderr
-        self.code = code
-
-    @property
-    def text(self) -> str:
-        """Stdout as text. Devices print UTF-8; anything else means the answer is garbled.
-
-        Raises:
-            DeviceProtocolError: stdout is not UTF-8.
-        """
-        try:
-            return self.stdout.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise DeviceProtocolError(f"device printed non-UTF-8 output ({len(self.stdout)} bytes: {self.stdout[:24]!r})") from exc
-
-
-class AdbDevice(Device):
+class AdbDevice(ShellDevice):
     """A device reached through an adb server.
 
     Args:
@@ -1102,9 +993,9 @@ class AdbDevice(Device):
     def type_text(self, text: str) -> None:
         if not text:
             return
-        use_keyboard = self.text_input == "adbkeyboard" or (self.text_input == "auto" and not _is_printable_ascii(text))
+        use_keyboard = self.text_input == "adbkeyboard" or (self.text_input == "auto" and not is_printable_ascii(text))
         if not use_keyboard:
-            if not _is_printable_ascii(text):
+            if not is_printable_ascii(text):
                 bad = sorted({c for c in text if not " " <= c <= "~"})
                 raise UnsupportedOperationError(f"text_input='input' types printable ASCII only; {bad[:5]!r} need the ADB keyboard")
             # One shell line, every chunk a single quoted argument: nothing in it is syntax.
@@ -1153,70 +1044,13 @@ class AdbDevice(Device):
         if names:
             self.shell(" ; ".join(shlex.join(["am", "force-stop", p]) for p in names))
 
-    def get_setting(self, namespace: str, key: str) -> str | None:
-        value = self.shell(["settings", "get", namespace, key], readonly=True).text
-        value = value[:-1] if value.endswith("\n") else value
-        return None if value == "null" else value
-
-    def put_setting(self, namespace: str, key: str, value: str) -> None:
-        self.shell(["settings", "put", namespace, key, str(value)])
-
-    def _content(self, args: list[str], readonly: bool = False) -> str:
-        out = self.shell(["content", *args], check=False, readonly=readonly)
-        text = out.text
-        if out.code != 0 or text.startswith("Error") or "Exception" in out.stderr.decode("utf-8", "replace"):
-            detail = (out.stderr or out.stdout).decode("utf-8", "replace").strip()
-            raise CerebellumError(f"content {args[0]} {args[2] if len(args) > 2 else ''} failed: {detail[:300]}")
-        return text
-
-    def content_query(self, uri: str, projection: Sequence[str] | None = None, where: Mapping[str, str] | None = None) -> list[Row]:
-        args = ["query", "--uri", uri]
-        if projection:
-            for column in projection:
-                if not _IDENT_RE.fullmatch(column):
-                    raise ValueError(f"not a column name: {column!r}")
-            args += ["--projection", ":".join(projection)]
-        if where:
-            args += ["--where", where_clause(where)]
-        return parse_content_rows(self._content(args, readonly=True), list(projection) if projection else None)
-
-    def content_insert(self, uri: str, values: Mapping[str, str]) -> None:
-        args = ["insert", "--uri", uri]
-        for column, value in values.items():
-            if not _IDENT_RE.fullmatch(column):
-                raise ValueError(f"not a column name: {column!r}")
-            args += ["--bind", f"{column}:s:{value}"]
-        self._content(args)
-
-    def content_delete(self, uri: str, where: Mapping[str, str] | None = None) -> None:
-        args = ["delete", "--uri", uri]
-        if where:
-            args += ["--where", where_clause(where)]
-        self._content(args)
-
     # --- files -------------------------------------------------------------------------------
-
-    def list_dir(self, path: str) -> list[str]:
-        out = self.shell(["ls", "-1", path], check=False, readonly=True)
-        if out.code != 0:
-            return []
-        return sorted(line for line in out.text.splitlines() if line and line not in (".", ".."))
 
     def read_file(self, path: str) -> bytes:
         return self.pull(path)
 
     def write_file(self, path: str, data: bytes) -> None:
         self.push(path, bytes(data))
-
-    def remove_path(self, path: str) -> None:
-        self.shell(["rm", "-rf", path])
-
-    def now(self) -> datetime:
-        text = self.shell(["date", "+%s"], readonly=True).text.strip()
-        try:
-            return datetime.fromtimestamp(int(text), timezone.utc)
-        except ValueError as exc:
-            raise DeviceProtocolError(f"`date +%s` printed {text[:40]!r}") from exc
 
     # --- lifecycle ---------------------------------------------------------------------------
 

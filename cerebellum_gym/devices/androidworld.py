@@ -65,14 +65,13 @@ import shlex
 import subprocess
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import numpy as np
 
 from cerebellum_gym.core.tree import UINode, parse_uiautomator_xml
-from cerebellum_gym.devices.adb import input_text_chunks, parse_content_rows, where_clause
-from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_ENTER, KEYCODE_HOME, Device, Row
+from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_ENTER, KEYCODE_HOME
+from cerebellum_gym.devices.shell import ShellDevice, ShellOutput, input_text_chunks
 from cerebellum_gym.errors import (
     CerebellumError,
     DeviceLostError,
@@ -265,22 +264,7 @@ def _build(node: Any, by_id: Mapping[int, Any], screen: tuple[int, int], index: 
     return ui
 
 
-class ShellResult:
-    """What a shell command run through the controller printed, and its exit status."""
-
-    __slots__ = ("code", "stderr", "stdout")
-
-    def __init__(self, stdout: bytes, stderr: bytes, code: int) -> None:
-        self.stdout = stdout
-        self.stderr = stderr
-        self.code = code
-
-    @property
-    def text(self) -> str:
-        return self.stdout.decode("utf-8", "replace")
-
-
-class AndroidWorldDevice(Device):
+class AndroidWorldDevice(ShellDevice):
     """A phone behind an AndroidWorld ``AsyncEnv``.
 
     Args:
@@ -397,7 +381,9 @@ class AndroidWorldDevice(Device):
         with guarded(f"execute_action({fields.get('action_type')})"):
             self.env.execute_action(action)
 
-    def shell(self, command: str | Sequence[str], *, timeout: float | None = None, check: bool = True) -> ShellResult:
+    def shell(
+        self, command: str | Sequence[str], *, timeout: float | None = None, check: bool = True, readonly: bool = False
+    ) -> ShellOutput:
         """Run a device shell command through the env's adb controller, with its exit status.
 
         ``command`` as a sequence is quoted argument by argument; as a string it reaches the
@@ -431,7 +417,7 @@ class AndroidWorldDevice(Device):
             code = int(code_text)
         except ValueError:
             raise DeviceProtocolError(f"adb shell {line[:60]!r}: bad exit status {code_text[:20]!r}") from None
-        result = ShellResult(output[:at], stderr, code)
+        result = ShellOutput(output[:at], stderr, code)
         if check and code != 0:
             detail = (stderr or result.stdout).decode("utf-8", "replace").strip()
             raise DeviceProtocolError(f"adb shell {line[:80]!r} exited {code}: {detail[:300]}")
@@ -579,50 +565,6 @@ class AndroidWorldDevice(Device):
         if out.code != 0 or "Events injected" not in out.text:
             raise CerebellumError(f"cannot start {package!r}: {(out.stderr or out.stdout).decode('utf-8', 'replace').strip()[:200]}")
 
-    def get_setting(self, namespace: str, key: str) -> str | None:
-        value = self.shell(["settings", "get", namespace, key]).text
-        value = value[:-1] if value.endswith("\n") else value
-        return None if value == "null" else value
-
-    def put_setting(self, namespace: str, key: str, value: str) -> None:
-        self.shell(["settings", "put", namespace, key, str(value)])
-
-    def _content(self, args: list[str]) -> str:
-        out = self.shell(["content", *args], check=False)
-        stderr = out.stderr.decode("utf-8", "replace")
-        if out.code != 0 or out.text.startswith("Error") or "Exception" in stderr:
-            detail = (stderr or out.text).strip()
-            raise CerebellumError(f"content {args[0]} {args[2] if len(args) > 2 else ''} failed: {detail[:300]}")
-        return out.text
-
-    def content_query(self, uri: str, projection: Sequence[str] | None = None, where: Mapping[str, str] | None = None) -> list[Row]:
-        args = ["query", "--uri", uri]
-        if projection:
-            where_clause(dict.fromkeys(projection, ""))  # validates the column names
-            args += ["--projection", ":".join(projection)]
-        if where:
-            args += ["--where", where_clause(where)]
-        return parse_content_rows(self._content(args), list(projection) if projection else None)
-
-    def content_insert(self, uri: str, values: Mapping[str, str]) -> None:
-        where_clause(dict.fromkeys(values, ""))  # validates the column names
-        args = ["insert", "--uri", uri]
-        for column, value in values.items():
-            args += ["--bind", f"{column}:s:{value}"]
-        self._content(args)
-
-    def content_delete(self, uri: str, where: Mapping[str, str] | None = None) -> None:
-        args = ["delete", "--uri", uri]
-        if where:
-            args += ["--where", where_clause(where)]
-        self._content(args)
-
-    def list_dir(self, path: str) -> list[str]:
-        out = self.shell(["ls", "-1", path], check=False)
-        if out.code != 0:
-            return []
-        return sorted(line for line in out.text.splitlines() if line and line not in (".", ".."))
-
     def read_file(self, path: str) -> bytes:
         quoted = shlex.quote(path)
         # base64 keeps the bytes intact whatever adb does to line ends.
@@ -644,16 +586,6 @@ class AndroidWorldDevice(Device):
         for i in range(0, len(data), WRITE_CHUNK):
             payload = base64.b64encode(data[i : i + WRITE_CHUNK]).decode("ascii")
             self.shell(f"echo {payload} | base64 -d >> {quoted}")
-
-    def remove_path(self, path: str) -> None:
-        self.shell(["rm", "-rf", path])
-
-    def now(self) -> datetime:
-        text = self.shell(["date", "+%s"]).text.strip()
-        try:
-            return datetime.fromtimestamp(int(text), timezone.utc)
-        except ValueError as exc:
-            raise DeviceProtocolError(f"`date +%s` printed {text[:40]!r}") from exc
 
     # --- tasks -------------------------------------------------------------------------------
 
@@ -697,7 +629,7 @@ class AndroidWorldDevice(Device):
 __all__ = [
     "INSTALL_HINT",
     "AndroidWorldDevice",
-    "ShellResult",
+    "ShellOutput",
     "forest_to_tree",
     "guarded",
     "import_android_world",

@@ -8,8 +8,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cerebellum_gym.devices.adb import AdbDevice, input_text_chunks, parse_content_rows, where_clause
+from cerebellum_gym.devices.adb import AdbDevice
 from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_HOME
+from cerebellum_gym.devices.shell import input_text_chunks, parse_content_rows, where_clause
 from cerebellum_gym.errors import CerebellumError, DeviceLostError, DeviceProtocolError
 from cerebellum_gym.sim.phone import LAUNCHER_PACKAGE, Phone
 

@@ -1,0 +1,208 @@
+"""What every backend that reaches the device through a shell shares: its command output, typing
+text safely with ``input text``, and settings, content providers, listing, removal and the clock
+as ``settings``, ``content``, ``ls``, ``rm`` and ``date`` print them on Android.
+
+:class:`ShellDevice` implements those Device methods over one abstract :meth:`ShellDevice.shell`;
+the ADB and AndroidWorld backends differ only in how a command line reaches the device.
+"""
+
+from __future__ import annotations
+
+import abc
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Final
+
+from cerebellum_gym.devices.base import Device, Row
+from cerebellum_gym.errors import CerebellumError, DeviceProtocolError
+
+_IDENT_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def is_printable_ascii(text: str) -> bool:
+    return all(" " <= c <= "~" for c in text)
+
+
+def input_text_chunks(text: str) -> list[str]:
+    """Split printable-ASCII ``text`` into ``input text`` arguments that type exactly it.
+
+    Spaces become ``%s``. ``input`` turns every ``%s`` into a space and has no escape, so a
+    literal ``%`` followed by ``s`` ends one chunk and the ``s`` starts the next.
+
+    Example:
+        >>> input_text_chunks("50%s off, 100% sure")
+        ['50%', 's%soff,%s100%%ssure']
+    """
+    chunks: list[str] = []
+    current: list[str] = []
+    previous = ""
+    for c in text:
+        if c == "s" and previous == "%" and current:
+            chunks.append("".join(current))
+            current = []
+        current.append("%s" if c == " " else c)
+        previous = c
+    if current:
+        chunks.append("".join(current))
+    return chunks
+
+
+def sql_literal(value: str) -> str:
+    """``value`` as an SQL string literal (``'`` doubled)."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def where_clause(where: Mapping[str, str]) -> str:
+    """``{"a": "x", "b": "y"}`` as ``a='x' AND b='y'`` (column names must be identifiers)."""
+    check_columns(list(where))
+    return " AND ".join(f"{k}={sql_literal(str(v))}" for k, v in where.items())
+
+
+def parse_content_rows(output: str, projection: Sequence[str] | None = None) -> list[Row]:
+    """Parse ``content query`` output (``Row: 0 a=1, b=x``) into rows.
+
+    With a projection, values may contain ``, `` and newlines: each column ends where the next
+    projected column's ``, name=`` starts. Without one, a value ends before the next
+    ``, identifier=``, which is as much as the format allows.
+    """
+    if output.strip() in ("", "No result found."):
+        return []
+    records: list[str] = []
+    for line in output.removesuffix("\n").split("\n"):
+        match = re.match(r"Row: \d+ ", line)
+        if match:
+            records.append(line[match.end() :])
+        elif records:
+            records[-1] += "\n" + line  # a value with a newline continues the row
+    rows: list[Row] = []
+    for record in records:
+        row: Row = {}
+        if projection:
+            rest = record
+            for i, column in enumerate(projection):
+                prefix = f"{column}="
+                if not rest.startswith(prefix):
+                    raise DeviceProtocolError(f"content query row does not start with {prefix!r}: {record[:120]!r}")
+                rest = rest[len(prefix) :]
+                if i + 1 < len(projection):
+                    marker = f", {projection[i + 1]}="
+                    end = rest.find(marker)
+                    if end < 0:
+                        raise DeviceProtocolError(f"content query row lacks column {projection[i + 1]!r}: {record[:120]!r}")
+                    row[column], rest = rest[:end], rest[end + 2 :]
+                else:
+                    row[column] = rest
+        else:
+            for part in re.split(r", (?=[A-Za-z_][A-Za-z0-9_]*=)", record):
+                key, sep, value = part.partition("=")
+                if not sep:
+                    raise DeviceProtocolError(f"cannot parse content query row: {record[:120]!r}")
+                row[key] = value
+        rows.append(row)
+    return rows
+
+
+def check_columns(columns: Sequence[str]) -> None:
+    """Refuse column names that are not identifiers (they are spliced into ``content`` arguments).
+
+    Raises:
+        ValueError: a name is not an identifier.
+    """
+    for column in columns:
+        if not _IDENT_RE.fullmatch(column):
+            raise ValueError(f"not a column name: {column!r}")
+
+
+class ShellOutput:
+    """Output and exit code of one device shell command."""
+
+    __slots__ = ("code", "stderr", "stdout")
+
+    def __init__(self, stdout: bytes, stderr: bytes, code: int) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.code = code
+
+    @property
+    def text(self) -> str:
+        """Stdout as text. Devices print UTF-8; anything else means the answer is garbled.
+
+        Raises:
+            DeviceProtocolError: stdout is not UTF-8.
+        """
+        try:
+            return self.stdout.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise DeviceProtocolError(f"device printed non-UTF-8 output ({len(self.stdout)} bytes: {self.stdout[:24]!r})") from exc
+
+
+class ShellDevice(Device):
+    """A device whose state queries run as shell commands (see the module docstring)."""
+
+    @abc.abstractmethod
+    def shell(
+        self, command: str | Sequence[str], *, timeout: float | None = None, check: bool = True, readonly: bool = False
+    ) -> ShellOutput:
+        """Run ``command`` on the device. A sequence is quoted argument by argument; a string
+        reaches the device's shell as is (constant, trusted lines only). ``readonly`` says the
+        command changes nothing on the device (backends may keep cached reads across it).
+
+        Raises:
+            DeviceProtocolError: ``check`` and it exited non-zero.
+        """
+
+    def get_setting(self, namespace: str, key: str) -> str | None:
+        value = self.shell(["settings", "get", namespace, key], readonly=True).text
+        value = value[:-1] if value.endswith("\n") else value
+        return None if value == "null" else value
+
+    def put_setting(self, namespace: str, key: str, value: str) -> None:
+        self.shell(["settings", "put", namespace, key, str(value)])
+
+    def _content(self, args: list[str], readonly: bool = False) -> str:
+        out = self.shell(["content", *args], check=False, readonly=readonly)
+        text = out.text
+        stderr = out.stderr.decode("utf-8", "replace")
+        if out.code != 0 or text.startswith("Error") or "Exception" in stderr:
+            detail = (stderr or text).strip()
+            raise CerebellumError(f"content {args[0]} {args[2] if len(args) > 2 else ''} failed: {detail[:300]}")
+        return text
+
+    def content_query(self, uri: str, projection: Sequence[str] | None = None, where: Mapping[str, str] | None = None) -> list[Row]:
+        args = ["query", "--uri", uri]
+        if projection:
+            check_columns(projection)
+            args += ["--projection", ":".join(projection)]
+        if where:
+            args += ["--where", where_clause(where)]
+        return parse_content_rows(self._content(args, readonly=True), list(projection) if projection else None)
+
+    def content_insert(self, uri: str, values: Mapping[str, str]) -> None:
+        check_columns(list(values))
+        args = ["insert", "--uri", uri]
+        for column, value in values.items():
+            args += ["--bind", f"{column}:s:{value}"]
+        self._content(args)
+
+    def content_delete(self, uri: str, where: Mapping[str, str] | None = None) -> None:
+        args = ["delete", "--uri", uri]
+        if where:
+            args += ["--where", where_clause(where)]
+        self._content(args)
+
+    def list_dir(self, path: str) -> list[str]:
+        out = self.shell(["ls", "-1", path], check=False, readonly=True)
+        if out.code != 0:
+            return []
+        return sorted(line for line in out.text.splitlines() if line and line not in (".", ".."))
+
+    def remove_path(self, path: str) -> None:
+        self.shell(["rm", "-rf", path])
+
+    def now(self) -> datetime:
+        text = self.shell(["date", "+%s"], readonly=True).text.strip()
+        try:
+            return datetime.fromtimestamp(int(text), timezone.utc)
+        except ValueError as exc:
+            raise DeviceProtocolError(f"`date +%s` printed {text[:40]!r}") from exc
