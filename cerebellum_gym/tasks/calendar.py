@@ -76,6 +76,11 @@ def relative_phrase(day: date) -> str:
     return f"on {day.strftime('%B')} {day.day}"
 
 
+def day_params(day: date) -> dict[str, Any]:
+    """The goal-template fields of a day: year, month, day and day of the week."""
+    return {"year": day.year, "month": day.month, "day": day.day, "day_of_week": day.strftime("%A")}
+
+
 class CalendarOracle(ScriptedOracle):
     """Moves shared by the calendar tasks: open the app and walk to a day's agenda."""
 
@@ -171,10 +176,7 @@ class _AddEvent(Task):
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         day = cls.pick_day(rng)
         return {
-            "year": day.year,
-            "month": day.month,
-            "day": day.day,
-            "day_of_week": day.strftime("%A"),
+            **day_params(day),
             "hour": int(rng.integers(0, 24)),
             "event_title": random_title(rng),
             "event_description": f"We will {rng.choice(ACTIONS)} {rng.choice(SUBJECTS)}.",
@@ -304,10 +306,7 @@ class _DeleteEvents(Task):
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         day = cls.pick_day(rng)
         return {
-            "year": day.year,
-            "month": day.month,
-            "day": day.day,
-            "day_of_week": day.strftime("%A"),
+            **day_params(day),
             "noise_seed": int(rng.integers(2**31)),
         }
 
