@@ -66,7 +66,7 @@ class FunctionAgent(Agent):
 
     def __init__(self, policy: Policy, name: str | None = None) -> None:
         self.policy = policy
-        self.name = name or getattr(policy, "__name__", type(policy).__name__)
+        self.name = str(name or getattr(policy, "__name__", type(policy).__name__))
 
     def act(self, observation: Observation) -> str:
         return self.policy(observation)

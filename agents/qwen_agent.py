@@ -139,7 +139,7 @@ def _make_logits_processor(constraint: ActionConstraint, prompt_len: int) -> Any
     import torch
     from transformers import LogitsProcessor
 
-    class _Constrain(LogitsProcessor):  # type: ignore[misc]
+    class _Constrain(LogitsProcessor):
         def __call__(self, input_ids: torch.LongTensor, scores: torch.Tensor) -> torch.Tensor:
             generated = input_ids[0, prompt_len:].tolist()
             allowed = constraint.allowed(generated)
@@ -212,8 +212,8 @@ class QwenActionAgent(Agent):
         if adapter is not None:
             from peft import PeftModel
 
-            model = PeftModel.from_pretrained(model, str(adapter), use_safetensors=True)
-        model = model.to(device)
+            model = PeftModel.from_pretrained(model, str(adapter), use_safetensors=True)  # type: ignore[assignment]
+        model = model.to(device)  # type: ignore[arg-type]
         tokenizer = AutoTokenizer.from_pretrained(str(base), trust_remote_code=False)
         image_processor = AutoImageProcessor.from_pretrained(str(base), trust_remote_code=False) if use_images else None
         return cls(model, tokenizer, image_processor, **kwargs)

@@ -83,7 +83,7 @@ def load_config(path: str | Path) -> SB3EnvConfig:
 
 
 def _policy_name(policy: Any) -> str:
-    from cerebellum_gym.wrappers.slot_policy import SlotPointerPolicy
+    from cerebellum_gym.agents.slot_policy import SlotPointerPolicy
 
     return "slot" if isinstance(policy, SlotPointerPolicy) else "multi-input"
 
@@ -130,7 +130,7 @@ def load_policy(path: str | Path, config: SB3EnvConfig, device: str = "cpu") -> 
         weights = load_tensors(archive.read(WEIGHTS_MEMBER))
     name = spec.get("policy")
     if name == "slot":
-        from cerebellum_gym.wrappers.slot_policy import SlotPointerPolicy
+        from cerebellum_gym.agents.slot_policy import SlotPointerPolicy
 
         policy_cls: Any = SlotPointerPolicy
     elif name == "multi-input":

@@ -65,7 +65,7 @@ class Args:
     ent_coef: float = 0.01
     vf_coef: float = 0.5
     policy: str = "slot"
-    """``slot``: :class:`~cerebellum_gym.wrappers.slot_policy.SlotPointerPolicy` (one shared scorer for every
+    """``slot``: :class:`~cerebellum_gym.agents.slot_policy.SlotPointerPolicy` (one shared scorer for every
     label slot); ``mlp``: SB3's ``MultiInputPolicy`` over the flattened observation"""
     hidden: int = 128
     """hidden width of the slot policy"""
@@ -365,7 +365,7 @@ def train(args: Args) -> dict[str, Any]:
     venv = make_vec_env(lambda: make_sb3_env(config, **overrides), n_envs=args.n_envs, seed=args.seed)
     policy: Any
     if args.policy == "slot":
-        from cerebellum_gym.wrappers.slot_policy import SlotPointerPolicy, slot_policy_kwargs
+        from cerebellum_gym.agents.slot_policy import SlotPointerPolicy, slot_policy_kwargs
 
         policy, policy_kwargs = SlotPointerPolicy, slot_policy_kwargs(config, hidden=args.hidden)
     elif args.policy == "mlp":

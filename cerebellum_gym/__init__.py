@@ -20,10 +20,11 @@ from __future__ import annotations
 from gymnasium.envs.registration import register, registry
 
 from cerebellum_gym.core.actions import CODES, Action, parse_action
-from cerebellum_gym.core.env import CerebellumEnv
+from cerebellum_gym.env import CerebellumEnv
 from cerebellum_gym.errors import (
     AgentError,
     CerebellumError,
+    ConfigError,
     DeviceLostError,
     DeviceTimeoutError,
     InfraError,
@@ -37,7 +38,8 @@ ENV_IDS: tuple[str, ...] = ("Cerebellum-Sim-v0", "Cerebellum-Adb-v0", "Cerebellu
 
 
 def _register() -> None:
-    entry_point = "cerebellum_gym.core.env:CerebellumEnv"
+    # The loader assembles the env (backend, device, task catalogue); see cerebellum_gym/loader.py.
+    entry_point = "cerebellum_gym.loader:make_env"
     variants = {
         "Cerebellum-Sim-v0": {"backend": "sim"},
         "Cerebellum-Adb-v0": {"backend": "adb"},
@@ -58,6 +60,7 @@ __all__ = [
     "AgentError",
     "CerebellumEnv",
     "CerebellumError",
+    "ConfigError",
     "DeviceLostError",
     "DeviceTimeoutError",
     "InfraError",

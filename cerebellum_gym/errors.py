@@ -46,6 +46,10 @@ class DeviceProtocolError(InfraError):
     """The device answered with something that could not be understood."""
 
 
+class ConfigError(CerebellumError, ValueError):
+    """A bad option when assembling an env: an unknown backend, a misspelt or invalid device option."""
+
+
 class UnsupportedOperationError(CerebellumError):
     """The backend cannot perform this operation (for example typing text it cannot encode)."""
 

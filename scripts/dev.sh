@@ -46,6 +46,11 @@ case "$job" in
                 echo "==> could not install chromium (see $VENV/apt.log): the browser test will be skipped" >&2
             fi
         fi
+        # Lint and types first: a regression in any of them fails the job as a failing test does.
+        echo "==> ruff check, ruff format --check, mypy"
+        "$VENV/bin/ruff" check --quiet .
+        "$VENV/bin/ruff" format --check --quiet .
+        "$VENV/bin/mypy" --no-error-summary
         exec "$VENV/bin/python" -m pytest -n 2 --dist loadgroup "$@"
         ;;
     eval)

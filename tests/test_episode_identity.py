@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from episode_digest import CASES, episode
 
 FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "episode_digests.json").read_text())

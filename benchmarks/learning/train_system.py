@@ -5,7 +5,7 @@ and ``SystemBrightnessMax/Min`` (the ``Verify`` variants share their goal texts 
 goal state, and the rest of the simulator's ``system`` family opens apps; both are left out).
 
 Two variants, both trained by :mod:`cerebellum_gym.agents.sb3_train` with the slot-sharing
-policy (:class:`~cerebellum_gym.wrappers.slot_policy.SlotPointerPolicy`) and self-imitation of
+policy (:class:`~cerebellum_gym.agents.slot_policy.SlotPointerPolicy`) and self-imitation of
 the agent's own successful episodes:
 
 - ``pure`` (the headline): pure RL. No oracle data, no privileged start states.

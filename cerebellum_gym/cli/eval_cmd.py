@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from cerebellum_gym.errors import CerebellumError
+from cerebellum_gym.vector import VECTORIZATION_MODES
 
 DEFAULT_AGENTS = ("random", "oracle")
 DEFAULT_SCREENS = 20
@@ -62,7 +63,7 @@ def register(sub: Any) -> None:
     )
     parser.add_argument(
         "--vectorization",
-        choices=("auto", "sync", "async", "ray"),
+        choices=VECTORIZATION_MODES,
         default="auto",
         help=(
             "vector env kind (auto: sync for the in-process simulator on <= 2 CPUs or 1 env, else async; "
@@ -214,17 +215,11 @@ def _load_agent(loader: Any, spec: str) -> Any:
 
 
 def _vectorization(choice: str, env_id: str, num_envs: int) -> str:
-    # The in-process simulator steps in well under a millisecond: on a small machine, pipes to
-    # worker processes cost more than they save. Devices with I/O latency gain from processes.
-    # Ray is only ever chosen by name: it starts (or joins) a cluster, which is no default to impose.
-    if choice != "auto":
-        return choice
-    if num_envs == 1:
-        return "sync"
     import gymnasium as gym
 
-    in_process = gym.spec(env_id).kwargs.get("backend") == "sim"
-    return "sync" if in_process and (os.cpu_count() or 1) <= 2 else "async"
+    from cerebellum_gym.vector import resolve_vectorization
+
+    return resolve_vectorization(choice, num_envs, in_process=gym.spec(env_id).kwargs.get("backend") == "sim")
 
 
 def _screens(text: str) -> int:

@@ -65,7 +65,7 @@ import shlex
 import subprocess
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 
@@ -79,9 +79,6 @@ from cerebellum_gym.errors import (
     DeviceTimeoutError,
     UnsupportedOperationError,
 )
-
-if TYPE_CHECKING:
-    from cerebellum_gym.tasks.base import Task
 
 TreeSource = Literal["forest", "uiautomator"]
 TextInput = Literal["adb", "json_action"]
@@ -284,7 +281,7 @@ class AndroidWorldDevice(ShellDevice):
             agents pause (1 s); ``None`` polls until the UI is stable instead
             (``get_state(wait_to_stabilize=True)``).
         timeout: seconds an adb command may take.
-        task_family: the AndroidWorld registry family :meth:`task_classes` offers.
+        task_family: the AndroidWorld registry family whose tasks the loader offers on this device.
         close_env: close the env on :meth:`close`; defaults to whether this device built it.
 
     Raises:
@@ -586,19 +583,6 @@ class AndroidWorldDevice(ShellDevice):
         for i in range(0, len(data), WRITE_CHUNK):
             payload = base64.b64encode(data[i : i + WRITE_CHUNK]).decode("ascii")
             self.shell(f"echo {payload} | base64 -d >> {quoted}")
-
-    # --- tasks -------------------------------------------------------------------------------
-
-    def task_classes(self) -> Mapping[str, type[Task]]:
-        """AndroidWorld's own tasks of :attr:`task_family`, as cerebellum Tasks, by name.
-
-        These judge with AndroidWorld's privileged access to this device's env
-        (``cerebellum_gym.tasks.androidworld``). An env that asks its device for tasks resolves
-        names here first (see ``docs/androidworld.md``).
-        """
-        from cerebellum_gym.tasks.androidworld import task_classes
-
-        return task_classes(self.task_family)
 
     # --- lifecycle ---------------------------------------------------------------------------
 

@@ -9,15 +9,12 @@ from __future__ import annotations
 import abc
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import numpy as np
 
 from cerebellum_gym.core.tree import UINode
 from cerebellum_gym.errors import UnsupportedOperationError
-
-if TYPE_CHECKING:
-    from cerebellum_gym.tasks.base import Task
 
 KEYCODE_HOME: Final = 3
 KEYCODE_BACK: Final = 4
@@ -144,15 +141,6 @@ class Device(abc.ABC):
     @abc.abstractmethod
     def now(self) -> datetime:
         """The device's wall clock."""
-
-    # --- tasks -------------------------------------------------------------------------------
-
-    def task_classes(self) -> Mapping[str, type[Task]]:
-        """Tasks this backend brings with it, by name (AndroidWorld's own); none for most.
-
-        On such a device the env resolves task names here before the shared registry.
-        """
-        return {}
 
     # --- lifecycle ---------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 Design:
 
 - gymnasium's vector envs (``SyncVectorEnv``, ``AsyncVectorEnv`` with one process per env, or
-  :class:`~cerebellum_gym.vector_ray.RayVectorEnv` with one Ray actor per env) with autoreset
+  :class:`~cerebellum_gym.vector.RayVectorEnv` with one Ray actor per env) with autoreset
   disabled. Each sub-env is an :class:`~cerebellum_gym.evaluation.slot.EpisodeSlot` which reads
   its own case from the reset options, so a masked ``reset`` starts new cases only in the slots
   that finished, each with its case's seed. A lost Ray actor reports a device fault for its slot.
@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -41,9 +41,7 @@ from cerebellum_gym.evaluation.progress import Progress
 from cerebellum_gym.evaluation.results import FRAMES_DIR, ResultsWriter
 from cerebellum_gym.evaluation.slot import DEFAULT_FRAME_WIDTH, INFO_KEY, EpisodeSlot, Job, SlotReport, make_env
 from cerebellum_gym.evaluation.suites import Case, Suite
-from cerebellum_gym.vector_ray import RayVectorEnv  # imports Ray only when one is built
-
-VECTORIZATION_MODES: Final = ("auto", "sync", "async", "ray")
+from cerebellum_gym.vector import RayVectorEnv, vectorize  # Ray is imported only when one is built
 
 
 class AgentContractError(CerebellumError):
@@ -186,16 +184,8 @@ def make_vector_env(
     ray_address: str | None = None,
 ) -> gym.vector.VectorEnv[Any, Any, Any]:
     """A vector env of :class:`EpisodeSlot` sub-envs with autoreset disabled."""
-    if vectorization not in VECTORIZATION_MODES:
-        raise CerebellumError(f"vectorization must be one of {', '.join(VECTORIZATION_MODES)}, got {vectorization!r}")
     fns = [partial(_make_slot, env_id, dict(env_kwargs), fault_plan, frame_width, i) for i in range(num_envs)]
-    disabled = gym.vector.AutoresetMode.DISABLED
-    if vectorization == "ray":
-        return RayVectorEnv(fns, address=ray_address, autoreset_mode=disabled, on_env_lost=_lost_slot)
-    if vectorization == "sync" or (vectorization == "auto" and num_envs == 1):
-        return gym.vector.SyncVectorEnv(fns, autoreset_mode=disabled)
-    # Text and Sequence entries cannot live in shared memory; observations travel pickled.
-    return gym.vector.AsyncVectorEnv(fns, shared_memory=False, autoreset_mode=disabled)
+    return vectorize(fns, vectorization, autoreset_mode=gym.vector.AutoresetMode.DISABLED, ray_address=ray_address, on_env_lost=_lost_slot)
 
 
 @dataclass

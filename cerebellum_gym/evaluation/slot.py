@@ -24,6 +24,7 @@ import io
 import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Final, SupportsFloat
 
 import gymnasium as gym
@@ -126,12 +127,7 @@ def make_env(env_id: str, env_kwargs: Mapping[str, Any], fault_plan: FaultPlan |
     kwargs = dict(env_kwargs)
     kwargs.setdefault("render_mode", "rgb_array")
     if fault_plan is not None:
-        from cerebellum_gym.devices import make_device
-
-        spec = gym.spec(env_id)
-        backend = kwargs.pop("backend", spec.kwargs.get("backend", "sim"))
-        inner = make_device(backend, **kwargs.pop("device_options", None) or {})
-        kwargs["device"] = FaultyDevice(inner, fault_plan)
+        kwargs["device_wrapper"] = partial(FaultyDevice, plan=fault_plan)
     return gym.make(env_id, **kwargs)
 
 

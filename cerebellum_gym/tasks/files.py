@@ -7,9 +7,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from cerebellum_gym.appdata.browser_pages import maze_path, multiply_numbers, page_html
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device
-from cerebellum_gym.sim.apps.browser import maze_path, multiply_numbers, page_html
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import fraction, is_file, random_file_stem, screen_shows
 from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for

@@ -13,8 +13,8 @@ import cerebellum_gym  # noqa: F401
 from cerebellum_gym.agents import RandomAgent, load_agent
 from cerebellum_gym.agents.sb3_agent import SB3Agent, save_model
 from cerebellum_gym.agents.sb3_train import Args, SelfImitation, evaluate, train
+from cerebellum_gym.agents.slot_policy import SlotPointerPolicy, slot_policy_kwargs
 from cerebellum_gym.wrappers import SB3EnvConfig, make_sb3_env
-from cerebellum_gym.wrappers.slot_policy import SlotPointerPolicy, slot_policy_kwargs
 
 torch.set_num_threads(1)
 

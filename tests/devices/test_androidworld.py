@@ -38,7 +38,7 @@ import numpy as np
 import pytest
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
-from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_DEL, KEYCODE_ENTER, KEYCODE_HOME, Device
+from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_DEL, KEYCODE_ENTER, KEYCODE_HOME
 from cerebellum_gym.errors import (
     CerebellumError,
     DeviceLostError,
@@ -746,7 +746,11 @@ def test_task_classes_adapt_the_registry(device: Any) -> None:
 
     classes = task_classes()
     assert sorted(classes) == ["ContactsAddContact", "TasksDueNextWeek"]
-    assert dict(device.task_classes()) == classes
+    from cerebellum_gym.loader import make_catalog
+
+    catalog = make_catalog("androidworld")
+    assert catalog.names() == sorted(classes) and all(catalog.get(n) is classes[n] for n in classes)
+    assert catalog.get("SystemWifiTurnOn").family == "system"  # the bundled tasks stay reachable by name
     add = classes["ContactsAddContact"]
     assert issubclass(add, AndroidWorldTask) and add.name == "ContactsAddContact"
     assert (add.app, add.complexity, add.answer, add.mirrors) == ("contacts", 1.2, False, "ContactsAddContact")
@@ -811,7 +815,7 @@ def test_initialize_judge_and_tear_down(device: Any, fake_env: FakeEnv) -> None:
 
 
 def test_tasks_need_the_androidworld_backend() -> None:
-    from cerebellum_gym.devices import make_device
+    from cerebellum_gym.loader import make_device
     from cerebellum_gym.tasks.androidworld import AndroidWorldTask
 
     sim = make_device("sim")
@@ -885,7 +889,6 @@ def test_env_episode_answering_a_question(device: Any, fake_env: FakeEnv) -> Non
     assert fake_env.interaction_cache == "3"
 
 
-@pytest.mark.skipif(not hasattr(Device, "task_classes"), reason="needs the proposed env hook (docs/androidworld.md)")
 def test_env_resolves_task_names_to_androidworld_tasks_on_this_backend(device: Any) -> None:
     from cerebellum_gym.tasks.androidworld import AndroidWorldTask
 

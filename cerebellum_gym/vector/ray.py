@@ -73,7 +73,7 @@ def import_ray() -> Any:
 
 def truncate_lost_env(index: int, error: InfraError, last_observation: Any) -> tuple[Any, dict[str, Any]]:
     """The ``"truncate"`` policy: keep the env's last observation and say why in ``info["infra_error"]``,
-    as :class:`~cerebellum_gym.core.env.CerebellumEnv` does for a device fault during a step."""
+    as :class:`~cerebellum_gym.env.CerebellumEnv` does for a device fault during a step."""
     return last_observation, {"infra_error": f"{type(error).__name__}: {error}"}
 
 

@@ -15,7 +15,7 @@ ignored) and the layout's and encoder's configs, passed as ``policy_kwargs``; th
 the model, so ``MaskablePPO.load`` (and ``SB3Agent.load``, ``sb3:PATH`` on the CLI) rebuilds it::
 
     from sb3_contrib import MaskablePPO
-    from cerebellum_gym.wrappers.slot_policy import SlotPointerPolicy, slot_policy_kwargs
+    from cerebellum_gym.agents.slot_policy import SlotPointerPolicy, slot_policy_kwargs
 
     model = MaskablePPO(SlotPointerPolicy, venv, policy_kwargs=slot_policy_kwargs(config))
 

@@ -1,5 +1,8 @@
 """``CerebellumEnv``: an Android device and a task behind the standard ``gymnasium.Env`` API.
 
+The env builds nothing itself: it is handed a ready device, a task catalogue and a task choice.
+``gym.make`` goes through :func:`cerebellum_gym.loader.make_env`, which assembles them.
+
 Example:
     >>> import gymnasium as gym
     >>> import cerebellum_gym  # registers the env ids
@@ -17,7 +20,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Final, Literal, SupportsFloat
 
 import gymnasium as gym
@@ -29,11 +32,10 @@ from cerebellum_gym.core.memory import reuse_freed_frames
 from cerebellum_gym.core.som import DEFAULT_MAX_LABELS, LabelledScreen, draw_overlay, label_screen
 from cerebellum_gym.core.spaces import action_space, observation_space
 from cerebellum_gym.core.tree import compact_subtree
-from cerebellum_gym.devices import make_device
 from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_HOME, Device
 from cerebellum_gym.errors import CerebellumError, InfraError, InvalidActionError, UnsupportedOperationError
-from cerebellum_gym.tasks import Task, get_task_class, task_names
-from cerebellum_gym.tasks.base import Oracle
+from cerebellum_gym.tasks.base import Oracle, Task
+from cerebellum_gym.tasks.catalog import BUILTIN, TaskCatalog
 
 ObsType = dict[str, Any]
 ActType = str | Action | StructuredAction
@@ -55,10 +57,11 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
 
     Args:
         task: a task name, a list of names to draw from per episode, a :class:`Task` class or
-            instance, or ``None`` to draw from every registered task.
-        device: a ready device; when ``None`` one is built from ``backend`` and ``device_options``.
-        backend: ``"sim"`` (embedded simulator), ``"adb"`` or ``"androidworld"``.
-        device_options: keyword options for the backend's constructor.
+            instance, or ``None`` to draw from every task of ``catalog``.
+        device: the ready device the env drives.
+        catalog: where task names resolve (the bundled tasks by default; the loader passes the
+            backend's own catalogue, as AndroidWorld's).
+        owns_device: :meth:`close` closes the device too.
         screenshot_width: width of the current screenshot (the reference agent reads 464 px).
         pixels: ``False`` drops every image from the observation (tree-only mode, fastest).
         history_len: past frames kept in the observation.
@@ -83,9 +86,9 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         self,
         task: TaskSpec = None,
         *,
-        device: Device | None = None,
-        backend: str = "sim",
-        device_options: dict[str, Any] | None = None,
+        device: Device,
+        catalog: TaskCatalog = BUILTIN,
+        owns_device: bool = False,
         screenshot_width: int = DEFAULT_SCREENSHOT_WIDTH,
         pixels: bool = True,
         history_len: int = DEFAULT_HISTORY_LEN,
@@ -113,16 +116,10 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
                 raise ValueError(f"{name} must be positive, got {value}")
         if history_len < 0:
             raise ValueError(f"history_len must be >= 0, got {history_len}")
-        self._owns_device = device is None
-        self.device: Device = device if device is not None else make_device(backend, **(device_options or {}))
-        # A backend may bring its own tasks (AndroidWorld's); on it their names come first.
-        self._own_tasks: Mapping[str, type[Task]] = self.device.task_classes()
-        try:
-            self._task_choices, self._fixed_task = _resolve_tasks(task, self._own_tasks)
-        except Exception:
-            if self._owns_device:
-                self.device.close()
-            raise
+        self._owns_device = owns_device
+        self.device: Device = device
+        self.catalog = catalog
+        self._task_choices, self._fixed_task = _resolve_tasks(task, catalog)
         self.screenshot_width = screenshot_width
         self.pixels = pixels
         self.max_tree_chars = max_tree_chars
@@ -172,7 +169,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         rng = self.np_random
         name = (options or {}).get("task")
         if name is not None:
-            cls = _task_class(str(name), self._own_tasks)
+            cls = self.catalog.get(str(name))
             self.task = cls(cls.generate_params(rng))
         elif self._fixed_task is not None:
             self.task = self._fixed_task
@@ -408,23 +405,16 @@ def _shown(action: object) -> str:
     return action if isinstance(action, str) else str(action)
 
 
-def _task_class(name: str, own: Mapping[str, type[Task]]) -> type[Task]:
-    own_cls = own.get(name)
-    return own_cls if own_cls is not None else get_task_class(name)
-
-
-def _resolve_tasks(task: TaskSpec, own: Mapping[str, type[Task]]) -> tuple[list[type[Task]], Task | None]:
+def _resolve_tasks(task: TaskSpec, catalog: TaskCatalog) -> tuple[list[type[Task]], Task | None]:
     if task is None:
-        if own:
-            return [own[name] for name in sorted(own)], None
-        return [get_task_class(name) for name in task_names()], None
+        return [catalog.get(name) for name in catalog.names()], None
     if isinstance(task, Task):
         return [type(task)], task
     if isinstance(task, type) and issubclass(task, Task):
         return [task], None
     if isinstance(task, str):
-        return [_task_class(task, own)], None
+        return [catalog.get(task)], None
     names = list(task)
     if not names:
         raise ValueError("task list is empty")
-    return [_task_class(name, own) for name in names], None
+    return [catalog.get(name) for name in names], None

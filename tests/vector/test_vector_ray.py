@@ -25,7 +25,7 @@ from cerebellum_gym.core.actions import batch_actions
 from cerebellum_gym.errors import CerebellumError, DeviceLostError
 from cerebellum_gym.evaluation.runner import EvalConfig, make_vector_env, run_suite
 from cerebellum_gym.evaluation.suites import load_suite
-from cerebellum_gym.vector_ray import RayEnvLostError, RayVectorEnv, import_ray, truncate_lost_env
+from cerebellum_gym.vector.ray import RayEnvLostError, RayVectorEnv, import_ray, truncate_lost_env
 
 ray = pytest.importorskip("ray")
 

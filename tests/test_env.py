@@ -13,8 +13,8 @@ from gymnasium.utils.env_checker import check_env
 import cerebellum_gym
 from cerebellum_gym import CerebellumEnv, InvalidActionError
 from cerebellum_gym.core.actions import CODES, batch_actions
-from cerebellum_gym.devices import make_device
 from cerebellum_gym.errors import CerebellumError, DeviceLostError, UnknownTaskError
+from cerebellum_gym.loader import make_device
 from cerebellum_gym.sim import Phone
 
 #: Registered ids whose backend can run on this machine (no emulator or phone here).
@@ -206,13 +206,13 @@ def test_reset_options_pick_the_task_and_task_lists_are_drawn_from() -> None:
 
 def test_bad_configuration_is_reported_clearly() -> None:
     with pytest.raises(UnknownTaskError, match="did you mean SystemWifiTurnOn"):
-        CerebellumEnv(task="SystemWifiTurnOnn")
+        CerebellumEnv(task="SystemWifiTurnOnn", device=Phone())
     with pytest.raises(ValueError, match="invalid_action"):
-        CerebellumEnv(invalid_action="ignore")  # type: ignore[arg-type]
+        CerebellumEnv(invalid_action="ignore", device=Phone())  # type: ignore[arg-type]
     with pytest.raises(CerebellumError, match="unknown backend"):
         make_device("telepathy")
     with pytest.raises(CerebellumError, match="call reset"):
-        CerebellumEnv(task="SystemWifiTurnOn").step("W")
+        CerebellumEnv(task="SystemWifiTurnOn", device=Phone()).step("W")
 
 
 class _DroppingPhone(Phone):

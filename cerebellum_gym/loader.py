@@ -1,0 +1,262 @@
+"""The one place that assembles an env: backend, device, task catalogue and device wrapper.
+
+``gym.make("Cerebellum-Sim-v0", ...)`` calls :func:`make_env`. It reads the backend's typed
+config from ``device_options`` (a misspelt option is an error listing the valid ones), builds
+the device through the backend's string entry point (so the core install needs none of the other
+backends' dependencies), picks the task catalogue (the bundled tasks, or the backend's own, as
+AndroidWorld's), wraps the device if asked (fault injection, recording, ...), and hands all of it
+to :class:`~cerebellum_gym.env.CerebellumEnv`.
+
+Example:
+    >>> from cerebellum_gym.loader import make_env, make_device
+    >>> env = make_env("SystemWifiTurnOn", backend="sim", pixels=False)
+    >>> env.device.backend, env.catalog.source
+    ('sim', 'builtin')
+    >>> make_device("sim", {"clokc": 0.0})
+    Traceback (most recent call last):
+    ...
+    cerebellum_gym.errors.ConfigError: unknown option 'clokc' for the 'sim' backend (did you mean 'clock'?); valid options: apps, clock
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import importlib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from cerebellum_gym.devices.base import Device
+from cerebellum_gym.env import CerebellumEnv, TaskSpec
+from cerebellum_gym.errors import CerebellumError, ConfigError
+from cerebellum_gym.tasks.catalog import BUILTIN, ChainCatalog, MappingCatalog, TaskCatalog
+
+if TYPE_CHECKING:
+    from cerebellum_gym.sim.apps.base import App
+
+DeviceWrapper = Callable[[Device], Device]
+"""Wraps a freshly built device (fault injection, recording, ...); the env drives what it returns."""
+
+
+# --- per-backend configs ---------------------------------------------------------------------
+# Each field is a keyword argument of the backend's device class, with the same default (a test
+# holds them together). Values are checked by the device's constructor.
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """The embedded simulator (:class:`~cerebellum_gym.sim.phone.Phone`).
+
+    Attributes:
+        apps: the app classes to install besides the launcher (``None``: every bundled app).
+        clock: the wall clock at factory reset, in epoch seconds (``None``: the phone's default).
+    """
+
+    apps: Iterable[type[App]] | None = None
+    clock: float | None = None
+
+    def device_kwargs(self) -> dict[str, Any]:
+        kwargs = _fields(self)
+        if kwargs["clock"] is None:
+            del kwargs["clock"]
+        return kwargs
+
+
+@dataclass(frozen=True)
+class AdbConfig:
+    """Any ADB device (:class:`~cerebellum_gym.devices.adb.AdbDevice`); see ``docs/adb.md``."""
+
+    serial: str | None = None
+    adb_host: str | None = None
+    adb_port: int | None = None
+    timeout: float = 10.0
+    wait_timeout_margin: float = 5.0
+    text_input: str = "auto"
+    reset_packages: Iterable[str] = ()
+    reconnect_timeout: float | None = None
+    reset_command: str | None = "auto"
+    screencap_format: str = "auto"
+    prefetch_tree: bool = True
+
+    def device_kwargs(self) -> dict[str, Any]:
+        return _fields(self)
+
+
+@dataclass(frozen=True)
+class AndroidWorldConfig:
+    """AndroidWorld's emulator (:class:`~cerebellum_gym.devices.androidworld.AndroidWorldDevice`);
+    see ``docs/androidworld.md``. ``task_family`` also picks the task catalogue."""
+
+    env: Any = None
+    console_port: int = 5554
+    grpc_port: int = 8554
+    adb_path: str | None = None
+    emulator_setup: bool = False
+    freeze_datetime: bool = True
+    tree_source: str = "forest"
+    all_windows: bool = False
+    text_input: str = "adb"
+    transition_pause: float | None = 1.0
+    timeout: float = 10.0
+    task_family: str = "android_world"
+    close_env: bool | None = None
+
+    def device_kwargs(self) -> dict[str, Any]:
+        return _fields(self)
+
+
+BackendConfig = SimConfig | AdbConfig | AndroidWorldConfig
+
+
+def _fields(config: Any) -> dict[str, Any]:
+    # Shallow on purpose: options such as ``env`` or ``apps`` are live objects, never copied.
+    return {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+
+
+def _builtin_catalog(config: Any) -> TaskCatalog:
+    return BUILTIN
+
+
+def _androidworld_catalog(config: Any) -> TaskCatalog:
+    def load() -> Mapping[str, Any]:
+        from cerebellum_gym.tasks.androidworld import task_classes
+
+        return task_classes(config.task_family)
+
+    # AndroidWorld's own tasks first; a name only the bundled registry has still resolves.
+    return ChainCatalog(MappingCatalog("androidworld", load), BUILTIN)
+
+
+@dataclass(frozen=True)
+class Backend:
+    """A backend: its config, its device class (``module:attr``, imported on first use), its tasks."""
+
+    name: str
+    config: type[Any]
+    device: str
+    catalog: Callable[[Any], TaskCatalog] = _builtin_catalog
+
+
+BACKENDS: dict[str, Backend] = {
+    "sim": Backend("sim", SimConfig, "cerebellum_gym.sim.phone:Phone"),
+    "adb": Backend("adb", AdbConfig, "cerebellum_gym.devices.adb:AdbDevice"),
+    "androidworld": Backend(
+        "androidworld", AndroidWorldConfig, "cerebellum_gym.devices.androidworld:AndroidWorldDevice", _androidworld_catalog
+    ),
+}
+
+
+def backend(name: str) -> Backend:
+    """The backend called ``name``.
+
+    Raises:
+        ConfigError: no such backend.
+    """
+    try:
+        return BACKENDS[name]
+    except KeyError:
+        raise ConfigError(f"unknown backend {name!r}; known: {', '.join(sorted(BACKENDS))}") from None
+
+
+def device_config(name: str, options: Mapping[str, Any] | BackendConfig | None = None) -> BackendConfig:
+    """The typed config of backend ``name`` from a mapping of options (or a ready config).
+
+    Raises:
+        ConfigError: unknown backend, an unknown option (with the close names and every valid
+            one), or a config of another backend.
+    """
+    spec = backend(name)
+    if options is None:
+        return spec.config()
+    if dataclasses.is_dataclass(options) and not isinstance(options, type):
+        if not isinstance(options, spec.config):
+            raise ConfigError(f"the {name!r} backend takes a {spec.config.__name__}, got {type(options).__name__}")
+        return options
+    if not isinstance(options, Mapping):
+        raise ConfigError(f"device_options must be a mapping or a {spec.config.__name__}, got {type(options).__name__}")
+    valid = [f.name for f in dataclasses.fields(spec.config)]
+    for key in options:
+        if key not in valid:
+            close = difflib.get_close_matches(str(key), valid, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ConfigError(f"unknown option {key!r} for the {name!r} backend{hint}; valid options: {', '.join(valid)}")
+    return spec.config(**options)
+
+
+def make_device(name: str, options: Mapping[str, Any] | BackendConfig | None = None) -> Device:
+    """Build a device of backend ``name`` from its options.
+
+    Raises:
+        ConfigError: bad backend or options.
+        CerebellumError: the backend's optional dependencies are missing.
+    """
+    config = device_config(name, options)
+    module_name, _, attr = backend(name).device.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise CerebellumError(f"backend {name!r} needs an optional dependency: {exc}") from exc
+    device: Device = getattr(module, attr)(**config.device_kwargs())
+    return device
+
+
+def make_catalog(name: str, options: Mapping[str, Any] | BackendConfig | None = None) -> TaskCatalog:
+    """The task catalogue of backend ``name`` (the bundled tasks, or the backend's own first)."""
+    return backend(name).catalog(device_config(name, options))
+
+
+def make_env(
+    task: TaskSpec = None,
+    *,
+    backend: str = "sim",
+    device_options: Mapping[str, Any] | BackendConfig | None = None,
+    device_wrapper: DeviceWrapper | None = None,
+    device: Device | None = None,
+    **env_options: Any,
+) -> CerebellumEnv:
+    """Assemble a :class:`~cerebellum_gym.env.CerebellumEnv` (the env ids' entry point).
+
+    Args:
+        task: a task name, a list of names, a task class or instance, or ``None`` (every task of
+            the backend's catalogue).
+        backend: ``"sim"``, ``"adb"`` or ``"androidworld"``.
+        device_options: the backend's options, as a mapping or its config dataclass
+            (:class:`SimConfig`, :class:`AdbConfig`, :class:`AndroidWorldConfig`).
+        device_wrapper: called on the built device; the env drives what it returns (and closes it).
+        device: a ready device to drive instead of building one (the caller keeps and closes it).
+        **env_options: the env's own options (``pixels``, ``screenshot_width``, ``max_steps``, ...).
+
+    Raises:
+        ConfigError: unknown backend or device option.
+    """
+    config = device_config(backend, device_options)
+    catalog = make_catalog(backend, config)
+    owns = device is None
+    built = make_device(backend, config) if device is None else device
+    try:
+        driven = device_wrapper(built) if device_wrapper is not None else built
+        return CerebellumEnv(task, device=driven, catalog=catalog, owns_device=owns, **env_options)
+    except BaseException:
+        if owns:
+            built.close()
+        raise
+
+
+# gymnasium's make reads the entry point's metadata for render modes.
+make_env.metadata = CerebellumEnv.metadata  # type: ignore[attr-defined]
+
+__all__ = [
+    "BACKENDS",
+    "AdbConfig",
+    "AndroidWorldConfig",
+    "Backend",
+    "BackendConfig",
+    "DeviceWrapper",
+    "SimConfig",
+    "backend",
+    "device_config",
+    "make_catalog",
+    "make_device",
+    "make_env",
+]

@@ -1,0 +1,174 @@
+"""The layers hold: what each part of the package may import, and no cycles between packages.
+
+The rule (docs/architecture.md, "Layers"): ``core`` is the bottom layer and imports no backend and
+no task; devices know no tasks; tasks judge through the Device interface and never import the
+simulator; only the loader assembles an env. Every import counts, also those inside functions
+and under ``TYPE_CHECKING``: a hidden import is still an edge.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Source folder -> the package it installs as (setup.cfg's package_dir).
+SOURCES = {"cerebellum_gym": "cerebellum_gym", "agents": "cerebellum_gym.agents", "wrappers": "cerebellum_gym.wrappers"}
+
+#: Layer -> the layers it must never import.
+FORBIDDEN: dict[str, set[str]] = {
+    "core": {"devices", "tasks", "sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli"},
+    "appdata": {"core", "devices", "tasks", "sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli"},
+    "devices": {"tasks", "sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli"},
+    "tasks": {"sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli"},
+    "sim": {"tasks", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli"},
+    "env": {"sim", "loader", "vector", "evaluation", "agents", "wrappers", "cli"},
+    "loader": {"vector", "evaluation", "agents", "wrappers", "cli"},
+    "vector": {"sim", "tasks", "evaluation", "agents", "wrappers", "cli"},
+    "wrappers": {"evaluation", "cli", "sim"},
+    "agents": {"evaluation", "cli", "sim"},
+    "evaluation": {"cli"},
+}
+#: Package pairs allowed to import each other: the simulator's host (the phone) and its plugins (the apps).
+ALLOWED_CYCLES = [{"cerebellum_gym.sim", "cerebellum_gym.sim.apps"}]
+
+
+def _modules() -> Iterator[tuple[str, Path, bool]]:
+    for folder, package in SOURCES.items():
+        base = ROOT / folder
+        for path in sorted(base.rglob("*.py")):
+            parts = list(path.relative_to(base).with_suffix("").parts)
+            is_init = parts[-1] == "__init__"
+            if is_init:
+                parts = parts[:-1]
+            yield ".".join([package, *parts]), path, is_init
+
+
+def _imports(name: str, path: Path, is_init: bool) -> set[str]:
+    found: set[str] = set()
+    package = name if is_init else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                module = ".".join([*base, node.module] if node.module else base)
+            else:
+                module = node.module or ""
+            found.add(module)
+            # `from pkg import submodule` imports the submodule.
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return {m for m in found if m == "cerebellum_gym" or m.startswith("cerebellum_gym.")}
+
+
+MODULES = {name: _imports(name, path, is_init) for name, path, is_init in _modules()}
+KNOWN = set(MODULES)
+
+
+def _resolve(target: str) -> str | None:
+    """The module an import names (``from pkg import name`` may name a function, not a module)."""
+    while target and target not in KNOWN:
+        target = target.rpartition(".")[0]
+    return target or None
+
+
+def _layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "cerebellum_gym"
+
+
+def test_the_source_tree_is_seen() -> None:
+    assert {"cerebellum_gym.core.actions", "cerebellum_gym.env", "cerebellum_gym.loader", "cerebellum_gym.agents.base"} <= KNOWN
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_no_layer_imports_above_itself(layer: str) -> None:
+    breaches = [
+        f"{module} imports {target}"
+        for module, targets in MODULES.items()
+        if _layer(module) == layer
+        for target in sorted(targets)
+        if (resolved := _resolve(target)) is not None and _layer(resolved) in FORBIDDEN[layer]
+    ]
+    assert not breaches, "\n".join(breaches)
+
+
+def _package_graph() -> dict[str, set[str]]:
+    packages = {name for name, path, is_init in _modules() if is_init}
+
+    def package_of(module: str) -> str:
+        return module if module in packages else module.rpartition(".")[0]
+
+    graph: dict[str, set[str]] = defaultdict(set)
+    for module, targets in MODULES.items():
+        for target in targets:
+            resolved = _resolve(target)
+            if resolved is None:
+                continue
+            src, dst = package_of(module), package_of(resolved)
+            # A package importing its own subpackages (its public surface) is no back-edge.
+            if src != dst and not dst.startswith(src + "."):
+                graph[src].add(dst)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """Strongly connected components of more than one package (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.add(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(component)
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_cycles_between_packages() -> None:
+    cycles = [c for c in _cycles(_package_graph()) if c not in ALLOWED_CYCLES]
+    assert not cycles, f"import cycles between packages: {cycles}"
+
+
+def test_the_cycle_check_sees_a_back_edge() -> None:
+    graph = _package_graph()
+    graph["cerebellum_gym.core"].add("cerebellum_gym.devices")  # core -> devices -> core
+    assert any({"cerebellum_gym.core", "cerebellum_gym.devices"} <= c for c in _cycles(graph))
+
+
+def test_importing_the_package_loads_no_simulator() -> None:
+    """ADB and AndroidWorld users pay for no simulator module at ``import cerebellum_gym``."""
+    import subprocess
+    import sys
+
+    code = "import sys, cerebellum_gym; print(sorted(m for m in sys.modules if m.startswith('cerebellum_gym.sim')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[]"
