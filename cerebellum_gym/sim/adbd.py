@@ -4,7 +4,7 @@
 any phone: CNXN without AUTH, then OPEN/OKAY/WRTE/CLSE streams with one unacknowledged WRTE per
 stream. Services: ``shell:`` (v1, output then close), ``shell,v2:`` (stdout/stderr/exit packets),
 ``exec:`` (raw output) and ``sync:`` (STAT, LIST, RECV, SEND, QUIT). Commands run in
-:class:`~cerebellum_gym.sim.adb_shell.Shell` against one :class:`~cerebellum_gym.sim.phone.Phone`.
+:class:`~cerebellum_gym.sim.shell.Shell` against one :class:`~cerebellum_gym.sim.phone.Phone`.
 
 For tests, faults can be armed (:meth:`AdbdServer.inject`): drop the connection, stop answering,
 or send garbage, on the next service whose name contains a given text.
@@ -35,9 +35,10 @@ from typing import Final, Literal
 
 import numpy as np
 
+from cerebellum_gym.devices.android import ADB_KEYBOARD_IME
 from cerebellum_gym.errors import CerebellumError
-from cerebellum_gym.sim.adb_shell import ADB_KEYBOARD_IME, DEFAULT_SDK, PROPS, Shell
 from cerebellum_gym.sim.phone import Phone
+from cerebellum_gym.sim.shell import DEFAULT_SDK, PROPS, Shell
 
 log = logging.getLogger(__name__)
 

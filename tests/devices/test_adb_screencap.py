@@ -13,10 +13,10 @@ from PIL import Image
 from cerebellum_gym.devices.adb import (
     AdbDevice,
     UnreadablePixelFormatError,
-    _scaled,
     auto_screencap_format,
     parse_raw_screencap,
 )
+from cerebellum_gym.devices.adb.frames import scale_image
 from cerebellum_gym.devices.base import KEYCODE_HOME
 from cerebellum_gym.errors import DeviceProtocolError
 from cerebellum_gym.sim.adbd import AdbdServer
@@ -37,7 +37,7 @@ def test_raw_screencap_header_variants_give_the_simulators_pixels(adb_server: An
         frame = parse_raw_screencap(memoryview(buf)[:n])
         assert (n, frame.header_size, frame.width, frame.height, frame.pixel_format) == (1080 * 2400 * 4 + header, header, 1080, 2400, 1)
         assert np.array_equal(device.screenshot(), phone.screenshot())  # lossless, as PNG is
-        reference = _scaled(Image.fromarray(phone.screenshot()), 464)
+        reference = scale_image(Image.fromarray(phone.screenshot()), 464)
         for _ in range(2):  # the second frame is scaled while it arrives
             assert np.array_equal(device.screenshot(464), reference)
         device.screencap_format = "png"

@@ -6,8 +6,9 @@ import base64
 
 import pytest
 
-from cerebellum_gym.sim.adb_shell import ADB_KEYBOARD_IME, Shell, parse_where
+from cerebellum_gym.devices.android import ADB_KEYBOARD_IME
 from cerebellum_gym.sim.phone import LAUNCHER_PACKAGE, Phone
+from cerebellum_gym.sim.shell import Shell, parse_where
 
 CONTACTS_URI = "content://com.android.contacts/data/phones"
 

@@ -1,10 +1,12 @@
 """``AdbDevice``: any Android device over ADB (a phone, an emulator, or the served simulator).
 
-Built on adbutils' connection to the adb server, with its own reads so that every call has a
-hard deadline: a device that stops answering raises :class:`~cerebellum_gym.errors.DeviceTimeoutError`
-within ``timeout`` seconds, a dropped one :class:`~cerebellum_gym.errors.DeviceLostError`, and
-one that answers nonsense :class:`~cerebellum_gym.errors.DeviceProtocolError`. Nothing hangs.
-After such a fault the next call (normally the env's reset) reconnects first.
+It talks to the adb server through this package's own smart-socket client
+(:mod:`cerebellum_gym.devices.adb.client`), so that every call has a hard deadline: a device
+that stops answering raises :class:`~cerebellum_gym.errors.DeviceTimeoutError` within
+``timeout`` seconds, a dropped one :class:`~cerebellum_gym.errors.DeviceLostError`, and one that
+answers nonsense :class:`~cerebellum_gym.errors.DeviceProtocolError`. Nothing hangs. After such a
+fault the next call (normally the env's reset) reconnects first. (adbutils only supplies the
+``adb`` binary when none is on ``PATH``.)
 
 Typed text is untrusted input. It reaches the device as data, never as shell syntax:
 
@@ -17,12 +19,11 @@ Typed text is untrusted input. It reaches the device as data, never as shell syn
   When that IME is not the device's current input method, :meth:`AdbDevice.type_text` raises
   :class:`~cerebellum_gym.errors.UnsupportedOperationError` instead of typing part of the text.
 
-Screenshots come as PNG (``screencap -p``: small on the wire, but the device encodes and the host
-decodes) or as the raw framebuffer (``screencap``: a 12- or 16-byte header and RGBA pixels,
-10 MB at 1080x2400, nothing to encode or decode); ``screencap_format="auto"`` takes raw where
-the bytes stay on the machine (an emulator, a loopback serial) and PNG over USB or Wi-Fi. When
-the env asks for a screenshot and then the UI tree, the tree is fetched on a second connection
-while the screenshot transfers, and any call that may change the device discards it.
+Screenshots come as PNG or as the raw framebuffer (:mod:`cerebellum_gym.devices.adb.frames`);
+``screencap_format="auto"`` takes raw where the bytes stay on the machine (an emulator, a
+loopback serial) and PNG over USB or Wi-Fi. When the env asks for a screenshot and then the UI
+tree, the tree is fetched on a second connection while the screenshot transfers, and any call
+that may change the device discards it.
 
 Example (needs a device; see ``docs/adb.md``)::
 
@@ -35,22 +36,30 @@ from __future__ import annotations
 import base64
 import contextlib
 import io
-import itertools
 import os
 import re
 import shlex
-import shutil
 import socket
 import struct
 import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 import numpy as np
 
 from cerebellum_gym.core.tree import UINode, parse_uiautomator_xml
+from cerebellum_gym.devices.adb.client import MAX_OUTPUT, Deadline, Link, adb_binary, looks_like_address
+from cerebellum_gym.devices.adb.frames import (
+    PIXEL_FORMAT_RGBA_8888,
+    PIXEL_FORMAT_RGBX_8888,
+    PipelinedScale,
+    UnreadablePixelFormatError,
+    parse_raw_screencap,
+    scale_image,
+)
+from cerebellum_gym.devices.android import ADB_KEYBOARD_IME, ADB_KEYBOARD_PACKAGE, SIM_PRODUCT, SIM_RESET_COMMAND
 from cerebellum_gym.devices.base import KEYCODE_HOME
 from cerebellum_gym.devices.shell import ShellDevice, ShellOutput, input_text_chunks, is_printable_ascii
 from cerebellum_gym.errors import (
@@ -63,259 +72,14 @@ from cerebellum_gym.errors import (
 )
 
 DUMP_PATH: Final = "/data/local/tmp/cerebellum_window_dump.xml"
-ADB_KEYBOARD_IME: Final = "com.android.adbkeyboard/.AdbIME"
-#: The served simulator's product name and its (simulator-only) full reset.
-SIM_PRODUCT: Final = "cerebellum_sim"
-SIM_RESET_COMMAND: Final = "cerebellum-sim factory-reset"
 #: Packages a reset never force-stops: the system UI, the framework and input methods.
-PROTECTED_PACKAGES: Final = frozenset({"android", "com.android.systemui", "com.android.adbkeyboard", "com.android.phone"})
+PROTECTED_PACKAGES: Final = frozenset({"android", "com.android.systemui", ADB_KEYBOARD_PACKAGE, "com.android.phone"})
 TextInput = Literal["auto", "input", "adbkeyboard"]
 ScreencapFormat = Literal["auto", "raw", "png"]
-#: Raw ``screencap`` pixel formats (``android.graphics.PixelFormat``) and their bytes per pixel.
-PIXEL_FORMAT_RGBA_8888: Final = 1
-PIXEL_FORMAT_RGBX_8888: Final = 2
-PIXEL_FORMAT_RGB_888: Final = 3
-PIXEL_FORMAT_BGRA_8888: Final = 5
-_BYTES_PER_PIXEL: Final = {
-    PIXEL_FORMAT_RGBA_8888: 4,
-    PIXEL_FORMAT_RGBX_8888: 4,
-    PIXEL_FORMAT_RGB_888: 3,
-    PIXEL_FORMAT_BGRA_8888: 4,
-}
-#: PIL raw modes that read each format's pixels as RGB (the fourth byte ignored).
-_PIL_RAWMODES: Final = {
-    PIXEL_FORMAT_RGBA_8888: "RGBX",
-    PIXEL_FORMAT_RGBX_8888: "RGBX",
-    PIXEL_FORMAT_RGB_888: "RGB",
-    PIXEL_FORMAT_BGRA_8888: "BGRX",
-}
 _EMULATOR_SERIAL_RE: Final = re.compile(r"emulator-\d+")
 _FOCUS_RE: Final = re.compile(r"mCurrentFocus=Window\{\S+ \S+ ([^/\s}]+)")
 _FOCUSED_APP_RE: Final = re.compile(r"(?:mFocusedApp|mResumedActivity)[=:].*?ActivityRecord\{\S+ \S+ ([^/\s}]+)")
 _SIZE_RE: Final = re.compile(r"(Physical|Override) size: (\d+)x(\d+)")
-_MAX_OUTPUT: Final = 64 * 1024 * 1024
-
-
-class RawFrame:
-    """A raw ``screencap`` answer: the header's fields and a view of the pixels (no copy)."""
-
-    __slots__ = ("header_size", "height", "pixel_format", "pixels", "width")
-
-    def __init__(self, width: int, height: int, pixel_format: int, header_size: int, pixels: memoryview) -> None:
-        self.width = width
-        self.height = height
-        self.pixel_format = pixel_format
-        self.header_size = header_size
-        self.pixels = pixels
-
-    def image(self) -> Any:
-        """The frame as an RGB-readable PIL image (RGBX where the buffer can be shared as is)."""
-        from PIL import Image
-
-        size, rawmode = (self.width, self.height), _PIL_RAWMODES[self.pixel_format]
-        # PIL takes any buffer; its stubs name only bytes (hence the ignores).
-        if rawmode == "RGBX":
-            # PIL keeps RGB as 4 bytes a pixel: RGBA_8888 maps straight onto the buffer, no copy.
-            return Image.frombuffer("RGBX", size, self.pixels, "raw", "RGBX", 0, 1)  # type: ignore[arg-type]
-        return Image.frombytes("RGB", size, self.pixels, "raw", rawmode)
-
-    def rgb(self) -> np.ndarray:
-        """The frame as a fresh uint8 RGB ``(H, W, 3)`` array (one C pass drops the fourth byte)."""
-        from PIL import Image
-
-        size, rawmode = (self.width, self.height), _PIL_RAWMODES[self.pixel_format]
-        return np.asarray(Image.frombytes("RGB", size, self.pixels, "raw", rawmode))
-
-
-class UnreadablePixelFormatError(DeviceProtocolError):
-    """A well-formed raw ``screencap`` in a pixel format this backend does not convert."""
-
-
-def parse_raw_screencap(data: bytes | bytearray | memoryview) -> RawFrame:
-    """Read what ``screencap`` (without ``-p``) writes: little-endian width, height and pixel
-    format, on API 28+ a colour-space word, then the pixels.
-
-    The header's length is not announced: it is whatever the data holds beyond
-    ``width * height * bytes_per_pixel`` (12 or 16 bytes).
-
-    Raises:
-        DeviceProtocolError: not a raw screencap, or a pixel format this reader does not know.
-
-    Example:
-        >>> frame = parse_raw_screencap(struct.pack("<4I", 2, 1, 1, 1) + bytes([1, 2, 3, 255, 4, 5, 6, 255]))
-        >>> frame.header_size, frame.rgb().tolist()
-        (16, [[[1, 2, 3], [4, 5, 6]]])
-    """
-    view = memoryview(data).cast("B")
-    if len(view) < 12:
-        raise DeviceProtocolError(f"screencap returned {len(view)} bytes, less than a raw header: {bytes(view[:16])!r}")
-    width, height, pixel_format = struct.unpack_from("<3I", view)
-    bpp = _BYTES_PER_PIXEL.get(pixel_format)
-    if bpp is None:
-        area = width * height
-        if (
-            0 < width <= 1 << 14
-            and 0 < height <= 1 << 14
-            and any((len(view) - h) % area == 0 and (len(view) - h) // area in (1, 2, 4, 8) for h in (12, 16))
-        ):
-            # The header holds together (e.g. RGB_565 on an old device): a frame, just not one we convert.
-            raise UnreadablePixelFormatError(
-                f"raw screencap in pixel format {pixel_format} ({width}x{height}), not RGBA/RGBX/BGRA_8888 or RGB_888; "
-                "use screencap_format='png'"
-            )
-        raise DeviceProtocolError(f"not a raw screencap (pixel format {pixel_format}?): {bytes(view[:16])!r}")
-    header_size = len(view) - width * height * bpp
-    if header_size not in (12, 16) or not 0 < width <= 1 << 14 or not 0 < height <= 1 << 14:
-        raise DeviceProtocolError(
-            f"raw screencap of {len(view)} bytes does not hold a {width}x{height} frame of {bpp}-byte pixels "
-            f"after a 12- or 16-byte header: {bytes(view[:16])!r}"
-        )
-    return RawFrame(width, height, pixel_format, header_size, view[header_size:])
-
-
-#: Output bands a downscale is cut into, so it can start before the whole frame has arrived.
-SCALE_BANDS: Final = 8
-
-
-class _ScalePlan:
-    """How a ``w x h`` frame is scaled to ``width``: a box ``reduce`` by an integer factor (a cheap
-    filter that keeps the bilinear pass small), then a bilinear resize, both in output bands.
-
-    Every screenshot is scaled band by band, whether or not the bands overlap a transfer, so a
-    frame scales to the same pixels on every path.
-    """
-
-    def __init__(self, w: int, h: int, width: int) -> None:
-        self.size = (w, h)
-        self.out = (width, round(h * width / w))
-        self.factor = max(1, w // width)
-        self.reduced = (-(-w // self.factor), -(-h // self.factor))
-        rh, oh = self.reduced[1], self.out[1]
-        self.sy = rh / oh
-        edges = [round(oh * i / SCALE_BANDS) for i in range(SCALE_BANDS + 1)]
-        self.bands = [(o0, o1) for o0, o1 in itertools.pairwise(edges) if o1 > o0]
-        # Reduced rows each band's bilinear pass reads: its box plus the filter's reach
-        # (support 1 source row per unit of scale), plus a row for rounding.
-        reach = max(self.sy, 1.0) + 2
-        self.reduced_needed = [min(rh, int(o1 * self.sy + reach) + 1) for _, o1 in self.bands]
-
-    def source_rows(self, band: int) -> int:
-        """Full-resolution rows that must have arrived before ``band`` can be scaled."""
-        return min(self.size[1], self.reduced_needed[band] * self.factor)
-
-    def run(self, source: Any, ready: Any = None) -> np.ndarray:
-        """Scale ``source`` (a PIL image) band by band; ``ready(rows)`` blocks until that many
-        source rows hold data and returns False to give up (then this returns an empty array)."""
-        from PIL import Image
-
-        w, _ = self.size
-        rw, rh = self.reduced
-        reduced = source if self.factor == 1 else Image.new(source.mode, (rw, rh))
-        done = 0  # reduced rows filled
-        parts: list[np.ndarray] = []
-        for band, (o0, o1) in enumerate(self.bands):
-            if ready is not None and not ready(self.source_rows(band)):
-                return np.empty((0, 0, 3), np.uint8)
-            need = self.reduced_needed[band]
-            if self.factor > 1 and need > done:
-                box = (0, done * self.factor, w, min(self.size[1], need * self.factor))
-                reduced.paste(source.reduce(self.factor, box=box), (0, done))
-                done = need
-            part = reduced.resize((self.out[0], o1 - o0), Image.Resampling.BILINEAR, box=(0, o0 * self.sy, rw, o1 * self.sy))
-            parts.append(np.asarray(part if part.mode == "RGB" else part.convert("RGB")))
-        return np.concatenate(parts)
-
-
-def _scaled(image: Any, width: int | None) -> np.ndarray:
-    """``image`` (PIL) as uint8 RGB, scaled to ``width`` pixels wide if given."""
-    from PIL import Image
-
-    if width is not None:
-        width = int(width)
-        if width <= 0:
-            raise ValueError(f"screenshot width must be positive, got {width}")
-        dev_w, dev_h = image.size
-        if width < dev_w:
-            return _ScalePlan(dev_w, dev_h, width).run(image)
-        if width > dev_w:
-            image = image.resize((width, round(dev_h * width / dev_w)), Image.Resampling.BILINEAR)
-    if image.mode != "RGB":
-        image = image.convert("RGB")
-    return np.asarray(image)
-
-
-class _PipelinedScale:
-    """Scales a raw RGBA/RGBX frame on a worker thread while its bytes are still arriving.
-
-    The receiving thread reports progress with :meth:`feed`; the worker scales each output band
-    as soon as the rows it reads are in (PIL releases the GIL while it works), so on a device
-    whose transfer takes longer than the scaling, only the last band is left after the last byte.
-    """
-
-    def __init__(self, buf: bytearray, header_size: int, w: int, h: int, width: int) -> None:
-        from PIL import Image
-
-        self.plan = _ScalePlan(w, h, width)
-        self.header_size = header_size
-        self.row_bytes = w * 4
-        self.expected = header_size + h * self.row_bytes
-        # RGBX over the buffer being filled: no copy; the worker only reads rows already in.
-        self.source = Image.frombuffer("RGBX", (w, h), memoryview(buf)[header_size : self.expected], "raw", "RGBX", 0, 1)  # type: ignore[arg-type]
-        self.received = 0
-        self.closed = False
-        self.result: np.ndarray | None = None
-        self.cond = threading.Condition()
-        self.thread = threading.Thread(target=self._run, name="adb-screencap-scale", daemon=True)
-        self.thread.start()
-
-    def _ready(self, rows: int) -> bool:
-        need = self.header_size + rows * self.row_bytes
-        with self.cond:
-            while self.received < need and not self.closed:
-                self.cond.wait()
-            return self.received >= need and self.received <= self.expected
-
-    def _run(self) -> None:
-        with contextlib.suppress(Exception):  # any failure leaves result None: scaled afresh
-            result = self.plan.run(self.source, self._ready)
-            if result.size:
-                self.result = result
-
-    def feed(self, received: int) -> None:
-        with self.cond:
-            self.received = received
-            self.cond.notify()
-
-    def finish(self, total: int | None) -> np.ndarray | None:
-        """Stop feeding (``total`` bytes arrived; ``None`` if the read failed); the scaled frame
-        if the data was exactly the frame this pipeline expected, else None."""
-        with self.cond:
-            if total is not None:
-                self.received = total
-            self.closed = True
-            self.cond.notify()
-        self.thread.join()
-        self.source.close()
-        return self.result if total == self.expected else None
-
-
-def auto_screencap_format(serial: str, adb_host: str = "127.0.0.1") -> Literal["raw", "png"]:
-    """What ``screencap_format="auto"`` picks: raw where the frame's bytes never leave this
-    machine (a local adb server, and an emulator's serial or a loopback ``host:port``), PNG where
-    they cross USB or a network, whose bandwidth makes 10 MB frames slower than encoding them.
-
-    Example:
-        >>> [auto_screencap_format(s) for s in ("emulator-5554", "127.0.0.1:6520", "R58M12ABCDE", "192.168.1.7:5555")]
-        ['raw', 'raw', 'png', 'png']
-    """
-    if adb_host not in ("127.0.0.1", "localhost", "::1"):
-        return "png"
-    if _EMULATOR_SERIAL_RE.fullmatch(serial):
-        return "raw"
-    if not _looks_like_address(serial):
-        return "png"
-    host = serial.rpartition(":")[0].strip("[]")
-    return "raw" if host == "localhost" or host.startswith("127.") or host == "::1" else "png"
 
 
 class _TreePrefetch:
@@ -334,132 +98,23 @@ class _TreePrefetch:
             self.error = exc
 
 
-class _Deadline:
-    """A point in time that every read of one call must finish by."""
+def auto_screencap_format(serial: str, adb_host: str = "127.0.0.1") -> Literal["raw", "png"]:
+    """What ``screencap_format="auto"`` picks: raw where the frame's bytes never leave this
+    machine (a local adb server, and an emulator's serial or a loopback ``host:port``), PNG where
+    they cross USB or a network, whose bandwidth makes 10 MB frames slower than encoding them.
 
-    def __init__(self, seconds: float, what: str) -> None:
-        self.end = time.monotonic() + seconds
-        self.seconds = seconds
-        self.what = what
-
-    def remaining(self) -> float:
-        left = self.end - time.monotonic()
-        if left <= 0:
-            raise DeviceTimeoutError(f"{self.what}: no answer within {self.seconds:g} s")
-        return left
-
-
-class _Link:
-    """One socket to the adb server, switched to a device service, read under a deadline."""
-
-    def __init__(self, sock: socket.socket, deadline: _Deadline) -> None:
-        self.sock = sock
-        self.deadline = deadline
-        self.buffer = bytearray()
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self.sock.close()
-
-    def send(self, data: bytes) -> None:
-        self.sock.settimeout(self.deadline.remaining())
-        try:
-            self.sock.sendall(data)
-        except TimeoutError:
-            raise DeviceTimeoutError(f"{self.deadline.what}: send timed out") from None
-        except OSError as exc:
-            raise DeviceLostError(f"{self.deadline.what}: connection to the adb server broke: {exc}") from exc
-
-    def _fill(self) -> bool:
-        self.sock.settimeout(self.deadline.remaining())
-        try:
-            chunk = self.sock.recv(1 << 20)
-        except TimeoutError:
-            raise DeviceTimeoutError(f"{self.deadline.what}: no answer within {self.deadline.seconds:g} s") from None
-        except OSError as exc:
-            raise DeviceLostError(f"{self.deadline.what}: connection broke: {exc}") from exc
-        if not chunk:
-            return False
-        self.buffer += chunk
-        if len(self.buffer) > _MAX_OUTPUT:
-            raise DeviceProtocolError(f"{self.deadline.what}: more than {_MAX_OUTPUT} bytes of output")
-        return True
-
-    def read_exact(self, n: int) -> bytes:
-        while len(self.buffer) < n:
-            if not self._fill():
-                raise DeviceLostError(f"{self.deadline.what}: connection closed mid-answer")
-        data = bytes(self.buffer[:n])
-        del self.buffer[:n]
-        return data
-
-    def read_all(self) -> bytes:
-        while self._fill():
-            pass
-        data = bytes(self.buffer)
-        self.buffer.clear()
-        return data
-
-    def read_into(self, buf: bytearray, progress: Callable[[int], None] | None = None) -> int:
-        """Everything until the peer closes, received straight into ``buf`` (no per-chunk copies,
-        unlike :meth:`read_all`); ``progress(n)`` after each chunk. The byte count.
-
-        Raises:
-            DeviceProtocolError: more than ``len(buf)`` bytes arrived.
-        """
-        n = len(self.buffer)
-        if n > len(buf):
-            raise DeviceProtocolError(f"{self.deadline.what}: more than {len(buf)} bytes of output")
-        buf[:n] = self.buffer
-        self.buffer.clear()
-        with memoryview(buf) as view:
-            while True:
-                if n == len(buf):
-                    # Full: one byte more would mean the answer is larger than announced.
-                    probe = self._recv_some(1)
-                    if probe:
-                        raise DeviceProtocolError(f"{self.deadline.what}: more than {len(buf)} bytes of output")
-                    return n
-                got = self._recv_into(view[n:])
-                if not got:
-                    return n
-                n += got
-                if progress is not None:
-                    progress(n)
-
-    def _recv_into(self, view: memoryview) -> int:
-        self.sock.settimeout(self.deadline.remaining())
-        try:
-            return self.sock.recv_into(view)
-        except TimeoutError:
-            raise DeviceTimeoutError(f"{self.deadline.what}: no answer within {self.deadline.seconds:g} s") from None
-        except OSError as exc:
-            raise DeviceLostError(f"{self.deadline.what}: connection broke: {exc}") from exc
-
-    def _recv_some(self, size: int) -> bytes:
-        self.sock.settimeout(self.deadline.remaining())
-        try:
-            return self.sock.recv(size)
-        except TimeoutError:
-            raise DeviceTimeoutError(f"{self.deadline.what}: no answer within {self.deadline.seconds:g} s") from None
-        except OSError as exc:
-            raise DeviceLostError(f"{self.deadline.what}: connection broke: {exc}") from exc
-
-    def request(self, service: str) -> None:
-        """Send one adb server request and check its OKAY (a FAIL says why)."""
-        data = service.encode("utf-8")
-        self.send(b"%04x" % len(data) + data)
-        status = self.read_exact(4)
-        if status == b"OKAY":
-            return
-        if status == b"FAIL":
-            length = int(self.read_exact(4), 16)
-            message = self.read_exact(length).decode("utf-8", "replace")
-            lowered = message.lower()
-            if any(w in lowered for w in ("not found", "offline", "unauthorized", "no devices", "closed", "connecting")):
-                raise DeviceLostError(f"{self.deadline.what}: adb: {message}")
-            raise DeviceProtocolError(f"{self.deadline.what}: adb: {message}")
-        raise DeviceProtocolError(f"{self.deadline.what}: unexpected adb server answer {status!r}")
+    Example:
+        >>> [auto_screencap_format(s) for s in ("emulator-5554", "127.0.0.1:6520", "R58M12ABCDE", "192.168.1.7:5555")]
+        ['raw', 'raw', 'png', 'png']
+    """
+    if adb_host not in ("127.0.0.1", "localhost", "::1"):
+        return "png"
+    if _EMULATOR_SERIAL_RE.fullmatch(serial):
+        return "raw"
+    if not looks_like_address(serial):
+        return "png"
+    host = serial.rpartition(":")[0].strip("[]")
+    return "raw" if host == "localhost" or host.startswith("127.") or host == "::1" else "png"
 
 
 class AdbDevice(ShellDevice):
@@ -542,7 +197,7 @@ class AdbDevice(ShellDevice):
         self._prefetch: _TreePrefetch | None = None
         self._tree_follows_shot = True  # the env reads the tree right after each screenshot
         self._recover_lock = threading.Lock()
-        self.address = serial if serial is not None and _looks_like_address(serial) else None
+        self.address = serial if serial is not None and looks_like_address(serial) else None
         self._ensure_server()
         if serial is None:
             serial = self._only_device()
@@ -558,7 +213,7 @@ class AdbDevice(ShellDevice):
 
     # --- adb server plumbing -----------------------------------------------------------------
 
-    def _socket(self, deadline: _Deadline) -> socket.socket:
+    def _socket(self, deadline: Deadline) -> socket.socket:
         try:
             return socket.create_connection((self.adb_host, self.adb_port), timeout=deadline.remaining())
         except TimeoutError:
@@ -582,8 +237,8 @@ class AdbDevice(ShellDevice):
 
     def _host_query(self, request: str, timeout: float | None = None) -> str:
         """``host-serial:SERIAL:request`` (or ``host:request``), answered with a string block."""
-        deadline = _Deadline(timeout or self.timeout, f"adb {request}")
-        link = _Link(self._socket(deadline), deadline)
+        deadline = Deadline(timeout or self.timeout, f"adb {request}")
+        link = Link(self._socket(deadline), deadline)
         try:
             link.request(f"host-serial:{self.serial}:{request}" if not request.startswith("host:") else request)
             length = int(link.read_exact(4), 16)
@@ -646,12 +301,12 @@ class AdbDevice(ShellDevice):
                 self._wait_online(self.reconnect_timeout)
             self._needs_recovery = False
 
-    def _open(self, service: str, deadline: _Deadline) -> _Link:
+    def _open(self, service: str, deadline: Deadline) -> Link:
         if self._closed:
             raise DeviceLostError(f"device {self.serial} is closed")
         if self._needs_recovery:
             self._recover()
-        link = _Link(self._socket(deadline), deadline)
+        link = Link(self._socket(deadline), deadline)
         try:
             link.request(f"host:transport:{self.serial}")
             link.request(service)
@@ -688,7 +343,7 @@ class AdbDevice(ShellDevice):
         if not readonly:
             self._touch()
         line = command if isinstance(command, str) else shlex.join(command)
-        deadline = _Deadline(timeout or self.timeout, f"adb shell {line[:60]!r}")
+        deadline = Deadline(timeout or self.timeout, f"adb shell {line[:60]!r}")
         try:
             if "shell_v2" in self._features:
                 out = self._shell_v2(line, deadline)
@@ -705,14 +360,14 @@ class AdbDevice(ShellDevice):
             raise DeviceProtocolError(f"adb shell {line[:80]!r} exited {out.code}: {detail[:300]}")
         return out
 
-    def _shell_v2(self, line: str, deadline: _Deadline) -> ShellOutput:
+    def _shell_v2(self, line: str, deadline: Deadline) -> ShellOutput:
         link = self._open(f"shell,v2,raw:{line}", deadline)
         stdout, stderr = bytearray(), bytearray()
         try:
             while True:
                 header = link.read_exact(5)
                 kind, length = header[0], struct.unpack("<I", header[1:])[0]
-                if length > _MAX_OUTPUT:
+                if length > MAX_OUTPUT:
                     raise DeviceProtocolError(f"{deadline.what}: shell packet of {length} bytes")
                 data = link.read_exact(length)
                 if kind == 1:
@@ -735,7 +390,7 @@ class AdbDevice(ShellDevice):
             return self.shell(command, timeout=timeout, readonly=readonly).stdout
         if not readonly:
             self._touch()
-        deadline = _Deadline(timeout or self.timeout, f"adb exec-out {shlex.join(command)[:60]!r}")
+        deadline = Deadline(timeout or self.timeout, f"adb exec-out {shlex.join(command)[:60]!r}")
         try:
             link = self._open(f"exec:{shlex.join(command)}", deadline)
             try:
@@ -765,7 +420,7 @@ class AdbDevice(ShellDevice):
         if not readonly:
             self._touch()
         line = shlex.join(command)
-        deadline = _Deadline(timeout or self.timeout, f"adb exec-out {line[:60]!r}")
+        deadline = Deadline(timeout or self.timeout, f"adb exec-out {line[:60]!r}")
         try:
             link = self._open(f"exec:{line}", deadline)
             try:
@@ -777,7 +432,7 @@ class AdbDevice(ShellDevice):
 
     # --- sync --------------------------------------------------------------------------------
 
-    def _sync(self, request: bytes, path: str, deadline: _Deadline) -> _Link:
+    def _sync(self, request: bytes, path: str, deadline: Deadline) -> Link:
         link = self._open("sync:", deadline)
         encoded = path.encode("utf-8")
         link.send(request + struct.pack("<I", len(encoded)) + encoded)
@@ -789,7 +444,7 @@ class AdbDevice(ShellDevice):
         Raises:
             FileNotFoundError: the device says there is no such file.
         """
-        deadline = _Deadline(timeout or self.timeout, f"adb pull {path!r}")
+        deadline = Deadline(timeout or self.timeout, f"adb pull {path!r}")
         try:
             link = self._sync(b"RECV", path, deadline)
             try:
@@ -818,7 +473,7 @@ class AdbDevice(ShellDevice):
     def push(self, path: str, data: bytes, mode: int = 0o644, *, timeout: float | None = None) -> None:
         """Write a file over the sync protocol (SEND)."""
         self._touch()
-        deadline = _Deadline(timeout or self.timeout, f"adb push {path!r}")
+        deadline = Deadline(timeout or self.timeout, f"adb push {path!r}")
         try:
             link = self._sync(b"SEND", f"{path},{0o100000 | mode}", deadline)
             try:
@@ -884,7 +539,7 @@ class AdbDevice(ShellDevice):
         if width is not None and last is not None and int(width) < last[1]:
             # Scale while the frame arrives, assuming the last frame's header and size;
             # finish() says whether that held, and the frame is scaled afresh if not.
-            pipeline = _PipelinedScale(buf, *last, int(width))
+            pipeline = PipelinedScale(buf, *last, int(width))
         total: int | None = None
         try:
             total = self.exec_raw(["screencap"], buf, progress=pipeline.feed if pipeline else None, readonly=True)
@@ -898,7 +553,7 @@ class AdbDevice(ShellDevice):
             return scaled
         if width is None or int(width) == frame.width:
             return frame.rgb()
-        return _scaled(frame.image(), width)
+        return scale_image(frame.image(), width)
 
     def _screenshot_png(self, width: int | None) -> np.ndarray:
         from PIL import Image, UnidentifiedImageError
@@ -912,7 +567,7 @@ class AdbDevice(ShellDevice):
             raise DeviceProtocolError(f"screencap -p returned no PNG ({len(data)} bytes: {data[:16]!r}): {exc}") from exc
         if image.mode not in ("RGB", "RGBA", "RGBX"):
             image = image.convert("RGB")
-        return _scaled(image, width)
+        return scale_image(image, width)
 
     def ui_tree(self) -> UINode:
         pending, self._prefetch = self._prefetch, None
@@ -1082,86 +737,3 @@ class AdbDevice(ShellDevice):
 
     def __repr__(self) -> str:
         return f"AdbDevice(serial={self.serial!r}, adb={self.adb_host}:{self.adb_port})"
-
-
-def _looks_like_address(serial: str) -> bool:
-    """``host:port`` (or ``[v6]:port``): a device to ``adb connect`` to."""
-    host, sep, port = serial.rpartition(":")
-    return bool(sep and host and port.isdigit())
-
-
-def adb_binary() -> str:
-    """The adb binary: ``$ADB``, then ``adb`` on ``PATH``, then the one inside adbutils' wheel."""
-    explicit = os.environ.get("ADB")
-    if explicit:
-        return explicit
-    found = shutil.which("adb")
-    if found:
-        return found
-    try:
-        from adbutils import adb_path
-    except ImportError as exc:
-        raise DeviceLostError("no adb binary: install adbutils (pip install 'cerebellum-gym[adb]') or put adb on PATH") from exc
-    return str(adb_path())
-
-
-def free_port(host: str = "127.0.0.1") -> int:
-    """A free TCP port on ``host``, outside 5555-5585 (where adb looks for emulators)."""
-    while True:
-        with socket.socket() as s:
-            s.bind((host, 0))
-            port = int(s.getsockname()[1])
-        if not 5555 <= port <= 5585:
-            return port
-
-
-class PrivateAdbServer:
-    """An adb server of one's own, for tests and benchmarks: a private port, a temporary
-    ``HOME`` (its own keys), and no scanning of USB, mDNS or the emulator port range.
-
-    Example::
-
-        with PrivateAdbServer() as adb:
-            adb.run("connect", "127.0.0.1:6520")
-            device = AdbDevice("127.0.0.1:6520", adb_port=adb.port)
-    """
-
-    def __init__(self, port: int | None = None, adb: str | None = None) -> None:
-        import tempfile
-
-        self.adb = adb or adb_binary()
-        self.port = port or free_port()
-        self.home = tempfile.mkdtemp(prefix="cerebellum-adb-home-")
-        self.env = {
-            **os.environ,
-            "HOME": self.home,
-            "ANDROID_ADB_SERVER_PORT": str(self.port),
-            "ADB_EMU": "0",  # do not probe the emulator ports 5555-5585
-            "ADB_LIBUSB": "0",  # no USB scan (it also costs 3 s at start)
-            "ADB_MDNS": "0",  # no multicast discovery: loopback only
-            "ADB_MDNS_AUTO_CONNECT": "0",
-        }
-
-    def run(self, *args: str, timeout: float = 20.0) -> subprocess.CompletedProcess[str]:
-        """Run the ``adb`` client against this server."""
-        return subprocess.run(
-            [self.adb, "-P", str(self.port), *args], env=self.env, capture_output=True, text=True, timeout=timeout, check=False
-        )
-
-    def start(self) -> PrivateAdbServer:
-        result = self.run("start-server", timeout=30)
-        if result.returncode != 0:
-            raise DeviceLostError(f"adb start-server on port {self.port} failed: {result.stderr.strip()}")
-        return self
-
-    def stop(self) -> None:
-        """Kill the server and remove its ``HOME``. Idempotent."""
-        with contextlib.suppress(OSError, subprocess.SubprocessError):
-            self.run("kill-server", timeout=10)
-        shutil.rmtree(self.home, ignore_errors=True)
-
-    def __enter__(self) -> PrivateAdbServer:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()

@@ -1,0 +1,567 @@
+"""The served simulator's shell language: a small POSIX-style ``sh -c``.
+
+Quoting, ``$VAR``, ``$(...)`` and backtick substitution, field splitting, globbing, ``;`` ``&&``
+``||`` ``|`` and redirections, and the builtins of the language itself (``echo``, ``cd``,
+``exit``, ``true``, ...). :class:`Interpreter` evaluates a parsed line over abstract file-system
+hooks; :class:`~cerebellum_gym.sim.shell.android.Shell` fills them with the phone's files and
+adds the Android commands.
+
+Substitutions really run, on purpose: a client that forgets to quote typed text gets exactly
+the damage a real shell would do, so the quoting tests of the ADB backend test real behaviour.
+
+Example:
+    >>> [type(t).__name__ for t in tokenize("echo 'a b' | grep a")]
+    ['Word', 'Word', 'Op', 'Word', 'Word']
+"""
+
+from __future__ import annotations
+
+import abc
+import fnmatch
+import io
+import posixpath
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+from cerebellum_gym.errors import CerebellumError
+
+SH: Final = "/system/bin/sh"
+_NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_GLOB_CHARS: Final = frozenset("*?[")
+_MAX_SUBST_DEPTH: Final = 8
+
+
+@dataclass
+class ShellResult:
+    """What a command line wrote and how it exited."""
+
+    stdout: bytes = b""
+    stderr: bytes = b""
+    code: int = 0
+
+
+class ShellSyntaxError(Exception):
+    """The command line does not parse (mksh prints these as ``syntax error``)."""
+
+
+class _Exit(Exception):
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+
+# --- lexing ------------------------------------------------------------------------------------
+
+# A word is a list of parts: (kind, value, quoted) with kind "lit", "var" or "cmd".
+Part = tuple[str, str, bool]
+
+
+@dataclass
+class Word:
+    parts: list[Part]
+
+
+@dataclass
+class Op:
+    text: str
+
+
+Token = Word | Op
+_OPERATOR_START: Final = frozenset(";&|<>()\n")
+
+
+def _find_closing_paren(s: str, i: int) -> int:
+    """Index of the ``)`` closing the ``$(`` whose body starts at ``i``."""
+    depth = 1
+    while i < len(s):
+        c = s[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "'":
+            end = s.find("'", i + 1)
+            if end < 0:
+                raise ShellSyntaxError("no closing quote")
+            i = end + 1
+            continue
+        if c == '"':
+            i = _find_closing_dquote(s, i + 1) + 1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    raise ShellSyntaxError("'(' unmatched")
+
+
+def _find_closing_dquote(s: str, i: int) -> int:
+    while i < len(s):
+        c = s[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == '"':
+            return i
+        if c == "$" and s.startswith("$(", i):
+            i = _find_closing_paren(s, i + 2) + 1
+            continue
+        if c == "`":
+            end = s.find("`", i + 1)
+            if end < 0:
+                raise ShellSyntaxError("no closing quote")
+            i = end + 1
+            continue
+        i += 1
+    raise ShellSyntaxError("no closing quote")
+
+
+def _dollar(s: str, i: int, quoted: bool) -> tuple[Part, int]:
+    """Parse the expansion starting at ``s[i] == "$"``; return the part and the next index."""
+    if s.startswith("$(", i):
+        end = _find_closing_paren(s, i + 2)
+        return ("cmd", s[i + 2 : end], quoted), end + 1
+    if s.startswith("${", i):
+        end = s.find("}", i + 2)
+        if end < 0:
+            raise ShellSyntaxError("missing '}'")
+        return ("var", s[i + 2 : end], quoted), end + 1
+    match = _NAME_RE.match(s, i + 1)
+    if match is not None:
+        return ("var", match.group(), quoted), match.end()
+    if i + 1 < len(s) and (s[i + 1] in "?$#!@*" or s[i + 1].isdigit()):
+        return ("var", s[i + 1], quoted), i + 2
+    return ("lit", "$", quoted), i + 1
+
+
+def tokenize(s: str) -> list[Token]:
+    """Split a command line into words and operators, keeping quoting for expansion."""
+    tokens: list[Token] = []
+    parts: list[Part] | None = None
+    i = 0
+
+    def lit(text: str, quoted: bool) -> None:
+        nonlocal parts
+        if parts is None:
+            parts = []
+        if parts and parts[-1][0] == "lit" and parts[-1][2] == quoted:
+            parts[-1] = ("lit", parts[-1][1] + text, quoted)  # one part per run of plain text
+        else:
+            parts.append(("lit", text, quoted))
+
+    def end_word() -> None:
+        nonlocal parts
+        if parts is not None:
+            tokens.append(Word(parts))
+            parts = None
+
+    while i < len(s):
+        c = s[i]
+        if c in " \t":
+            end_word()
+            i += 1
+        elif c == "#" and parts is None:
+            nl = s.find("\n", i)
+            i = len(s) if nl < 0 else nl
+        elif c == "\\":
+            if i + 1 < len(s) and s[i + 1] == "\n":
+                i += 2  # line continuation
+            else:
+                lit(s[i + 1 : i + 2], True)
+                i += 2
+        elif c == "'":
+            end = s.find("'", i + 1)
+            if end < 0:
+                raise ShellSyntaxError("no closing quote")
+            lit(s[i + 1 : end], True)
+            i = end + 1
+        elif c == '"':
+            end = _find_closing_dquote(s, i + 1)
+            if parts is None:
+                parts = []
+            parts.append(("lit", "", True))  # "" alone is still a (empty) word
+            j = i + 1
+            buf: list[str] = []
+            while j < end:
+                d = s[j]
+                if d == "\\" and j + 1 < end and s[j + 1] in '$`"\\\n':
+                    if s[j + 1] != "\n":
+                        buf.append(s[j + 1])
+                    j += 2
+                elif d == "$":
+                    part, j = _dollar(s, j, True)
+                    if buf:
+                        parts.append(("lit", "".join(buf), True))
+                        buf = []
+                    parts.append(part)
+                elif d == "`":
+                    close = s.find("`", j + 1)
+                    if buf:
+                        parts.append(("lit", "".join(buf), True))
+                        buf = []
+                    parts.append(("cmd", s[j + 1 : close], True))
+                    j = close + 1
+                else:
+                    buf.append(d)
+                    j += 1
+            if buf:
+                parts.append(("lit", "".join(buf), True))
+            i = end + 1
+        elif c == "$":
+            part, i = _dollar(s, i, False)
+            if parts is None:
+                parts = []
+            parts.append(part)
+        elif c == "`":
+            end = s.find("`", i + 1)
+            if end < 0:
+                raise ShellSyntaxError("no closing quote")
+            if parts is None:
+                parts = []
+            parts.append(("cmd", s[i + 1 : end], False))
+            i = end + 1
+        elif c in _OPERATOR_START:
+            # "2>" and "2>&1": a digit-only unquoted word right before a redirection is its fd.
+            fd = ""
+            if c in "<>" and parts is not None and len(parts) == 1 and parts[0][0] == "lit" and not parts[0][2] and parts[0][1].isdigit():
+                fd = parts[0][1]
+                parts = None
+            end_word()
+            for op in ("&&", "||", ">>", ">&", ";;"):
+                if s.startswith(op, i):
+                    text = op
+                    break
+            else:
+                text = c
+            i += len(text)
+            if text == ">&":
+                match = re.match(r"\d+", s[i:])
+                if match is None:
+                    raise ShellSyntaxError("'>&' unexpected")
+                text += match.group()
+                i += match.end()
+            tokens.append(Op(fd + text))
+        else:
+            lit(c, False)
+            i += 1
+    end_word()
+    return tokens
+
+
+# --- parsing -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Command:
+    words: list[Word] = field(default_factory=list)
+    redirects: list[tuple[str, Word | None]] = field(default_factory=list)
+
+
+Pipeline = list[Command]
+_REDIRECT_RE: Final = re.compile(r"(\d*)(>>|>&\d+|>|<)")
+
+
+def parse(tokens: list[Token]) -> list[tuple[str, Pipeline]]:
+    """Group tokens into ``(connector, pipeline)`` items; the connector is the operator before."""
+    items: list[tuple[str, Pipeline]] = []
+    connector = ";"
+    pipeline: Pipeline = []
+    command = Command()
+    i = 0
+
+    def finish_command(op: str) -> None:
+        nonlocal command
+        if not command.words and not command.redirects:
+            raise ShellSyntaxError(f"'{op}' unexpected")
+        pipeline.append(command)
+        command = Command()
+
+    while i < len(tokens):
+        token = tokens[i]
+        if isinstance(token, Word):
+            command.words.append(token)
+        elif _REDIRECT_RE.fullmatch(token.text):
+            if ">&" in token.text:
+                command.redirects.append((token.text, None))
+            else:
+                i += 1
+                if i >= len(tokens) or not isinstance(tokens[i], Word):
+                    raise ShellSyntaxError(f"'{token.text}' unexpected")
+                target = tokens[i]
+                assert isinstance(target, Word)
+                command.redirects.append((token.text, target))
+        elif token.text == "|":
+            finish_command("|")
+        elif token.text in (";", "\n", "&", "&&", "||"):
+            if not command.words and not command.redirects and not pipeline:
+                if token.text in ("\n",) or (token.text == ";" and not items and i == len(tokens) - 1):
+                    i += 1
+                    continue
+                raise ShellSyntaxError(f"'{token.text}' unexpected")
+            finish_command(token.text)
+            items.append((connector, pipeline))
+            pipeline = []
+            connector = "&&" if token.text == "&&" else "||" if token.text == "||" else ";"
+        else:
+            raise ShellSyntaxError(f"'{token.text}' unexpected")
+        i += 1
+    if command.words or command.redirects:
+        pipeline.append(command)
+    if pipeline:
+        items.append((connector, pipeline))
+    elif connector in ("&&", "||"):
+        raise ShellSyntaxError("unexpected end of input")
+    return items
+
+
+# --- the interpreter ---------------------------------------------------------------------------
+
+
+class Interpreter(abc.ABC):
+    """Evaluates parsed command lines; subclasses supply the file system and more commands.
+
+    ``commands`` maps a command name to ``handler(argv[1:], stdin) -> ShellResult``; this class
+    registers the language's own builtins, subclasses add theirs.
+    """
+
+    def __init__(self) -> None:
+        self.env: dict[str, str] = {"HOME": "/", "PATH": "/product/bin:/apex/com.android.runtime/bin:/system/bin", "USER": "shell"}
+        self.cwd = "/"
+        self.status = 0
+        self._depth = 0
+        self.commands: dict[str, Callable[[list[str], bytes], ShellResult]] = {
+            "echo": self._echo,
+            "true": lambda a, i: ShellResult(),
+            ":": lambda a, i: ShellResult(),
+            "false": lambda a, i: ShellResult(code=1),
+            "exit": self._exit,
+            "cd": self._cd,
+            "pwd": lambda a, i: ShellResult((self.cwd + "\n").encode()),
+        }
+
+    # --- the file system (subclasses) --------------------------------------------------------
+
+    @abc.abstractmethod
+    def path(self, name: str) -> str:
+        """The canonical absolute path of ``name`` (relative to the working directory)."""
+
+    @abc.abstractmethod
+    def read(self, name: str) -> bytes | None:
+        """A file's bytes, or None if there is no such file."""
+
+    @abc.abstractmethod
+    def write(self, name: str, data: bytes, *, invalidate: bool = True) -> None:
+        """Create or replace a file."""
+
+    @abc.abstractmethod
+    def is_dir(self, name: str) -> bool:
+        """Whether ``name`` is a directory."""
+
+    @abc.abstractmethod
+    def listdir(self, name: str) -> list[str]:
+        """The names in a directory, sorted."""
+
+    def exists(self, name: str) -> bool:
+        return self.read(name) is not None or self.is_dir(name)
+
+    # --- running -----------------------------------------------------------------------------
+
+    def run(self, script: str, stdin: bytes = b"") -> ShellResult:
+        """Run a command line as ``sh -c`` does; never raises for anything the script does."""
+        out, err = io.BytesIO(), io.BytesIO()
+        try:
+            items = parse(tokenize(script))
+        except ShellSyntaxError as exc:
+            return ShellResult(b"", f"{SH}: syntax error: {exc}\n".encode(), 1)
+        try:
+            for connector, pipeline in items:
+                if (connector == "&&" and self.status != 0) or (connector == "||" and self.status == 0):
+                    continue
+                result = self._pipeline(pipeline, stdin)
+                out.write(result.stdout)
+                err.write(result.stderr)
+                self.status = result.code
+        except _Exit as exc:
+            self.status = exc.code
+        return ShellResult(out.getvalue(), err.getvalue(), self.status)
+
+    def _pipeline(self, pipeline: Pipeline, stdin: bytes) -> ShellResult:
+        err = io.BytesIO()
+        data = stdin
+        result = ShellResult()
+        for command in pipeline:
+            result = self._command(command, data)
+            err.write(result.stderr)
+            data = result.stdout
+        return ShellResult(data, err.getvalue(), result.code)
+
+    def _command(self, command: Command, stdin: bytes) -> ShellResult:
+        try:
+            argv = [f for word in command.words for f in self.expand(word)]
+        except ShellSyntaxError as exc:
+            return ShellResult(b"", f"{SH}: {exc}\n".encode(), 1)
+        redirects: list[tuple[str, str | None]] = []
+        for op, target in command.redirects:
+            if target is None:
+                redirects.append((op, None))
+                continue
+            names = self.expand(target)
+            if len(names) != 1:
+                return ShellResult(b"", f"{SH}: {''.join(names) or op}: bad redirection\n".encode(), 1)
+            redirects.append((op, names[0]))
+        for op, name in redirects:
+            if op.endswith("<") and name is not None:
+                data = self.read(name)
+                if data is None:
+                    return ShellResult(b"", f"{SH}: can't open {name}: No such file or directory\n".encode(), 1)
+                stdin = data
+        if not argv:
+            result = ShellResult()
+        else:
+            handler = self.commands.get(argv[0])
+            if handler is None:
+                result = ShellResult(b"", f"{SH}: {argv[0]}: inaccessible or not found\n".encode(), 127)
+            else:
+                try:
+                    result = handler(argv[1:], stdin)
+                except _Exit:
+                    raise
+                except CerebellumError as exc:
+                    result = ShellResult(b"", f"{argv[0]}: {exc}\n".encode(), 1)
+        return self._redirect(result, redirects)
+
+    def _redirect(self, result: ShellResult, redirects: list[tuple[str, str | None]]) -> ShellResult:
+        for op, name in redirects:
+            fd = op[0] if op[0].isdigit() else ("0" if op.endswith("<") else "1")
+            if op.endswith("<"):
+                continue
+            if ">&" in op:
+                target = op.split(">&")[1]
+                if fd == "2" and target == "1":
+                    result = ShellResult(result.stdout + result.stderr, b"", result.code)
+                elif fd == "1" and target == "2":
+                    result = ShellResult(b"", result.stderr + result.stdout, result.code)
+                continue
+            assert name is not None
+            data = result.stderr if fd == "2" else result.stdout
+            if name != "/dev/null":
+                old = (self.read(name) or b"") if op.endswith(">>") else b""
+                self.write(name, old + data)
+            result = ShellResult(result.stdout, b"", result.code) if fd == "2" else ShellResult(b"", result.stderr, result.code)
+        return result
+
+    # --- expansion ---------------------------------------------------------------------------
+
+    def _variable(self, name: str) -> str:
+        if name == "?":
+            return str(self.status)
+        if name == "$":
+            return "4242"
+        if name in ("#", "@", "*"):
+            return "0" if name == "#" else ""
+        return self.env.get(name, "")
+
+    def _substitute(self, script: str) -> str:
+        if self._depth >= _MAX_SUBST_DEPTH:
+            raise ShellSyntaxError("command substitution nested too deeply")
+        self._depth += 1
+        try:
+            saved = self.status
+            result = self.run(script)
+            self.status = saved if result.code == 0 else result.code
+        finally:
+            self._depth -= 1
+        return result.stdout.decode("utf-8", "surrogateescape").rstrip("\n")
+
+    def expand(self, word: Word) -> list[str]:
+        """Expand one word into fields: substitutions, field splitting, then globbing."""
+        fields: list[tuple[str, bool]] = []
+        current = ""
+        started = False
+        globbable = False
+        for kind, value, quoted in word.parts:
+            if kind == "lit":
+                current += value
+                started = True
+                globbable = globbable or (not quoted and any(c in _GLOB_CHARS for c in value))
+                continue
+            text = self._variable(value) if kind == "var" else self._substitute(value)
+            if quoted:
+                current += text
+                started = True
+                continue
+            pieces = text.split()
+            if not pieces:
+                continue
+            if text[0].isspace() and started:
+                fields.append((current, globbable))
+                current, globbable = "", False
+            current += pieces[0]
+            started = True
+            for piece in pieces[1:]:
+                fields.append((current, globbable))
+                current, globbable = piece, False
+            if text[-1].isspace():
+                fields.append((current, globbable))
+                current, started, globbable = "", False, False
+        if started:
+            fields.append((current, globbable))
+        out: list[str] = []
+        for field_text, glob in fields:
+            text = field_text
+            if text.startswith("~") and word.parts and word.parts[0][0] == "lit" and not word.parts[0][2]:
+                text = "/" + text[1:].lstrip("/")
+            matches = self.glob(text) if glob else []
+            out.extend(matches or [text])
+        return out
+
+    def glob(self, pattern: str) -> list[str]:
+        """Paths matching ``pattern`` (one level of wildcards per path component)."""
+        absolute = pattern.startswith("/")
+        components = [c for c in pattern.split("/") if c]
+        bases = ["/" if absolute else self.cwd]
+        for comp in components:
+            nxt: list[str] = []
+            for base in bases:
+                if any(c in _GLOB_CHARS for c in comp):
+                    nxt.extend(
+                        posixpath.join(base, n) for n in self.listdir(base) if fnmatch.fnmatchcase(n, comp) and not n.startswith(".")
+                    )
+                else:
+                    candidate = posixpath.join(base, comp)
+                    if self.exists(candidate):
+                        nxt.append(candidate)
+            bases = nxt
+        if not absolute:
+            bases = [posixpath.relpath(b, self.cwd) for b in bases]
+        return sorted(bases)
+
+    # --- simple commands ---------------------------------------------------------------------
+
+    @staticmethod
+    def _ok(text: str = "") -> ShellResult:
+        return ShellResult(text.encode("utf-8", "surrogateescape"))
+
+    @staticmethod
+    def _fail(text: str, code: int = 1) -> ShellResult:
+        return ShellResult(b"", text.encode("utf-8", "surrogateescape"), code)
+
+    def _echo(self, args: list[str], stdin: bytes) -> ShellResult:
+        newline = True
+        while args and args[0] in ("-n", "-e", "-E", "-ne", "-en"):
+            newline = newline and "n" not in args[0]
+            args = args[1:]
+        return self._ok(" ".join(args) + ("\n" if newline else ""))
+
+    def _exit(self, args: list[str], stdin: bytes) -> ShellResult:
+        raise _Exit(int(args[0]) & 0xFF if args and args[0].isdigit() else self.status)
+
+    def _cd(self, args: list[str], stdin: bytes) -> ShellResult:
+        target = self.path(args[0] if args else "/")
+        if not self.is_dir(target):
+            return self._fail(f"{SH}: cd: {target}: No such file or directory\n", 2)
+        self.cwd = target
+        return ShellResult()
