@@ -20,7 +20,9 @@ from standins import StandinSdk
 
 from cerebellum_gym.agents import load_agent
 from cerebellum_gym.agents.base import Agent, OracleSource
-from cerebellum_gym.devices.emulators import EmulatorPool
+from cerebellum_gym.cli import main
+from cerebellum_gym.devices.emulators import EmulatorPool, port_free
+from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.evaluation.runner import EvalConfig, run_suite
 from cerebellum_gym.evaluation.suites import load_suite
 
@@ -85,3 +87,54 @@ def test_eval_on_two_emulators_one_killed_mid_run(standin: StandinSdk, tmp_path:
     assert restarted == 1 and reasons[0].startswith("its process exited")
     assert any("emulator-" in e and "restarting" in e for e in events)
     assert result.ran == len(suite.cases)
+
+
+def test_eval_cli_launches_one_emulator_per_env(standin: StandinSdk, tmp_path: Path) -> None:
+    options = {k: v for k, v in standin.pool_kwargs().items() if k != "avd"}
+    out = tmp_path / "run"
+    code = main(
+        [
+            "eval",
+            "--env",
+            "Cerebellum-Adb-v0",
+            "--suite",
+            "tasks:SystemWifiTurnOn,SystemBluetoothTurnOn:2",
+            "--agent",
+            "oracle",
+            "--emulators",
+            "2",
+            "--avd",
+            "Standin",
+            "--emulator-options",
+            json.dumps(options),
+            "--env-kwargs",
+            '{"device_options": {"timeout": 5.0}}',
+            "--out",
+            str(out),
+            "--progress",
+            "off",
+            "--screens",
+            "0",
+        ]
+    )
+    assert code == 0
+    lines = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert len(lines) == 4 and all(r["success"] and r["attempts"] == 1 for r in lines)
+    assert json.loads((out / "run.json").read_text())["num_envs"] == 2
+    # The pool was shut down with the run: its ports are free again.
+    assert all(port_free(standin.base_port + k) for k in range(4))
+
+
+def test_eval_cli_refuses_emulators_for_the_simulator(tmp_path: Path) -> None:
+    with pytest.raises(CerebellumError, match="--emulators needs an env that runs on emulators"):
+        run_eval_args(
+            ["eval", "--suite", "tasks:SystemWifiTurnOn", "--agent", "random", "--emulators", "1", "--avd", "X", "--out", str(tmp_path)]
+        )
+
+
+def run_eval_args(argv: list[str]) -> int:
+    """Run the eval command's handler directly, so its errors surface as exceptions."""
+    from cerebellum_gym.cli import build_parser
+
+    args = build_parser().parse_args(argv)
+    return int(args.handler(args))
