@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -19,6 +20,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import gymnasium as gym
 import pytest
 from standins import StandinSdk, scanning_adb_server
 
@@ -182,6 +184,16 @@ def test_emulators_side_by_side(standin: StandinSdk, num: int) -> None:
         pool.adb.shell(serials[-1], "settings put global wifi_on 1", timeout=5)
         assert pool.adb.shell(serials[0], "settings get global wifi_on", timeout=5)[1].strip() == "0"
         assert pool.adb.shell(serials[-1], "settings get global wifi_on", timeout=5)[1].strip() == "1"
+        # One sub-env per emulator; the factories pickle (for AsyncVectorEnv's workers).
+        fns = pool.env_fns("Cerebellum-Adb-v0", task="SystemWifiTurnOn", pixels=False)
+        assert len(pickle.loads(pickle.dumps(fns))) == num
+        if num == 2:
+            envs = gym.vector.SyncVectorEnv(fns)
+            try:
+                envs.reset(seed=0)
+                assert [e.unwrapped.device.serial for e in envs.envs] == serials
+            finally:
+                envs.close()
         everything = [p for e in pool.emulators for p in e.processes()]
         assert len(everything) == 2 * num
     assert _gone(everything) == []
