@@ -205,7 +205,7 @@ def test_no_emulator_outlives_a_killed_parent(standin: StandinSdk, tmp_path: Pat
         f"""
         import json, sys, time
         from cerebellum_gym.devices.emulators import EmulatorPool
-        pool = EmulatorPool(2, **{standin.pool_kwargs()!r}).start()
+        pool = EmulatorPool(2, **{standin.pool_kwargs(log_dir=str(tmp_path))!r}).start()
         print(json.dumps([p for e in pool.emulators for p in e.processes()]), flush=True)
         time.sleep(60)
         """
