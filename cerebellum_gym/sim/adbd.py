@@ -120,7 +120,7 @@ class _Connection:
         self.next_id = 1
         self.max_payload = 4096
         self.hung = False
-        self.shell = Shell(server.phone, screencap_compression=server.screencap_compression, provision=server.provision, sdk=server.sdk)
+        self.shell = server.make_shell()
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -406,6 +406,11 @@ class AdbdServer:
         """Set the phone up as served (again after a factory reset): the ADB keyboard if asked."""
         if self.adb_keyboard:
             phone.put_setting("secure", "default_input_method", ADB_KEYBOARD_IME)
+
+    def make_shell(self) -> Shell:
+        """The shell one transport connection runs its services in. A subclass may extend it (a
+        stand-in emulator overrides properties and commands while it "boots")."""
+        return Shell(self.phone, screencap_compression=self.screencap_compression, provision=self.provision, sdk=self.sdk)
 
     @property
     def address(self) -> tuple[str, int]:
