@@ -131,7 +131,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=None, help="batch-1 steps timed (default 20, tiny 10)")
     parser.add_argument("--repeats", type=int, default=None, help="repeats of the batch-16 and ratio figures (default 3)")
     args = parser.parse_args()
-    device = torch.device("cuda" if args.device == "auto" and torch.cuda.is_available() else ("cpu" if args.device == "auto" else args.device))
+    auto = "cuda" if torch.cuda.is_available() else "cpu"
+    device = torch.device(auto if args.device == "auto" else args.device)
     dtype = args.dtype or ("bfloat16" if device.type == "cuda" else "float32")
     steps = args.steps or (10 if args.tiny else 20)
     repeats = args.repeats or 3
@@ -165,7 +166,10 @@ def main() -> None:
         ratio_b16 = constrained_vs_plain(agent, obs[:16], repeats)
         share = vision_share(agent, obs[5], repeats)
         prompt_tokens = [len(agent.encoder.encode(o).input_ids) for o in obs[:16]]
-        peak = torch.cuda.max_memory_allocated(device) / 2**20 if device.type == "cuda" else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        if device.type == "cuda":
+            peak = torch.cuda.max_memory_allocated(device) / 2**20
+        else:
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
         quantiles = statistics.quantiles(latencies, n=10)
         print(
             json.dumps(
