@@ -36,9 +36,9 @@ import threading
 import time
 from pathlib import Path
 
-from cerebellum_gym.sim.shell import Shell, ShellResult
 from cerebellum_gym.sim.adbd import AdbdServer
 from cerebellum_gym.sim.phone import Phone
+from cerebellum_gym.sim.shell import Shell, ShellResult
 
 VALUE_FLAGS = {
     "-avd",
