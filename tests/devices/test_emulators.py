@@ -14,6 +14,7 @@ import json
 import os
 import pickle
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -233,7 +234,17 @@ def test_attach_to_emulators_found_by_the_adb_scan(standin: StandinSdk, tmp_path
         start_new_session=True,
     )
     try:
-        time.sleep(1.5)
+        # The scan runs once, when the server starts: wait until the emulator's adb port listens
+        # (a loaded machine can take seconds to start the stand-in's interpreter).
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port + 1), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
         fresh = scanning_adb_server(standin.base_port)
         try:
             listed = fresh.run("devices").stdout
