@@ -247,7 +247,10 @@ def test_attach_to_emulators_found_by_the_adb_scan(standin: StandinSdk, tmp_path
                 time.sleep(0.1)
         fresh = scanning_adb_server(standin.base_port)
         try:
-            listed = fresh.run("devices").stdout
+            # The server scans in the background after it starts: give it a moment on a loaded machine.
+            deadline = time.monotonic() + 20
+            while f"emulator-{port}\t" not in (listed := fresh.run("devices").stdout) and time.monotonic() < deadline:
+                time.sleep(0.2)
             assert f"emulator-{port}\t" in listed
             attached = EmulatorPool(attach=True, env={**standin.env, "ANDROID_ADB_SERVER_PORT": str(fresh.port)}, boot_timeout=10)
             with attached:
