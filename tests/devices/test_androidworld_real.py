@@ -174,10 +174,10 @@ def test_a_wrong_episode_is_judged_zero(world: World, calls: list[tuple[str, str
 def test_the_step_budget_ends_the_episode_with_its_one_judgement(world: World, calls: list[tuple[str, str]]) -> None:
     env = make(world, "SystemWifiTurnOn", max_steps=2)
     env.reset(seed=0)
-    _, reward, terminated, truncated, _ = env.step("W")
+    _, reward, terminated, truncated, _ = env.step("H")
     assert (reward, terminated, truncated) == (0.0, False, False)
     assert not [c for c in calls if c[1] == "is_successful"]
-    _, reward, terminated, truncated, info = env.step("W")
+    _, reward, terminated, truncated, info = env.step("H")
     assert truncated and not terminated and reward == 0.0
     assert [c[1] for c in calls if c[1] in ("is_successful", "tear_down")] == ["is_successful", "tear_down"]
     env.close()
@@ -187,7 +187,7 @@ def test_per_step_judging_is_an_opt_in_for_side_effect_free_judges_only(world: W
     env = make(world, "SystemWifiTurnOn", judge_every_step=True)
     env.reset(seed=0)
     assert [c[1] for c in calls].count("is_successful") == 1  # judged at reset too
-    env.step("W")
+    env.step("H")
     assert [c[1] for c in calls].count("is_successful") == 2
     env.close()
     side_effects = make(world, _adapter(SideEffectJudge, "android_world"), judge_every_step=True)
@@ -261,7 +261,7 @@ def test_a_side_effecting_judge_runs_once_after_the_last_step(world: World, call
     env.reset(seed=0)
     observations = []
     for _ in range(3):
-        obs, reward, terminated, truncated, info = env.step("W")
+        obs, reward, terminated, truncated, info = env.step("H")
         observations.append(obs)
         assert SideEffectJudge.judged == (1 if truncated else 0)
     assert truncated and reward == 1.0
