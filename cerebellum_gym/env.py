@@ -33,7 +33,7 @@ from cerebellum_gym.core.som import DEFAULT_MAX_LABELS, LabelledScreen, draw_ove
 from cerebellum_gym.core.spaces import action_space, observation_space
 from cerebellum_gym.core.tree import compact_subtree
 from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_HOME, Device
-from cerebellum_gym.errors import CerebellumError, InfraError, InvalidActionError, UnsupportedOperationError
+from cerebellum_gym.errors import CerebellumError, ConfigError, InfraError, InvalidActionError
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.catalog import BUILTIN, TaskCatalog
 
@@ -77,6 +77,10 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             ``F``; when ``False`` the episode also ends as soon as the goal holds.
         raise_infra_errors: re-raise device faults from ``step`` instead of ending the episode
             with ``truncated=True`` and ``info["infra_error"]`` set.
+        judge_every_step: also judge tasks whose protocol judges once at the end (AndroidWorld's)
+            after reset and every step, for a per-step progress reward. Allowed only for tasks
+            whose judge is declared side-effect free (``Task.judge_side_effect_free``); others
+            raise :class:`~cerebellum_gym.errors.ConfigError` at reset.
         render_mode: ``"rgb_array"`` renders the screen with the set-of-mark overlay.
     """
 
@@ -100,6 +104,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         invalid_action_penalty: float = 0.0,
         success_requires_done: bool = True,
         raise_infra_errors: bool = False,
+        judge_every_step: bool = False,
         render_mode: str | None = None,
     ) -> None:
         if invalid_action not in ("penalize", "raise"):
@@ -129,6 +134,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         self.invalid_action_penalty = float(invalid_action_penalty)
         self.success_requires_done = success_requires_done
         self.raise_infra_errors = raise_infra_errors
+        self.judge_every_step = judge_every_step
         self.render_mode = render_mode
 
         if pixels:
@@ -157,6 +163,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         self._progress = 0.0
         self._steps = 0
         self.max_steps = 0
+        self._torn_down = True  # no episode whose task still needs its tear_down
 
     # --- gymnasium API -----------------------------------------------------------------------
 
@@ -166,6 +173,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         ``options`` may carry ``task`` (a name) to pick this episode's task.
         """
         super().reset(seed=seed)
+        self._end_task(quiet=True)  # an episode left running: its task is torn down before the next starts
         rng = self.np_random
         name = (options or {}).get("task")
         if name is not None:
@@ -176,17 +184,15 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         else:
             cls = self._task_choices[int(rng.integers(len(self._task_choices)))]
             self.task = cls(cls.generate_params(rng))
-        try:
-            self.device.factory_reset()
-        except UnsupportedOperationError:
-            self.device.press_key(KEYCODE_HOME)
-        self.task.initialize(self.device)
+        self._check_judging(self.task)
+        self._torn_down = False
+        self.task.start_episode(self.device)
         self._oracle = None
         self.max_steps = self._max_steps_override or self.task.max_steps()
         self._steps = 0
         self.history.clear()
         self._observe()
-        self._progress = self._judge(None)
+        self._progress = self._judge(None) if self._judges_every_step() else 0.0
         return self._observation(), self._info(invalid=None, infra=None, action="")
 
     def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -215,8 +221,9 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             if not parsed.is_terminal:
                 self._observe()
             answer = parsed.text if parsed.code == "F" else None
-            progress = self._judge(answer)
+            progress = self._judge_step(answer, ends=parsed.is_terminal or self._steps >= self.max_steps)
         except InfraError as err:
+            self._end_task(quiet=True)  # the episode is cut short: tear down what can be
             if self.raise_infra_errors:
                 raise
             return self._observation(), 0.0, False, True, self._info(invalid=None, infra=err, action=_shown(action))
@@ -226,6 +233,8 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         truncated = not terminated and self._steps >= self.max_steps
         info = self._info(invalid=None, infra=None, action=str(parsed))
         info["success"] = bool(progress >= 1.0 and (parsed.code == "F" or not self.success_requires_done))
+        if terminated or truncated:
+            self._end_task()
         return self._observation(), reward, terminated, truncated, info
 
     def render(self) -> np.ndarray | None:
@@ -238,8 +247,11 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         return draw_overlay(shot, self.screen, self._scale)
 
     def close(self) -> None:
-        if self._owns_device:
-            self.device.close()
+        try:
+            self._end_task(quiet=True)
+        finally:
+            if self._owns_device:
+                self.device.close()
 
     # --- extras ------------------------------------------------------------------------------
 
@@ -341,10 +353,55 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         assert self.task is not None
         return float(min(1.0, max(0.0, self.task.progress(self.device, answer))))
 
+    # --- when to judge, and the end of an episode (the task's protocol) ----------------------
+
+    def _judges_every_step(self) -> bool:
+        """Per-step judging: the task's own mode, or the user's opt-in (checked at reset)."""
+        assert self.task is not None
+        return self.task.judge_mode == "per_step" or self.judge_every_step
+
+    def _check_judging(self, task: Task) -> None:
+        if self.judge_every_step and task.judge_mode == "on_end" and not task.judge_side_effect_free:
+            raise ConfigError(
+                f"judge_every_step=True, but {task.name}'s judge is not declared side-effect free "
+                "(judging it every step could move the UI or change the device); it is judged once, when the episode ends"
+            )
+
+    def _judge_step(self, answer: str | None, *, ends: bool) -> float:
+        """The progress after a step: judged now when the task judges every step or the
+        episode ends here (an ``on_end`` task's one judgement), else unchanged (0)."""
+        if self._judges_every_step() or ends:
+            return self._judge(answer)
+        return self._progress
+
+    def _end_task(self, *, quiet: bool = False) -> None:
+        """The task's ``tear_down``, once per episode. ``quiet`` (a cut-short episode, close)
+        keeps a failing tear-down from hiding what happened first."""
+        if self._torn_down or self.task is None:
+            return
+        self._torn_down = True
+        try:
+            self.task.tear_down(self.device)
+        except CerebellumError as exc:
+            if not quiet:
+                raise
+            gym.logger.warn(f"tear_down of {self.task.name} failed: {type(exc).__name__}: {exc}")
+
     def _invalid(self, action: ActType, err: InvalidActionError) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
         truncated = self._steps >= self.max_steps
+        reward = self.invalid_action_penalty
+        judged = truncated and not self._judges_every_step()
+        if judged:
+            # The budget ends the episode: its one judgement, as after any last step.
+            progress = self._judge(None)
+            reward += progress - self._progress
+            self._progress = progress
         info = self._info(invalid=err, infra=None, action=_shown(action))
-        return self._observation(), self.invalid_action_penalty, False, truncated, info
+        if judged:
+            info["success"] = bool(self._progress >= 1.0 and not self.success_requires_done)
+        if truncated:
+            self._end_task()
+        return self._observation(), reward, False, truncated, info
 
     def _observation(self) -> ObsType:
         screen = self.screen

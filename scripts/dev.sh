@@ -46,6 +46,24 @@ case "$job" in
                 echo "==> could not install chromium (see $VENV/apt.log): the browser test will be skipped" >&2
             fi
         fi
+        # AndroidWorld is not on PyPI and CI reaches no Git host: ../shared/third_party holds it
+        # as a wheel (its dependencies come from PyPI). CI must test it; elsewhere a missing
+        # wheel skips the AndroidWorld tests with a note.
+        if ! "$VENV/bin/python" -c "import android_world" 2>/dev/null; then
+            wheel="$(ls ../shared/third_party/android_world-*.whl 2>/dev/null | head -n 1 || true)"
+            if [ -n "$wheel" ]; then
+                echo "==> installing AndroidWorld from $wheel"
+                if ! "$VENV/bin/python" -m pip install "$wheel" > "$VENV/androidworld.log" 2>&1; then
+                    tail -n 20 "$VENV/androidworld.log" >&2
+                    exit 1
+                fi
+            elif [ "${CI:-}" = "true" ]; then
+                echo "==> ../shared/third_party/android_world-*.whl is missing; CI must test AndroidWorld" >&2
+                exit 1
+            else
+                echo "==> no AndroidWorld wheel in ../shared/third_party: its tests will be skipped" >&2
+            fi
+        fi
         # Lint and types first: a regression in any of them fails the job as a failing test does.
         echo "==> ruff check, ruff format --check, mypy"
         "$VENV/bin/ruff" check --quiet .

@@ -77,6 +77,7 @@ from cerebellum_gym.errors import (
     DeviceLostError,
     DeviceProtocolError,
     DeviceTimeoutError,
+    InfraError,
     UnsupportedOperationError,
 )
 
@@ -163,6 +164,28 @@ def map_error(exc: BaseException, what: str) -> CerebellumError | None:
     return None
 
 
+def infra_error(exc: BaseException, what: str) -> InfraError | None:
+    """The infra error for an adb, gRPC or emulator fault, or ``None`` for anything else.
+
+    Narrower than :func:`map_error`: task code raises ``RuntimeError``, ``ValueError`` and
+    ``OSError`` of its own (a bad parameter, a set-up that found the wrong state, a local file),
+    which are the task's errors, not the device's. Infra here is android_env's errors (adb
+    failed after its retries), gRPC errors, time-outs, broken connections and a failed adb
+    subprocess.
+    """
+    if isinstance(exc, InfraError):
+        return exc
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    if names & (_ANDROID_ENV_ERRORS | {"RpcError", "_InactiveRpcError"}) or isinstance(
+        exc, TimeoutError | subprocess.TimeoutExpired | subprocess.CalledProcessError | ConnectionError | EOFError
+    ):
+        mapped = map_error(exc, what)
+        if isinstance(mapped, InfraError):
+            return mapped
+        return DeviceLostError(f"{what}: {type(exc).__name__}: {exc}")
+    return None
+
+
 @contextlib.contextmanager
 def guarded(what: str) -> Iterator[None]:
     """Run a block that calls into AndroidWorld, mapping its failures with :func:`map_error`."""
@@ -178,8 +201,9 @@ def guarded(what: str) -> Iterator[None]:
 
 
 def _visible(node: Any) -> bool:
-    # Older forwarder builds leave the field unset (proto3 default False) on every node; then
-    # nothing can be filtered by it.
+    # A forest node (a proto) always has the field, False when unset, so an unset field hides the
+    # node, as AndroidWorld's forest_to_ui_elements(exclude_invisible_elements=True) does; only
+    # an object without the field at all counts as visible.
     return bool(getattr(node, "is_visible_to_user", True))
 
 
@@ -586,6 +610,26 @@ class AndroidWorldDevice(ShellDevice):
 
     # --- lifecycle ---------------------------------------------------------------------------
 
+    def reset_env(self, *, go_home: bool = True) -> None:
+        """``AsyncEnv.reset(go_home)``: what AndroidWorld's agents do when an episode starts
+        (Home if asked, the answer cache cleared)."""
+        self._check_open()
+        self._touched()
+        with guarded(f"reset(go_home={go_home})"):
+            self.env.reset(go_home=go_home)
+
+    def probe(self, timeout: float = 5.0) -> InfraError | None:
+        """Whether the device still answers: ``None``, or the infra error met asking it."""
+        try:
+            out = self.shell("echo cerebellum-probe", timeout=timeout, check=False)
+        except InfraError as exc:
+            return exc
+        except Exception as exc:  # a probe never raises
+            return DeviceLostError(f"probe: {type(exc).__name__}: {exc}")
+        if b"cerebellum-probe" not in out.stdout:
+            return DeviceProtocolError(f"probe: unexpected answer {out.stdout[:80]!r}")
+        return None
+
     def factory_reset(self) -> None:
         """Go home and clear AndroidWorld's interaction cache (``AsyncEnv.reset(go_home=True)``).
 
@@ -617,5 +661,6 @@ __all__ = [
     "forest_to_tree",
     "guarded",
     "import_android_world",
+    "infra_error",
     "map_error",
 ]

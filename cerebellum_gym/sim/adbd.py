@@ -40,6 +40,7 @@ from cerebellum_gym.devices.android import ADB_KEYBOARD_IME
 from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.sim.shell import DEFAULT_SDK, PROPS, SH, Shell, ShellResult
+from cerebellum_gym.sim.shell.androidworld import add_standard_folders
 from cerebellum_gym.sim.shell.language import compile_script
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,8 @@ SYNC_DATA_MAX: Final = 64 * 1024
 SHELL_STDIN, SHELL_STDOUT, SHELL_STDERR, SHELL_EXIT, SHELL_CLOSE_STDIN = 0, 1, 2, 3, 4
 HEADER: Final = struct.Struct("<6I")
 FEATURES: Final = "shell_v2,cmd"
+#: Seconds between answering ``adb root`` and the restart that drops the transports.
+RESTART_DELAY: Final = 0.1
 
 FaultKind = Literal["drop", "hang", "garbage", "garbage_output"]
 FAULT_KINDS: Final[tuple[str, ...]] = ("drop", "hang", "garbage", "garbage_output")
@@ -404,12 +407,15 @@ class _Connection:
             return
         name, _, command = service.partition(":")
         kind = name.split(",")[0]
-        if kind not in ("shell", "exec", "sync") or len(self.streams) >= MAX_STREAMS:
+        if kind not in ("shell", "exec", "sync", "root", "unroot") or len(self.streams) >= MAX_STREAMS:
             # How adbd refuses a service it does not offer (or cannot take on now).
             self.send(A_CLSE, 0, remote_id)
             return
         local_id = self.next_id
         self.next_id += 1
+        if kind in ("root", "unroot"):
+            self.serve_root(remote_id, local_id, kind == "root")
+            return
         stream = _Stream(local_id, remote_id, service)
         self.streams[local_id] = stream
         self.send(A_OKAY, local_id, remote_id)
@@ -452,10 +458,32 @@ class _Connection:
             with self.server.lock:
                 # Each service is a fresh `sh -c` on a device: no cwd or $? carries over.
                 self.shell.cwd, self.shell.status = "/", 0
+                self.shell.root = self.server.root
                 return self.shell.execute(program)
         except Exception as exc:  # the shell answers its own errors; this is the last resort
             log.exception("adbd: command failed")
             return ShellResult(b"", f"{SH}: internal error: {type(exc).__name__}\n".encode(), 255)
+
+    def serve_root(self, remote_id: int, local_id: int, root: bool) -> None:
+        """``adb root`` / ``adb unroot``: what adbd prints, then the restart a change costs.
+
+        adbd restarts under the new uid, so every transport drops and the adb server connects
+        again (the client waits for the device to go and come back). Without a change adbd
+        answers and stays up.
+        """
+        stream = _Stream(local_id, remote_id, "root:" if root else "unroot:")
+        self.streams[local_id] = stream
+        self.send(A_OKAY, local_id, remote_id)
+        if self.server.root == root:
+            self.queue(stream, b"adbd is already running as root\n" if root else b"adbd not running as root\n")
+            stream.close_when_drained = True
+            self.pump(stream)
+            return
+        self.server.root = root
+        self.queue(stream, b"restarting adbd as root\n" if root else b"restarting adbd as non root\n")
+        stream.close_when_drained = True
+        self.pump(stream)
+        threading.Timer(RESTART_DELAY, self.server.drop_connections).start()
 
     def serve_sync(self, stream: _Stream) -> None:
         buf = stream.sync
@@ -603,6 +631,8 @@ class AdbdServer:
         self.lock = threading.RLock()
         self.budget = OutputBudget(MAX_BUFFERED)
         self.frame_cache: dict[str, tuple[np.ndarray, bytes]] = {}
+        #: adbd's uid: ``adb root`` switches it (shell commands then run as root).
+        self.root = False
         self.stopping = False
         self._faults: list[Fault] = []
         self._fault_lock = threading.Lock()
@@ -619,7 +649,9 @@ class AdbdServer:
         self._thread: threading.Thread | None = None
 
     def provision(self, phone: Phone) -> None:
-        """Set the phone up as served (again after a factory reset): the ADB keyboard if asked."""
+        """Set the phone up as served (again after a factory reset): shared storage's standard
+        folders, and the ADB keyboard if asked."""
+        add_standard_folders(phone)
         if self.adb_keyboard:
             phone.put_setting("secure", "default_input_method", ADB_KEYBOARD_IME)
 

@@ -6,13 +6,27 @@ gets an adapter class of the same name. The adapter keeps AndroidWorld's semanti
 - parameters come from the class's ``generate_random_params()`` under Python's ``random`` seeded
   from our generator, with the ``seed`` parameter added as ``suite_utils`` does, so one env seed
   gives one episode;
-- :meth:`AndroidWorldTask.initialize` builds a fresh ``TaskEval`` from those parameters and runs
-  ``initialize_task(env)`` (after tearing down the task that ran before on the same device);
-- :meth:`AndroidWorldTask.progress` is ``is_successful(env)``, AndroidWorld's judge with its
-  privileged access to the emulator (databases, files, settings); the answer of an ``F {answer}``
-  first goes through ``execute_action(JSONAction(action_type="answer", text=...))``, which is how
-  information-retrieval tasks read it (``env.interaction_cache``);
-- the step budget is AndroidWorld's, ``int(10 * complexity)`` of the live task.
+- the episode follows AndroidWorld's protocol (``suite_utils._run_task`` and
+  ``episode_runner.run_episode``): :meth:`AndroidWorldTask.start_episode` builds a fresh ``TaskEval``
+  from those parameters and runs ``initialize_task(env)`` (after tearing down the task that ran
+  before on the same device), *then* goes home (``AsyncEnv.reset(go_home=start_on_home_screen)``,
+  what AndroidWorld's agents do on reset);
+- the task is judged once, when the episode ends (``judge_mode = "on_end"``):
+  :meth:`AndroidWorldTask.progress` is ``is_successful(env)``, AndroidWorld's judge with its
+  privileged access to the emulator (databases, files, settings). Some of those judges act on the
+  device (``SystemCopyToClipboard`` opens Clipper and presses Back; the SMS judge sleeps 5 s;
+  the SQLite judges pull whole databases), so judging after every step is allowed only for the
+  judges listed in :data:`SIDE_EFFECT_FREE_JUDGES`, each read in AndroidWorld's source at the
+  pinned commit and found to only read settings, files or the foreground activity. The answer
+  of an ``F {answer}`` first goes through ``execute_action(JSONAction(action_type="answer",
+  text=...))``, which is how information-retrieval tasks read it (``env.interaction_cache``);
+- :meth:`AndroidWorldTask.tear_down` runs ``tear_down(env)`` once the episode is over;
+- the step budget is AndroidWorld's, ``int(10 * complexity)`` of the live task;
+- errors: an exception from AndroidWorld's task code is a
+  :class:`~cerebellum_gym.errors.TaskError` (the case fails and says why; evaluation does not
+  retry it), unless it is an adb, gRPC or emulator fault (android_env's errors, an RPC error, a
+  time-out, a broken connection), or the device stops answering a probe right after the
+  exception: those stay :class:`~cerebellum_gym.errors.InfraError`.
 
 These tasks need the ``androidworld`` backend: their judges read AndroidWorld's env, not the
 Device interface. They are not added to the shared registry (the simulator's tasks keep their
@@ -39,7 +53,7 @@ import numpy as np
 
 from cerebellum_gym.devices.base import Device
 from cerebellum_gym.errors import CerebellumError, TaskError, UnknownTaskError
-from cerebellum_gym.tasks.base import Oracle, Task
+from cerebellum_gym.tasks.base import JudgeMode, Oracle, Task
 
 if TYPE_CHECKING:
     from cerebellum_gym.devices.androidworld import AndroidWorldDevice
@@ -71,33 +85,67 @@ def _aw_device(device: Device, task: str) -> AndroidWorldDevice:
     return device
 
 
-def _call(what: str, task: str, fn: Any, *args: Any) -> Any:
-    """Run AndroidWorld task code with the device's error mapping.
+def _call(what: str, task: str, fn: Any, *args: Any, device: AndroidWorldDevice | None = None) -> Any:
+    """Run AndroidWorld task code, keeping its own errors apart from the device's.
 
-    Device and adb faults become InfraError (AndroidWorld's own runner skips a task whose setup or
-    judge raises; here the episode ends with ``info["infra_error"]`` and evaluation may retry
-    it); anything else is a TaskError.
+    adb, gRPC and emulator faults (:func:`~cerebellum_gym.devices.androidworld.infra_error`)
+    become InfraError: the episode ends with ``info["infra_error"]`` and evaluation retries it.
+    Anything else the task code raises (``RuntimeError``, ``ValueError``, ``KeyError``, ...) is a
+    TaskError, unless ``device`` no longer answers a probe right after, in which case the
+    exception was a symptom of a lost device and is an InfraError too.
     """
-    from cerebellum_gym.devices.androidworld import map_error
+    from cerebellum_gym.devices.androidworld import infra_error
 
     try:
         return fn(*args)
     except CerebellumError:
         raise
     except Exception as exc:
-        mapped = map_error(exc, f"AndroidWorld {task}.{what}")
+        where = f"AndroidWorld {task}.{what}"
+        mapped = infra_error(exc, where)
         if mapped is not None:
             raise mapped from exc
-        raise TaskError(f"AndroidWorld {task}.{what} failed: {type(exc).__name__}: {exc}") from exc
+        if device is not None:
+            lost = device.probe()
+            if lost is not None:
+                raise lost from exc
+        raise TaskError(f"{where} failed: {type(exc).__name__}: {exc}") from exc
 
 
 def _complexity(value: Any) -> float:
     return float(value) if isinstance(value, int | float) else 1.0
 
 
-def _first_app(aw_class: Any) -> str:
-    apps = getattr(aw_class, "app_names", ())
+def _first_app(source: Any) -> str:
+    apps = getattr(source, "app_names", ())
     return str(apps[0]) if isinstance(apps, tuple | list) and apps else ""
+
+
+#: AndroidWorld judges (by the class that defines ``is_successful``) that only read the device:
+#: settings (``settings get``), the foreground activity (``am stack list``), the UI elements of a
+#: state or a folder's listing (``ls``), with no key press, app start, sleep or database pull. Read in AndroidWorld's source
+#: at d9c569f; only these may be judged after every step (``judge_every_step=True``).
+SIDE_EFFECT_FREE_JUDGES: Final = frozenset(
+    {
+        "_SystemBrightnessToggle",  # settings get system screen_brightness
+        "_SystemWifiToggle",  # settings get global wifi_on
+        "_SystemBluetoothToggle",  # settings get global bluetooth_on
+        "OpenAppTaskEval",  # the foreground activity
+        "CameraTakePhoto",  # ls /sdcard/Pictures
+        "CameraTakeVideo",  # ls /sdcard/Movies
+        "ClockTimerEntry",  # get_state() UI elements and the foreground activity
+        "ClockStopWatchPausedVerify",  # same
+        "ClockStopWatchRunning",  # same
+    }
+)
+
+
+def _judge_owner(aw_class: Any) -> str:
+    """The name of the class in ``aw_class``'s MRO that defines ``is_successful``."""
+    for cls in getattr(aw_class, "__mro__", ()):
+        if "is_successful" in vars(cls):
+            return str(cls.__name__)
+    return ""
 
 
 class _NoOracle(Oracle):
@@ -113,6 +161,8 @@ class AndroidWorldTask(Task):
     """
 
     family: ClassVar[str] = "androidworld"
+    judge_mode: ClassVar[JudgeMode] = "on_end"
+    judge_side_effect_free: ClassVar[bool] = False
     #: The AndroidWorld ``TaskEval`` class this adapts.
     aw_class: ClassVar[Any] = None
     #: The AndroidWorld registry family it came from.
@@ -159,14 +209,23 @@ class AndroidWorldTask(Task):
         tasks set theirs from the proto when built)."""
         return max(1, int(round(10 * _complexity(getattr(self._instance(), "complexity", self.complexity)), 6)))
 
+    def start_episode(self, device: Device) -> None:
+        """AndroidWorld's order: ``initialize_task(env)``, then home (the agent's reset,
+        ``AsyncEnv.reset(go_home=start_on_home_screen)``, which also clears the answer cache)."""
+        self.initialize(device)
+        aw_device = _aw_device(device, self.name)
+        go_home = bool(getattr(self._live, "start_on_home_screen", True))
+        aw_device.reset_env(go_home=go_home)
+
     def initialize(self, device: Device) -> None:
         aw_device = _aw_device(device, self.name)
         tear_down_active(device)
         self._live = None
         live = self.aw_class(dict(self.params))  # fresh: a TaskEval initializes only once
-        _call("initialize_task", self.name, live.initialize_task, aw_device.env)
-        self._live = live
+        # Registered before it runs: a set-up that fails half-way is still torn down.
         _LIVE[device] = live
+        self._live = live
+        _call("initialize_task", self.name, live.initialize_task, aw_device.env, device=aw_device)
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         aw_device = _aw_device(device, self.name)
@@ -177,7 +236,7 @@ class AndroidWorldTask(Task):
             # AndroidWorld's agents answer with an "answer" action; the env keeps the text in
             # interaction_cache, where information-retrieval judges read it.
             aw_device.execute_json_action(action_type="answer", text=answer)
-        score = _call("is_successful", self.name, live.is_successful, aw_device.env)
+        score = _call("is_successful", self.name, live.is_successful, aw_device.env, device=aw_device)
         return float(min(1.0, max(0.0, float(score))))
 
     def tear_down(self, device: Device) -> None:
@@ -196,7 +255,8 @@ def tear_down_active(device: Device) -> None:
     """Tear down the AndroidWorld task live on ``device``, if any (its ``tear_down(env)``)."""
     live = _LIVE.pop(device, None)
     if live is not None:
-        _call("tear_down", type(live).__name__, live.tear_down, _aw_device(device, type(live).__name__).env)
+        aw_device = _aw_device(device, type(live).__name__)
+        _call("tear_down", type(live).__name__, live.tear_down, aw_device.env, device=aw_device)
 
 
 def _registry(family: str) -> dict[str, Any]:
@@ -209,18 +269,46 @@ def _registry(family: str) -> dict[str, Any]:
         raise TaskError(f"AndroidWorld has no task family {family!r}: {exc}") from exc
 
 
+def _sample(aw_class: Any) -> Any:
+    """An uninitialized instance from seeded parameters: information-retrieval tasks and a few
+    others set their apps, template and complexity per instance (from a proto, in ``__init__``)."""
+    try:
+        with contextlib.suppress(Exception):
+            aw_class.set_device_time(None)
+        with _seeded(0):
+            params = dict(aw_class.generate_random_params())
+        params["seed"] = 0
+        return aw_class(params)
+    except Exception:  # metadata only: fall back to the class attributes
+        return aw_class
+
+
+def _template(aw_class: Any, sample: Any) -> str:
+    """The goal template; where AndroidWorld builds the goal in code (no template), the goal of
+    the seed-0 instance stands in as an example."""
+    for source in (sample, aw_class):
+        template = getattr(source, "template", "")
+        if isinstance(template, str) and template:
+            return template
+    with contextlib.suppress(Exception):
+        return str(sample.goal)
+    return ""
+
+
 @functools.cache
 def _adapter(aw_class: Any, family: str) -> type[AndroidWorldTask]:
     name = str(aw_class.__name__)
-    template = getattr(aw_class, "template", "")
+    sample = _sample(aw_class)
+    owner = _judge_owner(aw_class)
     attrs: dict[str, Any] = {
         "name": name,
         "aw_class": aw_class,
         "aw_family": family,
-        "app": _first_app(aw_class),
-        "complexity": _complexity(getattr(aw_class, "complexity", 1.0)),
-        "template": template if isinstance(template, str) else "",
-        "judge": "AndroidWorld's is_successful(env)",
+        "app": _first_app(sample) or _first_app(aw_class),
+        "complexity": _complexity(getattr(sample, "complexity", getattr(aw_class, "complexity", 1.0))),
+        "template": _template(aw_class, sample),
+        "judge_side_effect_free": owner in SIDE_EFFECT_FREE_JUDGES,
+        "judge": "AndroidWorld's is_successful(env), once at the end of the episode",
         "mirrors": name,
         "answer": any(getattr(c, "__name__", "") == "InformationRetrieval" for c in getattr(aw_class, "__mro__", ())),
         "__module__": __name__,
@@ -254,4 +342,4 @@ def task_class(name: str, family: str = DEFAULT_FAMILY) -> type[AndroidWorldTask
     return _adapter(registry[name], family)
 
 
-__all__ = ["AndroidWorldTask", "task_class", "task_classes", "tear_down_active"]
+__all__ = ["SIDE_EFFECT_FREE_JUDGES", "AndroidWorldTask", "task_class", "task_classes", "tear_down_active"]

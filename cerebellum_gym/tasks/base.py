@@ -12,12 +12,15 @@ import abc
 import math
 import string
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
 from cerebellum_gym.core.som import LabelledScreen
-from cerebellum_gym.devices.base import Device
+from cerebellum_gym.devices.base import KEYCODE_HOME, Device
+from cerebellum_gym.errors import UnsupportedOperationError
+
+JudgeMode = Literal["per_step", "on_end"]
 
 
 class Oracle(abc.ABC):
@@ -47,6 +50,12 @@ class Task(abc.ABC):
         judge: one sentence on what :meth:`progress` checks.
         mirrors: the AndroidWorld task it mirrors, or ``None``.
         answer: whether the task is a question answered with ``F {answer}``.
+        judge_mode: when the env judges: ``"per_step"`` (after reset and every step, for a
+            per-step progress reward: the simulator's cheap judges) or ``"on_end"`` (once, when
+            the episode ends, as AndroidWorld's protocol does).
+        judge_side_effect_free: whether :meth:`progress` only reads the device (it presses
+            nothing, opens nothing, writes nothing), so that judging after every step changes
+            no episode. Only such tasks may be judged every step when their mode is ``on_end``.
     """
 
     name: ClassVar[str] = ""
@@ -57,6 +66,8 @@ class Task(abc.ABC):
     judge: ClassVar[str] = ""
     mirrors: ClassVar[str | None] = None
     answer: ClassVar[bool] = False
+    judge_mode: ClassVar[JudgeMode] = "per_step"
+    judge_side_effect_free: ClassVar[bool] = True
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         self.params: dict[str, Any] = dict(params or {})
@@ -84,8 +95,21 @@ class Task(abc.ABC):
         fields = [name for _, name, _, _ in string.Formatter().parse(self.template) if name]
         return [str(self.params[f]) for f in fields if isinstance(self.params.get(f), str)]
 
+    def start_episode(self, device: Device) -> None:
+        """Bring the device to the episode's first screen: factory fresh (or at least home),
+        then :meth:`initialize`. Tasks whose protocol orders it otherwise override this."""
+        try:
+            device.factory_reset()
+        except UnsupportedOperationError:
+            device.press_key(KEYCODE_HOME)
+        self.initialize(device)
+
     def initialize(self, device: Device) -> None:
         """Put the device into the task's start state (the device is already factory fresh)."""
+
+    def tear_down(self, device: Device) -> None:
+        """Undo what the episode left that the next one must not see; the env calls it once per
+        episode, when the episode ends, is cut short or the env closes. Nothing by default."""
 
     @abc.abstractmethod
     def progress(self, device: Device, answer: str | None = None) -> float:

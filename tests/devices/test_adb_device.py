@@ -13,6 +13,7 @@ from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_HOME
 from cerebellum_gym.devices.shell import input_text_chunks, parse_content_rows, where_clause
 from cerebellum_gym.errors import CerebellumError, DeviceLostError, DeviceProtocolError
 from cerebellum_gym.sim.phone import LAUNCHER_PACKAGE, Phone
+from cerebellum_gym.sim.shell.androidworld import STANDARD_FOLDERS
 
 SETTINGS = "com.android.settings"
 CONTACTS = "com.google.android.contacts"
@@ -103,7 +104,8 @@ def test_files_over_sync_and_shell(served: Any) -> None:
     with pytest.raises(FileNotFoundError):
         device.read_file("/sdcard/Download/missing.txt")
     device.remove_path("/sdcard/Download")
-    assert phone.list_dir("/sdcard") == []
+    # The served device has the standard shared-storage folders, as a device does.
+    assert phone.list_dir("/sdcard") == sorted({*STANDARD_FOLDERS, "Android"} - {"Download"})  # Android/: apps' folders
 
 
 def test_clock_wait_and_apps(served: Any) -> None:
@@ -128,7 +130,7 @@ def test_factory_reset_restores_the_start_state(served: Any) -> None:
     device.factory_reset()
     assert phone.foreground_package() == LAUNCHER_PACKAGE
     assert phone.get_setting("global", "wifi_on") == "1"
-    assert phone.list_dir("/sdcard") == []
+    assert phone.list_dir("/sdcard") == sorted({*STANDARD_FOLDERS, "Android"})  # left.txt gone, the folders back
     # The served device keeps its provisioning (the ADB keyboard) across resets.
     assert device.has_adb_keyboard()
 

@@ -1,8 +1,13 @@
-"""The androidworld backend and AndroidWorld's tasks, against a fake ``android_world`` package.
+"""The androidworld device against a fake ``android_world`` package: what the real one cannot do here.
 
-A real AndroidWorld env needs its emulator (Pixel 6, API 33, gRPC), which no test machine here
-has. So these tests write a small fake ``android_world`` package into a temporary directory and
-put it on ``sys.path``. It follows AndroidWorld's documented API only (read from
+Everything the real AndroidWorld can run here (its controller, env, actuation, task set-up and
+judges over ADB against the served simulator) is tested with the real code in
+``test_androidworld_real.py``. What stays here needs the emulator's gRPC side, which no test
+machine has: the accessibility forest of the a11y forwarder app (``forest_to_tree``, one state
+serving pixels and tree), ``env_launcher.load_and_setup_env``, a missing AndroidWorld or
+android_env, and faults injected into ``get_state``/``execute_action`` (gRPC errors, time-outs).
+So these tests write a small fake ``android_world`` package into a temporary directory and
+put it on ``sys.path`` (setting the installed one aside while they run). It follows AndroidWorld's documented API only (read from
 google-research/android_world, never copied): ``env.json_action.JSONAction`` with its action-type
 constants and field checks, ``env.interface.State(pixels, forest, ui_elements)``,
 ``env.adb_utils.issue_generic_request(args, env, timeout_sec)`` answering an ``AdbResponse``-like
@@ -415,6 +420,9 @@ def fake_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(body))
+    # The real AndroidWorld may be installed (the test set-up installs it): set it aside while
+    # the fake stands in, and put it back after.
+    real = {m: sys.modules.pop(m) for m in list(sys.modules) if m == "android_world" or m.startswith("android_world.")}
     sys.path.insert(0, str(root))
     try:
         yield root
@@ -422,6 +430,7 @@ def fake_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         sys.path.remove(str(root))
         for name in [m for m in sys.modules if m == "android_world" or m.startswith("android_world.")]:
             del sys.modules[name]
+        sys.modules.update(real)
 
 
 @pytest.fixture
@@ -451,7 +460,7 @@ def device(fake_env: FakeEnv) -> Iterator[Any]:
 def test_missing_android_world_is_a_clear_error_at_construction_not_at_import(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in [m for m in sys.modules if m == "android_world" or m.startswith("android_world.")]:
         monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setattr(sys, "path", [p for p in sys.path if "fake_android_world" not in p])
+    monkeypatch.setitem(sys.modules, "android_world", None)  # not importable, installed or not
     module = importlib.import_module("cerebellum_gym.devices.androidworld")  # importing never needs it
     with pytest.raises(CerebellumError, match=r"not on PyPI.*\n.*git clone https://github.com/google-research/android_world"):
         module.AndroidWorldDevice()
@@ -868,15 +877,17 @@ def test_env_episode_with_an_androidworld_task(device: Any, fake_env: FakeEnv) -
     assert obs["screenshot"].shape == (1031, 464, 3)
     assert "[" in obs["tree"] and 'EditText "Name" focused' in obs["tree"]
     assert info["max_steps"] == 12 and info["progress"] == 0.0
-    assert fake_env.resets == [True]  # factory_reset is AsyncEnv.reset(go_home=True)
+    assert fake_env.resets == [True]  # after initialize_task: AsyncEnv.reset(go_home=True)
     obs, reward, terminated, truncated, info = env.step(f"K {name}")
-    assert (reward, terminated, truncated, info["success"]) == (1.0, False, False, False)  # success needs F
+    assert (reward, terminated, truncated, info["success"]) == (0.0, False, False, False)  # judged at the end only
     obs, reward, terminated, truncated, info = env.step("F")
-    assert terminated and info["success"] and info["progress"] == 1.0
-    env.reset(seed=12)  # the next episode tears the last task down first
+    assert terminated and info["success"] and info["progress"] == 1.0 and reward == 1.0
     calls = importlib.import_module("android_world.registry").TaskEval.calls
+    assert calls[-1] == ("ContactsAddContact", "tear_down")  # the episode is over: torn down
+    env.reset(seed=12)
     assert calls[-2:] == [("ContactsAddContact", "tear_down"), ("ContactsAddContact", "initialize_task")]
     env.close()
+    assert calls[-1] == ("ContactsAddContact", "tear_down")  # close tears down the live task
 
 
 def test_env_episode_answering_a_question(device: Any, fake_env: FakeEnv) -> None:

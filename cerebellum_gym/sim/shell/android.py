@@ -37,6 +37,7 @@ from cerebellum_gym.devices.android import (
 )
 from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_DEL, KEYCODE_ENTER, KEYCODE_HOME
 from cerebellum_gym.errors import CerebellumError
+from cerebellum_gym.sim.shell.androidworld import AndroidWorldCommands
 from cerebellum_gym.sim.shell.language import Interpreter, ShellResult
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ MAX_SLEEP: Final = 366 * 24 * 3600.0
 MAX_CLOCK: Final = 253402300799.0
 
 
-class Shell(Interpreter):
+class Shell(AndroidWorldCommands, Interpreter):
     """One shell session on a simulated phone (adbd starts one per ``shell:`` service).
 
     Args:
@@ -115,8 +116,6 @@ class Shell(Interpreter):
         self.frame_cache: dict[str, tuple[np.ndarray, bytes]] = frame_cache if frame_cache is not None else {}
         self.commands.update(
             {
-                "id": lambda a, i: ShellResult(b"uid=2000(shell) gid=2000(shell) groups=2000(shell) context=u:r:shell:s0\n"),
-                "whoami": lambda a, i: ShellResult(b"shell\n"),
                 "sleep": self._sleep,
                 "cat": self._cat,
                 "ls": self._ls,
@@ -140,6 +139,9 @@ class Shell(Interpreter):
                 SIM_RESET_COMMAND.split()[0]: self._cerebellum_sim,
             }
         )
+        #: Whether adbd runs as root (``adb root``); the served adbd sets it per command.
+        self.root = False
+        self.commands.update(self._androidworld_commands())
 
     # --- file system -------------------------------------------------------------------------
 

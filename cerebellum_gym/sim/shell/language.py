@@ -372,14 +372,199 @@ def parse(tokens: list[Token]) -> list[tuple[str, Pipeline]]:
     return items
 
 
+# --- compound commands: if/then/elif/else/fi ----------------------------------------------------
+# Kept apart from parse() (which reads plain lists and pipelines): a script is a list of nodes,
+# each a run of plain items or one if-clause whose blocks are scripts again.
+
+_IF_KEYWORDS: Final = frozenset({"if", "then", "elif", "else", "fi"})
+_COMMAND_SEPARATORS: Final = frozenset({";", "\n", "&&", "||", "&", "|"})
+
+
+@dataclass
+class IfClause:
+    """``if`` with its ``(condition, body)`` branches (``elif`` adds one) and its ``else`` body."""
+
+    connector: str
+    branches: list[tuple[list[Node], list[Node]]]
+    orelse: list[Node] | None
+
+
+@dataclass
+class Subshell:
+    """``( list )`` with the redirections after its ``)``: run with its own cwd."""
+
+    connector: str
+    body: list[Node]
+    redirects: list[tuple[str, Word | None]]
+
+
+Node = list[tuple[str, Pipeline]] | IfClause | Subshell
+
+
+def _keyword(token: Token) -> str | None:
+    if isinstance(token, Word) and len(token.parts) == 1 and token.parts[0][0] == "lit" and not token.parts[0][2]:
+        text = token.parts[0][1]
+        return text if text in _IF_KEYWORDS else None
+    return None
+
+
+def parse_script(tokens: list[Token]) -> list[Node]:
+    """Parse a whole script: plain lists (as :func:`parse`) and ``if`` clauses, nested."""
+    nodes, i = _parse_block(tokens, 0, frozenset())
+    if i < len(tokens):
+        raise ShellSyntaxError(f"'{_keyword(tokens[i])}' unexpected")
+    return nodes
+
+
+def _parse_block(tokens: list[Token], i: int, stop: frozenset[str]) -> tuple[list[Node], int]:
+    """Nodes from ``tokens[i:]`` up to a keyword in ``stop`` at a command's start."""
+    nodes: list[Node] = []
+    start, connector, at_start = i, ";", True
+    while i < len(tokens):
+        word = _keyword(tokens[i]) if at_start else None
+        if word in stop:
+            break
+        if word == "if":
+            segment = tokens[start:i]
+            if_connector = ";"
+            last = segment[-1] if segment else None
+            if isinstance(last, Op) and last.text in ("&&", "||"):
+                if_connector, segment = last.text, segment[:-1]
+            _add_plain(nodes, segment, connector)
+            clause, i = _parse_if(tokens, i + 1, if_connector)
+            nodes.append(clause)
+            connector = ";"
+            if i < len(tokens) and isinstance(tokens[i], Op):
+                op = tokens[i]
+                assert isinstance(op, Op)
+                if op.text in ("&&", "||"):
+                    connector = op.text
+                elif op.text not in (";", "\n"):
+                    raise ShellSyntaxError(f"'{op.text}' unexpected")
+                i += 1
+            start, at_start = i, True
+            continue
+        if word is not None and word != "if":
+            raise ShellSyntaxError(f"'{word}' unexpected")
+        token = tokens[i]
+        if at_start and isinstance(token, Op) and token.text == "(":
+            segment = tokens[start:i]
+            sub_connector = ";"
+            last = segment[-1] if segment else None
+            if isinstance(last, Op) and last.text in ("&&", "||"):
+                sub_connector, segment = last.text, segment[:-1]
+            _add_plain(nodes, segment, connector)
+            subshell, i = _parse_subshell(tokens, i + 1, sub_connector)
+            nodes.append(subshell)
+            connector = ";"
+            if i < len(tokens) and isinstance(tokens[i], Op):
+                op = tokens[i]
+                assert isinstance(op, Op)
+                if op.text in ("&&", "||"):
+                    connector = op.text
+                elif op.text not in (";", "\n"):
+                    raise ShellSyntaxError(f"'{op.text}' unexpected")
+                i += 1
+            start, at_start = i, True
+            continue
+        at_start = isinstance(token, Op) and token.text in _COMMAND_SEPARATORS
+        i += 1
+    _add_plain(nodes, tokens[start:i], connector)
+    return nodes, i
+
+
+def _add_plain(nodes: list[Node], segment: list[Token], connector: str) -> None:
+    if not segment:
+        return
+    items = parse(segment)
+    if items:
+        items[0] = (connector, items[0][1])
+        nodes.append(items)
+
+
+def _parse_subshell(tokens: list[Token], i: int, connector: str) -> tuple[Subshell, int]:
+    """After ``(``: the subshell and the index just past its redirections."""
+    depth, j = 1, i
+    while j < len(tokens):
+        token = tokens[j]
+        if isinstance(token, Op) and token.text == "(":
+            depth += 1
+        elif isinstance(token, Op) and token.text == ")":
+            depth -= 1
+            if depth == 0:
+                break
+        j += 1
+    else:
+        raise ShellSyntaxError("missing ')'")
+    body, end = _parse_block(tokens[:j], i, frozenset())
+    if end != j or not body:
+        raise ShellSyntaxError("')' unexpected")
+    j += 1
+    redirects: list[tuple[str, Word | None]] = []
+    while j < len(tokens) and isinstance(tokens[j], Op) and _REDIRECT_RE.fullmatch(tokens[j].text):  # type: ignore[union-attr]
+        op = tokens[j].text  # type: ignore[union-attr]
+        if ">&" in op:
+            redirects.append((op, None))
+            j += 1
+            continue
+        if j + 1 >= len(tokens) or not isinstance(tokens[j + 1], Word):
+            raise ShellSyntaxError(f"'{op}' unexpected")
+        target = tokens[j + 1]
+        assert isinstance(target, Word)
+        redirects.append((op, target))
+        j += 2
+    return Subshell(connector, body, redirects), j
+
+
+def _parse_if(tokens: list[Token], i: int, connector: str) -> tuple[IfClause, int]:
+    """After ``if``: the clause and the index just past its ``fi``."""
+    branches: list[tuple[list[Node], list[Node]]] = []
+    orelse: list[Node] | None = None
+    while True:
+        condition, i = _parse_block(tokens, i, frozenset({"then"}))
+        if i >= len(tokens) or not condition:
+            raise ShellSyntaxError("'if' without 'then'" if condition else "'then' unexpected")
+        body, i = _parse_block(tokens, i + 1, frozenset({"elif", "else", "fi"}))
+        if i >= len(tokens) or not body:
+            raise ShellSyntaxError("unexpected end of input" if i >= len(tokens) else f"'{_keyword(tokens[i])}' unexpected")
+        branches.append((condition, body))
+        word = _keyword(tokens[i])
+        i += 1
+        if word == "elif":
+            continue
+        if word == "else":
+            orelse, i = _parse_block(tokens, i, frozenset({"fi"}))
+            if i >= len(tokens) or not orelse:
+                raise ShellSyntaxError("unexpected end of input" if i >= len(tokens) else "'fi' unexpected")
+            i += 1
+        return IfClause(connector, branches, orelse), i
+
+
 @dataclass
 class Program:
     """A parsed command line, with the command substitutions inside it parsed too (``subs``,
     by their text), so that running it parses nothing (see :func:`compile_script`)."""
 
-    items: list[tuple[str, Pipeline]] | None
+    items: list[Node] | None
     error: str | None = None
     subs: dict[str, Program] = field(default_factory=dict)
+
+
+def _words(nodes: list[Node]) -> list[Word]:
+    """Every word of a script, compound commands included (where substitutions can hide)."""
+    found: list[Word] = []
+    for node in nodes:
+        if isinstance(node, IfClause):
+            for condition, body in node.branches:
+                found += _words(condition) + _words(body)
+            found += _words(node.orelse or [])
+        elif isinstance(node, Subshell):
+            found += _words(node.body) + [target for _, target in node.redirects if target is not None]
+        else:
+            for _, pipeline in node:
+                for command in pipeline:
+                    found += [*command.words, *(target for _, target in command.redirects if target is not None)]
+    return found
 
 
 def compile_script(script: str) -> Program:
@@ -390,20 +575,17 @@ def compile_script(script: str) -> Program:
 
     def build(text: str, depth: int) -> Program:
         try:
-            items = parse(tokenize(text))
+            nodes = parse_script(tokenize(text))
         except ShellSyntaxError as exc:
             return Program(None, str(exc), subs)
         except RecursionError:
             return Program(None, "nested too deeply", subs)
         if depth < _MAX_SUBST_DEPTH:
-            for _, pipeline in items:
-                for command in pipeline:
-                    words = [*command.words, *(target for _, target in command.redirects if target is not None)]
-                    for word in words:
-                        for kind, value, _ in word.parts:
-                            if kind == "cmd" and value not in subs:
-                                subs[value] = build(value, depth + 1)
-        return Program(items, None, subs)
+            for word in _words(nodes):
+                for kind, value, _ in word.parts:
+                    if kind == "cmd" and value not in subs:
+                        subs[value] = build(value, depth + 1)
+        return Program(nodes, None, subs)
 
     return build(script, 0)
 
@@ -481,15 +663,7 @@ class Interpreter(abc.ABC):
         err: list[bytes] = []
         saved, self._subs = self._subs, program.subs
         try:
-            for connector, pipeline in program.items:
-                if (connector == "&&" and self.status != 0) or (connector == "||" and self.status == 0):
-                    continue
-                result = self._pipeline(pipeline, stdin)
-                if result.stdout:
-                    out.append(result.stdout)
-                if result.stderr:
-                    err.append(result.stderr)
-                self.status = result.code
+            self._run_nodes(program.items, stdin, out, err)
         except _Exit as exc:
             self.status = exc.code
         except (RecursionError, MemoryError) as exc:
@@ -499,6 +673,64 @@ class Interpreter(abc.ABC):
         finally:
             self._subs = saved
         return ShellResult(_joined(out), _joined(err), self.status)
+
+    def _run_nodes(self, nodes: list[Node], stdin: bytes, out: list[bytes], err: list[bytes]) -> None:
+        for node in nodes:
+            if isinstance(node, IfClause):
+                self._run_if(node, stdin, out, err)
+                continue
+            if isinstance(node, Subshell):
+                self._run_subshell(node, stdin, out, err)
+                continue
+            for connector, pipeline in node:
+                if (connector == "&&" and self.status != 0) or (connector == "||" and self.status == 0):
+                    continue
+                result = self._pipeline(pipeline, stdin)
+                if result.stdout:
+                    out.append(result.stdout)
+                if result.stderr:
+                    err.append(result.stderr)
+                self.status = result.code
+
+    def _run_subshell(self, sub: Subshell, stdin: bytes, out: list[bytes], err: list[bytes]) -> None:
+        if (sub.connector == "&&" and self.status != 0) or (sub.connector == "||" and self.status == 0):
+            return
+        redirects: list[tuple[str, str | None]] = []
+        for op, target in sub.redirects:
+            names: list[str | None] = list(self.expand(target)) if target is not None else [None]
+            if len(names) != 1:
+                err.append(f"{SH}: {op}: bad redirection\n".encode())
+                self.status = 1
+                return
+            redirects.append((op, names[0]))
+        inner_out: list[bytes] = []
+        inner_err: list[bytes] = []
+        cwd = self.cwd
+        try:
+            self._run_nodes(sub.body, stdin, inner_out, inner_err)
+        except _Exit as exc:  # exit leaves the subshell only
+            self.status = exc.code
+        finally:
+            self.cwd = cwd
+        result = self._redirect(ShellResult(_joined(inner_out), _joined(inner_err), self.status), redirects)
+        if result.stdout:
+            out.append(result.stdout)
+        if result.stderr:
+            err.append(result.stderr)
+        self.status = result.code
+
+    def _run_if(self, clause: IfClause, stdin: bytes, out: list[bytes], err: list[bytes]) -> None:
+        if (clause.connector == "&&" and self.status != 0) or (clause.connector == "||" and self.status == 0):
+            return
+        for condition, body in clause.branches:
+            self._run_nodes(condition, stdin, out, err)
+            if self.status == 0:
+                self._run_nodes(body, stdin, out, err)
+                return
+        if clause.orelse is not None:
+            self._run_nodes(clause.orelse, stdin, out, err)
+        else:
+            self.status = 0  # no branch ran: `if` exits 0
 
     def _pipeline(self, pipeline: Pipeline, stdin: bytes) -> ShellResult:
         err = io.BytesIO()
