@@ -245,12 +245,17 @@ def test_attach_to_emulators_found_by_the_adb_scan(standin: StandinSdk, tmp_path
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
-        fresh = scanning_adb_server(standin.base_port)
-        try:
-            # The server scans in the background after it starts: give it a moment on a loaded machine.
-            deadline = time.monotonic() + 20
+        # adb scans once, in the background, when its server starts; a scan that connects while
+        # the machine is loaded can miss the emulator, as it can with a real one: then start again.
+        for _ in range(3):
+            fresh = scanning_adb_server(standin.base_port)
+            deadline = time.monotonic() + 10
             while f"emulator-{port}\t" not in (listed := fresh.run("devices").stdout) and time.monotonic() < deadline:
                 time.sleep(0.2)
+            if f"emulator-{port}\t" in listed:
+                break
+            fresh.stop()
+        try:
             assert f"emulator-{port}\t" in listed
             attached = EmulatorPool(attach=True, env={**standin.env, "ANDROID_ADB_SERVER_PORT": str(fresh.port)}, boot_timeout=10)
             with attached:
