@@ -108,7 +108,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         max_steps: int | None = None,
         invalid_action: InvalidActionMode = "penalize",
         invalid_action_penalty: float = 0.0,
-        reward: RewardMode = "progress_delta",
+        reward: RewardMode = "shaped",
         success_requires_done: bool = True,
         raise_infra_errors: bool = False,
         render_mode: str | None = None,
