@@ -130,3 +130,28 @@ def test_the_served_shell_would_run_an_unquoted_payload(typing_target: Any) -> N
     assert typing_target.phone.read_file("/tmp/x") == b""
     with typing_target.server.lock:
         typing_target.phone.remove_path("/tmp/x")
+
+
+def test_a_lone_surrogate_is_a_clear_error_on_the_device_and_an_invalid_action_in_the_env(typing_target: Any, served: Any) -> None:
+    """The text rule is the same over ADB as in process: no raw UnicodeEncodeError anywhere."""
+    import gymnasium as gym
+
+    import cerebellum_gym  # noqa: F401  (registers the env ids)
+
+    device, phone = typing_target.device, typing_target.phone
+    with typing_target.server.lock:
+        phone.clear_focused_text()
+    with pytest.raises(UnsupportedOperationError, match="lone surrogate"):
+        device.type_text("ok\ud800")
+    assert phone.focused_text() == ""  # nothing half-typed
+    env = gym.make("Cerebellum-Adb-v0", task="ContactsAddContact", pixels=False, device_options=served.options())
+    try:
+        obs, _ = env.reset(seed=0)
+        while not obs["action_mask"][2]:  # K: a field is focused
+            obs, *_ = env.step(env.unwrapped.oracle_action())  # type: ignore[attr-defined]
+        for action in ("K ok\ud800", {"code": 2, "label": 0, "text": "\udfff"}):
+            _, _, _, _, info = env.step(action)
+            assert info["invalid_action"] and "lone surrogate" in info["error"]
+        assert not env.step("K fine")[4]["invalid_action"]
+    finally:
+        env.close()

@@ -60,7 +60,7 @@ from cerebellum_gym.devices.adb.frames import (
     scale_image,
 )
 from cerebellum_gym.devices.android import ADB_KEYBOARD_IME, ADB_KEYBOARD_PACKAGE, SIM_PRODUCT, SIM_RESET_COMMAND
-from cerebellum_gym.devices.base import KEYCODE_HOME
+from cerebellum_gym.devices.base import KEYCODE_HOME, require_encodable
 from cerebellum_gym.devices.shell import ShellDevice, ShellOutput, input_text_chunks, is_printable_ascii
 from cerebellum_gym.errors import (
     CerebellumError,
@@ -646,6 +646,7 @@ class AdbDevice(ShellDevice):
         return self._adb_keyboard
 
     def type_text(self, text: str) -> None:
+        require_encodable(text)
         if not text:
             return
         use_keyboard = self.text_input == "adbkeyboard" or (self.text_input == "auto" and not is_printable_ascii(text))
