@@ -48,6 +48,8 @@ REWARD_MODES: Final[tuple[str, ...]] = ("shaped", "progress_delta", "sparse")
 DEFAULT_SCREENSHOT_WIDTH: Final = 464
 DEFAULT_HISTORY_WIDTH: Final = 232
 DEFAULT_HISTORY_LEN: Final = 4
+#: Narrowest screenshot (current or history) the env renders.
+MIN_IMAGE_WIDTH: Final = 32
 DEFAULT_MAX_TREE_CHARS: Final = 4000
 MAX_GOAL_CHARS: Final = 1000
 MAX_SUBTREE_CHARS: Final = 300
@@ -66,7 +68,8 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         catalog: where task names resolve (the bundled tasks by default; the loader passes the
             backend's own catalogue, as AndroidWorld's).
         owns_device: :meth:`close` closes the device too.
-        screenshot_width: width of the current screenshot (the reference agent reads 464 px).
+        screenshot_width: width of the current screenshot (the reference agent reads 464 px; at
+            least :data:`MIN_IMAGE_WIDTH`, as is ``history_width``).
         pixels: ``False`` drops every image from the observation (tree-only mode, fastest).
         history_len: past frames kept in the observation.
         history_width: width of history screenshots.
@@ -119,9 +122,11 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}, got {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} not supported; use 'rgb_array' or None")
+        for name, value in (("screenshot_width", screenshot_width), ("history_width", history_width)):
+            if value < MIN_IMAGE_WIDTH:
+                # Narrower, a phone's widgets shrink below a pixel and cannot be drawn.
+                raise ValueError(f"{name} must be at least {MIN_IMAGE_WIDTH} px, got {value}")
         for name, value in (
-            ("screenshot_width", screenshot_width),
-            ("history_width", history_width),
             ("max_labels", max_labels),
             ("max_tree_chars", max_tree_chars),
         ):

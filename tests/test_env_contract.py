@@ -87,7 +87,8 @@ def _assert_inside(space: gym.spaces.Dict, obs: dict[str, Any]) -> None:
 @FEW
 @given(task=st.sampled_from(TASKS), seed=st.integers(0, 2**16), pixels=st.booleans(), data=st.data())
 def test_every_step_keeps_the_contract(task: str, seed: int, pixels: bool, data: st.DataObject) -> None:
-    env = gym.make("Cerebellum-Sim-v0", task=task, pixels=pixels, screenshot_width=48, history_width=24, max_steps=12)
+    width = data.draw(st.integers(32, 96))
+    env = gym.make("Cerebellum-Sim-v0", task=task, pixels=pixels, screenshot_width=width, history_width=32, max_steps=12)
     raw: CerebellumEnv = env.unwrapped  # type: ignore[assignment]
     obs, info = env.reset(seed=seed)
     _assert_inside(raw.observation_space, obs)
@@ -124,6 +125,58 @@ def test_raise_mode_raises_only_the_invalid_action_error_and_gives_the_step_back
             obs, _ = env.reset()
         assert env.observation_space.contains(obs)
     assert not env.step("H")[4]["invalid_action"]
+
+
+TYPING_TASKS = [
+    name for name in TASKS if any(word in name for word in ("Contact", "Sms", "Markor", "Expense", "Calendar", "Alarm", "Browser"))
+]
+
+
+@FEW
+@given(task=st.sampled_from(TYPING_TASKS), seed=st.integers(0, 2**16), data=st.data())
+def test_any_typed_text_is_shown_on_the_screens_that_follow(task: str, seed: int, data: st.DataObject) -> None:
+    """The oracle walks deep screens, typing arbitrary text where it would type its own, so that
+    the text reaches lists, titles and bubbles (a line break there once crashed the renderer)."""
+    env = gym.make(
+        "Cerebellum-Sim-v0", task=task, screenshot_width=data.draw(st.sampled_from([32, 64, 464])), history_width=32, max_steps=60
+    )
+    raw: CerebellumEnv = env.unwrapped  # type: ignore[assignment]
+    obs, _ = env.reset(seed=seed)
+    done = False
+    while not done:
+        action = raw.oracle_action()
+        if action.startswith("K "):
+            typed = data.draw(
+                st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=60)
+                | st.sampled_from(["a\nb", "\n", "x" * MAX_TEXT_CHARS])
+            )
+            action = f"K {typed}"
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert not info["invalid_action"], info["error"]
+        _assert_inside(raw.observation_space, obs)
+        done = terminated or truncated
+    env.close()
+
+
+@pytest.mark.parametrize("task", ["ContactsAddContact", "ClockAddAlarm"])
+def test_line_breaks_in_typed_text_render_on_every_screen(task: str) -> None:
+    """Regression: a contact named with a line break crashed the renderer on the next screen."""
+    env = gym.make("Cerebellum-Sim-v0", task=task, screenshot_width=32, history_width=32, max_steps=60)
+    raw: CerebellumEnv = env.unwrapped  # type: ignore[assignment]
+    env.reset(seed=0)
+    done = False
+    while not done:
+        action = raw.oracle_action()
+        obs, _, terminated, truncated, info = env.step(f"{action}\nsecond line" if action.startswith("K ") else action)
+        assert not info["invalid_action"] and raw.observation_space.contains(obs)
+        done = terminated or truncated
+
+
+def test_screenshots_narrower_than_the_minimum_are_refused() -> None:
+    with pytest.raises(ValueError, match="screenshot_width must be at least 32 px, got 16"):
+        gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn", screenshot_width=16)
+    with pytest.raises(ValueError, match="history_width must be at least 32 px, got 0"):
+        gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn", history_width=0)
 
 
 def test_the_issue_s_malformed_actions_are_invalid_with_a_clear_reason() -> None:

@@ -98,9 +98,11 @@ def text_fit(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int) ->
     The result is the longest prefix that fits with its ellipsis. Its cost grows with what can be
     shown, not with the length of ``text``: only prefixes that double in length are measured
     until one overflows, then a binary search finds the cut (measuring a whole long text, or
-    dropping one character at a time, made typing cost quadratic).
+    dropping one character at a time, made typing cost quadratic). Line breaks show as spaces:
+    the fitted text is one line (PIL cannot measure several).
     """
     f = font(size)
+    text = text.replace("\n", " ")
 
     def fits(n: int) -> bool:
         return draw.textlength(text[:n] + "…", font=f) <= max_width

@@ -13,8 +13,9 @@ DRAW = ImageDraw.Draw(Image.new("RGB", (1, 1)))
 
 
 def _naive_fit(text: str, size: int, max_width: int) -> str:
-    """The definition, one character at a time (the quadratic original)."""
+    """The definition, one character at a time (the quadratic original), on one line."""
     f = font(size)
+    text = text.replace("\n", " ")
     if DRAW.textlength(text, font=f) <= max_width:
         return text
     while text and DRAW.textlength(text + "…", font=f) > max_width:
