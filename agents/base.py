@@ -7,23 +7,53 @@ run one forward pass for the whole batch.
 Any callable ``observation -> action string`` is an agent (wrap it in :class:`FunctionAgent`, or
 let :func:`load_agent` do it), and so is ``module:object`` on the command line.
 
+``act_batch`` takes the batch as a list of observations or as a vector env's batched dict
+(what ``envs.reset`` and ``envs.step`` return), so a rollout is three lines::
+
+    obs, _ = envs.reset(seed=0)
+    while True:
+        obs, reward, terminated, truncated, info = envs.step(agent.act_batch(obs))
+
 Example:
     >>> agent = FunctionAgent(lambda obs: "W")
     >>> agent.act({"labels": ()})
     'W'
     >>> agent.act_batch([{}, {}])
     ['W', 'W']
+    >>> agent.act_batch({"goal": ("a", "b"), "labels": ((), ("UE",))})
+    ['W', 'W']
 """
 
 from __future__ import annotations
 
 import abc
+import functools
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
+from cerebellum_gym.core.spaces import split_observations
+
 Observation = Mapping[str, Any]
+#: A batch: one observation per env, or a vector env's batched observation dict.
+Batch = Sequence[Observation] | Mapping[str, Any]
 Policy = Callable[[Observation], str]
+ActBatch = Callable[..., list[str]]
+
+
+def accepts_batched_dict(method: ActBatch) -> ActBatch:
+    """Let an ``act_batch`` implementation receive a vector env's batched dict as well as a list
+    (the dict is split into per-env observations first). :class:`Agent` applies it to every
+    subclass's ``act_batch``, so an override only ever sees a list."""
+    if getattr(method, "_accepts_batched_dict", False):
+        return method
+
+    @functools.wraps(method)
+    def act_batch(self: Any, observations: Batch, *args: Any, **kwargs: Any) -> list[str]:
+        return method(self, split_observations(observations) if isinstance(observations, Mapping) else observations, *args, **kwargs)
+
+    act_batch._accepts_batched_dict = True  # type: ignore[attr-defined]
+    return act_batch
 
 
 class OracleSource(Protocol):
@@ -46,6 +76,11 @@ class Agent(abc.ABC):
     #: Whether the agent reads screenshots; harnesses skip rendering for agents that do not.
     needs_pixels: bool = True
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "act_batch" in cls.__dict__:
+            cls.act_batch = accepts_batched_dict(cls.__dict__["act_batch"])  # type: ignore[method-assign]
+
     def reset(self, seed: int | None = None) -> None:
         """Forget everything between runs; ``seed`` seeds any randomness."""
 
@@ -56,8 +91,11 @@ class Agent(abc.ABC):
     def act(self, observation: Observation) -> str:
         """The next action for one observation."""
 
-    def act_batch(self, observations: Sequence[Observation], oracle: OracleSource | None = None) -> list[str]:
-        """The next action for each observation of a batch (one per env slot)."""
+    @accepts_batched_dict
+    def act_batch(self, observations: Batch, oracle: OracleSource | None = None) -> list[str]:
+        """The next action for each observation of a batch (one per env slot): a list of
+        observations, or a vector env's batched observation dict."""
+        assert not isinstance(observations, Mapping)  # split by the decorator
         return [self.act(obs) for obs in observations]
 
 

@@ -26,14 +26,14 @@ from typing import Any, Final, Literal, SupportsFloat
 import gymnasium as gym
 import numpy as np
 
-from cerebellum_gym.core.actions import CODE_INDEX, CODES, Action, StructuredAction, coerce_action
+from cerebellum_gym.core.actions import CODE_INDEX, CODES, MAX_TEXT_CHARS, Action, StructuredAction, coerce_action
 from cerebellum_gym.core.history import History
 from cerebellum_gym.core.memory import reuse_freed_frames
 from cerebellum_gym.core.som import DEFAULT_MAX_LABELS, LabelledScreen, draw_overlay, label_screen
 from cerebellum_gym.core.spaces import action_space, observation_space
 from cerebellum_gym.core.tree import compact_subtree
 from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_HOME, Device
-from cerebellum_gym.errors import CerebellumError, ConfigError, InfraError, InvalidActionError
+from cerebellum_gym.errors import CerebellumError, ConfigError, InfraError, InvalidActionError, StepError, UnsupportedOperationError
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.catalog import BUILTIN, TaskCatalog
 
@@ -42,13 +42,19 @@ ActType = str | Action | StructuredAction
 TaskSpec = str | Task | type[Task] | Sequence[str] | None
 
 InvalidActionMode = Literal["penalize", "raise"]
+RewardMode = Literal["shaped", "progress_delta", "sparse"]
+#: The reward rules ``reward=`` accepts (see docs/rewards.md).
+REWARD_MODES: Final[tuple[str, ...]] = ("shaped", "progress_delta", "sparse")
 DEFAULT_SCREENSHOT_WIDTH: Final = 464
 DEFAULT_HISTORY_WIDTH: Final = 232
 DEFAULT_HISTORY_LEN: Final = 4
+#: Narrowest screenshot (current or history) the env renders.
+MIN_IMAGE_WIDTH: Final = 32
 DEFAULT_MAX_TREE_CHARS: Final = 4000
 MAX_GOAL_CHARS: Final = 1000
 MAX_SUBTREE_CHARS: Final = 300
-MAX_TEXT_CHARS: Final = 1000
+#: Longest ``info["action"]`` shown for a rejected action (an agent may send a megabyte).
+MAX_SHOWN_ACTION_CHARS: Final = MAX_TEXT_CHARS + 4
 WAIT_SECONDS: Final = 2.0
 
 
@@ -62,7 +68,8 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         catalog: where task names resolve (the bundled tasks by default; the loader passes the
             backend's own catalogue, as AndroidWorld's).
         owns_device: :meth:`close` closes the device too.
-        screenshot_width: width of the current screenshot (the reference agent reads 464 px).
+        screenshot_width: width of the current screenshot (the reference agent reads 464 px; at
+            least :data:`MIN_IMAGE_WIDTH`, as is ``history_width``).
         pixels: ``False`` drops every image from the observation (tree-only mode, fastest).
         history_len: past frames kept in the observation.
         history_width: width of history screenshots.
@@ -73,6 +80,12 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             and adds ``invalid_action_penalty`` to the reward; ``"raise"`` raises
             :class:`~cerebellum_gym.errors.InvalidActionError`.
         invalid_action_penalty: reward added for an invalid action (usually negative).
+        reward: the reward rule (docs/rewards.md). ``"shaped"`` (default): progress as a
+            potential, cashed in for success when the episode ends, so the undiscounted return
+            is 1 for a success and 0 for anything else (plus penalties); ``"progress_delta"``:
+            the change in progress each step (the return is the progress gained);
+            ``"sparse"``: 1 on the step that ends in success, else 0. ``info["progress"]``
+            carries the partial credit whatever the rule.
         success_requires_done: as in AndroidWorld, success counts only when the agent says
             ``F``; when ``False`` the episode also ends as soon as the goal holds.
         raise_infra_errors: re-raise device faults from ``step`` instead of ending the episode
@@ -102,6 +115,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         max_steps: int | None = None,
         invalid_action: InvalidActionMode = "penalize",
         invalid_action_penalty: float = 0.0,
+        reward: RewardMode = "shaped",
         success_requires_done: bool = True,
         raise_infra_errors: bool = False,
         judge_every_step: bool = False,
@@ -109,11 +123,15 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
     ) -> None:
         if invalid_action not in ("penalize", "raise"):
             raise ValueError(f"invalid_action must be 'penalize' or 'raise', got {invalid_action!r}")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}, got {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} not supported; use 'rgb_array' or None")
+        for name, value in (("screenshot_width", screenshot_width), ("history_width", history_width)):
+            if value < MIN_IMAGE_WIDTH:
+                # Narrower, a phone's widgets shrink below a pixel and cannot be drawn.
+                raise ValueError(f"{name} must be at least {MIN_IMAGE_WIDTH} px, got {value}")
         for name, value in (
-            ("screenshot_width", screenshot_width),
-            ("history_width", history_width),
             ("max_labels", max_labels),
             ("max_tree_chars", max_tree_chars),
         ):
@@ -132,6 +150,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         self._max_steps_override = max_steps
         self.invalid_action = invalid_action
         self.invalid_action_penalty = float(invalid_action_penalty)
+        self.reward_mode: RewardMode = reward
         self.success_requires_done = success_requires_done
         self.raise_infra_errors = raise_infra_errors
         self.judge_every_step = judge_every_step
@@ -154,13 +173,20 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             max_action_chars=MAX_TEXT_CHARS + 4,
         )
         self.action_space = action_space(max_labels, MAX_TEXT_CHARS)
-        self.history = History(history_len, (hist_shape[1], hist_shape[0]) if pixels else None, dev_w)
+        self.history = History(
+            history_len,
+            (hist_shape[1], hist_shape[0]) if pixels else None,
+            dev_w,
+            max_action_chars=MAX_TEXT_CHARS + 4,
+            max_subtree_chars=MAX_SUBTREE_CHARS,
+        )
 
         self.task: Task | None = None
         self._oracle: Oracle | None = None
         self.screen: LabelledScreen | None = None
         self._screenshot: np.ndarray | None = None
         self._progress = 0.0
+        self._initial_progress = 0.0
         self._steps = 0
         self.max_steps = 0
         self._torn_down = True  # no episode whose task still needs its tear_down
@@ -192,32 +218,49 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         self._steps = 0
         self.history.clear()
         self._observe()
-        self._progress = self._judge(None) if self._judges_every_step() else 0.0
+        self._progress = self._initial_progress = self._judge(None) if self._judges_every_step() else 0.0
         return self._observation(), self._info(invalid=None, infra=None, action="")
 
     def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
         """Act once. ``action`` is a string (``"T UE"``), an :class:`Action`, or the structured
-        mapping ``{"code", "label", "text"}``."""
+        mapping ``{"code", "label", "text"}``.
+
+        Whatever the action, only project errors leave: a malformed or illegal action takes the
+        invalid-action path (or raises :class:`InvalidActionError` with ``invalid_action="raise"``),
+        a device fault ends the episode (or raises an :class:`InfraError`), and an unexpected
+        failure of the env itself is raised as :class:`StepError`.
+        """
         if self.task is None or self.screen is None:
             raise CerebellumError("call reset() before step()")
+        try:
+            return self._step(action)
+        except CerebellumError:
+            raise
+        except Exception as exc:  # a bug below us: keep the error type promise, keep the cause
+            raise StepError(f"step({_shown(action)}) failed: {type(exc).__name__}: {exc}") from exc
+
+    def _step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        assert self.screen is not None
         self._steps += 1
         try:
             parsed = coerce_action(action, self.screen.labels)
             node = self._validate(parsed)
         except InvalidActionError as err:
-            if self.invalid_action == "raise":
-                self._steps -= 1
-                raise
-            return self._invalid(action, err)
+            return self._reject(action, err)
 
         try:
+            shot = self._history_shot()
+            try:
+                self._perform(parsed, node)
+            except UnsupportedOperationError as err:
+                # The backend cannot do it (text it has no keyboard for): the agent's problem, device untouched.
+                return self._reject(action, InvalidActionError(str(parsed), str(err)))
             self.history.push(
-                self._history_shot(),
+                shot,
                 str(parsed),
                 compact_subtree(node, MAX_SUBTREE_CHARS) if node is not None else "",
                 node.bounds if node is not None else None,
             )
-            self._perform(parsed, node)
             if not parsed.is_terminal:
                 self._observe()
             answer = parsed.text if parsed.code == "F" else None
@@ -226,13 +269,16 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             self._end_task(quiet=True)  # the episode is cut short: tear down what can be
             if self.raise_infra_errors:
                 raise
-            return self._observation(), 0.0, False, True, self._info(invalid=None, infra=err, action=_shown(action))
-        reward = progress - self._progress
-        self._progress = progress
+            # The episode ends here as a failure; progress stays as last judged.
+            reward = self._reward(self._progress, ended=True, success=False)
+            return self._observation(), reward, False, True, self._info(invalid=None, infra=err, action=_shown(action))
         terminated = parsed.is_terminal or (not self.success_requires_done and progress >= 1.0)
         truncated = not terminated and self._steps >= self.max_steps
+        success = self._succeeded(parsed, progress)
+        reward = self._reward(progress, ended=terminated or truncated, success=success)
+        self._progress = progress
         info = self._info(invalid=None, infra=None, action=str(parsed))
-        info["success"] = bool(progress >= 1.0 and (parsed.code == "F" or not self.success_requires_done))
+        info["success"] = success
         if terminated or truncated:
             self._end_task()
         return self._observation(), reward, terminated, truncated, info
@@ -349,6 +395,29 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             self._screenshot = self.device.screenshot(self.screenshot_width)
         self.screen = label_screen(self.device.ui_tree(), self.np_random, self.max_labels)
 
+    def _succeeded(self, action: Action, progress: float) -> bool:
+        """Whether the episode succeeds with this step: the goal holds and, by default, the agent said ``F``."""
+        return bool(progress >= 1.0 and (action.code == "F" or not self.success_requires_done))
+
+    def _reward(self, progress: float, *, ended: bool, success: bool) -> float:
+        """This step's reward under ``self.reward_mode`` (docs/rewards.md has the argument).
+
+        Args:
+            progress: the task's progress after this step (``self._progress`` is before it).
+            ended: this step ends the episode (terminated or truncated).
+            success: the episode succeeded (only meaningful when ``ended``).
+        """
+        if self.reward_mode == "progress_delta":
+            return progress - self._progress
+        if self.reward_mode == "sparse":
+            return float(success) if ended else 0.0
+        # "shaped": potential Phi = progress - initial progress (zero at reset). Each step pays the
+        # change in Phi; the last step pays success - Phi(before it), so the shaping telescopes away
+        # and the undiscounted return is exactly the final success.
+        if ended:
+            return float(success) - (self._progress - self._initial_progress)
+        return progress - self._progress
+
     def _judge(self, answer: str | None) -> float:
         assert self.task is not None
         return float(min(1.0, max(0.0, self.task.progress(self.device, answer))))
@@ -387,18 +456,21 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
                 raise
             gym.logger.warn(f"tear_down of {self.task.name} failed: {type(exc).__name__}: {exc}")
 
-    def _invalid(self, action: ActType, err: InvalidActionError) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+    def _reject(self, action: ActType, err: InvalidActionError) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+        """The invalid-action path: raise (and give the step back), or penalize and leave the device as it is."""
+        if self.invalid_action == "raise":
+            self._steps -= 1
+            raise err
         truncated = self._steps >= self.max_steps
-        reward = self.invalid_action_penalty
-        judged = truncated and not self._judges_every_step()
-        if judged:
+        progress = self._progress
+        if truncated and not self._judges_every_step():
             # The budget ends the episode: its one judgement, as after any last step.
             progress = self._judge(None)
-            reward += progress - self._progress
-            self._progress = progress
+        success = bool(truncated and progress >= 1.0 and not self.success_requires_done)
+        reward = self.invalid_action_penalty + self._reward(progress, ended=truncated, success=success)
+        self._progress = progress
         info = self._info(invalid=err, infra=None, action=_shown(action))
-        if judged:
-            info["success"] = bool(self._progress >= 1.0 and not self.success_requires_done)
+        info["success"] = success
         if truncated:
             self._end_task()
         return self._observation(), reward, False, truncated, info
@@ -459,7 +531,12 @@ def _horizontal_target(screen: LabelledScreen) -> Any:
 
 
 def _shown(action: object) -> str:
-    return action if isinstance(action, str) else str(action)
+    """The action as ``info["action"]`` shows it, cut to :data:`MAX_SHOWN_ACTION_CHARS`."""
+    try:
+        text = action if isinstance(action, str) else str(action)
+    except Exception:  # an object whose __str__ fails is still an (invalid) action
+        text = f"<{type(action).__name__}>"
+    return text if len(text) <= MAX_SHOWN_ACTION_CHARS else text[: MAX_SHOWN_ACTION_CHARS - 1] + "…"
 
 
 def _resolve_tasks(task: TaskSpec, catalog: TaskCatalog) -> tuple[list[type[Task]], Task | None]:

@@ -24,10 +24,27 @@ class InvalidActionError(AgentError, ValueError):
         reason: a short, precise explanation (which code, which label, why).
     """
 
-    def __init__(self, action: object, reason: str) -> None:
+    action: object
+    reason: str
+
+    def __init__(self, action: object, reason: str | None = None) -> None:
+        if reason is None and isinstance(action, InvalidActionError):
+            # gymnasium's async vector env re-raises a worker's error as ``type(err)(err)``.
+            original: InvalidActionError = action
+            action, reason = original.action, original.reason
         self.action = action
-        self.reason = reason
-        super().__init__(f"invalid action {action!r}: {reason}")
+        self.reason = reason if reason is not None else str(action)
+        super().__init__(f"invalid action {_shown(action)}: {self.reason}")
+
+    def __reduce__(self) -> tuple[type[InvalidActionError], tuple[object, str]]:
+        # Pickles (to and from worker processes) with both fields, not the formatted message.
+        return type(self), (self.action, self.reason)
+
+
+def _shown(value: object, limit: int = 200) -> str:
+    """``repr(value)``, cut: an agent's action may be a megabyte of text."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
 
 
 class InfraError(CerebellumError):
@@ -48,6 +65,11 @@ class DeviceProtocolError(InfraError):
 
 class ConfigError(CerebellumError, ValueError):
     """A bad option when assembling an env: an unknown backend, a misspelt or invalid device option."""
+
+
+class StepError(CerebellumError):
+    """The env, its device or its task failed unexpectedly inside ``step`` (a bug, not the agent's
+    doing). The original exception is its ``__cause__``; ``reset`` starts afresh."""
 
 
 class UnsupportedOperationError(CerebellumError):

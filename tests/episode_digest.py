@@ -15,7 +15,9 @@ import numpy as np
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 
-#: (task, seed, policy): the oracle solves, the random policy wanders through legal and illegal actions.
+#: (task, seed, policy): the oracle solves, the random policy wanders through legal and illegal
+#: actions, ``done`` says F at once, ``halfway`` follows the oracle until the goal partly holds and
+#: then says I (the last three pin the reward rule's payouts, docs/rewards.md).
 CASES: tuple[tuple[str, int, str], ...] = (
     ("SystemWifiTurnOn", 3, "oracle"),
     ("ContactsAddContact", 11, "oracle"),
@@ -26,6 +28,9 @@ CASES: tuple[tuple[str, int, str], ...] = (
     ("SimpleSmsSend", 1, "random"),
     ("BrowserMaze", 6, "oracle"),
     ("SystemBluetoothTurnOffVerify", 8, "random"),
+    ("SystemBluetoothTurnOffVerify", 8, "done"),
+    ("TurnOffWifiAndTurnOnBluetooth", 0, "halfway"),
+    ("SystemWifiTurnOn", 3, "done"),
 )
 
 
@@ -67,7 +72,14 @@ def episode(task: str, seed: int, policy: str, max_steps: int = 25) -> list[str]
     obs, info = env.reset(seed=seed)
     out = [_digest({"obs": obs, "info": info})]
     for _ in range(max_steps):
-        action = env.unwrapped.oracle_action() if policy == "oracle" else _random_action(rng, obs)
+        if policy == "done":
+            action = "F"
+        elif policy == "halfway" and 0.0 < info["progress"] < 1.0:
+            action = "I"
+        elif policy in ("oracle", "halfway"):
+            action = env.unwrapped.oracle_action()
+        else:
+            action = _random_action(rng, obs)
         obs, reward, terminated, truncated, info = env.step(action)
         out.append(_digest({"obs": obs, "info": info, "reward": float(reward), "end": (terminated, truncated)}))
         if terminated or truncated:

@@ -1,7 +1,9 @@
 """Reward shaping for RL on cerebellum tasks.
 
-The env's reward is the change in task progress, so reaching the goal pays once and the ``F``
-that makes it count (when ``success_requires_done``) pays nothing. :class:`ShapedReward` adds a
+The env's default reward pays progress as it is made and settles for success when the episode
+ends (docs/rewards.md), so reaching the goal pays once, the ``F`` that makes it count pays what is
+left to 1 (nothing once the goal paid in full), and a failing end takes the progress back.
+:class:`ShapedReward` adds a
 bonus on success (so saying done is learnt), a small cost per step (so shorter is better), and
 optionally a novelty bonus for screens not yet seen this episode, scaled down by how often the
 screen was seen before (``bonus / sqrt(visits)``, a count-based exploration bonus), so early

@@ -12,7 +12,13 @@ String form (what a language model emits)::
 
 Structured form (what an RL policy emits): a mapping ``{"code": int, "label": int, "text": str}``
 where ``code`` indexes :data:`CODES`, ``label`` indexes the list of labels visible on the current
-screen, and ``text`` is only read for ``K`` and ``F``.
+screen, and ``text`` is only read for ``K`` and ``F``. The form is strict: ``code`` and ``label``
+are integers (Python or NumPy; never bools, floats or strings), ``text`` is a ``str``, and no other
+key is allowed. Anything else is an :class:`~cerebellum_gym.errors.InvalidActionError`, the same
+path as a malformed string.
+
+Text rule (every backend): ``K`` text and ``F`` answers hold at most :data:`MAX_TEXT_CHARS`
+characters and must be encodable as UTF-8 (a lone surrogate is not).
 
 Example:
     >>> from cerebellum_gym.core.actions import Action, parse_action
@@ -26,10 +32,13 @@ Example:
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
+
+import numpy as np
 
 from cerebellum_gym.errors import InvalidActionError
 
@@ -55,6 +64,13 @@ CODE_NAMES: Final[dict[str, str]] = {
     "F": "done",
     "I": "impossible",
 }
+
+#: Longest ``K`` text or ``F`` answer, in characters (longer is an invalid action on every backend).
+MAX_TEXT_CHARS: Final = 1000
+#: Longest action string a valid action formats to (``"K "`` + text).
+MAX_ACTION_CHARS: Final = MAX_TEXT_CHARS + 2
+#: The keys of the structured form.
+STRUCTURED_KEYS: Final[frozenset[str]] = frozenset(("code", "label", "text"))
 
 ActionCode = Literal["T", "P", "K", "U", "D", "L", "R", "B", "H", "W", "F", "I"]
 #: The structured form: ``{"code": int, "label": int, "text": str}``.
@@ -84,7 +100,7 @@ class Action:
 
     def __post_init__(self) -> None:
         shown = _show(self.code, self.label, self.text)
-        if self.code not in CODE_INDEX:
+        if not isinstance(self.code, str) or self.code not in CODE_INDEX:
             raise InvalidActionError(shown, f"unknown code {self.code!r}; expected one of {CODES}")
         if self.code in LABELLED_CODES:
             if self.label is None:
@@ -93,6 +109,8 @@ class Action:
                 raise InvalidActionError(shown, f"label {self.label!r} is not two uppercase letters like 'UE'")
         elif self.label is not None:
             raise InvalidActionError(shown, f"{self.code} ({CODE_NAMES[self.code]}) takes no label")
+        if self.text is not None and not isinstance(self.text, str):
+            raise InvalidActionError(shown, f"text must be a str, got {type(self.text).__name__}")
         if self.code == "K":
             if not self.text:
                 raise InvalidActionError(shown, "K (type text) needs non-empty text")
@@ -101,8 +119,8 @@ class Action:
                 raise InvalidActionError(shown, "F takes either no answer or one that is not blank")
         elif self.text is not None:
             raise InvalidActionError(shown, f"{self.code} ({CODE_NAMES[self.code]}) takes no text")
-        if self.text is not None and not isinstance(self.text, str):
-            raise InvalidActionError(shown, "text must be a string")
+        if self.text is not None:
+            check_text(self.text, shown)
 
     @property
     def code_index(self) -> int:
@@ -130,6 +148,27 @@ class Action:
             except ValueError:
                 raise InvalidActionError(str(self), f"label {self.label!r} is not on the current screen") from None
         return {"code": self.code_index, "label": label_index, "text": self.text or ""}
+
+
+def check_text(text: str, shown: object = None) -> None:
+    """Apply the text rule to ``K`` text or an ``F`` answer (the same on every backend).
+
+    Raises:
+        InvalidActionError: longer than :data:`MAX_TEXT_CHARS`, or not encodable as UTF-8 (a
+            lone surrogate), which no device can receive.
+    """
+    if len(text) > MAX_TEXT_CHARS:
+        raise InvalidActionError(
+            shown if shown is not None else text, f"text is {len(text)} characters long; at most {MAX_TEXT_CHARS} are allowed per action"
+        )
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        bad = text[err.start : err.end]
+        raise InvalidActionError(
+            shown if shown is not None else text,
+            f"text holds {bad!r} at position {err.start}, which is not a Unicode character (a lone surrogate) and cannot be typed",
+        ) from None
 
 
 def _show(code: object, label: object, text: object) -> str:
@@ -191,24 +230,45 @@ def parse_action(text: str) -> Action:
     return Action(code)
 
 
+def _structured_int(action: StructuredAction, key: str, default: int | None) -> int:
+    """``action[key]`` as an int, strictly: Python or NumPy integers only (no bool, float, str)."""
+    if key not in action:
+        if default is None:
+            raise InvalidActionError(action, f"structured action needs an integer {key!r}")
+        return default
+    value = action[key]
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
+        raise InvalidActionError(action, f"{key!r} must be an integer, got {type(value).__name__} {_short(value)}")
+    return int(value)
+
+
+def _short(value: object, limit: int = 40) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+
+
 def from_structured(action: StructuredAction, labels: Sequence[str]) -> Action:
     """Decode the structured form against the labels visible on the current screen.
 
     Raises:
-        InvalidActionError: unknown code index, a label slot that is empty, or missing text.
+        InvalidActionError: a key other than ``code``, ``label`` and ``text``; a ``code`` or
+            ``label`` that is not an integer (bools, floats and strings are refused); ``text`` that
+            is not a ``str``; an unknown code index; an empty label slot; missing ``K`` text; text
+            that breaks the text rule (:func:`check_text`).
     """
-    try:
-        code_index = int(action["code"])
-    except (KeyError, TypeError, ValueError):
-        raise InvalidActionError(action, "structured action needs an integer 'code'") from None
+    extra = [k for k in action if k not in STRUCTURED_KEYS]
+    if extra:
+        keys = ", ".join(_short(k) for k in extra)
+        raise InvalidActionError(action, f"unknown key(s) {keys}; the structured form has code, label and text")
+    code_index = _structured_int(action, "code", None)
     if not 0 <= code_index < len(CODES):
         raise InvalidActionError(action, f"code index {code_index} outside 0..{len(CODES) - 1}")
+    slot = _structured_int(action, "label", 0)
+    text = action.get("text", "")
+    if not isinstance(text, str):
+        raise InvalidActionError(action, f"'text' must be a str, got {type(text).__name__} {_short(text)}")
     code = CODES[code_index]
     if code in LABELLED_CODES:
-        try:
-            slot = int(action.get("label", 0))
-        except (TypeError, ValueError):
-            raise InvalidActionError(action, "'label' must be an integer slot") from None
         if not 0 <= slot < len(labels):
             raise InvalidActionError(
                 action,
@@ -216,10 +276,9 @@ def from_structured(action: StructuredAction, labels: Sequence[str]) -> Action:
             )
         return Action(code, label=labels[slot])
     if code == "K":
-        return Action("K", text=str(action.get("text", "")))
+        return Action("K", text=text)
     if code == "F":
-        answer = str(action.get("text", "") or "")
-        return Action("F", text=None if not answer or answer.isspace() else answer)
+        return Action("F", text=None if not text or text.isspace() else text)
     return Action(code)
 
 
@@ -246,13 +305,14 @@ def batch_actions(actions: Sequence[str | Action], labels: Sequence[Sequence[str
     Raises:
         InvalidActionError: an action string is malformed or names a label not on its screen.
 
+    Vector envs made by ``gym.make_vec`` also take the list of strings as it is (see
+    :mod:`cerebellum_gym.core.spaces`); this function is for code that wants the array form.
+
     Example:
         >>> batch = batch_actions(["T UE", "K hi"], [("QX", "UE"), ()])
         >>> batch["code"].tolist(), batch["label"].tolist(), batch["text"]
         ([0, 2], [1, 0], ('', 'hi'))
     """
-    import numpy as np
-
     if len(actions) != len(labels):
         raise ValueError(f"{len(actions)} actions for {len(labels)} envs")
     structured = [

@@ -22,6 +22,16 @@ def shrink(screenshot: np.ndarray, width: int, height: int) -> np.ndarray:
     return np.asarray(Image.fromarray(screenshot).resize((width, height), Image.Resampling.NEAREST))
 
 
+def cut(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, a final ``…`` marking a cut (as the tree is cut).
+
+    Example:
+        >>> cut("K hello world", 8), cut("K hi", 8)
+        ('K hello…', 'K hi')
+    """
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
 class History:
     """A ring of the last ``length`` frames, oldest first, in fixed-shape arrays.
 
@@ -29,10 +39,22 @@ class History:
         length: frames kept.
         size: ``(width, height)`` of history screenshots, or ``None`` to keep no pixels.
         screen_width: logical device width, to map element bounds onto the small image.
+        max_action_chars: action texts are cut to this (the observation space's bound).
+        max_subtree_chars: subtrees are cut to this.
     """
 
-    def __init__(self, length: int, size: tuple[int, int] | None, screen_width: int) -> None:
+    def __init__(
+        self,
+        length: int,
+        size: tuple[int, int] | None,
+        screen_width: int,
+        *,
+        max_action_chars: int | None = None,
+        max_subtree_chars: int | None = None,
+    ) -> None:
         self.length = length
+        self.max_action_chars = max_action_chars
+        self.max_subtree_chars = max_subtree_chars
         self.size = size
         self.screen_width = screen_width
         self.actions: deque[str] = deque(maxlen=length)
@@ -54,8 +76,9 @@ class History:
         """Add a frame. ``screenshot`` may be any size; it is fitted to the history size."""
         if self.length == 0:
             return
-        self.actions.append(action)
-        self.subtrees.append(subtree)
+        # Cut here so that every observation stays inside its declared space.
+        self.actions.append(action if self.max_action_chars is None else cut(action, self.max_action_chars))
+        self.subtrees.append(subtree if self.max_subtree_chars is None else cut(subtree, self.max_subtree_chars))
         if self._screens is not None and self.size is not None:
             width, height = self.size
             slot = self._screens[self._next]

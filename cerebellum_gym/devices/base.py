@@ -25,6 +25,23 @@ Row = dict[str, str]
 """One row of a content provider query: column name to value, as ``content query`` prints."""
 
 
+def require_encodable(text: str) -> None:
+    """Refuse text no device can receive: a lone surrogate is no Unicode character, so no UTF-8.
+
+    Every backend's ``type_text`` calls it first (the env's text rule refuses such text before any
+    device is asked; this keeps the Device API to the same rule).
+
+    Raises:
+        UnsupportedOperationError: naming the character and its position.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise UnsupportedOperationError(
+            f"cannot type {text[err.start : err.end]!r} at position {err.start}: a lone surrogate is not a Unicode character"
+        ) from None
+
+
 class Device(abc.ABC):
     """A phone: input primitives, screen capture, and the state queries that tasks judge by.
 

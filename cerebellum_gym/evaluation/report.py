@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from cerebellum_gym.evaluation.results import write_text
-from cerebellum_gym.evaluation.summary import fmt_seconds, fmt_success
+from cerebellum_gym.evaluation.summary import fmt_seconds, fmt_success, is_partial
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ def outcome(record: Mapping[str, Any]) -> str:
         return str(record["status"])
     if record["success"]:
         return "success"
-    return "partial" if float(record["progress"]) > 0 else "failure"
+    return "partial" if is_partial(record) else "failure"
 
 
 def write_report(

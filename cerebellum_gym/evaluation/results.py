@@ -38,6 +38,7 @@ RECORD_KEYS: Final = (
     "seed",
     "status",
     "success",
+    "start_progress",
     "progress",
     "return",
     "steps",

@@ -226,6 +226,10 @@ class _Episode:
     invalid: int = 0
     ret: float = 0.0
     last: SlotReport | None = None
+    start_progress: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.start_progress = self.progress  # the judge's verdict at reset (1.0 on Verify tasks)
 
 
 def run_suite(
@@ -468,6 +472,7 @@ def _record(episode: _Episode, case: Case, report: SlotReport, infra_errors: lis
         "seed": case.seed,
         "status": status,
         "success": bool(ok and report.success),
+        "start_progress": round(episode.start_progress, 6) if status != "infra_skip" else 0.0,
         "progress": round(episode.progress, 6) if status != "infra_skip" else 0.0,
         "return": round(episode.ret, 6) if status != "infra_skip" else 0.0,
         "steps": len(episode.actions),

@@ -4,11 +4,17 @@ Definitions (the docs repeat them, and the tests recompute them from the JSONL):
 
 - **N** counts the cases that ran: every record except infra skips, which published tables
   list apart (``Infra skips``). ``success_rate_all`` divides by every case instead.
-- **Success x/N**: records with ``success`` true.
-- **Mean return**: mean episode return (sum of step rewards = progress gained, plus any
-  invalid-action penalties) over the N cases. **Mean progress**: mean final progress.
-- **Partial**: cases that ran, did not succeed, and ended with progress above 0 (a judge with
-  partial credit gave some).
+- **Success x/N**: records with ``success`` true, with its 95% Wilson score interval
+  (``success_ci95``): with 100 cases, 1 success is 0.2-5.4%, not "1%".
+- **Mean return**: MobileGym's ``mean_return``, the mean *final progress* (the judge's partial
+  credit in [0, 1] at the episode's end) over the N cases. It credits a Verify task that starts in
+  its goal state with 1.0 however the episode ends; read it beside the success rate.
+- **Progress gained**: mean of final minus initial progress (``start_progress``; records written
+  before it existed count 0). What the agent itself changed: 0 on a Verify task left alone.
+- **Env return** (``mean_env_return``, JSON only): mean of the env's summed rewards, which depends
+  on the env's reward rule (with the default ``shaped`` rule: the success rate minus penalties).
+- **Partial**: cases that ran, did not succeed, and ended with progress strictly between 0 and 1
+  (a judge with partial credit gave some), as MobileGym counts them.
 - **Average steps**: mean steps over the N cases.
 - **Errors**: cases whose env or task crashed (counted in N, as failures).
 - **Agent latency**: over every decision of the N cases, the time the env waited for its action
@@ -20,7 +26,10 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
+
+#: The normal quantile of a two-sided 95% interval.
+Z95: Final = 1.959963984540054
 
 
 def group_metrics(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -35,16 +44,46 @@ def group_metrics(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "n": n,
         "solved": solved,
         "success_rate": solved / n if n else 0.0,
+        "success_ci95": list(wilson_interval(solved, n)),
         "success_rate_all": solved / len(records) if records else 0.0,
-        "mean_return": _mean(float(r["return"]) for r in ran),
-        "mean_progress": _mean(float(r["progress"]) for r in ran),
-        "partial": sum(1 for r in ran if not r["success"] and float(r["progress"]) > 0.0),
+        "mean_return": _mean(float(r["progress"]) for r in ran),
+        "mean_progress_gained": _mean(progress_gained(r) for r in ran),
+        "mean_env_return": _mean(float(r["return"]) for r in ran),
+        "partial": sum(1 for r in ran if is_partial(r)),
         "avg_steps": steps / n if n else 0.0,
         "infra_skips": len(records) - n,
         "errors": sum(1 for r in ran if r["status"] == "error"),
         "invalid_actions": invalid,
         "invalid_rate": invalid / steps if steps else 0.0,
     }
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a success rate (95% by default); ``(0, 1)`` when ``n`` is 0.
+
+    Unlike the normal approximation it stays inside [0, 1] and is not empty at 0 or n successes.
+
+    Example:
+        >>> [round(x, 4) for x in wilson_interval(1, 100)]
+        [0.0018, 0.0545]
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def progress_gained(record: Mapping[str, Any]) -> float:
+    """Final minus initial progress of one record (initial 0 for records written before it was kept)."""
+    return float(record["progress"]) - float(record.get("start_progress", 0.0))
+
+
+def is_partial(record: Mapping[str, Any]) -> bool:
+    """Not solved, and the judge gave partial credit: final progress strictly between 0 and 1."""
+    return not record["success"] and 0.0 < float(record["progress"]) < 1.0
 
 
 def latency_metrics(records: Iterable[Mapping[str, Any]]) -> dict[str, float | int]:
@@ -112,6 +151,12 @@ def fmt_success(m: Mapping[str, Any]) -> str:
     return f"{m['solved']}/{m['n']} = {100 * m['success_rate']:.1f}%"
 
 
+def fmt_interval(m: Mapping[str, Any]) -> str:
+    """The success rate's 95% interval, ``lo-hi%``."""
+    lo, hi = m.get("success_ci95") or wilson_interval(int(m["solved"]), int(m["n"]))
+    return f"{100 * lo:.1f}-{100 * hi:.1f}%"
+
+
 def fmt_seconds(seconds: float) -> str:
     """A duration with a unit that keeps three digits or so."""
     if seconds >= 1.0:
@@ -130,10 +175,21 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 def group_table(groups: Mapping[str, Mapping[str, Any]], title: str) -> str:
     """A Markdown table of per-group figures."""
     rows = [
-        (name, fmt_success(m), f"{m['mean_return']:.3f}", m["partial"], f"{m['avg_steps']:.1f}", m["infra_skips"], m["errors"])
+        (
+            name,
+            fmt_success(m),
+            fmt_interval(m),
+            f"{m['mean_return']:.3f}",
+            f"{m['mean_progress_gained']:.3f}",
+            m["partial"],
+            f"{m['avg_steps']:.1f}",
+            m["infra_skips"],
+            m["errors"],
+        )
         for name, m in groups.items()
     ]
-    return _table((title, "Success", "Mean return", "Partial", "Avg steps", "Infra skips", "Errors"), rows)
+    header = (title, "Success", "95% CI", "Mean return", "Progress gained", "Partial", "Avg steps", "Infra skips", "Errors")
+    return _table(header, rows)
 
 
 def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any], *, wall_s: float | None = None) -> str:
@@ -158,9 +214,10 @@ def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any], *, wal
         lines += [f"**Incomplete: {missing} cases have no result yet** (rerun with `--resume`).", ""]
     rows = [
         ("Success", fmt_success(o)),
-        ("Mean return", f"{o['mean_return']:.4f}"),
-        ("Mean progress", f"{o['mean_progress']:.4f}"),
-        ("Partial (progress > 0, not solved)", o["partial"]),
+        ("Success 95% CI (Wilson)", fmt_interval(o)),
+        ("Mean return (mean final progress, as MobileGym)", f"{o['mean_return']:.4f}"),
+        ("Progress gained (final - initial)", f"{o['mean_progress_gained']:.4f}"),
+        ("Partial (0 < progress < 1, not solved)", o["partial"]),
         ("Infra skips", o["infra_skips"]),
         ("Errors (env or task crashed)", o["errors"]),
         ("Average steps", f"{o['avg_steps']:.1f}"),
@@ -177,6 +234,63 @@ def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any], *, wal
 
 
 # --- comparison ------------------------------------------------------------------------------
+
+
+def mcnemar_p(gained: int, lost: int) -> float:
+    """Two-sided exact McNemar p-value: the chance of a split of the discordant cases at least this
+    uneven if neither run were better (a sign test on the cases only one of them solved).
+
+    Example:
+        >>> round(mcnemar_p(9, 1), 4), mcnemar_p(3, 3)
+        (0.0215, 1.0)
+    """
+    total = gained + lost
+    if total == 0:
+        return 1.0
+    tail = sum(math.comb(total, k) for k in range(min(gained, lost) + 1)) / 2**total
+    return min(1.0, 2 * tail)
+
+
+def _paired_mean(diffs: Sequence[float], bound: float) -> dict[str, Any]:
+    """Mean of per-case differences with a normal-approximation 95% interval (``±bound`` when n < 2)."""
+    n = len(diffs)
+    mean = _mean(diffs)
+    if n < 2:
+        return {"difference": mean, "ci95": [-bound, bound], "beyond_noise": False}
+    half = Z95 * statistics.stdev(diffs) / math.sqrt(n)
+    # Per-case differences lie in [-bound, bound]; so does their mean.
+    lo, hi = max(-bound, mean - half), min(bound, mean + half)
+    return {"difference": mean, "ci95": [lo, hi], "beyond_noise": bool(lo > 0 or hi < 0)}
+
+
+def paired_difference(reference: Sequence[Mapping[str, Any]], other: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Whether ``other`` differs from ``reference`` by more than the noise, paired by case.
+
+    Only cases that ran in both (no infra skip in either) count. Success: the difference in rate,
+    its 95% interval (normal approximation on the per-case differences) and the exact McNemar
+    p-value on the cases only one run solved; ``beyond_noise`` when p < 0.05. Mean return (final
+    progress): the mean per-case difference and its 95% interval; ``beyond_noise`` when the
+    interval excludes 0.
+    """
+    ref = {r["case"]: r for r in reference if r["status"] != "infra_skip"}
+    oth = {r["case"]: r for r in other if r["status"] != "infra_skip"}
+    cases = [c for c in ref if c in oth]
+    gained = sum(1 for c in cases if oth[c]["success"] and not ref[c]["success"])
+    lost = sum(1 for c in cases if ref[c]["success"] and not oth[c]["success"])
+    success = _paired_mean([float(bool(oth[c]["success"])) - float(bool(ref[c]["success"])) for c in cases], 1.0)
+    p_value = mcnemar_p(gained, lost)
+    success.update(
+        {
+            "reference_rate": _mean(float(bool(ref[c]["success"])) for c in cases),
+            "rate": _mean(float(bool(oth[c]["success"])) for c in cases),
+            "gained": gained,
+            "lost": lost,
+            "p_value": p_value,
+            "beyond_noise": p_value < 0.05,
+        }
+    )
+    mean_return = _paired_mean([float(oth[c]["progress"]) - float(ref[c]["progress"]) for c in cases], 1.0)
+    return {"n": len(cases), "success": success, "mean_return": mean_return}
 
 
 def compare(runs: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, Any]]]]) -> dict[str, Any]:
@@ -215,9 +329,26 @@ def compare(runs: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, A
                 "lost": lost,
                 "only_in_reference": sum(1 for c in ref if c not in other),
                 "only_in_run": sum(1 for c in other if c not in ref),
+                "paired": paired_difference(ref_records, records),
             }
         )
     return out
+
+
+def _paired_row(diff: Mapping[str, Any]) -> list[Any]:
+    paired = diff.get("paired") or {}
+    if not paired.get("n"):
+        return [diff["label"], 0, "-", "-", "-", "no common cases"]
+    s, m = paired["success"], paired["mean_return"]
+    verdicts = [name for name, part in (("success", s), ("mean return", m)) if part["beyond_noise"]]
+    return [
+        diff["label"],
+        paired["n"],
+        f"{100 * s['difference']:+.1f} pp [{100 * s['ci95'][0]:+.1f}, {100 * s['ci95'][1]:+.1f}]",
+        f"{s['p_value']:.3g}",
+        f"{m['difference']:+.4f} [{m['ci95'][0]:+.4f}, {m['ci95'][1]:+.4f}]",
+        f"beyond the noise: {', '.join(verdicts)}" if verdicts else "within the noise",
+    ]
 
 
 def compare_markdown(comparison: Mapping[str, Any], *, max_listed: int = 12) -> str:
@@ -236,7 +367,9 @@ def compare_markdown(comparison: Mapping[str, Any], *, max_listed: int = 12) -> 
         lines += ["> Runs marked *privileged* read the scripted oracle: an upper bound, not a baseline.", ""]
     rows = [
         row("Success", fmt_success),
-        row("Mean return", lambda o: f"{o['mean_return']:.4f}"),
+        row("Success 95% CI", fmt_interval),
+        row("Mean return (final progress)", lambda o: f"{o['mean_return']:.4f}"),
+        row("Progress gained", lambda o: f"{o['mean_progress_gained']:.4f}"),
         row("Partial", lambda o: str(o["partial"])),
         row("Infra skips", lambda o: str(o["infra_skips"])),
         row("Errors", lambda o: str(o["errors"])),
@@ -258,6 +391,17 @@ def compare_markdown(comparison: Mapping[str, Any], *, max_listed: int = 12) -> 
         for d in comparison["diffs"]:
             diff_rows.append([d["label"], f"{d['solved_delta']:+d}", len(d["gained"]), len(d["lost"]), d["common_cases"]])
         lines += [_table(("Run", "Δ solved", "Newly solved", "No longer solved", "Common cases"), diff_rows), ""]
+        lines += [f"## Beyond the noise? (paired by case, against {comparison['diffs'][0]['reference']})", ""]
+        lines += [
+            _table(("Run", "Cases", "Δ success", "McNemar p", "Δ mean return", "Verdict"), [_paired_row(d) for d in comparison["diffs"]]),
+            "",
+        ]
+        lines += [
+            "Δ success: percentage points, 95% CI; McNemar p: exact, on the cases only one run solved. "
+            "Δ mean return: mean per-case difference in final progress, 95% CI. "
+            "A difference is beyond the noise when p < 0.05 (success) or its interval excludes 0 (mean return).",
+            "",
+        ]
         for d in comparison["diffs"]:
             for title, ids in (("newly solved", d["gained"]), ("no longer solved", d["lost"])):
                 if ids:

@@ -29,7 +29,7 @@ from typing import Any, Final
 import numpy as np
 
 from cerebellum_gym.core.tree import UINode, to_uiautomator_xml
-from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_DEL, KEYCODE_ENTER, KEYCODE_HOME, Device, Row
+from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_DEL, KEYCODE_ENTER, KEYCODE_HOME, Device, Row, require_encodable
 from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.sim import providers, render
 from cerebellum_gym.sim.apps.base import App
@@ -301,6 +301,7 @@ class Phone(Device):
         return widget if isinstance(widget, TextField) else None
 
     def type_text(self, text: str) -> None:
+        require_encodable(text)
         field_widget = self._focused_field()
         if field_widget is not None:
             field_widget.on_change(field_widget.value + text)

@@ -93,13 +93,35 @@ def paste(canvas: np.ndarray, tile: np.ndarray, x: int, y: int, clip: tuple[int,
 
 
 def text_fit(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int) -> str:
-    """``text`` shortened with an ellipsis to fit ``max_width`` pixels at font ``size``."""
+    """``text`` shortened with an ellipsis to fit ``max_width`` pixels at font ``size``.
+
+    The result is the longest prefix that fits with its ellipsis. Its cost grows with what can be
+    shown, not with the length of ``text``: only prefixes that double in length are measured
+    until one overflows, then a binary search finds the cut (measuring a whole long text, or
+    dropping one character at a time, made typing cost quadratic). Line breaks show as spaces:
+    the fitted text is one line (PIL cannot measure several).
+    """
     f = font(size)
-    if draw.textlength(text, font=f) <= max_width:
+    text = text.replace("\n", " ")
+
+    def fits(n: int) -> bool:
+        return draw.textlength(text[:n] + "…", font=f) <= max_width
+
+    # Find a prefix length that overflows, doubling from a screenful's worth of characters.
+    probe = 64
+    while probe < len(text) and draw.textlength(text[:probe], font=f) <= max_width:
+        probe *= 2
+    if probe >= len(text) and draw.textlength(text, font=f) <= max_width:
         return text
-    while text and draw.textlength(text + "…", font=f) > max_width:
-        text = text[:-1]
-    return text + "…"
+    # fits(lo) holds (the empty prefix always counts), fits(hi) does not; search between.
+    lo, hi = 0, min(probe, len(text))
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fits(mid):
+            lo = mid
+        else:
+            hi = mid
+    return text[:lo] + "…"
 
 
 def draw_icon(draw: ImageDraw.ImageDraw, glyph: str, box: tuple[float, float, float, float], color: RGB) -> bool:

@@ -234,7 +234,7 @@ class Switch(Widget):
         draw.rounded_rectangle(
             (right - track_w, top, right, top + track_h), radius=track_h // 2, fill=render.PRIMARY if on else render.DISABLED
         )
-        knob = track_h - 6
+        knob = max(1, track_h - 6)  # tiny screenshots (RL at 48 px) still draw a knob
         kx = right - knob - 3 if on else right - track_w + 3
         draw.ellipse((kx, top + 3, kx + knob, top + 3 + knob), fill=render.SURFACE)
         text_top = (height - size) / 2 if not self.subtitle else height / 2 - size - 2

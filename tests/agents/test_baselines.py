@@ -133,3 +133,37 @@ def test_load_agent_specs() -> None:
     for bad in ("nonsense", "no.such.module:x", f"{__name__}:missing"):
         with pytest.raises(ValueError):
             load_agent(bad)
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_a_rollout_is_three_lines_on_a_vector_env_with_default_arguments(mode: str) -> None:
+    """act_batch takes the vector env's batched dict, and the vector env takes the action strings."""
+    envs = gym.make_vec("Cerebellum-Sim-v0", num_envs=3, vectorization_mode=mode, task=["SystemWifiTurnOn", "ContactsAddContact"])
+    agent = RandomAgent(seed=0)
+    try:
+        obs, _ = envs.reset(seed=0)
+        for _ in range(12):
+            obs, reward, terminated, truncated, info = envs.step(agent.act_batch(obs))
+            # The random agent reads the masks: every action it picks is legal on its own screen.
+            assert not info["invalid_action"].any()
+        assert obs["screenshot"].shape == (3, 1031, 464, 3)
+    finally:
+        envs.close()
+
+
+def test_agent_subclasses_that_override_act_batch_also_take_the_batched_dict() -> None:
+    seen: list[Any] = []
+
+    class Counting(Agent):
+        def act(self, observation: Any) -> str:
+            return "W"
+
+        def act_batch(self, observations: Sequence[Any], oracle: Any = None) -> list[str]:
+            seen.append(observations)
+            return ["H" for _ in observations]
+
+    batch = {"goal": ("a", "b"), "labels": (("AB",), ()), "action_mask": np.ones((2, 12), np.int8)}
+    assert Counting().act_batch(batch) == ["H", "H"]
+    assert isinstance(seen[0], list) and seen[0][1]["labels"] == () and seen[0][0]["action_mask"].shape == (12,)
+    assert Counting().act_batch([{"goal": "a"}]) == ["H"]
+    assert FunctionAgent(lambda obs: obs["goal"]).act_batch(batch) == ["a", "b"]

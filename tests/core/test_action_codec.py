@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import string
 
+import numpy as np
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from cerebellum_gym.core.actions import (
     CODES,
+    MAX_TEXT_CHARS,
     Action,
     batch_actions,
+    check_text,
     coerce_action,
     format_action,
     from_structured,
@@ -20,7 +23,7 @@ from cerebellum_gym.core.actions import (
 from cerebellum_gym.errors import InvalidActionError
 
 labels = st.text(alphabet=string.ascii_uppercase, min_size=2, max_size=2)
-any_text = st.text(min_size=1)
+any_text = st.text(min_size=1, max_size=200)  # the text rule caps K and F text at MAX_TEXT_CHARS
 
 
 @st.composite
@@ -142,3 +145,85 @@ def test_batch_actions_rejects_labels_not_on_that_screen() -> None:
         batch_actions(["T ZZ"], [("AB",)])
     with pytest.raises(ValueError, match="2 actions for 1 envs"):
         batch_actions(["W", "W"], [()])
+
+
+# --- strict structured form and the text rule ---------------------------------------------------
+
+
+anything = st.one_of(
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+    st.text(max_size=5),
+    st.binary(max_size=3),
+    st.none(),
+    st.sampled_from([np.int64(1), np.int32(0), np.bool_(False), np.float64(2.0)]),
+)
+
+
+@given(st.dictionaries(st.sampled_from(["code", "label", "text", "lable", "x"]), anything, max_size=4))
+def test_any_structured_mapping_decodes_strictly_or_is_invalid(action: dict[str, object]) -> None:
+    labels = ["AB", "CD"]
+    try:
+        decoded = from_structured(action, labels)
+    except InvalidActionError as err:
+        assert err.reason
+        return
+    # Whatever decoded had exactly the keys of the form, integer code and label, and str text.
+    assert set(action) <= {"code", "label", "text"}
+    for key in ("code", "label"):
+        value = action.get(key, 0)
+        assert isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+    assert isinstance(action.get("text", ""), str)
+    assert decoded.code == CODES[int(action["code"])]  # type: ignore[call-overload]
+
+
+@pytest.mark.parametrize(
+    ("structured", "fragment"),
+    [
+        ({"code": True}, "'code' must be an integer, got bool"),
+        ({"code": np.bool_(True)}, "'code' must be an integer, got bool"),
+        ({"code": 1.0}, "'code' must be an integer, got float 1.0"),
+        ({"code": float("inf")}, "got float inf"),
+        ({"code": "2"}, "got str '2'"),
+        ({"code": 0, "label": "0"}, "'label' must be an integer, got str"),
+        ({"code": 2, "text": None}, "'text' must be a str, got NoneType"),
+        ({"code": 2, "text": b"hi"}, "'text' must be a str, got bytes"),
+        ({"code": 10, "text": 0}, "'text' must be a str, got int 0"),
+        ({"code": 9, "mask": 1}, "unknown key(s) 'mask'"),
+        ({"code": 2, "text": "x" * (MAX_TEXT_CHARS + 1)}, f"at most {MAX_TEXT_CHARS}"),
+        ({"code": 2, "text": "a\ud83d"}, "lone surrogate"),
+    ],
+)
+def test_structured_form_is_strict(structured: dict[str, object], fragment: str) -> None:
+    with pytest.raises(InvalidActionError) as info:
+        from_structured(structured, ["AB", "CD"])
+    assert fragment in info.value.reason
+
+
+def test_the_text_rule_is_one_rule_for_both_forms() -> None:
+    ok = "é" * MAX_TEXT_CHARS
+    assert parse_action(f"K {ok}").text == ok and parse_action(f"F {ok}").text == ok
+    for text in ("x" * (MAX_TEXT_CHARS + 1), "\udc00", "ok\ud800ok"):
+        for form in (f"K {text}", f"F {text}"):
+            with pytest.raises(InvalidActionError):
+                parse_action(form)
+        with pytest.raises(InvalidActionError):
+            Action("K", text=text)
+        with pytest.raises(InvalidActionError):
+            check_text(text)
+    # Non-BMP characters are whole characters (surrogate pairs only exist in UTF-16).
+    assert parse_action("K 🎉𝄞").text == "🎉𝄞"
+
+
+def test_invalid_action_errors_pickle_and_survive_a_re_raise() -> None:
+    import pickle
+
+    err = InvalidActionError({"code": 1.5}, "'code' must be an integer")
+    again = pickle.loads(pickle.dumps(err))
+    assert (again.action, again.reason, str(again)) == (err.action, err.reason, str(err))
+    # gymnasium's async vector env re-raises a worker's error as type(err)(err).
+    rebuilt = type(err)(err)
+    assert (rebuilt.action, rebuilt.reason) == (err.action, err.reason)
+    huge = InvalidActionError("K " + "x" * 10**6, "too long")
+    assert len(str(huge)) < 400

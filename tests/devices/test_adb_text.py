@@ -181,11 +181,38 @@ def test_a_request_over_the_adb_servers_limit_is_refused_before_it_is_sent(typin
     assert typing_target.device.shell(["echo", "still online"]).text == "still online\n"
 
 
-def test_a_lone_surrogate_is_the_agents_error_not_the_devices(typing_target: Any) -> None:
-    from cerebellum_gym.errors import InvalidActionError
+def test_a_lone_surrogate_is_refused_not_a_device_fault(typing_target: Any) -> None:
+    """The env's text rule refuses it first (an invalid action); the Device API keeps the same rule."""
+    from cerebellum_gym.errors import InfraError, UnsupportedOperationError
 
-    with pytest.raises(InvalidActionError, match="surrogate"):
+    with pytest.raises(UnsupportedOperationError, match="surrogate") as caught:
         typing_target.device.type_text("ok \ud800")
+    assert not isinstance(caught.value, InfraError)
+
+
+def test_a_lone_surrogate_is_a_clear_error_on_the_device_and_an_invalid_action_in_the_env(typing_target: Any, served: Any) -> None:
+    """The text rule is the same over ADB as in process: no raw UnicodeEncodeError anywhere."""
+    import gymnasium as gym
+
+    import cerebellum_gym  # noqa: F401  (registers the env ids)
+
+    device, phone = typing_target.device, typing_target.phone
+    with typing_target.server.lock:
+        phone.clear_focused_text()
+    with pytest.raises(UnsupportedOperationError, match="lone surrogate"):
+        device.type_text("ok\ud800")
+    assert phone.focused_text() == ""  # nothing half-typed
+    env = gym.make("Cerebellum-Adb-v0", task="ContactsAddContact", pixels=False, device_options=served.options())
+    try:
+        obs, _ = env.reset(seed=0)
+        while not obs["action_mask"][2]:  # K: a field is focused
+            obs, *_ = env.step(env.unwrapped.oracle_action())  # type: ignore[attr-defined]
+        for action in ("K ok\ud800", {"code": 2, "label": 0, "text": "\udfff"}):
+            _, _, _, _, info = env.step(action)
+            assert info["invalid_action"] and "lone surrogate" in info["error"]
+        assert not env.step("K fine")[4]["invalid_action"]
+    finally:
+        env.close()
 
 
 long_texts = st.tuples(st.text(max_size=24), st.integers(min_value=1, max_value=3_000)).map(lambda t: t[0] * t[1])

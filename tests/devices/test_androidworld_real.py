@@ -264,7 +264,9 @@ def test_a_side_effecting_judge_runs_once_after_the_last_step(world: World, call
         obs, reward, terminated, truncated, info = env.step("H")
         observations.append(obs)
         assert SideEffectJudge.judged == (1 if truncated else 0)
-    assert truncated and reward == 1.0
+    # Judged 1.0 once, at the budget; without the agent's F that is partial credit, not success,
+    # so the default (shaped) reward pays 0 (docs/rewards.md).
+    assert truncated and info["progress"] == 1.0 and not info["success"] and reward == 0.0
     # The agent's last observation is the screen before the judge opened Settings.
     assert "Settings" not in observations[-1]["tree"].split("\n")[0] and "Wi-Fi" not in observations[-1]["tree"]
     assert SideEffectJudge.foreground_after.startswith("com.android.settings/")  # the judge's doing

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,36 @@ from cerebellum_gym.evaluation.faults import ALWAYS, FaultPlan
 from cerebellum_gym.evaluation.outputs import finalize_run, write_comparison
 from cerebellum_gym.evaluation.runner import EvalConfig, run_suite
 from cerebellum_gym.evaluation.suites import load_suite
+from cerebellum_gym.evaluation.summary import paired_difference, wilson_interval
+
+Z95 = 1.959963984540054
+
+
+def _wilson_by_root_finding(k: int, n: int) -> tuple[float, float]:
+    """The Wilson interval from its definition: the rates p whose score test does not reject,
+    |k/n - p| <= z * sqrt(p(1-p)/n), found by bisection (not by the closed form under test)."""
+
+    def outside(p: float) -> bool:
+        return abs(k / n - p) > Z95 * math.sqrt(p * (1 - p) / n)
+
+    def edge(inside: float, out: float) -> float:
+        for _ in range(200):
+            mid = (inside + out) / 2
+            inside, out = (inside, mid) if outside(mid) else (mid, out)
+        return inside
+
+    centre = k / n
+    lo = 0.0 if not outside(0.0) else edge(centre, 0.0)
+    hi = 1.0 if not outside(1.0) else edge(centre, 1.0)
+    return lo, hi
+
+
+def _sign_test_p(gained: int, lost: int) -> float:
+    """Exact two-sided sign test by enumerating every split of the discordant cases."""
+    total = gained + lost
+    probs = [math.comb(total, k) / 2**total for k in range(total + 1)]
+    observed = probs[gained]
+    return min(1.0, sum(p for p in probs if p <= observed * (1 + 1e-12)))
 
 
 def _recompute(lines: list[dict[str, Any]]) -> dict[str, Any]:
@@ -27,9 +58,11 @@ def _recompute(lines: list[dict[str, Any]]) -> dict[str, Any]:
         "n": len(ran),
         "solved": len(solved),
         "success_rate": len(solved) / len(ran),
-        "mean_return": sum(r["return"] for r in ran) / len(ran),
-        "mean_progress": sum(r["progress"] for r in ran) / len(ran),
-        "partial": len([r for r in ran if not r["success"] and r["progress"] > 0]),
+        "success_ci95": _wilson_by_root_finding(len(solved), len(ran)),
+        "mean_return": sum(r["progress"] for r in ran) / len(ran),
+        "mean_progress_gained": sum(r["progress"] - r["start_progress"] for r in ran) / len(ran),
+        "mean_env_return": sum(r["return"] for r in ran) / len(ran),
+        "partial": len([r for r in ran if not r["success"] and 0 < r["progress"] < 1]),
         "avg_steps": sum(r["steps"] for r in ran) / len(ran),
         "infra_skips": len(lines) - len(ran),
         "errors": len([r for r in ran if r["status"] == "error"]),
@@ -57,8 +90,11 @@ def test_summary_matches_the_jsonl(mixed_run: Path) -> None:
     overall = summary["overall"]
     for key in ("cases", "n", "solved", "partial", "infra_skips", "errors"):
         assert overall[key] == expected[key], key
-    for key in ("success_rate", "mean_return", "mean_progress", "avg_steps"):
+    for key in ("success_rate", "mean_return", "mean_progress_gained", "mean_env_return", "avg_steps"):
         assert overall[key] == pytest.approx(expected[key]), key
+    assert overall["success_ci95"] == pytest.approx(expected["success_ci95"], abs=1e-9)
+    # The default reward pays the success: the env's return is the success rate (no penalties here).
+    assert overall["mean_env_return"] == pytest.approx(expected["success_rate"])
     assert overall["latency_s"]["p50"] == pytest.approx(expected["p50"])
     assert overall["latency_s"]["max"] == pytest.approx(expected["max"])
     assert overall["infra_skips"] == 1
@@ -76,8 +112,12 @@ def test_summary_matches_the_jsonl(mixed_run: Path) -> None:
             assert summary[group][value]["solved"] == sub["solved"]
             assert summary[group][value]["n"] == sub["n"]
             assert summary[group][value]["mean_return"] == pytest.approx(sub["mean_return"])
+            assert summary[group][value]["success_ci95"] == pytest.approx(sub["success_ci95"], abs=1e-9)
     markdown = (mixed_run / "summary.md").read_text()
     assert f"| Success | {expected['solved']}/{expected['n']} = {100 * expected['success_rate']:.1f}% |" in markdown
+    lo, hi = expected["success_ci95"]
+    assert f"| Success 95% CI (Wilson) | {100 * lo:.1f}-{100 * hi:.1f}% |" in markdown
+    assert f"| Mean return (mean final progress, as MobileGym) | {expected['mean_return']:.4f} |" in markdown
     assert "| Infra skips | 1 |" in markdown
     assert (mixed_run / "success_by_family.png").read_bytes().startswith(b"\x89PNG")
 
@@ -95,3 +135,36 @@ def test_compare_counts_solved_case_differences(mixed_run: Path, tmp_path: Path)
     assert f"| oracle (privileged) | {diff['solved_delta']:+d} |" in markdown
     assert "| Success | " in markdown and "upper bound" in markdown
     assert report.exists() and (tmp_path / "cmp" / "compare.json").exists()
+    # Paired by case (infra skips left out), recomputed from the two JSONL files.
+    ref = {r["case"]: r for r in read_lines(mixed_run / "results.jsonl") if r["status"] != "infra_skip"}
+    oth = {r["case"]: r for r in read_lines(oracle / "results.jsonl") if r["status"] != "infra_skip"}
+    cases = [c for c in ref if c in oth]
+    paired = diff["paired"]
+    assert paired["n"] == len(cases) == 15
+    gained = sum(1 for c in cases if oth[c]["success"] and not ref[c]["success"])
+    lost = sum(1 for c in cases if ref[c]["success"] and not oth[c]["success"])
+    assert (paired["success"]["gained"], paired["success"]["lost"]) == (gained, lost)
+    assert paired["success"]["p_value"] == pytest.approx(_sign_test_p(gained, lost))
+    d = [float(oth[c]["success"]) - float(ref[c]["success"]) for c in cases]
+    half = Z95 * statistics.stdev(d) / math.sqrt(len(d))
+    assert paired["success"]["ci95"] == pytest.approx([max(-1, statistics.fmean(d) - half), min(1, statistics.fmean(d) + half)])
+    g = [oth[c]["progress"] - ref[c]["progress"] for c in cases]
+    half = Z95 * statistics.stdev(g) / math.sqrt(len(g))
+    assert paired["mean_return"]["difference"] == pytest.approx(statistics.fmean(g))
+    assert paired["mean_return"]["ci95"] == pytest.approx([max(-1, statistics.fmean(g) - half), min(1, statistics.fmean(g) + half)])
+    # The oracle solves every case the random agent misses: far beyond the noise at 15 cases.
+    assert paired["success"]["beyond_noise"] is (_sign_test_p(gained, lost) < 0.05)
+    verdict = "beyond the noise" if paired["success"]["beyond_noise"] else "within the noise"
+    assert f"| oracle (privileged) | {len(cases)} |" in markdown and verdict in markdown
+
+
+def test_paired_comparison_of_identical_runs_is_within_the_noise(mixed_run: Path) -> None:
+    lines = read_lines(mixed_run / "results.jsonl")
+    paired = paired_difference(lines, lines)
+    assert paired["success"]["p_value"] == 1.0 and not paired["success"]["beyond_noise"]
+    assert paired["mean_return"]["difference"] == 0.0 and not paired["mean_return"]["beyond_noise"]
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 1), (0, 10), (1, 100), (50, 100), (99, 100), (100, 100), (3, 7)])
+def test_wilson_interval_matches_its_definition(k: int, n: int) -> None:
+    assert wilson_interval(k, n) == pytest.approx(_wilson_by_root_finding(k, n), abs=1e-9)

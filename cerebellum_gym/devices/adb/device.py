@@ -60,7 +60,7 @@ from cerebellum_gym.devices.adb.frames import (
     scale_image,
 )
 from cerebellum_gym.devices.android import ADB_KEYBOARD_IME, ADB_KEYBOARD_PACKAGE, SIM_PRODUCT, SIM_RESET_COMMAND
-from cerebellum_gym.devices.base import KEYCODE_HOME
+from cerebellum_gym.devices.base import KEYCODE_HOME, require_encodable
 from cerebellum_gym.devices.shell import ShellDevice, ShellOutput, input_text_lines, is_printable_ascii, utf8_pieces
 from cerebellum_gym.errors import (
     CerebellumError,
@@ -68,7 +68,6 @@ from cerebellum_gym.errors import (
     DeviceProtocolError,
     DeviceTimeoutError,
     InfraError,
-    InvalidActionError,
     UnsupportedOperationError,
 )
 
@@ -657,17 +656,12 @@ class AdbDevice(ShellDevice):
         request (an infra fault); the pieces land in order in the same field.
 
         Raises:
-            InvalidActionError: the text holds a lone surrogate (not a character any device types).
-            UnsupportedOperationError: non-ASCII text and no ADB keyboard (see the module docstring).
+            UnsupportedOperationError: the text holds a lone surrogate (not a character any device
+                types), or non-ASCII text and no ADB keyboard (see the module docstring).
         """
+        require_encodable(text)
         if not text:
             return
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise InvalidActionError(
-                f"K {text[:20]!r}", f"the text holds a lone surrogate at {exc.start}: not a character a device can type"
-            ) from None
         use_keyboard = self.text_input == "adbkeyboard" or (self.text_input == "auto" and not is_printable_ascii(text))
         if not use_keyboard:
             if not is_printable_ascii(text):
