@@ -5,9 +5,8 @@ registered id. The evaluation harness, the benchmarks and users call these, so e
 project means the same thing by ``vectorization="async"``.
 
 - ``sync``: every sub-env in this process (gymnasium's ``SyncVectorEnv``).
-- ``async``: a process per sub-env (gymnasium's ``AsyncVectorEnv``). Observations travel pickled
-  here (gymnasium's shared memory holds the text and label entries too, but a harness's slots
-  swap envs between cases, and pickling keeps that simple).
+- ``async``: a process per sub-env (gymnasium's ``AsyncVectorEnv`` with ``shared_memory=False``:
+  observations travel pickled).
 - ``ray``: sub-envs in Ray actors, on this machine or a cluster (:class:`RayVectorEnv`).
 - ``auto``: ``sync`` for one env, and for in-process envs (the simulator) on a machine of two
   cores or fewer, where pipes to worker processes cost more than a sub-millisecond step; ``async``
