@@ -99,16 +99,16 @@ def load_agent(spec: str | Agent | Policy, **options: Any) -> Agent:
 
         return OracleAgent()
     if spec.startswith("qwen:"):
+        base, _, adapter = spec[5:].partition(",")
         with _needs_extra("agents", spec):
             from cerebellum_gym.agents.qwen_agent import QwenActionAgent
 
-        base, _, adapter = spec[5:].partition(",")
-        return QwenActionAgent.from_pretrained(base, adapter or None, **options)
+            return QwenActionAgent.from_pretrained(base, adapter or None, **options)
     if spec.startswith("sb3:"):
         with _needs_extra("sb3", spec):
             from cerebellum_gym.agents.sb3_agent import SB3Agent
 
-        return SB3Agent.load(spec[4:], **options)
+            return SB3Agent.load(spec[4:], **options)
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
         raise ValueError(f"unknown agent {spec!r}: use random, oracle, sb3:PATH, qwen:BASE[,ADAPTER] or module:object")

@@ -14,6 +14,7 @@ import re
 import sys
 import time
 import traceback
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -225,7 +226,7 @@ def _load_agent(loader: Any, spec: str) -> Any:
         return loader(spec)
     except CerebellumError:
         raise
-    except (ValueError, ImportError, OSError) as exc:
+    except (ValueError, ImportError, OSError, zipfile.BadZipFile) as exc:
         raise CerebellumError(f"cannot load agent {spec!r}: {exc}") from exc
 
 
