@@ -27,9 +27,12 @@ Example:
 from __future__ import annotations
 
 import abc
+import contextlib
 import functools
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 from cerebellum_gym.core.spaces import split_observations
@@ -134,19 +137,21 @@ def load_agent(spec: str | Agent | Policy, **options: Any) -> Agent:
 
         return OracleAgent()
     if spec.startswith("qwen:"):
-        from cerebellum_gym.agents.qwen_agent import QwenActionAgent, parse_qwen_spec
+        with _needs_extra("agents", spec):
+            from cerebellum_gym.agents.qwen_agent import QwenActionAgent, parse_qwen_spec
 
-        base, adapter, spec_options = parse_qwen_spec(spec[5:])
-        return QwenActionAgent.from_pretrained(base, adapter, **{**spec_options, **options})
+            base, adapter, spec_options = parse_qwen_spec(spec[5:])
+            return QwenActionAgent.from_pretrained(base, adapter, **{**spec_options, **options})
     if spec.startswith("sb3:"):
-        from cerebellum_gym.agents.sb3_agent import SB3Agent
+        with _needs_extra("sb3", spec):
+            from cerebellum_gym.agents.sb3_agent import SB3Agent
 
-        return SB3Agent.load(spec[4:], **options)
+            return SB3Agent.load(spec[4:], **options)
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
         raise ValueError(f"unknown agent {spec!r}: use random, oracle, sb3:PATH, qwen:BASE[,ADAPTER] or module:object")
     try:
-        target: Any = importlib.import_module(module_name)
+        target: Any = _import_from_cwd(module_name)
     except ImportError as exc:
         raise ValueError(f"cannot import {module_name!r} for agent {spec!r}: {exc}") from exc
     for part in attr.split("."):
@@ -165,3 +170,22 @@ def load_agent(spec: str | Agent | Policy, **options: Any) -> Agent:
                 return target
         return FunctionAgent(target, name=attr)
     raise ValueError(f"{spec!r} is neither an Agent nor a callable")
+
+
+def _import_from_cwd(module_name: str) -> Any:
+    """Import ``module_name`` the way ``python -m`` would: the current folder comes first, so
+    ``--agent my_policy:SettingsFirst`` finds ``./my_policy.py`` from an installed command (and
+    the module's own later imports of its neighbours work too)."""
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
+    return importlib.import_module(module_name)
+
+
+@contextlib.contextmanager
+def _needs_extra(extra: str, spec: str) -> Iterator[None]:
+    """Turn a missing optional dependency into a message naming the extra that brings it."""
+    try:
+        yield
+    except ImportError as exc:
+        raise ValueError(f"agent {spec!r} needs the {extra!r} extra ({exc}): pip install 'cerebellum-gym[{extra}]'") from exc

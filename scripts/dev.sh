@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # One entry point for a fresh machine: creates .venv, installs the project with what the job
 # needs, and runs it.
-#   bash scripts/dev.sh eval    # the baselines on the simulator's mixed suite, with a report
-#   bash scripts/dev.sh test    # the test suite (what CI runs)
-#   bash scripts/dev.sh setup   # only create and fill .venv
+#   bash scripts/dev.sh eval    # the baselines on the simulator's mixed suite, with a report (core + [eval] only)
+#   bash scripts/dev.sh test    # the test suite, what CI runs (every extra, CPU torch included)
+#   bash scripts/dev.sh setup [eval|test]   # only create and fill .venv (default: what `test` needs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 job="${1:-eval}"
@@ -11,31 +11,52 @@ shift || true
 PY="${PYTHON:-python3}"
 VENV=.venv
 
+# What each job installs. `eval` needs only the core and the `eval` extra (tqdm, matplotlib: a
+# couple of hundred MB, well under a minute); `test` needs every extra, torch included.
+extras_for() {
+    case "$1" in
+        eval) echo "eval" ;;
+        *) echo "all,dev" ;;
+    esac
+}
+
+# torch for the `test` job (the agents and sb3 extras). TORCH_SPEC picks the build: the default
+# `torch==2.13.0` is a CPU wheel on this project's package index; set TORCH_INDEX_URL to choose
+# another index, e.g. https://download.pytorch.org/whl/cpu (CPU) or .../whl/cuXYZ (a CUDA build).
+TORCH_SPEC="${TORCH_SPEC:-torch==2.13.0}"
+
 setup() {
+    local job="$1" extras stamp want
+    extras="$(extras_for "$job")"
     if [ ! -x "$VENV/bin/python" ]; then
         echo "==> creating $VENV"
         "$PY" -m venv "$VENV"
     fi
-    local stamp="$VENV/.installed" want
     want="$(cat pyproject.toml setup.cfg scripts/dev.sh | sha256sum | cut -c1-16)"
-    if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-        echo "==> installing cerebellum-gym and its extras into $VENV (first run takes a few minutes; log: $VENV/install.log)"
-        # The CPU build of torch first: an unpinned torch would pull a multi-GB CUDA build.
-        if ! { "$VENV/bin/python" -m pip install --upgrade pip \
-                && "$VENV/bin/python" -m pip install "torch==2.13.0" \
-                && "$VENV/bin/python" -m pip install -e ".[all,dev]"; } > "$VENV/install.log" 2>&1; then
-            tail -n 40 "$VENV/install.log" >&2
-            echo "==> installation failed; the whole log is $VENV/install.log" >&2
-            exit 1
+    # The full install (test) covers the lean one (eval).
+    for stamp in "$VENV/.installed-$extras" "$VENV/.installed-all,dev"; do
+        if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then return 0; fi
+    done
+    echo "==> installing cerebellum-gym[$extras] into $VENV (log: $VENV/install.log)"
+    {
+        # The venv's own pip (22+ on Python 3.10+) installs editable pyproject packages; no upgrade round trip.
+        if [ "$extras" != "eval" ]; then
+            # torch first, pinned: an unpinned torch from PyPI on Linux pulls the multi-GB CUDA build.
+            "$VENV/bin/python" -m pip install "$TORCH_SPEC" ${TORCH_INDEX_URL:+--index-url "$TORCH_INDEX_URL"}
         fi
-        echo "$want" > "$stamp"
-    fi
+        "$VENV/bin/python" -m pip install -e ".[$extras]"
+    } > "$VENV/install.log" 2>&1 || {
+        tail -n 40 "$VENV/install.log" >&2
+        echo "==> installation failed; the whole log is $VENV/install.log" >&2
+        exit 1
+    }
+    echo "$want" > "$VENV/.installed-$extras"
 }
 
 case "$job" in
-    setup) setup ;;
+    setup) setup "${1:-test}" ;;
     test)
-        setup
+        setup test
         # The report's browser test drives Debian's chromium through Playwright (never `playwright
         # install`, which downloads its own build). CI runs as root on a fresh machine.
         if ! command -v chromium >/dev/null; then
@@ -72,7 +93,7 @@ case "$job" in
         exec "$VENV/bin/python" -m pytest -n 2 --dist loadgroup "$@"
         ;;
     eval)
-        setup
+        setup eval
         exec "$VENV/bin/cerebellum-gym" eval "$@"
         ;;
     *)

@@ -5,8 +5,8 @@ Run: ``python benchmarks/perf/eval_suite.py [--suite sim-mixed100] [--agent rand
 Each configuration runs the whole suite through the harness (:func:`run_suite`: vector envs,
 JSONL results flushed per case) into a fresh temporary folder, ``--repeat`` times; the best and
 median wall times are printed, then the time to write the summary, chart and report of one run
-(``finalize``). The suite falls back to ``all-tasks`` cut to 100 cases when ``sim-mixed100`` is
-absent. Target (issue 6): under 10 s for 100 cases with the random agent on a 2-core machine.
+(``finalize``). The last configuration records screens as the command line does by default
+(``--screens auto``: every unsuccessful episode, replayed on the simulator after the rollout).
 """
 
 from __future__ import annotations
@@ -21,16 +21,11 @@ import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.agents import load_agent
 from cerebellum_gym.evaluation.outputs import finalize_run
 from cerebellum_gym.evaluation.runner import EvalConfig, run_suite
-from cerebellum_gym.evaluation.suites import Suite, find_suite, load_suite
+from cerebellum_gym.evaluation.suites import Suite, load_suite
 
 
 def pick_suite(name: str | None) -> Suite:
-    if name:
-        return load_suite(name)
-    if find_suite("sim-mixed100"):
-        return load_suite("sim-mixed100")
-    full = load_suite("all-tasks:10")
-    return Suite("all-tasks (100)", full.cases[:100], full.env, full.description)
+    return load_suite(name or "sim-mixed100")
 
 
 def main() -> None:
@@ -45,7 +40,7 @@ def main() -> None:
         ("1 env, sync", EvalConfig(num_envs=1, vectorization="sync")),
         ("4 envs, sync", EvalConfig(num_envs=4, vectorization="sync")),
         ("2 envs, async", EvalConfig(num_envs=2, vectorization="async")),
-        ("4 envs, sync, 20 cases with screens", EvalConfig(num_envs=4, vectorization="sync", screens=20)),
+        ("4 envs, sync, screens auto (the CLI default)", EvalConfig(num_envs=4, vectorization="sync", screens="auto")),
     ]
     last_dir = None
     for label, config in configs:

@@ -2,8 +2,11 @@
 
 Usage::
 
-    python benchmarks/suites/make_suites.py          # write the files next to this script
+    python benchmarks/suites/make_suites.py          # write the files into cerebellum_gym/suites/
     python benchmarks/suites/make_suites.py --check  # exit 1 if any file is out of date
+
+The files ship inside the package (``cerebellum_gym/suites/``, package data), so a wheel, an
+editable install and a checkout all find them the same way.
 
 Suites (format: docs/suites.md):
 
@@ -22,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+#: Where the suite files live: package data of ``cerebellum_gym``.
+SUITES_DIR = HERE.parents[1] / "cerebellum_gym" / "suites"
 ENV_ID = "Cerebellum-Sim-v0"
 MIXED_CASES = 100
 MIXED_SEED_BASE = 1000
@@ -82,7 +87,7 @@ def render(suite: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only check that the files are up to date")
-    parser.add_argument("--out", type=Path, default=HERE, help="folder to write to")
+    parser.add_argument("--out", type=Path, default=SUITES_DIR, help="folder to write to")
     args = parser.parse_args(argv)
     stale = []
     for name, suite in build().items():

@@ -1,10 +1,11 @@
-"""The ``cerebellum-gym`` command line. Each sub-command lives in its own module here and
-registers itself through ``register(subparsers)``."""
+"""The ``cerebellum-gym`` command line (also ``python -m cerebellum_gym``). Each sub-command
+lives in its own module here and registers itself through ``register(subparsers)``."""
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -15,7 +16,10 @@ COMMAND_MODULES: tuple[str, ...] = ("eval_cmd", "tasks_cmd", "serve_adb_cmd", "e
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from cerebellum_gym import __version__
+
     parser = argparse.ArgumentParser(prog="cerebellum-gym", description="Gymnasium environments for Android UI agents.")
+    parser.add_argument("--version", action="version", version=f"cerebellum-gym {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         importlib.import_module(f"cerebellum_gym.cli.{name}").register(sub)
@@ -27,12 +31,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         code: int = args.handler(args)
+        sys.stdout.flush()  # a closed pipe shows here, while we can still end quietly
     except CerebellumError as exc:
         print(f"cerebellum-gym {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"cerebellum-gym {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`cerebellum-gym tasks | head`): stop quietly, as a shell tool does.
+        # Point stdout at /dev/null so the interpreter's final flush does not complain again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 141  # 128 + SIGPIPE, what a shell reports for a tool killed by the closed pipe
     return code
 
 

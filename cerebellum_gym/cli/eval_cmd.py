@@ -14,6 +14,7 @@ import re
 import sys
 import time
 import traceback
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.vector import VECTORIZATION_MODES
 
 DEFAULT_AGENTS = ("random", "oracle")
-DEFAULT_SCREENS = 20
+DEFAULT_SCREENS = "auto"
 
 
 def register(sub: Any) -> None:
@@ -33,15 +34,14 @@ def register(sub: Any) -> None:
             "Run every case of a suite with an agent on N parallel envs, writing results.jsonl (one line per case, "
             "flushed as it finishes), summary.md/json, a chart and report.html. With several --agent, each gets a "
             "sub-folder of --out and a comparison is written at --out. With no arguments: random and oracle on "
-            "sim-mixed100 (or every registered task when that suite is absent)."
+            "sim-mixed100."
         ),
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     parser.add_argument("--env", default=None, help="gymnasium env id (default: the suite's, usually Cerebellum-Sim-v0)")
     parser.add_argument(
         "--suite",
         default=None,
-        help="suite name (benchmarks/suites/NAME.json), path, all-tasks[:K] or tasks:A,B[:K] (default: sim-mixed100 or all-tasks)",
+        help="a suite name (see --list-suites), a path to a .json file, all-tasks[:K] or tasks:A,B[:K] (default: sim-mixed100)",
     )
     parser.add_argument(
         "--agent",
@@ -51,15 +51,21 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--num-envs", type=int, default=None, help="parallel envs (default: min(4, CPUs))")
     parser.add_argument("--out", default=None, help="run folder (default: runs/<timestamp>)")
-    parser.add_argument("--seed", type=int, default=0, help="agent seed (cases carry their own env seeds)")
+    parser.add_argument("--seed", type=int, default=0, help="agent seed; cases carry their own env seeds (default: 0)")
     parser.add_argument(
-        "--max-retries", type=int, default=2, help="retries of a case that met a device fault before it counts as an infra skip"
+        "--max-retries",
+        type=int,
+        default=2,
+        help="retries of a case that met a device fault before it counts as an infra skip (default: 2)",
     )
     parser.add_argument("--resume", action="store_true", help="continue the run in --out, skipping recorded cases")
     parser.add_argument(
         "--screens",
-        default=str(DEFAULT_SCREENS),
-        help="record screens for the report: a number of cases (spread over families), 'all' or 0",
+        default=DEFAULT_SCREENS,
+        help=(
+            "episodes whose screens and trees the report shows: auto (every episode that did not succeed, a dozen "
+            "successes, all in a run of 30 cases or fewer), all, none, or a number of cases spread over families (default: auto)"
+        ),
     )
     parser.add_argument(
         "--vectorization",
@@ -67,7 +73,7 @@ def register(sub: Any) -> None:
         default="auto",
         help=(
             "vector env kind (auto: sync for the in-process simulator on <= 2 CPUs or 1 env, else async; "
-            "ray: one Ray actor per env, on --ray-address or a local Ray; auto never picks ray)"
+            "ray: one Ray actor per env, on --ray-address or a local Ray; auto never picks ray; default: auto)"
         ),
     )
     parser.add_argument(
@@ -80,7 +86,7 @@ def register(sub: Any) -> None:
         "--pixels",
         choices=("auto", "on", "off"),
         default="auto",
-        help="screenshots in observations (auto: off for random/oracle, on for others)",
+        help="screenshots in observations (auto: off for random/oracle, on for others; default: auto)",
     )
     parser.add_argument("--env-kwargs", default=None, metavar="JSON", help="extra gym.make options, e.g. '{\"max_steps\": 20}'")
     parser.add_argument(
@@ -90,7 +96,7 @@ def register(sub: Any) -> None:
         "--progress",
         choices=("auto", "bar", "lines", "off"),
         default="auto",
-        help="progress display (auto: a bar on a terminal, plain lines otherwise)",
+        help="progress display (auto: a bar on a terminal, plain lines otherwise; default: auto)",
     )
     parser.add_argument(
         "--emulators",
@@ -132,15 +138,14 @@ def run(args: argparse.Namespace) -> int:
     from cerebellum_gym.agents import load_agent
     from cerebellum_gym.evaluation.faults import FaultPlan
     from cerebellum_gym.evaluation.runner import EvalConfig, check_env_id
-    from cerebellum_gym.evaluation.suites import MIXED_SUITE, available_suites, find_suite, load_suite
+    from cerebellum_gym.evaluation.suites import MIXED_SUITE, available_suites, load_suite
 
     if args.list_suites:
         for name, path in available_suites().items():
             print(f"{name:24} {path}")
         print("built in: all-tasks[:K], tasks:NAME,NAME[:K]")
         return 0
-    suite_spec = args.suite or (MIXED_SUITE if find_suite(MIXED_SUITE) else "all-tasks")
-    suite = load_suite(suite_spec)
+    suite = load_suite(args.suite or MIXED_SUITE)
     env_id = args.env or suite.env
     check_env_id(env_id)
     if args.ray_address and args.vectorization != "ray":
@@ -208,7 +213,7 @@ def _emulator_pool(args: argparse.Namespace, env_id: str, config: Any) -> Any:
 
 
 def _run_agents(args: argparse.Namespace, agents: list[tuple[str, Any]], specs: list[str], suite: Any, out: Path, config: Any) -> int:
-    from cerebellum_gym.evaluation.outputs import finalize_run, write_comparison
+    from cerebellum_gym.evaluation.outputs import CHART_FILE, finalize_run, write_comparison
     from cerebellum_gym.evaluation.runner import run_suite
 
     run_dirs: list[Path] = []
@@ -223,11 +228,14 @@ def _run_agents(args: argparse.Namespace, agents: list[tuple[str, Any]], specs: 
             print(f"interrupted; finished cases are in {run_dir / 'results.jsonl'}; continue with --resume --out {out}", file=sys.stderr)
             raise
         except Exception as exc:
+            # The harness turns env, task and device failures into results; what reaches here came from the agent.
             traceback.print_exc()
-            print(f"cerebellum-gym eval: {spec} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+            print(f"cerebellum-gym eval: the agent {spec} raised {type(exc).__name__}: {exc}", file=sys.stderr)
             print(f"finished cases are in {run_dir / 'results.jsonl'}; continue with --resume --out {out}", file=sys.stderr)
             return 1
         outputs = finalize_run(run_dir, wall_s=result.wall_s)
+        if outputs.chart is None and len(agents) == 1:
+            _no_chart()
         run_dirs.append(run_dir)
         print(
             f"{agent.name}: {result.ran} cases run in {result.wall_s:.1f} s"
@@ -239,14 +247,20 @@ def _run_agents(args: argparse.Namespace, agents: list[tuple[str, Any]], specs: 
             print(f"Report: {outputs.report}\nResults: {run_dir / 'results.jsonl'}")
     if len(agents) > 1:
         markdown, _, report = write_comparison(run_dirs, out)
+        if not (out / CHART_FILE).exists():
+            _no_chart()
         print(markdown)
         print(f"Report: {report}\nPer agent: " + ", ".join(str(d) for d in run_dirs))
     return 0
 
 
+def _no_chart() -> None:
+    print("no chart: matplotlib is missing; install the 'eval' extra: pip install 'cerebellum-gym[eval]'", file=sys.stderr)
+
+
 def run_compare(args: argparse.Namespace) -> int:
     """The ``compare`` command."""
-    from cerebellum_gym.evaluation.outputs import write_comparison
+    from cerebellum_gym.evaluation.outputs import CHART_FILE, write_comparison
     from cerebellum_gym.evaluation.results import RESULTS_FILE
 
     dirs: list[Path] = []
@@ -261,6 +275,8 @@ def run_compare(args: argparse.Namespace) -> int:
         dirs.extend(inner)
     out = Path(args.out) if args.out else Path("runs") / time.strftime("compare-%Y%m%d-%H%M%S")
     markdown, _, report = write_comparison(dirs, out)
+    if not (out / CHART_FILE).exists():
+        _no_chart()
     print(markdown)
     print(f"Report: {report}")
     return 0
@@ -271,7 +287,7 @@ def _load_agent(loader: Any, spec: str) -> Any:
         return loader(spec)
     except CerebellumError:
         raise
-    except (ValueError, ImportError, OSError) as exc:
+    except (ValueError, ImportError, OSError, zipfile.BadZipFile) as exc:
         raise CerebellumError(f"cannot load agent {spec!r}: {exc}") from exc
 
 
@@ -283,16 +299,14 @@ def _vectorization(choice: str, env_id: str, num_envs: int) -> str:
     return resolve_vectorization(choice, num_envs, in_process=gym.spec(env_id).kwargs.get("backend") == "sim")
 
 
-def _screens(text: str) -> int:
-    if text == "all":
-        return -1
+def _screens(text: str) -> str:
+    from cerebellum_gym.evaluation.frames import ScreenPolicy
+
     try:
-        value = int(text)
-    except ValueError:
-        raise CerebellumError(f"--screens takes a number of cases or 'all', got {text!r}") from None
-    if value < 0:
-        raise CerebellumError("--screens must be >= 0 (or 'all')")
-    return value
+        ScreenPolicy.parse(text)
+    except ValueError as exc:
+        raise CerebellumError(str(exc)) from None
+    return text
 
 
 def _json_object(text: str | None, flag: str) -> dict[str, Any]:

@@ -7,9 +7,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-#: Where the suite files live in a source checkout.
-SUITES_DIR = Path(__file__).resolve().parents[2] / "benchmarks" / "suites"
-
 
 def register(sub: Any) -> None:
     parser = sub.add_parser(
@@ -18,7 +15,7 @@ def register(sub: Any) -> None:
     parser.add_argument("--family", help="only this family")
     parser.add_argument("--app", help="only this app")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.add_argument("--suites", action="store_true", help="list the suite files (benchmarks/suites) instead")
+    parser.add_argument("--suites", action="store_true", help="list the suites (shipped ones and those in $CEREBELLUM_SUITES) instead")
     parser.add_argument("--markdown", action="store_true", help="print the task reference (docs/tasks.md's table) as Markdown")
     parser.set_defaults(handler=run)
 
@@ -47,17 +44,20 @@ def _rows(family: str | None, app: str | None) -> list[dict[str, Any]]:
 
 def _table(rows: list[dict[str, Any]], cols: tuple[str, ...]) -> list[str]:
     widths = {c: max(len(c), *(len(str(r[c])) for r in rows)) for c in cols}
-    lines = ["  ".join(c.ljust(widths[c]) for c in cols)]
-    lines += ["  ".join(str(r[c]).ljust(widths[c]) for c in cols) for r in rows]
+    lines = ["  ".join(c.ljust(widths[c]) for c in cols).rstrip()]
+    lines += ["  ".join(str(r[c]).ljust(widths[c]) for c in cols).rstrip() for r in rows]
     return lines
 
 
-def suites(folder: Path = SUITES_DIR) -> list[dict[str, Any]]:
-    """Name, case count, families and description of each suite file in ``folder``."""
+def suites(folder: Path | None = None) -> list[dict[str, Any]]:
+    """Name, case count, families and description of each suite file in ``folder`` (default:
+    every suite :func:`~cerebellum_gym.evaluation.suites.available_suites` finds)."""
+    from cerebellum_gym.evaluation.suites import available_suites
     from cerebellum_gym.tasks import TASKS
 
+    paths = sorted(folder.glob("*.json")) if folder is not None else [p for _, p in sorted(available_suites().items())]
     out = []
-    for path in sorted(folder.glob("*.json")):
+    for path in paths:
         data = json.loads(path.read_text())
         fams = sorted({TASKS[c["task"]].family for c in data.get("cases", []) if c.get("task") in TASKS})
         out.append(
@@ -99,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(found, indent=2))
             return 0
         if not found:
-            print(f"no suite files in {SUITES_DIR}")
+            from cerebellum_gym.evaluation.suites import search_dirs
+
+            print("no suite files in " + (", ".join(map(str, search_dirs())) or "any suite folder"))
             return 1
         print("\n".join(_table(found, ("name", "cases", "families"))))
         return 0

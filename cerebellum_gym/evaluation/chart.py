@@ -6,16 +6,24 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+#: Type sizes in points: at 100 dpi a point is 1.4 px, and the report shows the PNG at its own size.
+_TEXT_PT = 11
+_SMALL_PT = 10
+
 
 def success_chart(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]]], path: str | Path) -> Path | None:
     """Draw grouped bars (families plus ``all``, one bar per run) of success rate, in percent.
+
+    The figure is sized so that it is legible at its own pixel size (the report shows it unscaled):
+    at most 12 inches at 100 dpi, with 10-11 pt text.
 
     Args:
         runs: ``(label, meta, summary)`` per run.
         path: the PNG to write.
 
     Returns:
-        The path, or ``None`` when matplotlib is not installed (``pip install cerebellum-gym[eval]``).
+        The path, or ``None`` when matplotlib is not installed (the ``eval`` extra:
+        ``pip install 'cerebellum-gym[eval]'``; the command line says so).
     """
     try:
         import matplotlib
@@ -27,7 +35,10 @@ def success_chart(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]
     families = sorted({f for _, _, s in runs for f in s["by_family"]})
     groups = [*families, "all"]
     width = 0.8 / max(1, len(runs))
-    fig, ax = plt.subplots(figsize=(min(14.0, 3.0 + 0.35 * len(groups) * (1 + len(runs))), 4.0), dpi=100)
+    # About a third of an inch per bar keeps the "x/N" labels above the bars apart.
+    fig_width = min(12.0, max(6.0, 1.4 + len(groups) * len(runs) * 0.34 / 0.8))
+    fig, ax = plt.subplots(figsize=(fig_width, 4.6), dpi=100)
+    narrow = len(runs) * len(groups) > 14
     for k, (label, meta, summary) in enumerate(runs):
         values, texts = [], []
         for g in groups:
@@ -36,7 +47,7 @@ def success_chart(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]
             texts.append(f"{m['solved']}/{m['n']}" if m else "-")
         xs = [i + (k - (len(runs) - 1) / 2) * width for i in range(len(groups))]
         bars = ax.bar(
-            xs, values, width * 0.95, label=label, hatch="//" if meta.get("privileged") else None, edgecolor="black", linewidth=0.4
+            xs, values, width * 0.92, label=label, hatch="//" if meta.get("privileged") else None, edgecolor="black", linewidth=0.4
         )
         for bar, text in zip(bars, texts, strict=True):
             ax.annotate(
@@ -44,15 +55,18 @@ def success_chart(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]
                 (bar.get_x() + bar.get_width() / 2, bar.get_height()),
                 ha="center",
                 va="bottom",
-                fontsize=7,
-                xytext=(0, 1),
+                fontsize=_SMALL_PT if not narrow else _SMALL_PT - 1,
+                rotation=90 if narrow else 0,
+                xytext=(0, 2),
                 textcoords="offset points",
             )
-    ax.set_xticks(range(len(groups)), groups, rotation=30 if len(groups) > 6 else 0, ha="right" if len(groups) > 6 else "center")
-    ax.set_ylabel("success (%)")
-    ax.set_ylim(0, 110)
-    ax.set_title("Success per family")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    rotate = len(groups) > 6
+    ax.set_xticks(range(len(groups)), groups, rotation=30 if rotate else 0, ha="right" if rotate else "center", fontsize=_TEXT_PT)
+    ax.tick_params(axis="y", labelsize=_SMALL_PT)
+    ax.set_ylabel("success (%)", fontsize=_TEXT_PT)
+    ax.set_ylim(0, 125 if narrow else 112)
+    ax.set_title("Success per family", fontsize=_TEXT_PT + 1, loc="left")
+    ax.legend(fontsize=_SMALL_PT, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=len(runs), frameon=False)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     out = Path(path)

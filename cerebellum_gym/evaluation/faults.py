@@ -109,6 +109,24 @@ class FaultPlan:
                 raise CerebellumError(f"bad fault setting {part!r} in {spec!r}; use rate=F, seed=N, at=N, case=ID[:N]") from None
         return cls(rate=rate, seed=seed, cases=cases, at_call=at_call)
 
+    def check_cases(self, known: Sequence[str]) -> None:
+        """Raise when ``cases`` names an id that is not among ``known`` (the suite's case ids):
+        a plan that can never fire would make a fault-injection run pass silently.
+
+        Example:
+            >>> FaultPlan(cases={"nope-1": 1}).check_cases(["SystemWifiTurnOn-0", "ContactsAddContact-0"])
+            Traceback (most recent call last):
+            ...
+            cerebellum_gym.errors.CerebellumError: --inject-faults names case 'nope-1', which is not in the suite; ...
+        """
+        ids = set(known)
+        unknown = [c for c in self.cases if c not in ids]
+        if unknown:
+            listed = ", ".join(known[:40]) + (f", ... ({len(known)} in all)" if len(known) > 40 else "")
+            names = ", ".join(repr(c) for c in unknown)
+            verb = "is" if len(unknown) == 1 else "are"
+            raise CerebellumError(f"--inject-faults names case {names}, which {verb} not in the suite; its case ids are: {listed}")
+
     def drops(self, case_id: str, attempt: int, call: int) -> bool:
         """Whether call number ``call`` of ``case_id``'s attempt ``attempt`` drops."""
         if call == self.at_call and attempt < self.cases.get(case_id, 0):

@@ -54,6 +54,7 @@ class Progress:
                 from tqdm import tqdm
             except ImportError:
                 mode = "lines"
+                print("no progress bar: tqdm is missing; install the 'eval' extra: pip install 'cerebellum-gym[eval]'", file=self.stream)
             else:
                 self._bar = tqdm(total=total, initial=done, desc=label, unit="case", file=self.stream, dynamic_ncols=True, smoothing=0.1)
                 self._bar.set_postfix_str(self._postfix(), refresh=False)

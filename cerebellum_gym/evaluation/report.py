@@ -3,8 +3,10 @@
 One self-contained HTML file (no server, no network: the data is embedded as JSON and the
 script is inline) that references the recorded screens (``frames/``) by relative path. Episodes
 can be filtered by agent, family and outcome, and stepped through with buttons or the arrow
-keys: each step shows the screen the agent saw (with the set-of-mark overlay), the action it
-took and the progress after it.
+keys: each step shows the screen the agent saw (with the set-of-mark overlay, at the width of
+the agent's screenshots, with a zoom), the compact tree it read there, the action it took and
+the progress after it. Which episodes have screens is decided by the run's ``--screens``
+(:mod:`cerebellum_gym.evaluation.frames`): by default every one that did not succeed.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cerebellum_gym.evaluation.frames import read_frame_set
 from cerebellum_gym.evaluation.results import write_text
 from cerebellum_gym.evaluation.summary import fmt_seconds, fmt_success, is_partial
 
@@ -51,7 +54,8 @@ def write_report(
     for index, run in enumerate(runs):
         prefix = os.path.relpath(run.run_dir.resolve(), base)
         for r in run.records:
-            frames = [None if f is None else _url(prefix, f) for f in r.get("frames", [])]
+            frame_set = read_frame_set(run.run_dir, r) or {}
+            frames = [None if f is None else _url(prefix, f) for f in frame_set.get("frames", [])]
             episodes.append(
                 {
                     "run": index,
@@ -69,13 +73,16 @@ def write_report(
                     "rewards": r.get("rewards", []),
                     "trace": r.get("progress_trace", []),
                     "frames": frames,
+                    "trees": frame_set.get("trees", []),
+                    "note": frame_set.get("note", ""),
                     "error": r.get("error", ""),
                     "infra_errors": r.get("infra_errors", []),
                     "attempts": r.get("attempts", 1),
                 }
             )
     data = {"runs": [{"label": run.label, "privileged": bool(run.meta.get("privileged"))} for run in runs], "episodes": episodes}
-    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    # ASCII with \\u escapes: any text an agent produced (lone surrogates included) embeds safely.
+    payload = json.dumps(data, ensure_ascii=True, separators=(",", ":")).replace("</", "<\\/")
     body = _PAGE.replace("__TITLE__", html.escape(title)).replace("__SUMMARY__", _summary_html(runs, chart)).replace("__DATA__", payload)
     write_text(out, body)
     return out
@@ -93,11 +100,10 @@ def _summary_html(runs: Sequence[ReportRun], chart: str | None) -> str:
     for run in runs:
         o = run.summary["overall"]
         lat = o["latency_s"]
-        label = html.escape(run.label) + (
-            ' <span class="badge priv" title="reads the scripted oracle: an upper bound">privileged</span>'
-            if run.meta.get("privileged")
-            else ""
-        )
+        # The label already says "(privileged)" where it applies (summary.agent_label).
+        label = html.escape(run.label)
+        if run.meta.get("privileged"):
+            label = f'<span title="reads the scripted oracle: an upper bound">{label}</span>'
         cells = [
             label,
             html.escape(str(run.meta.get("suite", ""))),
@@ -116,7 +122,8 @@ def _summary_html(runs: Sequence[ReportRun], chart: str | None) -> str:
             '<p class="note">Privileged agents read the tasks\' scripted oracle: their figures are an upper bound, not a baseline.</p>'
         )
     if chart:
-        parts.append(f'<img class="chart" src="{html.escape(chart)}" alt="success per family per agent">')
+        # Shown at its own pixel size: the PNG is drawn to be read at that size (chart.py).
+        parts.append(f'<img class="chart" data-testid="chart" src="{html.escape(chart)}" alt="success per family per agent">')
     return "\n".join(parts)
 
 
@@ -130,32 +137,45 @@ _PAGE = """<!doctype html>
 body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1d232b; background: #f6f7f9; }
 header { padding: 12px 20px; background: #fff; border-bottom: 1px solid #dde1e6; }
 h1 { font-size: 18px; margin: 0 0 8px; }
+h2 { font-size: 16px; margin: 0 0 4px; }
 table.summary { border-collapse: collapse; margin: 6px 0; }
 table.summary th, table.summary td { border: 1px solid #dde1e6; padding: 3px 8px; text-align: left; }
 table.summary th { background: #eef1f4; }
 .note { color: #5b6570; margin: 4px 0; }
-img.chart { max-width: 900px; width: 100%; display: block; margin-top: 8px; }
+img.chart { max-width: 100%; height: auto; display: block; margin-top: 8px; }
 main { display: flex; gap: 16px; padding: 12px 20px; align-items: flex-start; }
-#list-pane { width: 430px; flex: none; }
+#list-pane { width: 400px; flex: none; }
 .filters { display: flex; gap: 8px; flex-wrap: wrap; margin-bottom: 6px; }
 .filters label { font-size: 12px; color: #5b6570; display: flex; flex-direction: column; }
-#episodes { list-style: none; margin: 0; padding: 0; max-height: 75vh; overflow-y: auto; background: #fff; border: 1px solid #dde1e6; }
+#episodes { list-style: none; margin: 0; padding: 0; max-height: 80vh; overflow-y: auto; background: #fff; border: 1px solid #dde1e6; }
 #episodes li { padding: 5px 8px; border-bottom: 1px solid #eef1f4; cursor: pointer;
   display: flex; justify-content: space-between; gap: 6px; }
 #episodes li:hover { background: #f0f4ff; }
 #episodes li.selected { background: #dfe8ff; }
 .badge { font-size: 11px; border-radius: 3px; padding: 1px 5px; color: #fff; white-space: nowrap; }
 .success { background: #1f8a4c; } .partial { background: #c98a00; } .failure { background: #b3261e; }
-.infra_skip { background: #6b6f76; } .error { background: #7a2ea0; } .priv { background: #34568b; }
-#viewer { flex: 1; background: #fff; border: 1px solid #dde1e6; padding: 12px; min-height: 300px; }
+.infra_skip { background: #6b6f76; } .error { background: #7a2ea0; }
+.cam { font-size: 11px; color: #34568b; }
+#viewer { flex: 1; min-width: 0; background: #fff; border: 1px solid #dde1e6; padding: 12px; min-height: 300px; }
 #viewer .screen { display: flex; gap: 16px; align-items: flex-start; }
-#frame { width: 232px; border: 1px solid #c9ced4; background: #eee; }
-#no-frame { width: 232px; height: 120px; border: 1px dashed #c9ced4; color: #7a828b; display: flex;
-  align-items: center; justify-content: center; text-align: center; font-size: 12px; }
-.controls { display: flex; gap: 6px; align-items: center; margin: 8px 0; }
+.frame-box { flex: none; overflow: auto; max-height: 85vh; border: 1px solid #c9ced4; background: #eee; }
+#frame { display: block; cursor: zoom-in; }
+#frame.zoom-2 { cursor: zoom-out; }
+#no-frame { width: 464px; max-width: 100%; height: 140px; border: 1px dashed #c9ced4; color: #5b6570; display: flex;
+  align-items: center; justify-content: center; text-align: center; font-size: 13px; padding: 0 12px; box-sizing: border-box; }
+.side { flex: 1; min-width: 260px; display: flex; flex-direction: column; gap: 8px; }
+.controls { display: flex; gap: 6px; align-items: center; margin: 8px 0; flex-wrap: wrap; }
 .controls button { padding: 3px 10px; }
-#actions { list-style: none; padding: 0; margin: 0; font-family: ui-monospace, monospace; font-size: 13px; }
-#actions li { padding: 2px 6px; border-left: 3px solid transparent; cursor: pointer; }
+.controls .zoom { margin-left: 12px; }
+.controls .zoom button.on { background: #34568b; color: #fff; border-color: #34568b; }
+.step-action { font-family: ui-monospace, monospace; font-size: 14px; background: #eef3ff; padding: 4px 8px;
+  border-left: 3px solid #34568b; }
+.panel-title { font-size: 12px; color: #5b6570; margin: 0; }
+#tree { font-family: ui-monospace, monospace; font-size: 12.5px; line-height: 1.35; background: #fafbfc; border: 1px solid #dde1e6;
+  padding: 6px 8px; margin: 0; max-height: 50vh; overflow: auto; white-space: pre; }
+#actions { list-style: none; padding: 0; margin: 0; font-family: ui-monospace, monospace; font-size: 13px;
+  max-height: 30vh; overflow: auto; }
+#actions li { padding: 2px 6px; border-left: 3px solid transparent; cursor: pointer; white-space: pre-wrap; word-break: break-all; }
 #actions li.current { border-left-color: #34568b; background: #eef3ff; }
 .meta { color: #5b6570; font-size: 12px; }
 .err { color: #7a2ea0; white-space: pre-wrap; font-size: 12px; }
@@ -184,7 +204,7 @@ __SUMMARY__
 <script>
 "use strict";
 const DATA = JSON.parse(document.getElementById("data").textContent);
-const state = { shown: [], episode: null, step: 0 };
+const state = { shown: [], episode: null, step: 0, zoom: "1" };
 const el = (tag, attrs, text) => {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
@@ -198,10 +218,12 @@ function fillSelect(id, values, labels) {
   select.addEventListener("change", render);
 }
 function uniq(xs) { return [...new Set(xs)].sort(); }
-fillSelect("filter-run", DATA.runs.map((_, i) => i), DATA.runs.map(r => r.label + (r.privileged ? " (privileged)" : "")));
+// Run labels already say "(privileged)" where it applies.
+fillSelect("filter-run", DATA.runs.map((_, i) => i), DATA.runs.map(r => r.label));
 fillSelect("filter-family", uniq(DATA.episodes.map(e => e.family)));
 const OUTCOMES = ["success", "partial", "failure", "infra_skip", "error"];
 fillSelect("filter-outcome", OUTCOMES.filter(o => DATA.episodes.some(e => e.outcome === o)));
+const hasScreens = e => e.frames.some(f => f);
 
 function render() {
   const run = document.getElementById("filter-run").value;
@@ -217,6 +239,7 @@ function render() {
     const left = el("span", {}, `${e.case}`);
     if (DATA.runs.length > 1) left.appendChild(el("span", { class: "meta" }, ` · ${DATA.runs[e.run].label}`));
     const right = el("span", {});
+    if (hasScreens(e)) right.appendChild(el("span", { class: "cam", title: "screens recorded" }, "▣ "));
     right.appendChild(el("span", { class: "meta" }, `${e.steps} step${e.steps === 1 ? "" : "s"} · ${Number(e.progress).toFixed(2)} `));
     right.appendChild(el("span", { class: "badge " + e.outcome }, e.outcome.replace("_", " ")));
     li.append(left, right);
@@ -238,6 +261,14 @@ function go(step) {
   state.step = Math.max(0, Math.min(e.steps, step));
   drawViewer();
 }
+function setZoom(z) { state.zoom = z; drawViewer(); }
+function sizeFrame(img) {
+  // "1": the pixels the agent's screenshots have; "2": twice that; "fit": the window's height.
+  if (state.zoom === "fit") { img.style.width = "auto"; img.style.maxHeight = "82vh"; return; }
+  img.style.maxHeight = "none";
+  const apply = () => { img.style.width = (img.naturalWidth * Number(state.zoom)) + "px"; };
+  if (img.complete && img.naturalWidth) apply(); else img.addEventListener("load", apply, { once: true });
+}
 function drawViewer() {
   const v = document.getElementById("viewer");
   v.replaceChildren();
@@ -251,28 +282,52 @@ function drawViewer() {
   v.appendChild(el("p", { "data-testid": "goal" }, "Goal: " + e.goal));
   if (e.error) v.appendChild(el("div", { class: "err" }, "Error: " + e.error));
   if (e.infra_errors.length) v.appendChild(el("div", { class: "err" }, "Infra faults: " + e.infra_errors.join(" | ")));
+  if (e.note) v.appendChild(el("div", { class: "err", "data-testid": "frames-note" }, e.note));
   const controls = el("div", { class: "controls" });
-  const button = (id, text, target) => {
+  const button = (id, text, onclick) => {
     const b = el("button", { id, "data-testid": id }, text);
-    b.addEventListener("click", () => go(target));
+    b.addEventListener("click", onclick);
     return b;
   };
   const label = el("span", { id: "step-label", "data-testid": "step-label" }, `step ${k} / ${e.steps}`);
-  controls.append(button("first", "« first", 0), button("prev", "◀ prev", k - 1), label,
-                  button("next", "next ▶", k + 1), button("last", "last »", e.steps));
+  controls.append(button("first", "« first", () => go(0)), button("prev", "◀ prev", () => go(k - 1)), label,
+                  button("next", "next ▶", () => go(k + 1)), button("last", "last »", () => go(e.steps)));
+  const zoom = el("span", { class: "zoom meta" }, "zoom ");
+  for (const [z, text] of [["fit", "fit"], ["1", "1×"], ["2", "2×"]]) {
+    const b = button("zoom-" + z, text, () => setZoom(z));
+    if (state.zoom === z) b.classList.add("on");
+    zoom.appendChild(b);
+  }
+  controls.appendChild(zoom);
   v.appendChild(controls);
   const screen = el("div", { class: "screen" });
   const src = e.frames[k];
   if (src) {
-    screen.appendChild(el("img", { id: "frame", "data-testid": "frame", src, alt: `screen before action ${k + 1}` }));
+    const box = el("div", { class: "frame-box" });
+    const img = el("img", { id: "frame", "data-testid": "frame", src, alt: `screen before action ${k + 1}`,
+                            class: "zoom-" + state.zoom, title: "click to zoom" });
+    img.addEventListener("click", () => setZoom(state.zoom === "2" ? "1" : "2"));
+    sizeFrame(img);
+    box.appendChild(img);
+    screen.appendChild(box);
   } else {
-    const why = e.frames.length ? "no screen for this step" : "no screens recorded for this episode (--screens)";
+    const why = e.frames.length ? "no screen for this step"
+      : "no screens recorded for this episode: by default they are kept for every episode that did not succeed "
+        + "and a dozen that did (all of them in a run of 30 cases or fewer); --screens all keeps every one";
     screen.appendChild(el("div", { id: "no-frame", "data-testid": "no-frame" }, why));
   }
-  const side = el("div", {});
+  const side = el("div", { class: "side" });
   const progress = k === 0 ? "start" : Number(e.trace[k - 1] ?? 0).toFixed(3);
-  side.appendChild(el("div", { "data-testid": "step-progress" }, `progress after step ${k}: ${progress}`));
-  side.appendChild(el("div", { "data-testid": "next-action" }, k < e.actions.length ? `next action: ${e.actions[k]}` : "episode over"));
+  const action = k < e.actions.length ? e.actions[k] : null;
+  side.appendChild(el("div", { class: "step-action", "data-testid": "next-action" },
+                      action !== null ? `action ${k + 1}: ${action}` : "episode over"));
+  side.appendChild(el("div", { class: "meta", "data-testid": "step-progress" }, `progress after step ${k}: ${progress}`));
+  if (e.trees.length) {
+    side.appendChild(el("p", { class: "panel-title" }, `screen ${k}: the compact tree the agent read`));
+    const tree = e.trees[k];
+    side.appendChild(el("pre", { id: "tree", "data-testid": "tree" }, tree == null ? "(no tree for this step)" : tree));
+  }
+  side.appendChild(el("p", { class: "panel-title" }, "actions (click one to go to its step)"));
   const list = el("ol", { id: "actions", "data-testid": "actions" });
   e.actions.forEach((a, i) => {
     const r = e.rewards[i];
@@ -291,7 +346,8 @@ document.addEventListener("keydown", ev => {
   if (ev.key === "ArrowLeft") go(state.step - 1);
 });
 render();
-if (state.shown.length) select(state.shown[0]);
+const first = state.shown.find(hasScreens) || state.shown[0];
+if (first) select(first);
 </script>
 </body>
 </html>

@@ -12,15 +12,17 @@ Design:
   through it (:class:`VectorOracle`).
 - A finished case is written to ``results.jsonl`` at once (and its screens to ``frames/``), so a
   killed run keeps everything finished; ``resume`` skips recorded cases.
+- Screens for the report follow a :class:`~cerebellum_gym.evaluation.frames.ScreenPolicy`:
+  recorded live, or on the in-process simulator by replaying the chosen episodes at the end.
+- What the agent answers is its own affair: an action that is not a string reaches the env as
+  an invalid action (recorded as such), and any string, lone surrogates included, is recorded.
 - A device fault voids the attempt: the case is queued again, up to ``max_retries`` times, then
   recorded as an ``infra_skip``. Nothing is dropped.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-import re
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -37,11 +39,14 @@ from cerebellum_gym.agents.base import Agent
 from cerebellum_gym.core.actions import Action
 from cerebellum_gym.errors import CerebellumError, InfraError
 from cerebellum_gym.evaluation.faults import FaultPlan
+from cerebellum_gym.evaluation.frames import ScreenPolicy, case_slug, replay_frame_sets, spread, write_frame_set
 from cerebellum_gym.evaluation.progress import Progress
-from cerebellum_gym.evaluation.results import FRAMES_DIR, ResultsWriter
+from cerebellum_gym.evaluation.results import ResultsWriter
 from cerebellum_gym.evaluation.slot import DEFAULT_FRAME_WIDTH, INFO_KEY, EpisodeSlot, Job, SlotReport, make_env
 from cerebellum_gym.evaluation.suites import Case, Suite
 from cerebellum_gym.vector import RayVectorEnv, vectorize  # Ray is imported only when one is built
+
+__all__ = ["AgentContractError", "EvalConfig", "RunResult", "agent_output", "case_slug", "check_env_id", "recorded_cases", "run_suite"]
 
 
 class AgentContractError(CerebellumError):
@@ -65,9 +70,11 @@ class EvalConfig:
         pixels: put screenshots in observations; ``None`` decides from the agent
             (:func:`agent_reads_pixels`).
         env_kwargs: extra keyword options for ``gym.make``.
-        screens: record screens (with the set-of-mark overlay) for this many cases, spread over
-            the families; ``-1`` for every case, ``0`` for none.
-        frame_width: width of recorded screens in pixels.
+        screens: which episodes get their screens (with the set-of-mark overlay) and trees
+            recorded for the report: ``"auto"`` (every unsuccessful one, a spread of successes,
+            all in a small run), ``"all"`` or ``-1``, ``"none"`` or ``0``, or a number of cases
+            spread over families (see :class:`~cerebellum_gym.evaluation.frames.ScreenPolicy`).
+        frame_width: width of recorded screens in pixels (``None``: the env's screenshot width).
         fault_plan: inject device faults (testing the infra path).
         progress: progress display mode (see :class:`Progress`).
         env_kwargs_per_env: extra ``gym.make`` options of each sub-env, by index, over
@@ -87,8 +94,8 @@ class EvalConfig:
     ray_address: str | None = None
     pixels: bool | None = None
     env_kwargs: dict[str, Any] = field(default_factory=dict)
-    screens: int = 0
-    frame_width: int = DEFAULT_FRAME_WIDTH
+    screens: int | str = 0
+    frame_width: int | None = DEFAULT_FRAME_WIDTH
     fault_plan: FaultPlan | None = None
     progress: str = "auto"
     env_kwargs_per_env: Sequence[Mapping[str, Any]] | None = None
@@ -153,26 +160,15 @@ def recorded_cases(suite: Suite, count: int) -> set[str]:
     order, so every family shows up, and the same cases for every agent (``-1``: all)."""
     if count < 0:
         return {c.id for c in suite.cases}
-    queues: dict[str, deque[Case]] = {}
-    for case in suite.cases:
-        queues.setdefault(case.family, deque()).append(case)
-    chosen: list[str] = []
-    while len(chosen) < count and any(queues.values()):
-        for queue in queues.values():
-            if queue and len(chosen) < count:
-                chosen.append(queue.popleft().id)
-    return set(chosen)
+    return spread(suite.cases, count)
 
 
-def case_slug(case_id: str) -> str:
-    """A file-name-safe folder name for a case's frames (a hash keeps odd ids apart)."""
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", case_id)[:80]
-    if slug != case_id:
-        slug += "-" + hashlib.sha1(case_id.encode()).hexdigest()[:8]
-    return slug
+def replayable(env_id: str) -> bool:
+    """Whether episodes of ``env_id`` are a pure function of seed and actions (the in-process simulator)."""
+    return gym.spec(env_id).kwargs.get("backend") == "sim"
 
 
-def _make_slot(env_id: str, env_kwargs: Mapping[str, Any], fault_plan: FaultPlan | None, frame_width: int, slot: int) -> EpisodeSlot:
+def _make_slot(env_id: str, env_kwargs: Mapping[str, Any], fault_plan: FaultPlan | None, frame_width: int | None, slot: int) -> EpisodeSlot:
     # Module level (not a closure) so AsyncVectorEnv can pickle it to its workers.
     return EpisodeSlot(partial(make_env, env_id, env_kwargs, fault_plan), slot, frame_width)
 
@@ -196,7 +192,7 @@ def make_vector_env(
     *,
     env_kwargs: Mapping[str, Any],
     fault_plan: FaultPlan | None,
-    frame_width: int,
+    frame_width: int | None,
     vectorization: str,
     ray_address: str | None = None,
     per_env_kwargs: Sequence[Mapping[str, Any]] | None = None,
@@ -223,6 +219,7 @@ class _Episode:
     progress_trace: list[float] = field(default_factory=list)
     latency: list[float] = field(default_factory=list)
     frames: list[bytes | None] = field(default_factory=list)
+    trees: list[str | None] = field(default_factory=list)
     invalid: int = 0
     ret: float = 0.0
     last: SlotReport | None = None
@@ -259,7 +256,15 @@ def run_suite(
     if config.max_retries < 0:
         raise CerebellumError(f"--max-retries must be >= 0, got {config.max_retries}")
     pixels = agent_reads_pixels(agent) if config.pixels is None else config.pixels
-    env_kwargs = {"pixels": pixels, **config.env_kwargs}
+    _check_env_kwargs(config.env_kwargs)
+    budget = {"max_steps": suite.max_steps} if suite.max_steps is not None else {}
+    env_kwargs = {"pixels": pixels, **budget, **config.env_kwargs}
+    if config.fault_plan is not None:
+        config.fault_plan.check_cases([c.id for c in suite.cases])
+    try:
+        screens = ScreenPolicy.parse(config.screens)
+    except ValueError as exc:
+        raise CerebellumError(str(exc)) from None
     meta: dict[str, Any] = {
         "agent": agent_spec or agent.name,
         "agent_name": agent.name,
@@ -288,11 +293,19 @@ def run_suite(
     meta["version"] = __version__
     writer = ResultsWriter(run_dir, meta, resume=resume)
     start = time.perf_counter()
+    can_replay = replayable(env_id)
     try:
         todo = [c for c in suite.cases if c.id not in writer.done]
         ran = 0
         if todo:
-            ran = _rollout(agent, todo, writer, env_id, env_kwargs, config, recorded_cases(suite, config.screens), len(suite.cases))
+            live = screens.live(suite, replayable=can_replay)
+            ran = _rollout(agent, todo, writer, env_id, env_kwargs, config, live, lambda r: screens.keep(suite, r), len(suite.cases))
+        if can_replay:
+            wanted = [r for r in writer.records if screens.keep(suite, r)]
+            try:
+                replay_frame_sets(env_id, {**env_kwargs, "pixels": False}, writer.run_dir, wanted, config.frame_width)
+            except OSError as exc:
+                raise writer.unwritable(exc) from None
     finally:
         writer.close()
     by_id = {r["case"]: r for r in writer.records}
@@ -308,6 +321,7 @@ def _rollout(
     env_kwargs: dict[str, Any],
     config: EvalConfig,
     record_ids: set[str],
+    keep: Callable[[Mapping[str, Any]], bool],
     total: int,
 ) -> int:
     cases = {c.id: c for c in todo}
@@ -347,7 +361,12 @@ def _rollout(
             if job.attempt < config.max_retries:
                 queue.append(Job(job.case_id, job.task, job.seed, job.attempt + 1, job.record))
                 return
-        record = _record(episode, cases[job.case_id], report, errors.get(job.case_id, []), writer.run_dir)
+        record = _record(episode, cases[job.case_id], report, errors.get(job.case_id, []))
+        if any(f is not None for f in episode.frames) and keep(record):
+            try:
+                record["frames"] = write_frame_set(writer.run_dir, job.case_id, episode.frames, episode.trees, episode.actions)
+            except OSError as exc:
+                raise writer.unwritable(exc) from None
         writer.write(record)
         finished += 1
         if record["status"] == "infra_skip":
@@ -379,6 +398,7 @@ def _rollout(
                     report: SlotReport = infos[INFO_KEY][i]
                     episode = _Episode(job, cases[job.case_id], time.perf_counter(), report.goal, report.max_steps, report.progress)
                     episode.frames.append(report.frame)
+                    episode.trees.append(report.tree)
                     episodes[i] = episode
                     if report.status != "ok":
                         finish(i, report)
@@ -409,6 +429,7 @@ def _rollout(
                     live.latency.append(latency)
                     live.invalid += int(report.invalid_action)
                     live.frames.append(report.frame)
+                    live.trees.append(report.tree)
                 elif report.status == "infra":
                     live.actions.append(batch_actions[i])
                     live.latency.append(latency)
@@ -438,31 +459,46 @@ def _act(agent: Agent, envs: gym.vector.VectorEnv[Any, Any, Any], observations: 
     latency = time.perf_counter() - tick
     if len(actions) != len(observations):
         raise AgentContractError(f"agent {agent.name!r} returned {len(actions)} actions for {len(observations)} observations")
-    out: list[str] = []
-    for given in actions:
-        action = str(given) if isinstance(given, Action) else given
-        if not isinstance(action, str):
-            raise AgentContractError(
-                f"agent {agent.name!r} returned {type(action).__name__} {action!r}; actions are strings such as 'T UE' or 'K hello'"
-            )
-        # An empty string would idle the slot; send it as the (invalid) action it is.
-        out.append(action if action else " ")
-    return out, latency
+    return [agent_output(given) for given in actions], latency
 
 
-def _record(episode: _Episode, case: Case, report: SlotReport, infra_errors: list[str], run_dir: Path) -> dict[str, Any]:
+#: What an action that is not a string reaches the env as: no action code starts with "<", so
+#: the env rejects it as the invalid action it is, and the record shows what the agent returned.
+_NOT_A_STRING = "<not an action string: {kind} {value}>"
+
+
+def agent_output(given: Any) -> str:
+    """An agent's answer as the action string sent to its slot.
+
+    Whatever the agent returned becomes a string the env judges: an :class:`Action` its text,
+    anything else that is not a string a marked text the env rejects as invalid (so the case
+    counts it against the agent, and the run goes on), the empty string a blank (which would
+    otherwise idle the slot).
+
+    Example:
+        >>> agent_output("T UE"), agent_output(""), agent_output(None)
+        ('T UE', ' ', '<not an action string: NoneType None>')
+    """
+    if isinstance(given, Action):
+        return str(given)
+    if not isinstance(given, str):
+        try:
+            value = repr(given)
+        except Exception:  # a repr that raises is still the agent's bad answer, not a crash
+            value = "?"
+        return _NOT_A_STRING.format(kind=type(given).__name__, value=value[:200])
+    return given if given else " "
+
+
+def _check_env_kwargs(env_kwargs: Mapping[str, Any]) -> None:
+    budget = env_kwargs.get("max_steps")
+    if budget is not None and (not isinstance(budget, int) or isinstance(budget, bool) or budget < 1):
+        raise CerebellumError(f"max_steps (the step budget) must be a positive integer, got {budget!r}")
+
+
+def _record(episode: _Episode, case: Case, report: SlotReport, infra_errors: list[str]) -> dict[str, Any]:
     status = {"infra": "infra_skip", "error": "error"}.get(report.status, "ok")
     frames: list[str | None] = []
-    if any(f is not None for f in episode.frames):
-        folder = run_dir / FRAMES_DIR / case_slug(case.id)
-        folder.mkdir(parents=True, exist_ok=True)
-        for index, data in enumerate(episode.frames):
-            if data is None:
-                frames.append(None)
-                continue
-            name = f"{index:03d}.jpg"
-            (folder / name).write_bytes(data)
-            frames.append(f"{FRAMES_DIR}/{folder.name}/{name}")
     ok = status == "ok"
     return {
         "case": case.id,

@@ -10,8 +10,9 @@ fits a cerebellum env to that:
 - device faults and crashes of any kind become a :class:`SlotReport` with a status, so the
   runner can retry, skip or record them; after a device fault the env is rebuilt (a fresh
   device connection) before the next case;
-- on request it renders each screen with the set-of-mark overlay as a small JPEG, for the
-  report's step-through.
+- on request it renders each screen with the set-of-mark overlay as a JPEG (at the width of the
+  env's screenshots: what the agent saw) and keeps its compact tree, for the report's
+  step-through.
 
 Everything the runner needs comes back in ``info["cg"]`` (one object per slot, which the vector
 env passes through as is).
@@ -38,7 +39,8 @@ from cerebellum_gym.evaluation.faults import FaultPlan, FaultyDevice
 #: Longest action string an agent may send (longer ones reach the env and are judged invalid).
 MAX_ACTION_CHARS: Final = 4096
 INFO_KEY: Final = "cg"
-DEFAULT_FRAME_WIDTH: Final = 232
+#: Width of recorded screens; ``None`` keeps the env's screenshot width (464 px by default).
+DEFAULT_FRAME_WIDTH: Final[int | None] = None
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,7 @@ class SlotReport:
     message: str = ""
     detail: str = ""
     frame: bytes | None = None
+    tree: str | None = None
 
     @property
     def done(self) -> bool:
@@ -110,12 +113,12 @@ def blank_observation(space: spaces.Space[Any]) -> Any:
     raise TypeError(f"no blank observation for space {space!r}")
 
 
-def encode_frame(image: np.ndarray, width: int) -> bytes:
-    """``image`` scaled to ``width`` pixels wide, as JPEG bytes (small enough for big reports)."""
+def encode_frame(image: np.ndarray, width: int | None = None) -> bytes:
+    """``image`` as JPEG bytes, scaled to ``width`` pixels wide when given."""
     from PIL import Image
 
     pil = Image.fromarray(image)
-    if pil.width != width:
+    if width is not None and pil.width != width:
         pil = pil.resize((width, max(1, round(pil.height * width / pil.width))), Image.Resampling.BILINEAR)
     buf = io.BytesIO()
     pil.save(buf, format="JPEG", quality=80, optimize=False)
@@ -140,7 +143,7 @@ class EpisodeSlot(gym.Env[Any, str]):
         frame_width: width of recorded screens.
     """
 
-    def __init__(self, factory: Callable[[], gym.Env[Any, Any]], slot: int, frame_width: int = DEFAULT_FRAME_WIDTH) -> None:
+    def __init__(self, factory: Callable[[], gym.Env[Any, Any]], slot: int, frame_width: int | None = DEFAULT_FRAME_WIDTH) -> None:
         self.metadata = {"render_modes": []}
         self._factory = factory
         self.slot = slot
@@ -175,7 +178,7 @@ class EpisodeSlot(gym.Env[Any, str]):
         report = SlotReport(
             progress=float(info.get("progress", 0.0)), goal=str(info.get("goal", "")), max_steps=int(info.get("max_steps", 0))
         )
-        report.frame = self._frame()
+        report.frame, report.tree = self._frame()
         return obs, {INFO_KEY: report}
 
     def step(self, action: str) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
@@ -207,7 +210,7 @@ class EpisodeSlot(gym.Env[Any, str]):
         if infra:
             self._drop_env()
         elif self._record:
-            report.frame = self._frame()
+            report.frame, report.tree = self._frame()
         if report.done:
             self._active = False
         # The slot's own done flags stay False: the runner ends episodes from the report, so the
@@ -259,13 +262,15 @@ class EpisodeSlot(gym.Env[Any, str]):
             return SlotReport(status="infra", message=message)
         return SlotReport(status="error", message=message, detail=detail)
 
-    def _frame(self) -> bytes | None:
+    def _frame(self) -> tuple[bytes | None, str | None]:
+        """The screen with its overlay as JPEG, and the compact tree the agent read with it."""
         if not self._record or self.env is None:
-            return None
+            return None, None
+        tree = self._obs.get("tree") if isinstance(self._obs, Mapping) else None
         try:
             image = self.env.render()
         except Exception:  # a screen we cannot draw is missing from the report, nothing more
-            return None
+            return None, tree
         if not isinstance(image, np.ndarray):
-            return None
-        return encode_frame(image, self.frame_width)
+            return None, tree
+        return encode_frame(image, self.frame_width), tree

@@ -2,10 +2,9 @@
 
 A suite file (format in ``docs/suites.md``) names cases by ``id``, ``task`` and ``seed``.
 :func:`load_suite` takes a path or a name. A name is looked up, in order, in
-``$CEREBELLUM_SUITES`` (``os.pathsep``-separated folders), ``./benchmarks/suites/`` under the
-current directory, and the ``benchmarks/suites/`` folder of the checkout this package runs from
-(an installed wheel has none, so the first two matter there). Two names are built in and need
-no file:
+``$CEREBELLUM_SUITES`` (``os.pathsep``-separated folders) and in the suites shipped inside the
+package (``cerebellum_gym/suites/``, package data: the same files from a checkout, an editable
+install or a wheel). Two names are built in and need no file:
 
 - ``all-tasks`` (or ``all-tasks:K``): every registered task with seeds ``0..K-1`` (K = 3);
 - ``tasks:NAME,NAME[:K]``: the named tasks, K seeds each (K = 1).
@@ -69,6 +68,7 @@ class Suite:
         env: the env id the suite was written for (``--env`` overrides it).
         description: free text.
         source: where it came from (a path, or ``builtin``).
+        max_steps: the step budget of every case (``None``: each task's own).
     """
 
     name: str
@@ -76,23 +76,30 @@ class Suite:
     env: str = DEFAULT_ENV
     description: str = ""
     source: str = "builtin"
+    max_steps: int | None = None
     _digest: str = field(default="", repr=False, compare=False)
 
     @property
     def digest(self) -> str:
-        """A short hash of the cases (ids, tasks, seeds): ``--resume`` refuses a changed suite."""
+        """A short hash of the cases (ids, tasks, seeds) and budget: ``--resume`` refuses a changed suite."""
         if self._digest:
             return self._digest
-        blob = json.dumps([[c.id, c.task, c.seed] for c in self.cases], separators=(",", ":")).encode()
+        cases: list[Any] = [[c.id, c.task, c.seed] for c in self.cases]
+        if self.max_steps is not None:  # suites without a budget keep the digests they always had
+            cases.append({"max_steps": self.max_steps})
+        blob = json.dumps(cases, separators=(",", ":")).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def packaged_suites_dir() -> Path:
+    """The folder of the suites shipped with the package (``cerebellum_gym/suites``)."""
+    return Path(__file__).resolve().parents[1] / "suites"
 
 
 def search_dirs() -> list[Path]:
     """Folders searched for suite names, in order (existing ones only)."""
     dirs: list[Path] = [Path(p) for p in os.environ.get(SUITES_ENV_VAR, "").split(os.pathsep) if p]
-    dirs.append(Path.cwd() / "benchmarks" / "suites")
-    # The checkout this package runs from (editable installs, running from the repository).
-    dirs.append(Path(__file__).resolve().parents[2] / "benchmarks" / "suites")
+    dirs.append(packaged_suites_dir())
     seen: list[Path] = []
     for d in dirs:
         if d.is_dir() and d.resolve() not in seen:
@@ -145,14 +152,27 @@ def load_suite(spec: str | os.PathLike[str]) -> Suite:
     )
 
 
+#: The keys a suite file and each of its cases may hold (a typo such as ``seeds`` is an error, not ignored).
+SUITE_KEYS: Final = frozenset({"name", "description", "env", "max_steps", "cases"})
+CASE_KEYS: Final = frozenset({"id", "task", "seed"})
+
+
 def suite_from_mapping(data: Mapping[str, Any], *, name: str, source: str = "mapping") -> Suite:
     """A suite from already-parsed JSON (the file format of ``docs/suites.md``).
 
+    Every field is checked: known keys only, ``cases`` a non-empty list, each case a registered
+    ``task`` with a non-negative integer ``seed`` and a unique non-empty ``id``; ``name``,
+    ``description`` and ``env`` strings; ``max_steps`` (the step budget of every case, optional)
+    a positive integer.
+
     Raises:
-        SuiteError: a missing or malformed field, a duplicate id, or an unknown task.
+        SuiteError: a missing, unknown or malformed field, a duplicate id, or an unknown task.
     """
     if not isinstance(data, Mapping):
         raise SuiteError(f"{source}: a suite is a JSON object with a 'cases' list, got {type(data).__name__}")
+    unknown = sorted(set(data) - SUITE_KEYS)
+    if unknown:
+        raise SuiteError(f"{source}: unknown key(s) {', '.join(map(repr, unknown))}; a suite has {', '.join(sorted(SUITE_KEYS))}")
     raw_cases = data.get("cases")
     if not isinstance(raw_cases, list) or not raw_cases:
         raise SuiteError(f"{source}: 'cases' must be a non-empty list")
@@ -162,23 +182,32 @@ def suite_from_mapping(data: Mapping[str, Any], *, name: str, source: str = "map
         where = f"{source}: case #{index}"
         if not isinstance(raw, Mapping):
             raise SuiteError(f"{where} must be an object with id, task and seed")
+        unknown = sorted(set(raw) - CASE_KEYS)
+        if unknown:
+            raise SuiteError(f"{where}: unknown key(s) {', '.join(map(repr, unknown))}; a case has id, task and seed")
         task = raw.get("task")
         if not isinstance(task, str) or not task:
             raise SuiteError(f"{where} has no 'task' name")
         seed = raw.get("seed", 0)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise SuiteError(f"{where} ({task}): 'seed' must be an integer, got {seed!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise SuiteError(f"{where} ({task}): 'seed' must be a non-negative integer, got {seed!r}")
         case_id = raw.get("id", f"{task}-{seed}")
-        if not isinstance(case_id, str) or not case_id:
+        if not isinstance(case_id, str) or not case_id.strip():
             raise SuiteError(f"{where} ({task}): 'id' must be a non-empty string")
         if case_id in seen:
             raise SuiteError(f"{where}: duplicate id {case_id!r} (ids must be unique: results key on them)")
         seen.add(case_id)
         cases.append(_case(case_id, task, seed, where))
     env = data.get("env", DEFAULT_ENV)
-    if not isinstance(env, str):
-        raise SuiteError(f"{source}: 'env' must be a string")
-    return Suite(str(data.get("name", name)), tuple(cases), env, str(data.get("description", "")), source)
+    if not isinstance(env, str) or not env:
+        raise SuiteError(f"{source}: 'env' must be a gymnasium env id (a string)")
+    for key in ("name", "description"):
+        if key in data and not isinstance(data[key], str):
+            raise SuiteError(f"{source}: {key!r} must be a string, got {data[key]!r}")
+    max_steps = data.get("max_steps")
+    if max_steps is not None and (not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1):
+        raise SuiteError(f"{source}: 'max_steps' (the step budget) must be a positive integer, got {max_steps!r}")
+    return Suite(str(data.get("name", name)), tuple(cases), env, str(data.get("description", "")), source, max_steps)
 
 
 def _case(case_id: str, task: str, seed: int, where: str) -> Case:

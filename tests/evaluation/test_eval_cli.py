@@ -122,7 +122,7 @@ def test_eval_with_two_agents_prints_the_comparison(tmp_path: Path, capsys: pyte
         (["--agent", "no_such_module_xyz:agent"], "cannot import 'no_such_module_xyz'"),
         (["--env", "Cerebellum-Nope-v0"], "unknown env 'Cerebellum-Nope-v0'"),
         (["--resume"], "--resume needs --out"),
-        (["--screens", "many"], "--screens takes a number"),
+        (["--screens", "many"], "--screens takes auto, all, none or a number"),
         (["--env-kwargs", "[1]"], "--env-kwargs must be a JSON object"),
         (["--inject-faults", "bogus=1"], "unknown fault key 'bogus'"),
     ],

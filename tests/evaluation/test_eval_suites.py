@@ -33,12 +33,16 @@ def test_load_by_name_from_env_var_folder(tmp_path: Path, monkeypatch: pytest.Mo
     assert [c.id for c in load_suite("mine").cases][:2] == ["SystemWifiTurnOn-0", "SystemWifiTurnOff-0"]
 
 
-def test_load_by_name_from_cwd_benchmarks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = tmp_path / "benchmarks" / "suites"
-    folder.mkdir(parents=True)
-    write_suite(folder, "cwd-suite", 1)
+def test_shipped_suites_are_found_from_any_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Package data: the same lookup from a checkout, an editable install and a wheel
+    # (tests/test_packaging.py runs it from an installed wheel).
     monkeypatch.chdir(tmp_path)
-    assert len(load_suite("cwd-suite").cases) == 4
+    monkeypatch.delenv("CEREBELLUM_SUITES", raising=False)
+    assert {"sim-smoke", "sim-mixed100"} <= set(available_suites())
+    assert len(load_suite("sim-mixed100").cases) == 100
+    mine = write_suite(tmp_path, "sim-smoke", 1)  # a folder in $CEREBELLUM_SUITES comes first
+    monkeypatch.setenv("CEREBELLUM_SUITES", str(mine.parent))
+    assert load_suite("sim-smoke").source == str(mine)
 
 
 def test_builtin_suites() -> None:
@@ -76,4 +80,39 @@ def test_errors_name_the_problem(tmp_path: Path) -> None:
     assert "duplicate id 'a'" in _bad(tmp_path, duplicate)
     unknown = _bad(tmp_path, {"cases": [{"id": "a", "task": "SystemWifiTurnOnn", "seed": 0}]})
     assert "case #0" in unknown and "did you mean SystemWifiTurnOn" in unknown
-    assert "'seed' must be an integer" in _bad(tmp_path, {"cases": [{"id": "a", "task": "SystemWifiTurnOn", "seed": "x"}]})
+    assert "'seed' must be a non-negative integer" in _bad(tmp_path, {"cases": [{"id": "a", "task": "SystemWifiTurnOn", "seed": "x"}]})
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        # Each of these passed validation before, and ran (or failed) case by case.
+        ({"cases": [{"task": "SystemWifiTurnOn", "seed": -5}]}, "'seed' must be a non-negative integer, got -5"),
+        ({"cases": [{"task": "SystemWifiTurnOn", "seed": True}]}, "'seed' must be a non-negative integer, got True"),
+        ({"cases": [{"task": "SystemWifiTurnOn", "seed": 1.5}]}, "'seed' must be a non-negative integer, got 1.5"),
+        ({"cases": [{"task": "SystemWifiTurnOn", "seeds": 3}]}, "unknown key(s) 'seeds'"),
+        ({"cases": [{"task": "SystemWifiTurnOn"}], "max_step": 5}, "unknown key(s) 'max_step'"),
+        ({"cases": [{"task": "SystemWifiTurnOn"}], "max_steps": 0}, "'max_steps' (the step budget) must be a positive integer, got 0"),
+        ({"cases": [{"task": "SystemWifiTurnOn"}], "max_steps": "5"}, "'max_steps' (the step budget) must be a positive integer"),
+        ({"cases": [{"task": "SystemWifiTurnOn"}], "name": 7}, "'name' must be a string"),
+        ({"cases": [{"task": "SystemWifiTurnOn"}], "env": ""}, "'env' must be a gymnasium env id"),
+        ({"cases": [{"task": "SystemWifiTurnOn", "id": " "}]}, "'id' must be a non-empty string"),
+        ({"cases": [{"task": "NoSuchTask", "seed": 0}]}, "NoSuchTask"),
+    ],
+)
+def test_every_field_is_validated(tmp_path: Path, data: dict, message: str) -> None:
+    assert message in _bad(tmp_path, data)
+
+
+def test_a_suite_budget_reaches_the_env_and_the_digest(tmp_path: Path) -> None:
+    from cerebellum_gym.agents import load_agent
+    from cerebellum_gym.evaluation.runner import EvalConfig, run_suite
+
+    base = {"name": "b", "cases": [{"id": "w", "task": "SystemWifiTurnOn", "seed": 0}]}
+    (tmp_path / "plain.json").write_text(json.dumps(base))
+    (tmp_path / "budget.json").write_text(json.dumps({**base, "max_steps": 3}))
+    plain, budget = load_suite(str(tmp_path / "plain.json")), load_suite(str(tmp_path / "budget.json"))
+    assert budget.max_steps == 3 and plain.digest != budget.digest
+    always_wait = load_agent(lambda obs: "W")
+    result = run_suite(always_wait, budget, tmp_path / "run", EvalConfig(progress="off"), agent_spec="wait")
+    assert [(r["steps"], r["max_steps"], r["truncated"]) for r in result.records] == [(3, 3, True)]

@@ -13,7 +13,8 @@ import numpy as np
 import cerebellum_gym  # noqa: F401
 from cerebellum_gym.tasks import families, get_task_class, task_names
 
-SUITES = Path(__file__).resolve().parents[2] / "benchmarks" / "suites"
+SUITES = Path(__file__).resolve().parents[2] / "cerebellum_gym" / "suites"
+MAKE_SUITES = Path(__file__).resolve().parents[2] / "benchmarks" / "suites" / "make_suites.py"
 
 
 def load(name: str) -> dict:
@@ -21,7 +22,7 @@ def load(name: str) -> dict:
 
 
 def test_suite_files_are_up_to_date() -> None:
-    result = subprocess.run([sys.executable, str(SUITES / "make_suites.py"), "--check"], capture_output=True, text=True, check=False)
+    result = subprocess.run([sys.executable, str(MAKE_SUITES), "--check"], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
 
 
