@@ -511,7 +511,9 @@ def dpo_pairs(episodes: Iterable[Episode], *, max_pairs_per_group: int | None = 
     return pairs, stats
 
 
-def _side(data: Dataset, episode: Episode, copy: Callable[[str], str], digest: Callable[[np.ndarray], str], prompts: bool) -> dict[str, Any]:
+def _side(
+    data: Dataset, episode: Episode, copy: Callable[[str], str], digest: Callable[[np.ndarray], str], prompts: bool
+) -> dict[str, Any]:
     meta = episode.meta
     side: dict[str, Any] = {
         "episode_id": episode.episode_id,

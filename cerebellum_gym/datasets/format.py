@@ -35,6 +35,8 @@ from typing import Any, Final
 
 import numpy as np
 
+from cerebellum_gym.errors import CerebellumError
+
 FORMAT_NAME: Final = "cerebellum-gym-dataset"
 #: Bumped on any change a version-1 reader would misread.
 FORMAT_VERSION: Final = 1
@@ -48,7 +50,7 @@ IMAGE_EXT: Final = ".png"
 PNG_LEVEL: Final = 1
 
 
-class DatasetError(Exception):
+class DatasetError(CerebellumError):
     """A folder that is not a dataset, a newer format version, or an unreadable record."""
 
 
@@ -60,7 +62,7 @@ def _xxh3_128() -> Callable[[bytes | memoryview], bytes] | None:
         import xxhash
     except ImportError:
         return None
-    return xxhash.xxh3_128_digest  # type: ignore[no-any-return]
+    return xxhash.xxh3_128_digest
 
 
 def _blake2b_128(data: bytes | memoryview) -> bytes:

@@ -67,8 +67,8 @@ def parse_quota(text: str | Mapping[str, float] | None) -> dict[str, float]:
         return {g: 1.0 for g in GROUPS}
     items = text.items() if isinstance(text, Mapping) else (part.partition("=")[::2] for part in text.split(",") if part.strip())
     quota = {g: 0.0 for g in GROUPS}
-    for key, value in items:
-        key = str(key).strip()
+    for raw_key, value in items:
+        key = str(raw_key).strip()
         if key not in GROUPS:
             raise CerebellumError(f"unknown quota group {key!r}; groups: {', '.join(GROUPS)}")
         try:
@@ -122,7 +122,7 @@ def sample_steps(steps: Sequence[Step], n: int | None, seed: int, quota: Mapping
         assert step.action is not None
         pools[group_of(_code(step.action))].append(step)
     for pool in pools.values():
-        rng.shuffle(pool)  # type: ignore[arg-type]
+        rng.shuffle(pool)
     chosen: list[Step] = []
     while len(chosen) < n:
         live = [g for g in GROUPS if pools[g] and quota.get(g, 0.0) > 0]
@@ -240,7 +240,9 @@ def evaluate_offline(
         latency = time.perf_counter() - tick
         predicted = str(answer[0]) if answer else ""
         predictions.append(
-            Prediction(episode.episode_id, step.t, str(episode.meta.get("task", "")), group_of(_code(step.action)), step.action, predicted, latency)
+            Prediction(
+                episode.episode_id, step.t, str(episode.meta.get("task", "")), group_of(_code(step.action)), step.action, predicted, latency
+            )
         )
     return score(predictions, agent=agent_spec or agent.name, dataset=str(data.root), n=n, seed=seed, quota=weights, skipped=skipped)
 
@@ -299,7 +301,15 @@ def score(
         },
         "skipped": list(skipped),
         "predictions": [
-            {"episode_id": p.episode_id, "t": p.t, "task": p.task, "group": p.group, "recorded": p.recorded, "predicted": p.predicted, "exact": p.exact}
+            {
+                "episode_id": p.episode_id,
+                "t": p.t,
+                "task": p.task,
+                "group": p.group,
+                "recorded": p.recorded,
+                "predicted": p.predicted,
+                "exact": p.exact,
+            }
             for p in predictions
         ],
     }

@@ -246,9 +246,7 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         env_id: str | None = None,
         env_kwargs: Mapping[str, Any] | None = None,
     ) -> None:
-        RecordConstructorArgs.__init__(
-            self, directory=str(directory), agent=agent, metadata=metadata, env_id=env_id, env_kwargs=env_kwargs
-        )
+        RecordConstructorArgs.__init__(self, directory=str(directory), agent=agent, metadata=metadata, env_id=env_id, env_kwargs=env_kwargs)
         gym.Wrapper.__init__(self, env)
         self.directory = Path(directory)
         self.agent = agent
@@ -412,7 +410,10 @@ def observation_row(obs: Mapping[str, Any], writer: DatasetWriter, images: list[
     return row
 
 
-def _record_env(env_fn: Callable[[], gym.Env[Any, Any]], directory: str, agent: str | None, metadata: Mapping[str, Any] | None) -> gym.Env[Any, Any]:
+def recorded_env(
+    env_fn: Callable[[], gym.Env[Any, Any]], directory: str, agent: str | None = None, metadata: Mapping[str, Any] | None = None
+) -> gym.Env[Any, Any]:
+    """``env_fn()`` wrapped in :class:`RecordEpisodes` (module level, so partials of it pickle)."""
     return RecordEpisodes(env_fn(), directory, agent=agent, metadata=metadata)
 
 
@@ -436,4 +437,4 @@ def recording_env_fns(
         2
         >>> envs.close()
     """
-    return [partial(_record_env, fn, str(directory), agent, dict(metadata) if metadata else None) for fn in env_fns]
+    return [partial(recorded_env, fn, str(directory), agent, dict(metadata) if metadata else None) for fn in env_fns]

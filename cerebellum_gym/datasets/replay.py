@@ -85,6 +85,7 @@ class AuditReport:
         return {
             "dataset": self.dataset,
             "ok": self.ok,
+            "headline": self.headline(),
             "counts": self.counts(),
             "observations_checked": sum(e.steps for e in self.episodes),
             "images_checked": self.images_checked,
@@ -225,7 +226,11 @@ def replay_episode(
                 return result
             for name, a, b in checks:
                 if a != b:
-                    result.status, result.where, result.detail = "mismatch", f"step {t}, {name}", f"recorded {a!r}, replayed {b!r} (after {action!r})"
+                    result.status, result.where, result.detail = (
+                        "mismatch",
+                        f"step {t}, {name}",
+                        f"recorded {a!r}, replayed {b!r} (after {action!r})",
+                    )
                     return result
     except Exception as exc:
         result.status, result.detail = "error", f"{type(exc).__name__}: {exc}"
@@ -276,4 +281,11 @@ def audit(
     return report
 
 
-__all__ = ["AuditReport", "DatasetError", "EpisodeAudit", "audit", "make_replay_env", "replay_episode", "replay_reset"]
+def audit_run(dataset: Dataset | str | os.PathLike[str], run_dir: str | os.PathLike[str], **kwargs: Any) -> AuditReport:
+    """Audit the episodes one evaluation run recorded (``eval --record``) into ``dataset``."""
+    data = dataset if isinstance(dataset, Dataset) else open_dataset(dataset)
+    ids = [i for i in data.episode_ids() if (data.episode(i).meta.get("meta") or {}).get("run") == str(run_dir)]
+    return audit(data, episode_ids=ids, **kwargs)
+
+
+__all__ = ["AuditReport", "DatasetError", "EpisodeAudit", "audit", "audit_run", "make_replay_env", "replay_episode", "replay_reset"]

@@ -70,6 +70,8 @@ class EvalConfig:
         frame_width: width of recorded screens in pixels.
         fault_plan: inject device faults (testing the infra path).
         progress: progress display mode (see :class:`Progress`).
+        record_dir: record every episode (observations, actions, outcomes) into this dataset
+            folder (:mod:`cerebellum_gym.datasets`).
     """
 
     env_id: str | None = None
@@ -84,6 +86,7 @@ class EvalConfig:
     frame_width: int = DEFAULT_FRAME_WIDTH
     fault_plan: FaultPlan | None = None
     progress: str = "auto"
+    record_dir: str | None = None
 
 
 @dataclass
@@ -163,9 +166,25 @@ def case_slug(case_id: str) -> str:
     return slug
 
 
-def _make_slot(env_id: str, env_kwargs: Mapping[str, Any], fault_plan: FaultPlan | None, frame_width: int, slot: int) -> EpisodeSlot:
+def _make_slot(
+    env_id: str, env_kwargs: Mapping[str, Any], fault_plan: FaultPlan | None, frame_width: int, slot: int, record: Recording | None = None
+) -> EpisodeSlot:
     # Module level (not a closure) so AsyncVectorEnv can pickle it to its workers.
-    return EpisodeSlot(partial(make_env, env_id, env_kwargs, fault_plan), slot, frame_width)
+    factory: Any = partial(make_env, env_id, env_kwargs, fault_plan)
+    if record is not None:
+        from cerebellum_gym.datasets.recorder import recorded_env
+
+        factory = partial(recorded_env, factory, record.directory, record.agent, record.metadata)
+    return EpisodeSlot(factory, slot, frame_width)
+
+
+@dataclass(frozen=True)
+class Recording:
+    """Where and as whom the slots record their episodes (``eval --record``)."""
+
+    directory: str
+    agent: str
+    metadata: dict[str, Any]
 
 
 def _lost_slot(index: int, error: InfraError, last_observation: Any) -> tuple[Any, dict[str, Any]]:
@@ -182,9 +201,10 @@ def make_vector_env(
     frame_width: int,
     vectorization: str,
     ray_address: str | None = None,
+    record: Recording | None = None,
 ) -> gym.vector.VectorEnv[Any, Any, Any]:
-    """A vector env of :class:`EpisodeSlot` sub-envs with autoreset disabled."""
-    fns = [partial(_make_slot, env_id, dict(env_kwargs), fault_plan, frame_width, i) for i in range(num_envs)]
+    """A vector env of :class:`EpisodeSlot` sub-envs with autoreset disabled (recording when asked)."""
+    fns = [partial(_make_slot, env_id, dict(env_kwargs), fault_plan, frame_width, i, record) for i in range(num_envs)]
     return vectorize(fns, vectorization, autoreset_mode=gym.vector.AutoresetMode.DISABLED, ray_address=ray_address, on_env_lost=_lost_slot)
 
 
@@ -266,7 +286,8 @@ def run_suite(
         todo = [c for c in suite.cases if c.id not in writer.done]
         ran = 0
         if todo:
-            ran = _rollout(agent, todo, writer, env_id, env_kwargs, config, recorded_cases(suite, config.screens), len(suite.cases))
+            record = Recording(config.record_dir, str(meta["agent"]), {"run": str(run_dir)}) if config.record_dir else None
+            ran = _rollout(agent, todo, writer, env_id, env_kwargs, config, recorded_cases(suite, config.screens), len(suite.cases), record)
     finally:
         writer.close()
     by_id = {r["case"]: r for r in writer.records}
@@ -283,6 +304,7 @@ def _rollout(
     config: EvalConfig,
     record_ids: set[str],
     total: int,
+    record: Recording | None = None,
 ) -> int:
     cases = {c.id: c for c in todo}
     queue: deque[Job] = deque(Job(c.id, c.task, c.seed, 0, c.id in record_ids) for c in todo)
@@ -296,6 +318,7 @@ def _rollout(
         frame_width=config.frame_width,
         vectorization=config.vectorization,
         ray_address=config.ray_address,
+        record=record,
     )
     # The bar starts after the workers fork (tqdm runs a monitor thread).
     solved_before = sum(1 for r in writer.records if r.get("success"))
