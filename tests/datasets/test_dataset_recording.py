@@ -53,7 +53,7 @@ def assert_episode_matches(episode: Any, trace: list[tuple[Any, ...]]) -> None:
     assert episode.meta["goal"] == info0["goal"] and episode.meta["task"] == info0["task"]
     assert episode.meta["reset_info"] == {k: v for k, v in info0.items() if k != "goal"}
     assert_same_observation(steps[0].observation(), obs0)
-    for step, (_, action, obs, reward, terminated, truncated, info) in zip(steps, trace[1:], strict=False):
+    for step, (_, action, _obs, reward, terminated, truncated, info) in zip(steps, trace[1:], strict=False):
         assert step.action == action
         assert step.reward == pytest.approx(float(reward), abs=0.0)
         assert (step.terminated, step.truncated) == (terminated, truncated)
@@ -133,7 +133,7 @@ def test_vector_envs_record_every_sub_env(tmp_path: Path) -> None:
         steps = list(episode.steps())
         assert len(steps) == len(trace)
         assert_same_observation(steps[0].observation(), trace[0][1])
-        for step, (_, action, obs, reward, terminated, truncated) in zip(steps, trace[1:], strict=False):
+        for step, (_, action, _obs, reward, terminated, truncated) in zip(steps, trace[1:], strict=False):
             assert (step.action, step.reward, step.terminated, step.truncated) == (action, float(reward), terminated, truncated)
         for step, entry in zip(steps[1:], trace[1:], strict=True):
             assert_same_observation(step.observation(), entry[2])
