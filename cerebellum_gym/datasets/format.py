@@ -28,10 +28,12 @@ import io
 import json
 import math
 import os
+import struct
 import tempfile
+import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import numpy as np
 
@@ -57,24 +59,29 @@ class DatasetError(CerebellumError):
 # --- image ids --------------------------------------------------------------------------------
 
 
-def _xxh3_128() -> Callable[[bytes | memoryview], bytes] | None:
+class Hasher(Protocol):
+    """A running hash (``hashlib``'s and ``xxhash``'s objects)."""
+
+    def update(self, data: bytes | memoryview, /) -> None: ...
+
+    def digest(self) -> bytes: ...
+
+
+def _xxh3_128() -> Callable[[], Hasher] | None:
     try:
         import xxhash
     except ImportError:
         return None
-    return xxhash.xxh3_128_digest
+    return xxhash.xxh3_128
 
 
-def _blake2b_128(data: bytes | memoryview) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
+def _blake2b_128() -> Callable[[], Hasher]:
+    return lambda: hashlib.blake2b(digest_size=16)
 
 
 #: Image hash algorithms by name. xxh3 (the ``datasets`` extra) hashes a 464-px screen in tens of
 #: microseconds; blake2b, in the standard library, takes a few milliseconds.
-HASHES: dict[str, Callable[[], Callable[[bytes | memoryview], bytes] | None]] = {
-    "xxh3_128": _xxh3_128,
-    "blake2b_128": lambda: _blake2b_128,
-}
+HASHES: dict[str, Callable[[], Callable[[], Hasher] | None]] = {"xxh3_128": _xxh3_128, "blake2b_128": _blake2b_128}
 
 
 def default_hash_name() -> str:
@@ -82,8 +89,8 @@ def default_hash_name() -> str:
     return "xxh3_128" if _xxh3_128() is not None else "blake2b_128"
 
 
-def hash_function(name: str) -> Callable[[bytes | memoryview], bytes]:
-    """The digest function called ``name``.
+def hash_function(name: str) -> Callable[[], Hasher]:
+    """A factory of running hashes of the algorithm called ``name``.
 
     Raises:
         DatasetError: unknown, or its package is not installed.
@@ -95,11 +102,13 @@ def hash_function(name: str) -> Callable[[bytes | memoryview], bytes]:
     return fn
 
 
-def image_id(pixels: np.ndarray, digest: Callable[[bytes | memoryview], bytes]) -> str:
+def image_id(pixels: np.ndarray, new_hash: Callable[[], Hasher]) -> str:
     """The content id of an image: the hash of its shape and raw bytes, in hex."""
     array = np.ascontiguousarray(pixels, dtype=np.uint8)
-    head = ("x".join(str(d) for d in array.shape) + ":").encode()
-    return digest(head + array.tobytes()).hex()
+    hasher = new_hash()
+    hasher.update(("x".join(str(d) for d in array.shape) + ":").encode())
+    hasher.update(memoryview(array).cast("B"))  # no copy of the pixels
+    return hasher.digest().hex()
 
 
 def image_path(root: Path, ident: str) -> Path:
@@ -108,12 +117,25 @@ def image_path(root: Path, ident: str) -> Path:
 
 
 def encode_png(pixels: np.ndarray) -> bytes:
-    """Lossless PNG bytes of an RGB image."""
-    from PIL import Image
+    """Lossless PNG bytes of an RGB image: no row filter, zlib level 1.
 
-    buf = io.BytesIO()
-    Image.fromarray(np.ascontiguousarray(pixels, dtype=np.uint8)).save(buf, format="PNG", compress_level=PNG_LEVEL)
-    return buf.getvalue()
+    A standard PNG (any decoder reads it), written here because it takes about 2.5 times less
+    CPU than Pillow's encoder at its fastest level, for a file of about the same size on UI
+    screens (flat colours compress well without filtering).
+    """
+    array = np.ascontiguousarray(pixels, dtype=np.uint8)
+    height, width = array.shape[:2]
+    rows = np.empty((height, width * 3 + 1), np.uint8)
+    rows[:, 0] = 0  # filter type 0 (none) on every row
+    rows[:, 1:] = array.reshape(height, width * 3)
+    compressor = zlib.compressobj(PNG_LEVEL)
+    data = compressor.compress(memoryview(rows).cast("B")) + compressor.flush()
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(body, zlib.crc32(kind)))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, deflate, no interlace
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", data) + chunk(b"IEND", b"")
 
 
 def decode_image(data: bytes) -> np.ndarray:
@@ -181,7 +203,8 @@ def canonical_json(value: Any) -> str:
 
 def bits(mask: np.ndarray | Any) -> str:
     """A 0/1 mask as a compact string (``"110010"``)."""
-    return "".join("1" if v else "0" for v in np.asarray(mask).reshape(-1).tolist())
+    flags = np.asarray(mask).reshape(-1) != 0
+    return (flags.view(np.uint8) + ord("0")).tobytes().decode("ascii")
 
 
 def unbits(text: str) -> np.ndarray:

@@ -75,12 +75,15 @@ class DatasetWriter:
 
     Args:
         root: the dataset folder (created, with ``dataset.json``, if missing).
-        queue_size: items queued before a step waits for the writer (bounds memory).
+        queue_size: batches queued before a step waits for the writer (bounds memory).
+        batch: steps handed to the writer at once (an episode's end or :meth:`flush` hands over the rest).
         threaded: ``False`` writes on the caller's thread (simplest to debug).
     """
 
-    def __init__(self, root: str | os.PathLike[str], *, queue_size: int = 256, threaded: bool = True) -> None:
+    def __init__(self, root: str | os.PathLike[str], *, queue_size: int = 64, threaded: bool = True, batch: int = 8) -> None:
         self.root = Path(root)
+        self.batch = max(1, batch)
+        self._rows: list[tuple[str, str, list[tuple[str, np.ndarray]]]] = []
         self.header = ensure_header(self.root)
         self.hash_name = str(self.header["image_hash"])
         self._digest = hash_function(self.hash_name)
@@ -114,22 +117,30 @@ class DatasetWriter:
         return ident
 
     def begin(self, episode_id: str, meta: Mapping[str, Any]) -> None:
+        self._send_rows()
         self._submit(("begin", episode_id, dict(meta)))
 
     def row(self, episode_id: str, line: str, images: list[tuple[str, np.ndarray]]) -> None:
-        self._submit(("row", episode_id, line, images))
+        # Rows go to the writer in small batches: one hand-over per batch, not per step, keeps the
+        # stepping thread's share low. A killed process loses at most the batch not yet handed over.
+        self._rows.append((episode_id, line, images))
+        if len(self._rows) >= self.batch:
+            self._send_rows()
 
     def end(self, episode_id: str, meta: Mapping[str, Any]) -> None:
+        self._send_rows()
         self._submit(("end", episode_id, dict(meta)))
 
     def flush(self) -> None:
         """Wait until everything submitted is on disk."""
+        self._send_rows()
         if self._queue is not None:
             self._queue.join()
         self._raise()
 
     def close(self) -> None:
         """Finish writing and stop the thread (idempotent)."""
+        self._send_rows()
         if self._queue is not None and self._thread is not None:
             self._queue.put(_STOP)
             self._thread.join()
@@ -141,6 +152,11 @@ class DatasetWriter:
         self._raise()
 
     # --- internals ----------------------------------------------------------------------------
+
+    def _send_rows(self) -> None:
+        if self._rows:
+            rows, self._rows = self._rows, []
+            self._submit(("rows", "", rows))
 
     def _submit(self, item: Any) -> None:
         self._raise()
@@ -176,15 +192,19 @@ class DatasetWriter:
             folder.mkdir(parents=True, exist_ok=True)
             write_json_atomic(folder / EPISODE_FILE, item[2])
             self._files[episode_id] = open(folder / STEPS_FILE, "a", encoding="utf-8")  # noqa: SIM115  (kept open for the episode)
-        elif kind == "row":
-            for ident, pixels in item[3]:
-                path = image_path(self.root, ident)
-                if not path.exists():  # another process (or an earlier run) may have stored it
-                    atomic_write(path, encode_png(pixels))
-                    self.images_written += 1
-            f = self._files[episode_id]
-            f.write(item[2])
-            f.flush()  # a killed process keeps every whole line written so far
+        elif kind == "rows":
+            touched = []
+            for row_episode, line, images in item[2]:
+                for ident, pixels in images:
+                    path = image_path(self.root, ident)
+                    if not path.exists():  # another process (or an earlier run) may have stored it
+                        atomic_write(path, encode_png(pixels))
+                        self.images_written += 1
+                f = self._files[row_episode]
+                f.write(line)  # after its images: a line never names an image that is not on disk
+                touched.append(f)
+            for f in dict.fromkeys(touched):
+                f.flush()  # a killed process keeps every whole line written so far
         elif kind == "end":
             f = self._files.pop(episode_id, None)
             if f is not None:
