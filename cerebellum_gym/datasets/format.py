@@ -107,7 +107,7 @@ def image_id(pixels: np.ndarray, new_hash: Callable[[], Hasher]) -> str:
     array = np.ascontiguousarray(pixels, dtype=np.uint8)
     hasher = new_hash()
     hasher.update(("x".join(str(d) for d in array.shape) + ":").encode())
-    hasher.update(memoryview(array).cast("B"))  # no copy of the pixels
+    hasher.update(memoryview(array).cast("B"))  # type: ignore[arg-type]  (no copy of the pixels)
     return hasher.digest().hex()
 
 
@@ -129,7 +129,7 @@ def encode_png(pixels: np.ndarray) -> bytes:
     rows[:, 0] = 0  # filter type 0 (none) on every row
     rows[:, 1:] = array.reshape(height, width * 3)
     compressor = zlib.compressobj(PNG_LEVEL)
-    data = compressor.compress(memoryview(rows).cast("B")) + compressor.flush()
+    data = compressor.compress(memoryview(rows).cast("B")) + compressor.flush()  # type: ignore[arg-type]
 
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(body, zlib.crc32(kind)))
