@@ -73,9 +73,9 @@ class FunctionAgent(Agent):
 
 
 def load_agent(spec: str | Agent | Policy, **options: Any) -> Agent:
-    """An agent from a spec: ``random``, ``oracle``, ``sb3:PATH``, ``qwen:BASE[,ADAPTER]`` (the
-    reference agent; a model id or folder, and an optional LoRA adapter), ``module:object``, an
-    :class:`Agent`, or a callable.
+    """An agent from a spec: ``random``, ``oracle``, ``sb3:PATH``, ``qwen:BASE[,ADAPTER][?OPTIONS]``
+    (the reference agent; a model id or folder, an optional LoRA adapter, and options such as
+    ``device=cuda&dtype=bfloat16&attn=sdpa``), ``module:object``, an :class:`Agent`, or a callable.
 
     ``module:object`` may name an :class:`Agent` instance, an :class:`Agent` subclass (built with
     ``options``), a factory returning an agent or callable, or a plain policy callable.
@@ -96,10 +96,10 @@ def load_agent(spec: str | Agent | Policy, **options: Any) -> Agent:
 
         return OracleAgent()
     if spec.startswith("qwen:"):
-        from cerebellum_gym.agents.qwen_agent import QwenActionAgent
+        from cerebellum_gym.agents.qwen_agent import QwenActionAgent, parse_qwen_spec
 
-        base, _, adapter = spec[5:].partition(",")
-        return QwenActionAgent.from_pretrained(base, adapter or None, **options)
+        base, adapter, spec_options = parse_qwen_spec(spec[5:])
+        return QwenActionAgent.from_pretrained(base, adapter, **{**spec_options, **options})
     if spec.startswith("sb3:"):
         from cerebellum_gym.agents.sb3_agent import SB3Agent
 

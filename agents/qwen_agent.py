@@ -2,81 +2,75 @@
 goal, the recent history and the current screen, and emits one action code under constrained
 decoding.
 
-The prompt follows the format the reference adapter was trained on: the goal, up to four history
-frames (image, action taken, compact subtree of the element acted on), the current screenshot and
-the compact tree with set-of-mark labels, the action legend, then ``Next action:``.
+The prompt is the model card's chat prompt (:mod:`cerebellum_gym.agents.qwen_prompt`, shared with
+dataset exports and trainers): one user turn with the goal, up to four history frames numbered by
+absolute step, the current screenshot and compact tree, the legend and ``Next action:``; the
+assistant turn opened by the tokenizer's own chat template with thinking off; the card's limits
+applied.
 
-Decoding is constrained so every answer is legal on the current screen:
+Decoding is constrained (:mod:`cerebellum_gym.agents.qwen_constraint`) so every answer is legal on
+the current screen: the code among those the ``action_mask`` allows, ``T``/``P`` labels among the
+labels visible now, ``K``/``F`` text any valid, not-only-whitespace text however the model
+tokenizes it, codes without arguments ending at once.
 
-- the first token must start one of the codes the observation's ``action_mask`` allows;
-- ``T``/``P`` labels must be labels visible now;
-- ``K`` text is generated freely until end of sequence (at least one token);
-- codes without arguments end at once; ``F`` may carry an answer.
+:meth:`QwenActionAgent.act_batch` runs one left-padded batched ``generate`` over the batch, each
+row with its own constraint and its own end.
 
-Needs the ``agents`` extra (torch, transformers >= 5.2, peft). Weights load only from safetensors
-and never with remote code. ``AutoProcessor`` needs torchvision, so the tokenizer and the image
-processor are loaded separately.
+Needs the ``agents`` extra (torch, transformers >= 5.2, peft); the ``gpu`` extra adds the fast
+Gated DeltaNet kernels. Weights load only from safetensors, never with remote code: a base or
+adapter folder holding any pickle-format file (``.bin``, ``.pt``, ``.pth``, ``.pkl``, ``.ckpt``) is
+refused. ``AutoProcessor`` needs torchvision, so the tokenizer and image processor load separately.
 
 Example (with real weights; tests build a tiny random model instead)::
 
-    agent = QwenActionAgent.from_pretrained("Qwen/Qwen3.5-0.8B", adapter="path/to/lora")
+    agent = QwenActionAgent.from_pretrained("Qwen/Qwen3.5-0.8B", adapter="path/to/lora", device="cuda", dtype="bfloat16")
     action = agent.act(obs)   # e.g. "T UE"
+    agent = load_agent("qwen:Qwen/Qwen3.5-0.8B,path/to/lora?device=cuda&dtype=bfloat16")
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+import hashlib
+from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any, Final
+from urllib.parse import parse_qsl
 
 import numpy as np
 
 from cerebellum_gym.agents.base import Agent, Observation, OracleSource
+from cerebellum_gym.agents.qwen_constraint import ActionConstraint, TokenTable
+from cerebellum_gym.agents.qwen_prompt import (
+    ACTION_LEGEND,
+    CARD_LIMITS,
+    EncodedPrompt,
+    PromptEncoder,
+    PromptLimits,
+    build_messages,
+    render_prompt,
+)
 from cerebellum_gym.core.actions import CODES, parse_action
 from cerebellum_gym.errors import CerebellumError, InvalidActionError
 
-ACTION_LEGEND: Final = (
-    "Actions: T <label>=tap, P <label>=long-press, K {text}=type text, U/D/L/R=scroll, B=back, H=home, W=wait, F=done, I=impossible."
-)
-IMAGE_PLACEHOLDER: Final = "<image>"
-VISION_START: Final = "<|vision_start|>"
-VISION_END: Final = "<|vision_end|>"
-IMAGE_PAD: Final = "<|image_pad|>"
-FREE: Final = "free"
-FREE_NOT_EMPTY: Final = "free-not-empty"
+__all__ = [
+    "ACTION_LEGEND",
+    "CARD_LIMITS",
+    "PICKLE_SUFFIXES",
+    "ActionConstraint",
+    "PromptLimits",
+    "QwenActionAgent",
+    "allowed_actions",
+    "build_messages",
+    "check_weights_folder",
+    "parse_qwen_spec",
+    "render_prompt",
+]
 
-
-def build_prompt(observation: Observation, *, use_images: bool = True) -> tuple[str, list[np.ndarray]]:
-    """The prompt text (with ``<image>`` where each image goes) and the images, in order.
-
-    History frames come oldest first; padding frames are skipped. Without images the
-    placeholders are left out and the model reads text only.
-    """
-    parts = [f"Task: {observation.get('goal', '')}", ""]
-    images: list[np.ndarray] = []
-    history = observation.get("history") or {}
-    mask = list(np.asarray(history.get("mask", ())).tolist())
-    shots = history.get("screenshots")
-    step = 0
-    for i, filled in enumerate(mask):
-        if not filled:
-            continue
-        step += 1
-        parts.append(f"Step {step}:")
-        if use_images and shots is not None:
-            parts.append(IMAGE_PLACEHOLDER)
-            images.append(np.asarray(shots[i]))
-        parts.append(f"Action taken: {history['actions'][i]}")
-        if history["subtrees"][i]:
-            parts.append(history["subtrees"][i])
-        parts.append("")
-    parts.append("Current screen:")
-    if use_images and observation.get("screenshot") is not None:
-        parts.append(IMAGE_PLACEHOLDER)
-        images.append(np.asarray(observation["screenshot"]))
-    parts += [str(observation.get("tree", "")), "", ACTION_LEGEND, "Next action:"]
-    return "\n".join(parts), images
+#: File suffixes of pickle-based weight formats: loading them can run code.
+PICKLE_SUFFIXES: Final = (".bin", ".pt", ".pth", ".pkl", ".ckpt")
+ADAPTER_WEIGHTS: Final = "adapter_model.safetensors"
+#: Options of the ``qwen:`` spec's query string, and how each is read.
+SPEC_OPTIONS: Final = {"device": str, "dtype": str, "attn": str, "images": "bool", "max_text_tokens": int, "batch_size": int}
 
 
 def allowed_actions(observation: Observation) -> tuple[list[str], list[str]]:
@@ -101,59 +95,144 @@ def allowed_actions(observation: Observation) -> tuple[list[str], list[str]]:
     return complete, open_prefixes
 
 
-@dataclass
-class ActionConstraint:
-    """Which tokens may come next, given what was generated: a token trie over the legal action
-    strings, then free text after an open prefix.
+def check_weights_folder(path: str | Path, kind: str) -> None:
+    """Refuse a local ``kind`` folder (base or adapter) that holds any pickle-format file.
 
-    Attributes:
-        complete: token sequences of complete actions.
-        open_prefixes: token sequences after which free text follows.
-        eos: the end-of-sequence token id.
-        banned: ids never allowed in free text (image and other special tokens).
+    Raises:
+        CerebellumError: naming the files.
+    """
+    folder = Path(path)
+    if not folder.is_dir():
+        return
+    found = sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.suffix.lower() in PICKLE_SUFFIXES and p.is_file())
+    if found:
+        shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+        raise CerebellumError(
+            f"the {kind} folder {folder} holds pickle-format files ({shown}); loading those can run code, and only "
+            f"safetensors are loaded: remove them (or convert them to .safetensors)"
+        )
+
+
+def parse_qwen_spec(spec: str) -> tuple[str, str | None, dict[str, Any]]:
+    """``BASE[,ADAPTER][?device=cuda&dtype=bfloat16&attn=sdpa&images=0&max_text_tokens=N&batch_size=N]``
+    as base, adapter and agent options.
+
+    Example:
+        >>> parse_qwen_spec("Qwen/Qwen3.5-0.8B,runs/lora?device=cuda&dtype=bfloat16")
+        ('Qwen/Qwen3.5-0.8B', 'runs/lora', {'device': 'cuda', 'dtype': 'bfloat16'})
+
+    Raises:
+        ValueError: an unknown option or a bad value.
+    """
+    body, _, query = spec.partition("?")
+    base, _, adapter = body.partition(",")
+    if not base:
+        raise ValueError(f"qwen:{spec} names no base model: use qwen:BASE[,ADAPTER][?device=...&dtype=...&attn=...]")
+    options: dict[str, Any] = {}
+    for key, value in parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)):
+        kind = SPEC_OPTIONS.get(key)
+        if kind is None:
+            raise ValueError(f"unknown qwen: option {key!r}; known: {', '.join(SPEC_OPTIONS)}")
+        try:
+            if kind == "bool":
+                if value.lower() not in ("0", "1", "true", "false", "yes", "no"):
+                    raise ValueError(value)
+                options["use_images" if key == "images" else key] = value.lower() in ("1", "true", "yes")
+            else:
+                options[key] = kind(value)  # type: ignore[operator]
+        except ValueError:
+            raise ValueError(f"qwen: option {key}={value!r} is not a valid value") from None
+    return base, adapter or None, options
+
+
+def _resolve_adapter(adapter: str | Path) -> Path:
+    """A local adapter folder; a hub id is fetched with only its config and safetensors."""
+    local = Path(adapter)
+    if local.is_dir():
+        return local
+    try:
+        from huggingface_hub import snapshot_download
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise CerebellumError(f"adapter {adapter} is not a folder and huggingface_hub is missing: {exc}") from exc
+    # Only the config and safetensors are fetched: a pickle in the repository never lands here.
+    return Path(snapshot_download(str(adapter), allow_patterns=["adapter_config.json", "*.safetensors"]))
+
+
+def load_adapter(model: Any, adapter: str | Path) -> Any:
+    """``model`` wrapped in the LoRA adapter at ``adapter``, its weights read with safetensors.
+
+    Raises:
+        CerebellumError: pickle files in the folder, no ``adapter_model.safetensors``, or weights
+            that do not fit the model.
+    """
+    from peft import PeftConfig, PeftModel
+    from peft.utils import set_peft_model_state_dict
+    from safetensors.torch import load_file
+
+    folder = _resolve_adapter(adapter)
+    check_weights_folder(folder, "adapter")
+    weights = folder / ADAPTER_WEIGHTS
+    if not weights.is_file():
+        raise CerebellumError(f"the adapter folder {folder} has no {ADAPTER_WEIGHTS}; only safetensors adapters are loaded")
+    config = PeftConfig.from_pretrained(str(folder))
+    config.inference_mode = True
+    wrapped = PeftModel(model, config)
+    state = load_file(str(weights))
+    result: Any = set_peft_model_state_dict(wrapped, state)
+    missing = [k for k in result.missing_keys if "lora_" in k]
+    if result.unexpected_keys or missing:
+        raise CerebellumError(
+            f"the adapter {folder} does not fit the base model: {len(result.unexpected_keys)} unexpected and "
+            f"{len(missing)} missing LoRA tensors (e.g. {(list(result.unexpected_keys) + missing)[:2]})"
+        )
+    return wrapped
+
+
+def _fingerprint(observation: Observation) -> str:
+    history = observation.get("history") or {}
+    parts = [str(observation.get("goal", "")), str(observation.get("tree", "")), *map(str, history.get("actions", ()))]
+    return hashlib.blake2b("\x00".join(parts).encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+class StepCounter:
+    """Absolute step numbers per env slot, read from the history the observations carry.
+
+    The history window shows at most ``history_len`` frames; while it is not full, the number of
+    frames is the number of steps taken. Once it is full, each new observation of a slot is one
+    step more (the same observation seen again is the same step). :meth:`begin` resets a slot.
+    An observation may also carry ``step`` (steps taken so far), which wins.
     """
 
-    complete: list[tuple[int, ...]]
-    open_prefixes: list[tuple[int, ...]]
-    eos: int
-    banned: frozenset[int] = field(default_factory=frozenset)
+    def __init__(self) -> None:
+        self._taken: dict[Hashable, tuple[int, str]] = {}
 
-    def allowed(self, generated: Sequence[int]) -> list[int] | str:
-        """Token ids allowed next, or :data:`FREE` / :data:`FREE_NOT_EMPTY` inside free text
-        (any token but the banned ones; the first free token may not be EOS)."""
-        n = len(generated)
-        prefix = tuple(generated)
-        for opener in self.open_prefixes:
-            if n >= len(opener) and prefix[: len(opener)] == opener:
-                return FREE if n > len(opener) else FREE_NOT_EMPTY
-        nxt: set[int] = set()
-        for seq in (*self.complete, *self.open_prefixes):
-            if len(seq) > n and seq[:n] == prefix:
-                nxt.add(seq[n])
-        if prefix in self.complete:
-            nxt.add(self.eos)
-        return sorted(nxt) if nxt else [self.eos]
+    def begin(self, key: Hashable) -> None:
+        self._taken.pop(key, None)
 
+    def clear(self) -> None:
+        self._taken.clear()
 
-def _make_logits_processor(constraint: ActionConstraint, prompt_len: int) -> Any:
-    import torch
-    from transformers import LogitsProcessor
-
-    class _Constrain(LogitsProcessor):
-        def __call__(self, input_ids: torch.LongTensor, scores: torch.Tensor) -> torch.Tensor:
-            generated = input_ids[0, prompt_len:].tolist()
-            allowed = constraint.allowed(generated)
-            if isinstance(allowed, str):
-                masked = scores.clone()
-                banned = [*constraint.banned, constraint.eos] if allowed == FREE_NOT_EMPTY else list(constraint.banned)
-                if banned:
-                    masked[:, banned] = float("-inf")
-                return masked
-            masked = torch.full_like(scores, float("-inf"))
-            masked[:, allowed] = scores[:, allowed]
-            return masked
-
-    return _Constrain()
+    def next_step(self, key: Hashable, observation: Observation) -> int:
+        """The number of the step about to be taken in slot ``key`` (1 for an episode's first)."""
+        mark = _fingerprint(observation)
+        explicit = observation.get("step")
+        history = observation.get("history") or {}
+        mask = np.asarray(history.get("mask", ())).tolist()
+        filled = int(sum(bool(m) for m in mask))
+        if explicit is not None:
+            taken = int(np.asarray(explicit).item())
+        elif filled < len(mask) or not mask:
+            taken = filled
+        else:
+            before = self._taken.get(key)
+            if before is None:
+                taken = filled
+            elif before[1] == mark:
+                taken = before[0]
+            else:
+                taken = max(before[0] + 1, filled)
+        self._taken[key] = (taken, mark)
+        return taken + 1
 
 
 class QwenActionAgent(Agent):
@@ -161,14 +240,24 @@ class QwenActionAgent(Agent):
 
     Args:
         model: a loaded ``Qwen3_5ForConditionalGeneration`` (or a PEFT model around one).
-        tokenizer: its tokenizer.
+        tokenizer: its tokenizer (its chat template renders the prompt).
         image_processor: its image processor; ``None`` reads text only.
         max_text_tokens: cap on generated tokens (typed text is the long case).
         name: shown in result tables.
+        limits: the prompt limits (the card's by default).
+        batch_size: observations per ``generate`` call in :meth:`act_batch` (``None``: all).
     """
 
     def __init__(
-        self, model: Any, tokenizer: Any, image_processor: Any = None, *, max_text_tokens: int = 48, name: str = "qwen3.5"
+        self,
+        model: Any,
+        tokenizer: Any,
+        image_processor: Any = None,
+        *,
+        max_text_tokens: int = 48,
+        name: str = "qwen3.5",
+        limits: PromptLimits = CARD_LIMITS,
+        batch_size: int | None = None,
     ) -> None:
         self.model = model.eval()
         self.tokenizer = tokenizer
@@ -176,12 +265,19 @@ class QwenActionAgent(Agent):
         self.needs_pixels = image_processor is not None
         self.max_text_tokens = max_text_tokens
         self.name = name
-        eos = tokenizer.eos_token_id
-        if eos is None:
-            raise CerebellumError("the tokenizer has no end-of-sequence token")
-        self.eos = int(eos)
-        special = {tokenizer.convert_tokens_to_ids(t) for t in getattr(tokenizer, "all_special_tokens", [])}
-        self.banned = frozenset(int(i) for i in special if i is not None and int(i) != self.eos)
+        self.batch_size = batch_size
+        self.encoder = PromptEncoder(tokenizer, image_processor, limits)
+        config = getattr(model, "config", None)
+        text_config = getattr(config, "text_config", config)
+        vocab = int(getattr(text_config, "vocab_size", 0) or len(tokenizer))
+        self.table = TokenTable.from_tokenizer(tokenizer, vocab)
+        if not self.table.stop_ids:
+            raise CerebellumError("the tokenizer has no end-of-turn or end-of-sequence token")
+        pad = getattr(tokenizer, "pad_token_id", None)
+        self.pad_id = int(pad) if pad is not None else self.table.stop_ids[0]
+        image_pad = tokenizer.convert_tokens_to_ids("<|image_pad|>")
+        self.image_token_id = int(image_pad) if isinstance(image_pad, int) else None
+        self.steps = StepCounter()
 
     @classmethod
     def from_pretrained(
@@ -192,27 +288,47 @@ class QwenActionAgent(Agent):
         use_images: bool = True,
         dtype: str = "auto",
         device: str = "cpu",
+        attn: str | None = None,
         **kwargs: Any,
     ) -> QwenActionAgent:
-        """Load the base model (safetensors only, no remote code), an optional LoRA adapter, the
-        tokenizer and the image processor.
+        """Load the base model (safetensors only, no remote code), an optional LoRA adapter
+        (its safetensors read explicitly), the tokenizer and the image processor.
+
+        Args:
+            base: a model id or folder.
+            adapter: a LoRA adapter id or folder.
+            use_images: read screenshots (``False``: text only).
+            dtype: ``auto`` (the checkpoint's), ``float32``, ``bfloat16``, ``float16``.
+            device: ``cpu``, ``cuda``, ``cuda:1``, ``mps``, or ``auto`` (CUDA when there is one).
+            attn: the attention implementation (``sdpa``, ``eager``, ``flash_attention_2``);
+                ``None`` lets transformers choose.
+            **kwargs: passed to the agent (``max_text_tokens``, ``limits``, ``batch_size``, ``name``).
 
         Raises:
-            CerebellumError: a local checkpoint without safetensors weights, or missing extras.
+            CerebellumError: a local checkpoint with pickle-format files or without safetensors
+                weights, a bad adapter, or missing extras.
         """
         try:
+            import torch
             from transformers import AutoImageProcessor, AutoModelForImageTextToText, AutoTokenizer
         except ImportError as exc:  # pragma: no cover - depends on the install
             raise CerebellumError(f"the Qwen agent needs the 'agents' extra: {exc}") from exc
-        for path in (base, adapter):
-            local = Path(path) if path is not None else None
-            if local is not None and local.is_dir() and not any(local.glob("*.safetensors")):
-                raise CerebellumError(f"{local} has no .safetensors weights; only safetensors are loaded")
-        model = AutoModelForImageTextToText.from_pretrained(str(base), dtype=dtype, use_safetensors=True, trust_remote_code=False)
+        check_weights_folder(base, "base model")
         if adapter is not None:
-            from peft import PeftModel
-
-            model = PeftModel.from_pretrained(model, str(adapter), use_safetensors=True)  # type: ignore[assignment]
+            check_weights_folder(adapter, "adapter")
+        local = Path(base)
+        if local.is_dir() and not any(local.glob("*.safetensors")):
+            raise CerebellumError(f"{local} has no .safetensors weights; only safetensors are loaded")
+        if device == "auto":
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        if dtype not in ("auto", "float32", "bfloat16", "float16"):
+            raise CerebellumError(f"dtype must be auto, float32, bfloat16 or float16, not {dtype!r}")
+        options: dict[str, Any] = {"dtype": dtype, "use_safetensors": True, "trust_remote_code": False}
+        if attn is not None:
+            options["attn_implementation"] = attn
+        model = AutoModelForImageTextToText.from_pretrained(str(base), **options)
+        if adapter is not None:
+            model = load_adapter(model, adapter)
         model = model.to(device)  # type: ignore[arg-type]
         tokenizer = AutoTokenizer.from_pretrained(str(base), trust_remote_code=False)
         image_processor = AutoImageProcessor.from_pretrained(str(base), trust_remote_code=False) if use_images else None
@@ -220,66 +336,136 @@ class QwenActionAgent(Agent):
 
     # --- the Agent API -----------------------------------------------------------------------
 
+    def reset(self, seed: int | None = None) -> None:
+        self.steps.clear()
+
+    def begin_episode(self, slot: int) -> None:
+        self.steps.begin(slot)
+
     def act(self, observation: Observation) -> str:
-        return self._decode(observation)
+        return self.act_batch([observation])[0]
 
     def act_batch(self, observations: Sequence[Observation], oracle: OracleSource | None = None) -> list[str]:
-        # One sequence at a time: the hybrid (Gated DeltaNet) cache of Qwen3.5 does not pad or
-        # crop, and constrained decoding differs per screen.
-        return [self._decode(obs) for obs in observations]
+        """One batched, left-padded ``generate`` over the observations (in chunks of
+        ``batch_size``), each row under its own screen's constraint."""
+        slots = getattr(oracle, "slots", None)
+        keys: list[Hashable] = list(slots) if slots is not None and len(slots) == len(observations) else list(range(len(observations)))
+        prompts = [self.encoder.encode(obs, step=self.steps.next_step(key, obs)) for key, obs in zip(keys, observations, strict=True)]
+        constraints = [self.constraint(obs) for obs in observations]
+        size = self.batch_size or max(1, len(observations))
+        out: list[str] = []
+        for start in range(0, len(observations), size):
+            out += self._generate(prompts[start : start + size], constraints[start : start + size])
+        return out
 
     # --- internals ---------------------------------------------------------------------------
 
-    def _encode(self, observation: Observation) -> dict[str, Any]:
+    def constraint(self, observation: Observation) -> ActionConstraint:
+        """The decoding constraint of ``observation``'s screen."""
+        complete, open_prefixes = allowed_actions(observation)
+        return ActionConstraint(self.table, complete, open_prefixes)
+
+    def inputs(self, prompts: Sequence[EncodedPrompt]) -> dict[str, Any]:
+        """Model inputs for a batch of encoded prompts, left-padded."""
         import torch
 
-        text, images = build_prompt(observation, use_images=self.image_processor is not None)
-        inputs: dict[str, Any] = {}
-        if images:
-            vision = self.image_processor(images=images, return_tensors="pt")
-            merge = int(getattr(self.image_processor, "merge_size", 2)) ** 2
-            counts = [int(np.prod(thw)) // merge for thw in vision["image_grid_thw"].tolist()]
-            pieces = text.split(IMAGE_PLACEHOLDER)
-            text = pieces[0] + "".join(
-                f"{VISION_START}{IMAGE_PAD * n}{VISION_END}{rest}" for n, rest in zip(counts, pieces[1:], strict=True)
-            )
-            inputs.update(pixel_values=vision["pixel_values"], image_grid_thw=vision["image_grid_thw"])
-        encoded = self.tokenizer(text, return_tensors="pt", add_special_tokens=False)
-        inputs.update(input_ids=encoded["input_ids"], attention_mask=encoded["attention_mask"])
-        if images:
-            image_id = self.tokenizer.convert_tokens_to_ids(IMAGE_PAD)
-            inputs["mm_token_type_ids"] = (encoded["input_ids"] == image_id).to(torch.long)
         device = next(self.model.parameters()).device
-        return {k: v.to(device) if hasattr(v, "to") else v for k, v in inputs.items()}
+        width = max(len(p.input_ids) for p in prompts)
+        ids = torch.full((len(prompts), width), self.pad_id, dtype=torch.long)
+        mask = torch.zeros((len(prompts), width), dtype=torch.long)
+        for row, prompt in enumerate(prompts):
+            n = len(prompt.input_ids)
+            ids[row, width - n :] = torch.tensor(prompt.input_ids, dtype=torch.long)
+            mask[row, width - n :] = 1
+        inputs: dict[str, Any] = {"input_ids": ids.to(device), "attention_mask": mask.to(device)}
+        pixel = [p.pixel_values for p in prompts if p.pixel_values is not None]
+        if pixel:
+            if self.image_token_id is None:
+                raise CerebellumError("the tokenizer has no <|image_pad|> token: this model cannot read screenshots (images=0)")
+            dtype = next(self.model.parameters()).dtype
+            inputs["pixel_values"] = torch.cat(pixel).to(device=device, dtype=dtype)
+            inputs["image_grid_thw"] = torch.cat([p.image_grid_thw for p in prompts if p.image_grid_thw is not None]).to(device)
+            inputs["mm_token_type_ids"] = ids.eq(self.image_token_id).to(torch.long).to(device)
+        return inputs
 
-    def _constraint(self, observation: Observation) -> ActionConstraint:
-        complete, open_prefixes = allowed_actions(observation)
-
-        def ids(text: str) -> tuple[int, ...]:
-            return tuple(self.tokenizer.encode(text, add_special_tokens=False))
-
-        return ActionConstraint([ids(a) for a in complete], [ids(p) for p in open_prefixes], self.eos, self.banned)
-
-    def _decode(self, observation: Observation) -> str:
+    def _generate(self, prompts: Sequence[EncodedPrompt], constraints: Sequence[ActionConstraint]) -> list[str]:
         import torch
         from transformers import LogitsProcessorList
 
-        inputs = self._encode(observation)
+        inputs = self.inputs(prompts)
         prompt_len = int(inputs["input_ids"].shape[1])
-        constraint = self._constraint(observation)
-        with torch.no_grad():
+        processor = ConstraintProcessor(constraints, self.table, prompt_len)
+        with torch.inference_mode():
             out = self.model.generate(
                 **inputs,
                 max_new_tokens=self.max_text_tokens,
                 do_sample=False,
-                eos_token_id=self.eos,
-                pad_token_id=self.eos,
-                logits_processor=LogitsProcessorList([_make_logits_processor(constraint, prompt_len)]),
+                eos_token_id=list(self.table.stop_ids),
+                pad_token_id=self.pad_id,
+                logits_processor=LogitsProcessorList([processor]),
             )
-        generated = [t for t in out[0, prompt_len:].tolist() if t != self.eos]
-        text = self.tokenizer.decode(generated, skip_special_tokens=True)
-        try:
-            return str(parse_action(text))
-        except InvalidActionError:
-            # Only free text can go wrong (for example a cap hit mid-token); waiting is harmless.
-            return "W"
+        answers: list[str] = []
+        for row, constraint in enumerate(constraints):
+            generated: list[int] = []
+            for token in out[row, prompt_len:].tolist():
+                if token in self.table.stop_ids:
+                    break
+                generated.append(token)
+            answers.append(self._finish(constraint, self.table.spell(generated)))
+        return answers
+
+    @staticmethod
+    def _finish(constraint: ActionConstraint, spelled: bytes) -> str:
+        text = constraint.finish(spelled)
+        if text is not None:
+            try:
+                return str(parse_action(text))
+            except InvalidActionError:
+                pass
+        # Only a cap hit in free text lands here (nothing but whitespace typed yet): wait if
+        # waiting is legal, else the first complete legal action.
+        complete = [a.decode("utf-8") for a in constraint.complete]
+        return "W" if "W" in complete or not complete else complete[0]
+
+
+class ConstraintProcessor:
+    """A ``LogitsProcessor`` applying one :class:`ActionConstraint` per batch row; rows that
+    have ended are left alone (``generate`` pads them)."""
+
+    def __init__(self, constraints: Sequence[ActionConstraint], table: TokenTable, prompt_len: int) -> None:
+        self.constraints = list(constraints)
+        self.table = table
+        self.prompt_len = prompt_len
+        self._masks: dict[tuple[int, Any], Any] = {}
+        self.stop = list(table.stop_ids)
+
+    def _tensor(self, mask: np.ndarray, device: Any) -> Any:
+        import torch
+
+        key = (id(mask), device)
+        cached = self._masks.get(key)
+        if cached is None:
+            cached = (mask, torch.from_numpy(mask).to(device))  # keep the array alive: its id is the key
+            self._masks[key] = cached
+        return cached[1]
+
+    def __call__(self, input_ids: Any, scores: Any) -> Any:
+        import torch
+
+        generated = input_ids[:, self.prompt_len :].tolist()
+        allowed = torch.zeros(scores.shape, dtype=torch.bool, device=scores.device)
+        stops = set(self.stop)
+        width = scores.shape[1]
+        for row, ids in enumerate(generated):
+            if stops.intersection(ids):
+                allowed[row] = True
+                continue
+            a = self.constraints[row].allowed(self.table.spell(ids))
+            if a.mask is not None:
+                n = min(width, len(a.mask))
+                allowed[row, :n] = self._tensor(a.mask, scores.device)[:n]
+            if a.ids:
+                allowed[row, sorted(a.ids)] = True
+            if a.stop:
+                allowed[row, self.stop] = True
+        return scores.masked_fill(~allowed, float("-inf"))

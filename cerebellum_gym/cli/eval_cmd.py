@@ -93,6 +93,23 @@ def register(sub: Any) -> None:
         help="progress display (auto: a bar on a terminal, plain lines otherwise)",
     )
     parser.add_argument(
+        "--emulators",
+        type=int,
+        default=None,
+        metavar="N",
+        help=(
+            "launch N emulators from --avd, one per env (Cerebellum-AndroidWorld-v0 or Cerebellum-Adb-v0), checked between "
+            "episodes; a crashed one is restarted and its case retried (see docs/androidworld.md)"
+        ),
+    )
+    parser.add_argument("--avd", default=None, help="with --emulators: the AVD to launch them from")
+    parser.add_argument(
+        "--emulator-options",
+        default=None,
+        metavar="JSON",
+        help='with --emulators: more EmulatorPool options, e.g. \'{"sdk": "/opt/android", "snapshot": "ready", "recycle_after": 50}\'',
+    )
+    parser.add_argument(
         "--record",
         default=None,
         metavar="DIR",
@@ -120,8 +137,7 @@ def run(args: argparse.Namespace) -> int:
     """The ``eval`` command."""
     from cerebellum_gym.agents import load_agent
     from cerebellum_gym.evaluation.faults import FaultPlan
-    from cerebellum_gym.evaluation.outputs import finalize_run, write_comparison
-    from cerebellum_gym.evaluation.runner import EvalConfig, check_env_id, run_suite
+    from cerebellum_gym.evaluation.runner import EvalConfig, check_env_id
     from cerebellum_gym.evaluation.suites import MIXED_SUITE, available_suites, find_suite, load_suite
 
     if args.list_suites:
@@ -157,6 +173,51 @@ def run(args: argparse.Namespace) -> int:
     )
     if not args.suite:
         print(f"suite: {suite.name} ({len(suite.cases)} cases, {suite.source})", file=sys.stderr)
+    pool = _emulator_pool(args, env_id, config) if args.emulators is not None else None
+    try:
+        return _run_agents(args, agents, specs, suite, out, config)
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def _emulator_pool(args: argparse.Namespace, env_id: str, config: Any) -> Any:
+    """Start the ``--emulators`` pool and point each env of ``config`` at its emulator."""
+    import gymnasium as gym
+
+    from cerebellum_gym.devices.emulators import EmulatorPool
+
+    backend = gym.spec(env_id).kwargs.get("backend")
+    if backend not in ("androidworld", "adb"):
+        raise CerebellumError(
+            f"--emulators needs an env that runs on emulators (Cerebellum-AndroidWorld-v0, Cerebellum-Adb-v0), not {env_id}"
+        )
+    if args.emulators < 1:
+        raise CerebellumError(f"--emulators must be >= 1, got {args.emulators}")
+    if args.num_envs is not None and args.num_envs != args.emulators:
+        raise CerebellumError(f"--num-envs {args.num_envs} differs from --emulators {args.emulators}: each env gets one emulator")
+    if config.vectorization == "ray":
+        raise CerebellumError("--emulators launches emulators on this machine; it does not combine with --vectorization ray")
+    options = _json_object(args.emulator_options, "--emulator-options")
+    try:
+        pool = EmulatorPool(
+            args.emulators, avd=args.avd, on_event=lambda text: print(f"emulators: {text}", file=sys.stderr, flush=True), **options
+        )
+    except TypeError as exc:  # an option EmulatorPool does not take
+        raise CerebellumError(f"--emulator-options: {exc}") from None
+    pool.start()
+    config.num_envs = len(pool)
+    config.env_kwargs_per_env = [{"device_options": pool.device_options(i, backend)} for i in range(len(pool))]
+    config.between_episodes = pool.between_episodes
+    if args.vectorization == "auto":
+        config.vectorization = _vectorization("auto", env_id, len(pool))
+    return pool
+
+
+def _run_agents(args: argparse.Namespace, agents: list[tuple[str, Any]], specs: list[str], suite: Any, out: Path, config: Any) -> int:
+    from cerebellum_gym.evaluation.outputs import finalize_run, write_comparison
+    from cerebellum_gym.evaluation.runner import run_suite
+
     run_dirs: list[Path] = []
     slugs = _slugs(specs)
     for (spec, agent), slug in zip(agents, slugs, strict=True):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Final
@@ -46,6 +47,79 @@ def input_text_chunks(text: str) -> list[str]:
     if current:
         chunks.append("".join(current))
     return chunks
+
+
+def _quoted_cost(unit: str) -> int:
+    """Bytes ``unit`` adds inside a single-quoted shell argument (``'`` becomes ``'"'"'``)."""
+    return 5 if unit == "'" else len(unit)
+
+
+def input_text_lines(text: str, max_bytes: int) -> list[str]:
+    """Shell lines that type printable-ASCII ``text`` with ``input text``, each line at most
+    ``max_bytes`` long, whatever the text holds (quotes cost five bytes each once quoted).
+
+    Every ``input text`` argument is one quoted word (nothing in it is shell syntax); a chunk
+    of :func:`input_text_chunks` too long for one line is cut between characters, never inside
+    the ``%s`` that stands for a space. Lines join their commands with ``&&``.
+
+    Example:
+        >>> print(input_text_lines("it's 50%s off", 60)[0])
+        input text 'it'"'"'s%s50%' && input text s%soff
+        >>> input_text_lines("abcdefghijklmn", 21)
+        ['input text abcdefgh', 'input text ijklmn']
+
+    Raises:
+        ValueError: ``max_bytes`` leaves no room for one character.
+    """
+    prefix = "input text "
+    room = max_bytes - len(prefix) - 2  # the argument's surrounding quotes
+    if room < 5:
+        raise ValueError(f"max_bytes={max_bytes} is too small for one `input text` command")
+    commands: list[str] = []
+    for chunk in input_text_chunks(text):
+        units = re.findall(r"%s|.", chunk, re.DOTALL)
+        piece: list[str] = []
+        cost = 0
+        for unit in units:
+            if piece and cost + _quoted_cost(unit) > room:
+                commands.append(shlex.join(["input", "text", "".join(piece)]))
+                piece, cost = [], 0
+            piece.append(unit)
+            cost += _quoted_cost(unit)
+        if piece:
+            commands.append(shlex.join(["input", "text", "".join(piece)]))
+    lines: list[str] = []
+    current = ""
+    for command in commands:
+        if current and len(current) + 4 + len(command) <= max_bytes:
+            current += " && " + command
+        else:
+            if current:
+                lines.append(current)
+            current = command
+    if current:
+        lines.append(current)
+    return lines
+
+
+def utf8_pieces(text: str, max_bytes: int) -> list[str]:
+    """``text`` cut between code points into pieces of at most ``max_bytes`` UTF-8 bytes.
+
+    Example:
+        >>> utf8_pieces("aé東🙂", 4)
+        ['aé', '東', '🙂']
+    """
+    pieces: list[str] = []
+    start = size = 0
+    for i, c in enumerate(text):
+        n = len(c.encode("utf-8", "surrogatepass"))
+        if size + n > max_bytes and i > start:
+            pieces.append(text[start:i])
+            start, size = i, 0
+        size += n
+    if start < len(text):
+        pieces.append(text[start:])
+    return pieces
 
 
 def sql_literal(value: str) -> str:

@@ -23,7 +23,7 @@ import os
 import re
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -70,6 +70,13 @@ class EvalConfig:
         frame_width: width of recorded screens in pixels.
         fault_plan: inject device faults (testing the infra path).
         progress: progress display mode (see :class:`Progress`).
+        env_kwargs_per_env: extra ``gym.make`` options of each sub-env, by index, over
+            ``env_kwargs`` (``device_options`` merged key by key): each sub-env's own device,
+            such as an emulator of a pool (:meth:`EmulatorPool.device_options`).
+        between_episodes: called as ``between_episodes(slot, fault)`` after each attempt ends
+            in a slot (``fault``: it ended with a device fault) and before the slot's next case:
+            where an emulator pool checks, restarts or recycles that slot's emulator
+            (:meth:`EmulatorPool.between_episodes`). It runs in this process.
         record_dir: record every episode (observations, actions, outcomes) into this dataset
             folder (:mod:`cerebellum_gym.datasets`).
     """
@@ -86,6 +93,8 @@ class EvalConfig:
     frame_width: int = DEFAULT_FRAME_WIDTH
     fault_plan: FaultPlan | None = None
     progress: str = "auto"
+    env_kwargs_per_env: Sequence[Mapping[str, Any]] | None = None
+    between_episodes: Callable[[int, bool], object] | None = None
     record_dir: str | None = None
 
 
@@ -187,6 +196,14 @@ class Recording:
     metadata: dict[str, Any]
 
 
+def _env_kwargs(shared: Mapping[str, Any], own: Mapping[str, Any]) -> dict[str, Any]:
+    """``shared`` updated by ``own``, with ``device_options`` merged key by key."""
+    merged = {**shared, **own}
+    if "device_options" in shared and "device_options" in own:
+        merged["device_options"] = {**shared["device_options"], **own["device_options"]}
+    return merged
+
+
 def _lost_slot(index: int, error: InfraError, last_observation: Any) -> tuple[Any, dict[str, Any]]:
     # A Ray actor (or its node) lost: the slot reports a device fault, so the case is retried like any other.
     return last_observation, {INFO_KEY: SlotReport(status="infra", message=f"{type(error).__name__}: {error}")}
@@ -201,10 +218,15 @@ def make_vector_env(
     frame_width: int,
     vectorization: str,
     ray_address: str | None = None,
+    per_env_kwargs: Sequence[Mapping[str, Any]] | None = None,
     record: Recording | None = None,
 ) -> gym.vector.VectorEnv[Any, Any, Any]:
-    """A vector env of :class:`EpisodeSlot` sub-envs with autoreset disabled (recording when asked)."""
-    fns = [partial(_make_slot, env_id, dict(env_kwargs), fault_plan, frame_width, i, record) for i in range(num_envs)]
+    """A vector env of :class:`EpisodeSlot` sub-envs with autoreset disabled (sub-env ``i``
+    built with ``env_kwargs`` updated by ``per_env_kwargs[i]``; recording when asked)."""
+    if per_env_kwargs is not None and len(per_env_kwargs) < num_envs:
+        raise CerebellumError(f"{num_envs} envs but options for only {len(per_env_kwargs)} of them (one emulator per env)")
+    kwargs = [_env_kwargs(env_kwargs, per_env_kwargs[i] if per_env_kwargs is not None else {}) for i in range(num_envs)]
+    fns = [partial(_make_slot, env_id, kwargs[i], fault_plan, frame_width, i, record) for i in range(num_envs)]
     return vectorize(fns, vectorization, autoreset_mode=gym.vector.AutoresetMode.DISABLED, ray_address=ray_address, on_env_lost=_lost_slot)
 
 
@@ -318,6 +340,7 @@ def _rollout(
         frame_width=config.frame_width,
         vectorization=config.vectorization,
         ray_address=config.ray_address,
+        per_env_kwargs=config.env_kwargs_per_env,
         record=record,
     )
     # The bar starts after the workers fork (tqdm runs a monitor thread).
@@ -335,6 +358,9 @@ def _rollout(
         episodes[slot] = None
         free[slot] = True
         job = episode.job
+        if config.between_episodes is not None:
+            # Before the slot's next case: the device behind it is checked (and restarted if dead).
+            config.between_episodes(slot, report.status == "infra")
         if report.status == "infra":
             errors.setdefault(job.case_id, []).append(report.message)
             if job.attempt < config.max_retries:

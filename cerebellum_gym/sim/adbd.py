@@ -30,15 +30,17 @@ import socket
 import struct
 import threading
 from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 
 from cerebellum_gym.devices.android import ADB_KEYBOARD_IME
 from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.sim.phone import Phone
-from cerebellum_gym.sim.shell import DEFAULT_SDK, PROPS, Shell
+from cerebellum_gym.sim.shell import DEFAULT_SDK, PROPS, SH, Shell, ShellResult
+from cerebellum_gym.sim.shell.language import compile_script
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +54,17 @@ A_WRTE: Final = 0x45545257
 A_STLS: Final = 0x534C5453
 A_VERSION: Final = 0x01000001
 MAX_PAYLOAD: Final = 1024 * 1024
+#: Streams one connection may have open at once (more are refused with CLSE).
+MAX_STREAMS: Final = 32
+#: Connections served at once (more are closed on accept).
+MAX_CONNECTIONS: Final = 128
+#: Output held for streams that have not sent it all, across the server (see OutputBudget).
+MAX_BUFFERED: Final = 64 * 1024 * 1024
+#: Output of at most this many new bytes is sent even over MAX_BUFFERED, so that a plain
+#: command always answers (MAX_CONNECTIONS x MAX_STREAMS x this bounds what that adds).
+SMALL_OUTPUT: Final = 16 * 1024
+#: How long one send may block on a peer that reads nothing before its connection is closed.
+SEND_TIMEOUT: Final = 30.0
 SYNC_DATA_MAX: Final = 64 * 1024
 #: Shell protocol v2 packet ids.
 SHELL_STDIN, SHELL_STDOUT, SHELL_STDERR, SHELL_EXIT, SHELL_CLOSE_STDIN = 0, 1, 2, 3, 4
@@ -97,12 +110,74 @@ class Fault:
     count: int = 1
 
 
+class OutputBudget:
+    """Bytes of output the server holds for streams that have not sent it all yet.
+
+    A buffer several streams share (one screenshot read by many clients) counts once. Output
+    that would pass the limit is answered with an error instead (small output always passes),
+    so output that no client reads cannot grow without bound; an upload counts while in flight.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.total = 0
+        self._held: dict[int, list[Any]] = {}  # id -> [buffer, holders]
+        self._lock = threading.Lock()
+
+    def admit(self, buffers: Iterable[bytes]) -> bool:
+        """Hold ``buffers`` unless that would pass the limit; output of at most
+        :data:`SMALL_OUTPUT` new bytes is always admitted (a plain command always answers)."""
+        with self._lock:
+            fresh = {id(b): b for b in buffers if b and id(b) not in self._held}
+            added = sum(len(b) for b in fresh.values())
+            if added > SMALL_OUTPUT and self.total + added > self.limit:
+                return False
+            for buffer in buffers:
+                if buffer:
+                    self._hold(buffer)
+            return True
+
+    def _hold(self, buffer: bytes) -> None:
+        entry = self._held.get(id(buffer))
+        if entry is None:
+            self._held[id(buffer)] = [buffer, 1]
+            self.total += len(buffer)
+        else:
+            entry[1] += 1
+
+    def release(self, buffer: bytes) -> None:
+        with self._lock:
+            entry = self._held.get(id(buffer))
+            if entry is not None:
+                entry[1] -= 1
+                if entry[1] <= 0:
+                    del self._held[id(buffer)]
+                    self.total -= len(buffer)
+
+    def reserve(self, n: int) -> bool:
+        """Count ``n`` more bytes (an upload in flight), unless that would pass the limit."""
+        with self._lock:
+            if self.total + n > self.limit:
+                return False
+            self.total += n
+            return True
+
+    def unreserve(self, n: int) -> None:
+        with self._lock:
+            self.total -= n
+
+
 @dataclass
 class _Stream:
     local_id: int
     remote_id: int
     service: str
+    #: Small replies, sent first, in order.
     out: deque[bytes] = field(default_factory=deque)
+    #: Large output, produced one WRTE payload at a time as the peer acknowledges.
+    source: Iterator[bytes] | None = None
+    #: Buffers the source reads from, counted in the server's OutputBudget until sent.
+    held: list[bytes] = field(default_factory=list)
     awaiting_ack: bool = False
     close_when_drained: bool = False
     sync: bytearray | None = None
@@ -110,8 +185,50 @@ class _Stream:
     sending: tuple[str, bytearray] | None = None
 
 
+def _packed(packets: Iterable[bytes | memoryview], step: int) -> Iterator[bytes]:
+    """Consecutive packets (each at most ``step`` bytes) merged into payloads of at most ``step``."""
+    buf = bytearray()
+    for part in packets:
+        if buf and len(buf) + len(part) > step:
+            yield bytes(buf)
+            buf = bytearray()
+        buf += part
+    if buf:
+        yield bytes(buf)
+
+
+def _slices(data: bytes, step: int) -> Iterator[bytes]:
+    view = memoryview(data)
+    for i in range(0, len(data), step):
+        yield bytes(view[i : i + step])
+
+
+def _shell_v2_packets(stdout: bytes, stderr: bytes, code: int, step: int) -> Iterator[bytes]:
+    body = max(1, min(step, SYNC_DATA_MAX) - 5)
+    for pid, data in ((SHELL_STDOUT, stdout), (SHELL_STDERR, stderr)):
+        view = memoryview(data)
+        for i in range(0, len(data), body):
+            part = view[i : i + body]
+            yield struct.pack("<BI", pid, len(part)) + part
+    yield struct.pack("<BIB", SHELL_EXIT, 1, code & 0xFF)
+
+
+def _sync_data_packets(data: bytes) -> Iterator[bytes]:
+    view = memoryview(data)
+    for i in range(0, len(data), SYNC_DATA_MAX):
+        part = view[i : i + SYNC_DATA_MAX]
+        yield b"DATA" + struct.pack("<I", len(part)) + part
+    yield b"DONE" + struct.pack("<I", 0)
+
+
 class _Connection:
-    """One TCP connection from an adb server: the transport and its multiplexed streams."""
+    """One TCP connection from an adb server: the transport and its multiplexed streams.
+
+    Everything a peer sends is untrusted: a packet longer than the maximum payload closes the
+    connection, a command that fails answers an error, and nothing a peer does raises out of
+    :meth:`run` (a fault in one stream closes that stream, a fault in the transport closes
+    this connection; the server and its other connections go on).
+    """
 
     def __init__(self, server: AdbdServer, sock: socket.socket) -> None:
         self.server = server
@@ -120,20 +237,26 @@ class _Connection:
         self.next_id = 1
         self.max_payload = 4096
         self.hung = False
-        self.shell = Shell(server.phone, screencap_compression=server.screencap_compression, provision=server.provision, sdk=server.sdk)
+        self.shell = server.make_shell()
 
     # --- plumbing ----------------------------------------------------------------------------
 
     def _recv_exact(self, n: int) -> bytes | None:
-        buf = bytearray()
-        while len(buf) < n:
+        buf = bytearray(n)
+        view = memoryview(buf)
+        got = 0
+        while got < n:
             try:
-                chunk = self.sock.recv(n - len(buf))
+                k = self.sock.recv_into(view[got:])
+            except TimeoutError:
+                if self.server.stopping:
+                    return None
+                continue  # an idle transport is fine: wait on
             except OSError:
                 return None
-            if not chunk:
+            if not k:
                 return None
-            buf += chunk
+            got += k
         return bytes(buf)
 
     def send(self, command: int, arg0: int, arg1: int, payload: bytes = b"") -> None:
@@ -146,18 +269,27 @@ class _Connection:
                 if header is None:
                     return
                 command, arg0, arg1, length, _check, magic = HEADER.unpack(header)
+                if magic != command ^ 0xFFFFFFFF:
+                    log.warning("adbd: bad magic from a peer; closing")
+                    return
+                if length > MAX_PAYLOAD:
+                    # More than the device advertised: a device closes such a transport.
+                    log.warning("adbd: a peer sent a %d-byte packet (max %d); closing", length, MAX_PAYLOAD)
+                    return
                 payload = self._recv_exact(length) if length else b""
                 if payload is None:
-                    return
-                if magic != command ^ 0xFFFFFFFF:
-                    log.warning("adbd: bad magic from %s; closing", self.sock.getpeername())
                     return
                 if self.hung:
                     continue  # the injected "stop answering" fault: read, never reply
                 self.dispatch(command, arg0, arg1, payload)
         except OSError:
             return
+        except Exception:  # a bug must cost this connection at most, never the server
+            log.exception("adbd: closing a connection after an internal error")
+            return
         finally:
+            for stream in list(self.streams.values()):
+                self._drop(stream)
             with contextlib.suppress(OSError):
                 self.sock.close()
             self.server._forget(self)
@@ -165,7 +297,8 @@ class _Connection:
     def dispatch(self, command: int, arg0: int, arg1: int, payload: bytes) -> None:
         if command == A_CNXN:
             self.max_payload = max(4096, min(arg1, MAX_PAYLOAD))
-            self.streams.clear()
+            for old in list(self.streams.values()):
+                self._drop(old)
             # Answer CNXN with CNXN and skip AUTH, as a device with authentication off does.
             self.send(A_CNXN, A_VERSION, MAX_PAYLOAD, self.server.banner().encode())
         elif command == A_OPEN:
@@ -183,28 +316,73 @@ class _Connection:
             self.send(A_OKAY, stream.local_id, stream.remote_id)
             if stream.sync is not None:
                 stream.sync += payload
-                self.serve_sync(stream)
+                try:
+                    self.serve_sync(stream)
+                except OSError:
+                    raise
+                except Exception:
+                    log.exception("adbd: sync request failed")
+                    stream.sync = None
+                    self.queue(stream, _sync_fail("internal error"))
+                    stream.close_when_drained = True
+                    self.pump(stream)
             # Shell stdin is not used by any command here: acknowledged and dropped.
         elif command == A_CLSE:
-            self.streams.pop(arg1, None)
+            closing = self.streams.get(arg1)
+            if closing is not None:
+                # The peer closed its end: close ours and say so, as adbd does (clients such
+                # as adb-shell wait for this CLSE).
+                self._drop(closing)
+                self.send(A_CLSE, closing.local_id, closing.remote_id)
         # AUTH, STLS and SYNC are not expected from a host once connected: ignored.
+
+    def _drop(self, stream: _Stream) -> None:
+        """Forget a stream and give back the output it held."""
+        self.streams.pop(stream.local_id, None)
+        stream.source = None
+        stream.out.clear()
+        for buffer in stream.held:
+            self.server.budget.release(buffer)
+        stream.held.clear()
+        if stream.sending is not None:
+            self.server.budget.unreserve(len(stream.sending[1]))
+            stream.sending = None
 
     def pump(self, stream: _Stream) -> None:
         """Send the next chunk if the peer acknowledged the last one; close when drained."""
         if stream.awaiting_ack or stream.local_id not in self.streams:
             return
+        chunk: bytes | None = None
         if stream.out:
             chunk = stream.out.popleft()
+        elif stream.source is not None:
+            chunk = next(stream.source, None)
+            if chunk is None:
+                stream.source = None
+                for buffer in stream.held:
+                    self.server.budget.release(buffer)
+                stream.held.clear()
+        if chunk:
             stream.awaiting_ack = True
             self.send(A_WRTE, stream.local_id, stream.remote_id, chunk)
-        elif stream.close_when_drained:
-            del self.streams[stream.local_id]
+        elif stream.close_when_drained and not stream.out and stream.source is None:
+            self._drop(stream)
             self.send(A_CLSE, stream.local_id, stream.remote_id)
 
     def queue(self, stream: _Stream, data: bytes) -> None:
+        """Queue a small reply (at most a few KB)."""
         step = self.max_payload
         for i in range(0, len(data), step):
             stream.out.append(data[i : i + step])
+
+    def stream_out(self, stream: _Stream, payloads: Iterator[bytes], held: tuple[bytes, ...]) -> bool:
+        """Send ``payloads`` lazily, one per acknowledgement; ``held`` counts in the server's
+        budget until then. False (nothing queued) when the budget cannot take it now."""
+        if not self.server.budget.admit(held):
+            return False
+        stream.held.extend(b for b in held if b)
+        stream.source = payloads
+        return True
 
     # --- services ----------------------------------------------------------------------------
 
@@ -224,14 +402,15 @@ class _Connection:
             log.info("adbd: injected fault: garbage on the transport after %r", service)
             self.sock.sendall(os.urandom(256))
             return
+        name, _, command = service.partition(":")
+        kind = name.split(",")[0]
+        if kind not in ("shell", "exec", "sync") or len(self.streams) >= MAX_STREAMS:
+            # How adbd refuses a service it does not offer (or cannot take on now).
+            self.send(A_CLSE, 0, remote_id)
+            return
         local_id = self.next_id
         self.next_id += 1
         stream = _Stream(local_id, remote_id, service)
-        name, _, command = service.partition(":")
-        kind = name.split(",")[0]
-        if kind not in ("shell", "exec", "sync"):
-            self.send(A_CLSE, 0, remote_id)  # how adbd refuses a service it does not offer
-            return
         self.streams[local_id] = stream
         self.send(A_OKAY, local_id, remote_id)
         v2 = kind == "shell" and "v2" in name.split(",")[1:]
@@ -248,23 +427,35 @@ class _Connection:
             self.queue(stream, b"cerebellum-gym simulator: interactive shells are not supported; pass a command\n")
             stream.close_when_drained = True
         else:
+            result = self.run_command(command)
+            if v2:
+                packets = _shell_v2_packets(result.stdout, result.stderr, result.code, self.max_payload)
+                admitted = self.stream_out(stream, _packed(packets, self.max_payload), (result.stdout, result.stderr))
+            else:
+                # shell v1 and exec: one byte stream; the exit code is lost, as on a device.
+                data = result.stdout + result.stderr if result.stderr else result.stdout
+                admitted = self.stream_out(stream, _slices(data, self.max_payload), (data,))
+            if not admitted:
+                message = f"adbd: {len(result.stdout) + len(result.stderr)} bytes of output refused: clients have not read earlier output\n"
+                if v2:
+                    self.queue(stream, _v2_error(message))
+                else:
+                    self.queue(stream, message.encode())
+            stream.close_when_drained = True
+        self.pump(stream)
+
+    def run_command(self, command: str) -> ShellResult:
+        """Run one service's command line: parsed here, on this connection's thread, and only
+        run under the server's lock (so a long line never holds up other clients)."""
+        try:
+            program = compile_script(command)
             with self.server.lock:
                 # Each service is a fresh `sh -c` on a device: no cwd or $? carries over.
                 self.shell.cwd, self.shell.status = "/", 0
-                result = self.shell.run(command)
-            if v2:
-                body = bytearray()
-                for pid, data in ((SHELL_STDOUT, result.stdout), (SHELL_STDERR, result.stderr)):
-                    for i in range(0, len(data), SYNC_DATA_MAX):
-                        part = data[i : i + SYNC_DATA_MAX]
-                        body += struct.pack("<BI", pid, len(part)) + part
-                body += struct.pack("<BI", SHELL_EXIT, 1) + bytes([result.code & 0xFF])
-                self.queue(stream, bytes(body))
-            else:
-                # shell v1 and exec: one byte stream; the exit code is lost, as on a device.
-                self.queue(stream, result.stdout + result.stderr if result.stderr else result.stdout)
-            stream.close_when_drained = True
-        self.pump(stream)
+                return self.shell.execute(program)
+        except Exception as exc:  # the shell answers its own errors; this is the last resort
+            log.exception("adbd: command failed")
+            return ShellResult(b"", f"{SH}: internal error: {type(exc).__name__}\n".encode(), 255)
 
     def serve_sync(self, stream: _Stream) -> None:
         buf = stream.sync
@@ -276,8 +467,15 @@ class _Connection:
                 del buf[:8]  # DONE's argument is the mtime, not a length
                 path, data = stream.sending
                 stream.sending = None
-                with self.server.lock:
-                    self.shell.write(path, bytes(data))
+                self.server.budget.unreserve(len(data))
+                try:
+                    with self.server.lock:
+                        self.shell.write(path, bytes(data))
+                except CerebellumError as exc:
+                    self.queue(stream, _sync_fail(str(exc)))
+                    stream.close_when_drained = True
+                    buf.clear()
+                    break
                 self.queue(stream, b"OKAY" + struct.pack("<I", 0))
                 continue
             if length > SYNC_DATA_MAX * 4 or (ident != b"DATA" and length > 4096):
@@ -290,6 +488,11 @@ class _Connection:
             body = bytes(buf[8 : 8 + length])
             del buf[: 8 + length]
             if ident == b"DATA" and stream.sending is not None:
+                if not self.server.budget.reserve(len(body)):
+                    self.queue(stream, _sync_fail("No space left on device"))
+                    stream.close_when_drained = True
+                    buf.clear()
+                    break
                 stream.sending[1].extend(body)
                 continue
             path = body.decode("utf-8", "surrogateescape")
@@ -298,17 +501,26 @@ class _Connection:
             if reply is None:
                 stream.close_when_drained = True
                 break
+            if isinstance(reply, tuple):  # RECV: a file, sent lazily
+                content = reply[0]
+                if not self.stream_out(stream, _packed(_sync_data_packets(content), self.max_payload), (content,)):
+                    self.queue(stream, _sync_fail("too much unread output; try again"))
+                    stream.close_when_drained = True
+                    break
+                continue
             if reply:
                 self.queue(stream, reply)
         self.pump(stream)
 
-    def sync_request(self, stream: _Stream, ident: bytes, path: str) -> bytes | None:
-        """The reply to one sync request; ``None`` ends the sync session."""
+    def sync_request(self, stream: _Stream, ident: bytes, path: str) -> bytes | tuple[bytes] | None:
+        """The reply to one sync request (a RECV's file as a 1-tuple, sent lazily); ``None``
+        ends the sync session."""
         shell = self.shell
-        mtime = int(self.server.phone.state.clock)
+        mtime = int(self.server.phone.state.clock) & 0xFFFFFFFF
         if ident == b"STAT":
-            if shell.read(path) is not None:
-                return b"STAT" + struct.pack("<III", 0o100644, len(shell.read(path) or b""), mtime)
+            data = shell.read(path)
+            if data is not None:
+                return b"STAT" + struct.pack("<III", 0o100644, len(data) & 0xFFFFFFFF, mtime)
             if shell.is_dir(path):
                 return b"STAT" + struct.pack("<III", 0o40771, 4096, mtime)
             return b"STAT" + struct.pack("<III", 0, 0, 0)
@@ -318,7 +530,7 @@ class _Connection:
                 for name in shell.listdir(path):
                     full = path.rstrip("/") + "/" + name
                     data = shell.read(full)
-                    mode, size = (0o100644, len(data)) if data is not None else (0o40771, 4096)
+                    mode, size = (0o100644, len(data) & 0xFFFFFFFF) if data is not None else (0o40771, 4096)
                     encoded = name.encode("utf-8", "surrogateescape")
                     out += b"DENT" + struct.pack("<IIII", mode, size, mtime, len(encoded)) + encoded
             return bytes(out) + b"DONE" + struct.pack("<IIII", 0, 0, 0, 0)
@@ -326,10 +538,7 @@ class _Connection:
             data = shell.read(path)
             if data is None:
                 return _sync_fail("No such file or directory")
-            out = bytearray()
-            for i in range(0, len(data), SYNC_DATA_MAX):
-                out += b"DATA" + struct.pack("<I", len(data[i : i + SYNC_DATA_MAX])) + data[i : i + SYNC_DATA_MAX]
-            return bytes(out) + b"DONE" + struct.pack("<I", 0)
+            return (data,)
         if ident == b"SEND":
             target, _, _mode = path.rpartition(",")
             stream.sending = (target or path, bytearray())
@@ -337,6 +546,11 @@ class _Connection:
         if ident == b"QUIT":
             return None
         return _sync_fail(f"unknown sync request {ident!r}")
+
+
+def _v2_error(message: str, code: int = 1) -> bytes:
+    data = message.encode()
+    return struct.pack("<BI", SHELL_STDERR, len(data)) + data + struct.pack("<BIB", SHELL_EXIT, 1, code)
 
 
 def _sync_fail(message: str) -> bytes:
@@ -387,6 +601,8 @@ class AdbdServer:
         self.screencap_compression = screencap_compression
         self.sdk = int(sdk)
         self.lock = threading.RLock()
+        self.budget = OutputBudget(MAX_BUFFERED)
+        self.frame_cache: dict[str, tuple[np.ndarray, bytes]] = {}
         self.stopping = False
         self._faults: list[Fault] = []
         self._fault_lock = threading.Lock()
@@ -406,6 +622,17 @@ class AdbdServer:
         """Set the phone up as served (again after a factory reset): the ADB keyboard if asked."""
         if self.adb_keyboard:
             phone.put_setting("secure", "default_input_method", ADB_KEYBOARD_IME)
+
+    def make_shell(self) -> Shell:
+        """The shell one transport connection runs its services in. A subclass may extend it (a
+        stand-in emulator overrides properties and commands while it "boots")."""
+        return Shell(
+            self.phone,
+            screencap_compression=self.screencap_compression,
+            provision=self.provision,
+            sdk=self.sdk,
+            frame_cache=self.frame_cache,
+        )
 
     @property
     def address(self) -> tuple[str, int]:
@@ -468,7 +695,13 @@ class AdbdServer:
                 sock, _ = self._listener.accept()
             except OSError:
                 break
+            if len(self._connections) >= MAX_CONNECTIONS:
+                log.warning("adbd: %d connections open; refusing another", len(self._connections))
+                sock.close()
+                continue
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            # Sends give up on a peer that stops reading; receives time out only to look again.
+            sock.settimeout(SEND_TIMEOUT)
             conn = _Connection(self, sock)
             self._connections.add(conn)
             threading.Thread(target=conn.run, name="adbd-conn", daemon=True).start()

@@ -1,10 +1,7 @@
-"""The Qwen3.5 reference agent, on a tiny random Qwen3.5 built here.
+"""The Qwen3.5 reference agent, on a tiny random Qwen3.5 built here (see ``conftest.py``).
 
-Downloaded weights are the boundary we cannot reach in tests: the model is a real
-``Qwen3_5ForConditionalGeneration`` with random weights (hidden 64, 2 layers, a one-block
-vision tower) and a byte-level BPE tokenizer trained locally, saved as safetensors and loaded back
-through the same ``from_pretrained`` path users take, with a real PEFT LoRA adapter. Random
-weights make the unconstrained output garbage, which is what makes the constraint testable.
+Random weights make the unconstrained output garbage, which is what makes the constraint
+testable; greedy decoding makes batched and single runs comparable decision by decision.
 """
 
 from __future__ import annotations
@@ -17,96 +14,22 @@ import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
-transformers = pytest.importorskip("transformers")
-peft = pytest.importorskip("peft")
+pytest.importorskip("transformers")
+pytest.importorskip("peft")
 
 import cerebellum_gym  # noqa: E402,F401
-from cerebellum_gym.agents.qwen_agent import ActionConstraint, QwenActionAgent, allowed_actions, build_prompt  # noqa: E402
+from cerebellum_gym.agents.qwen_agent import QwenActionAgent, StepCounter, parse_qwen_spec  # noqa: E402
+from cerebellum_gym.agents.qwen_prompt import PromptLimits  # noqa: E402
 from cerebellum_gym.core.actions import CODES, parse_action  # noqa: E402
-from cerebellum_gym.errors import CerebellumError  # noqa: E402
 
-SPECIALS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|vision_start|>", "<|vision_end|>", "<|image_pad|>", "<|video_pad|>"]
-
-
-def _build_tiny(path: Path, seed: int) -> None:
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
-    from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
-    from transformers.models.qwen3_5 import Qwen3_5Config, Qwen3_5ForConditionalGeneration
-
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=420, special_tokens=SPECIALS, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
-    corpus = ["Task: Turn wifi on.", "Next action:", "T UE", "K hello world", '[AB] TextView "Settings"', "Action taken: T QX"] * 20
-    tok.train_from_iterator(corpus, trainer)
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|endoftext|>", pad_token="<|endoftext|>")
-    tokenizer.add_special_tokens({"additional_special_tokens": SPECIALS[1:]})
-    ids = {name: tokenizer.convert_tokens_to_ids(name) for name in SPECIALS}
-    config = Qwen3_5Config(
-        text_config={
-            "vocab_size": len(tokenizer),
-            "hidden_size": 64,
-            "intermediate_size": 128,
-            "num_hidden_layers": 2,
-            "num_attention_heads": 2,
-            "num_key_value_heads": 1,
-            "head_dim": 32,
-            "linear_num_key_heads": 2,
-            "linear_num_value_heads": 2,
-            "linear_key_head_dim": 16,
-            "linear_value_head_dim": 16,
-            "layer_types": ["linear_attention", "full_attention"],
-            "max_position_embeddings": 8192,
-            "eos_token_id": ids["<|endoftext|>"],
-            "pad_token_id": ids["<|endoftext|>"],
-        },
-        vision_config={
-            "depth": 1,
-            "hidden_size": 32,
-            "intermediate_size": 64,
-            "num_heads": 2,
-            "out_hidden_size": 64,
-            "num_position_embeddings": 256,
-        },
-        image_token_id=ids["<|image_pad|>"],
-        video_token_id=ids["<|video_pad|>"],
-        vision_start_token_id=ids["<|vision_start|>"],
-        vision_end_token_id=ids["<|vision_end|>"],
-        tie_word_embeddings=True,
-    )
-    torch.manual_seed(seed)
-    Qwen3_5ForConditionalGeneration(config).save_pretrained(path, safe_serialization=True)
-    tokenizer.save_pretrained(path)
-    Qwen2VLImageProcessorPil(
-        patch_size=16, merge_size=2, temporal_patch_size=2, min_pixels=32 * 32 * 4, max_pixels=232 * 520
-    ).save_pretrained(path)
-
-
-@pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("tiny-qwen35")
-    _build_tiny(path, seed=0)
-    return path
-
-
-@pytest.fixture(scope="module")
-def tiny_adapter(tiny_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from peft import LoraConfig, get_peft_model
-    from transformers import AutoModelForImageTextToText
-
-    base = AutoModelForImageTextToText.from_pretrained(tiny_model)
-    # PEFT has no default target modules for qwen3_5: name them.
-    lora = get_peft_model(base, LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"], init_lora_weights=False))
-    out = tmp_path_factory.mktemp("tiny-lora")
-    lora.save_pretrained(out, safe_serialization=True)
-    return out
+#: Small images keep the tiny model's steps fast; the card's limits are tested in test_qwen_prompt.
+SMALL = PromptLimits(history_width=116, current_width=232, history_gutter=8, current_gutter=16)
 
 
 @pytest.fixture(scope="module")
 def agent(tiny_model: Path, tiny_adapter: Path) -> QwenActionAgent:
     torch.set_num_threads(1)
-    return QwenActionAgent.from_pretrained(tiny_model, adapter=tiny_adapter, max_text_tokens=8)
+    return QwenActionAgent.from_pretrained(tiny_model, adapter=tiny_adapter, max_text_tokens=8, limits=SMALL)
 
 
 def _obs(task: str, seed: int, steps: int = 0, **kwargs: Any) -> tuple[gym.Env[Any, Any], dict[str, Any]]:
@@ -117,30 +40,10 @@ def _obs(task: str, seed: int, steps: int = 0, **kwargs: Any) -> tuple[gym.Env[A
     return env, obs
 
 
-def test_prompt_follows_the_reference_format() -> None:
-    _, obs = _obs("SystemWifiTurnOn", seed=0, steps=2)
-    text, images = build_prompt(obs)
-    assert text.startswith("Task: Turn wifi on.\n\nStep 1:\n<image>\nAction taken: ")
-    assert "Step 2:" in text and "Step 3:" not in text
-    assert text.endswith("\nNext action:") and "Current screen:\n<image>\n" in text
-    assert len(images) == 3 and images[-1].shape == obs["screenshot"].shape
-    text_only, none = build_prompt(obs, use_images=False)
-    assert "<image>" not in text_only and none == []
-
-
-def test_constraint_trie_allows_exactly_the_legal_continuations() -> None:
-    c = ActionConstraint(complete=[(1,), (2, 3), (2, 4)], open_prefixes=[(5,)], eos=0)
-    assert c.allowed([]) == [1, 2, 5]
-    assert c.allowed([2]) == [3, 4]
-    assert c.allowed([2, 3]) == [0]  # complete: only EOS
-    assert c.allowed([5]) == "free-not-empty"
-    assert c.allowed([5, 9]) == "free"
-
-
-def test_allowed_actions_follow_masks_and_labels() -> None:
-    obs = {"action_mask": np.array([1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0]), "labels": ("AB", "CD")}
-    complete, opened = allowed_actions(obs)
-    assert complete == ["T AB", "T CD", "D", "B", "F"] and opened == ["F "]
+def _only(obs: dict[str, Any], codes: str) -> dict[str, Any]:
+    out = dict(obs)
+    out["action_mask"] = np.array([1 if c in codes else 0 for c in CODES], dtype=np.int8)
+    return out
 
 
 @pytest.mark.parametrize(("task", "seed", "steps"), [("SystemWifiTurnOn", 0, 0), ("SystemWifiTurnOn", 1, 2), ("ContactsAddContact", 2, 4)])
@@ -156,15 +59,75 @@ def test_every_answer_is_legal_on_the_current_screen(agent: QwenActionAgent, tas
 
 
 def test_masks_steer_the_first_token(agent: QwenActionAgent) -> None:
-    env, obs = _obs("ContactsAddContact", seed=3, steps=3)
-    only_type = dict(obs)
-    only_type["action_mask"] = np.array([1 if c == "K" else 0 for c in CODES], dtype=np.int8)
-    action = parse_action(agent.act(only_type))
-    assert action.code == "K" and action.text  # free text, at least one token
-    only_tap = dict(obs)
-    only_tap["action_mask"] = np.array([1 if c == "T" else 0 for c in CODES], dtype=np.int8)
-    action = parse_action(agent.act(only_tap))
+    _, obs = _obs("ContactsAddContact", seed=3, steps=3)
+    action = parse_action(agent.act(_only(obs, "K")))
+    assert action.code == "K" and action.text and action.text.strip() and "\ufffd" not in action.text
+    action = parse_action(agent.act(_only(obs, "T")))
     assert action.code == "T" and action.label in obs["labels"]
+
+
+def test_text_cut_at_the_token_cap_is_still_an_action(tiny_model: Path) -> None:
+    agent = QwenActionAgent.from_pretrained(tiny_model, use_images=False, max_text_tokens=2)
+    _, obs = _obs("ContactsAddContact", seed=3, steps=3, pixels=False)
+    for codes in ("K", "KW", "KT"):
+        action = parse_action(agent.act(_only(obs, codes)))
+        assert action.code in codes and (action.text is None or action.text.strip())
+
+
+def test_batched_decisions_equal_single_ones(agent: QwenActionAgent) -> None:
+    # Mixed prompt lengths (tasks, history depths, free text), so left padding differs per row.
+    observations = [
+        _obs("SystemWifiTurnOn", 0, 0)[1],
+        _obs("ContactsAddContact", 2, 4)[1],
+        _only(_obs("ContactsAddContact", 3, 3)[1], "K"),
+        _obs("SystemBrightnessMax", 4, 1)[1],
+        _only(_obs("SystemWifiTurnOn", 5, 2)[1], "KF"),
+        _obs("ContactsAddContact", 6, 6)[1],
+    ]
+    lengths = {len(agent.encoder.encode(o).input_ids) for o in observations}
+    assert len(lengths) >= 4
+    calls = 0
+    generate = agent.model.generate
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return generate(*args, **kwargs)
+
+    agent.model.generate = counting  # counts calls, changes nothing
+    try:
+        agent.reset()
+        batched = agent.act_batch(observations)
+        assert calls == 1  # one generate for the whole batch
+        agent.reset()
+        single = [agent.act_batch([o])[0] for o in observations]
+    finally:
+        del agent.model.generate
+    assert batched == single
+    assert any(a.startswith("K ") for a in batched)
+
+
+def test_batch_size_splits_the_batch(tiny_model: Path) -> None:
+    agent = QwenActionAgent.from_pretrained(tiny_model, use_images=False, max_text_tokens=4, batch_size=2)
+    observations = [_obs("SystemWifiTurnOn", s, s % 3, pixels=False)[1] for s in range(5)]
+    whole = QwenActionAgent(agent.model, agent.tokenizer, None, max_text_tokens=4).act_batch(observations)
+    assert agent.act_batch(observations) == whole
+
+
+def test_step_numbers_follow_the_episode() -> None:
+    env = gym.make("Cerebellum-Sim-v0", task="ContactsAddContact", pixels=False)
+    counter = StepCounter()
+    obs, _ = env.reset(seed=0)
+    numbers = []
+    for _ in range(7):
+        numbers.append(counter.next_step(0, obs))
+        assert counter.next_step(0, obs) == numbers[-1]  # the same observation is the same step
+        obs, *_ = env.step(env.unwrapped.oracle_action())  # type: ignore[attr-defined]
+    assert numbers == [1, 2, 3, 4, 5, 6, 7]
+    counter.begin(0)
+    obs, _ = env.reset(seed=1)
+    assert counter.next_step(0, obs) == 1
+    assert counter.next_step(1, {**obs, "step": 11}) == 12
 
 
 def test_agent_plays_an_episode_in_text_only_mode(tiny_model: Path) -> None:
@@ -188,11 +151,15 @@ def test_adapter_changes_the_model(tiny_model: Path, tiny_adapter: Path) -> None
         assert not torch.allclose(base(input_ids=ids).logits, tuned(input_ids=ids).logits)
 
 
-def test_refuses_checkpoints_without_safetensors(tmp_path: Path) -> None:
-    (tmp_path / "config.json").write_text("{}")
-    (tmp_path / "pytorch_model.bin").write_bytes(b"pickle")
-    with pytest.raises(CerebellumError, match="only safetensors"):
-        QwenActionAgent.from_pretrained(tmp_path)
+def test_device_dtype_and_attention_options(tiny_model: Path, tiny_adapter: Path) -> None:
+    agent = QwenActionAgent.from_pretrained(
+        tiny_model, tiny_adapter, dtype="bfloat16", attn="eager", device="cpu", max_text_tokens=4, limits=SMALL
+    )
+    assert next(agent.model.parameters()).dtype == torch.bfloat16
+    assert agent.model.config._attn_implementation == "eager"
+    env, obs = _obs("SystemWifiTurnOn", 0, 1)
+    _, _, _, _, info = env.step(agent.act(obs))
+    assert not info["invalid_action"]
 
 
 def test_loads_from_the_cli_spec(tiny_model: Path, tiny_adapter: Path) -> None:
@@ -201,3 +168,18 @@ def test_loads_from_the_cli_spec(tiny_model: Path, tiny_adapter: Path) -> None:
     agent = load_agent(f"qwen:{tiny_model},{tiny_adapter}", max_text_tokens=4)
     assert isinstance(agent, QwenActionAgent) and agent.needs_pixels
     assert not load_agent(f"qwen:{tiny_model}", use_images=False).needs_pixels
+    tuned = load_agent(f"qwen:{tiny_model},{tiny_adapter}?device=cpu&dtype=bfloat16&attn=sdpa&images=0&max_text_tokens=3&batch_size=2")
+    assert isinstance(tuned, QwenActionAgent)
+    assert not tuned.needs_pixels and tuned.max_text_tokens == 3 and tuned.batch_size == 2
+    assert next(tuned.model.parameters()).dtype == torch.bfloat16 and tuned.model.config._attn_implementation == "sdpa"
+
+
+def test_spec_options_are_checked() -> None:
+    assert parse_qwen_spec("m") == ("m", None, {})
+    assert parse_qwen_spec("m,a?images=false") == ("m", "a", {"use_images": False})
+    with pytest.raises(ValueError, match="unknown qwen: option 'gpu'"):
+        parse_qwen_spec("m?gpu=1")
+    with pytest.raises(ValueError, match="max_text_tokens"):
+        parse_qwen_spec("m?max_text_tokens=many")
+    with pytest.raises(ValueError, match="names no base model"):
+        parse_qwen_spec(",adapter")

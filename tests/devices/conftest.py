@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
+from standins import StandinSdk, make_standin_sdk, scanning_adb_server, standin_port_base
 
 from cerebellum_gym.devices.adb import AdbDevice, PrivateAdbServer
 from cerebellum_gym.sim.adbd import AdbdServer
@@ -86,3 +87,16 @@ def served_module(adb_server: PrivateAdbServer) -> Iterator[Served]:
         yield s
     finally:
         unserve(s)
+
+
+@pytest.fixture(scope="session")
+def standin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StandinSdk]:
+    """A fake SDK whose emulator is the stand-in, and an adb server with the emulator scan on."""
+    root = tmp_path_factory.mktemp("standin")
+    make_standin_sdk(root)
+    base = standin_port_base()
+    server = scanning_adb_server(base)
+    try:
+        yield StandinSdk(root, server, base, 18500 + (base - 5700))
+    finally:
+        server.stop()

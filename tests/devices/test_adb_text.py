@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 import pytest
@@ -130,3 +131,76 @@ def test_the_served_shell_would_run_an_unquoted_payload(typing_target: Any) -> N
     assert typing_target.phone.read_file("/tmp/x") == b""
     with typing_target.server.lock:
         typing_target.phone.remove_path("/tmp/x")
+
+
+# --- long text: typed in bounded requests, whatever it holds ------------------------------------
+
+LONG_TEXTS = {
+    "ascii": "a" * 100_000,
+    "quotes": "'" * 70_000,  # 5 bytes each once quoted
+    "percent-s": "%s" * 20_000 + " 100% sure",
+    "cjk": "東" * 100_000,  # 3 UTF-8 bytes each
+    "emoji": "🙂" * 50_000,  # 4 UTF-8 bytes each
+    "mixed": "x'y %s\"$(id)`z` ; &&\n" * 4_000,
+}
+
+
+def as_dumped(text: str) -> str:
+    """``text`` as a uiautomator dump shows it: XML 1.0 cannot carry control characters, and a
+    device's dump replaces them with U+FFFD."""
+    return re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]", "\ufffd", text)
+
+
+def typed_back(device: AdbDevice) -> str:
+    """The focused field's text as the device's UI tree shows it."""
+    focused = [n for n in device.ui_tree().iter() if n.focused]
+    assert len(focused) == 1
+    return focused[0].text
+
+
+@pytest.mark.parametrize("name", list(LONG_TEXTS))
+def test_long_text_of_any_content_arrives_exactly(typing_target: Any, name: str) -> None:
+    """Before: past 65,535 bytes of request the adb server dropped the connection and the agent's
+    own text became a DeviceLostError (an infra skip)."""
+    text = LONG_TEXTS[name]
+    device, phone, server = typing_target.device, typing_target.phone, typing_target.server
+    with server.lock:
+        phone.clear_focused_text()
+        before = observable(phone)
+    device.type_text(text)
+    assert typed_back(device) == text
+    assert observable(phone) == before
+
+
+def test_a_request_over_the_adb_servers_limit_is_refused_before_it_is_sent(typing_target: Any) -> None:
+    from cerebellum_gym.errors import CerebellumError, InfraError
+
+    with pytest.raises(CerebellumError, match="65535-byte limit") as caught:
+        typing_target.device.shell("echo " + "a" * 70_000)
+    assert not isinstance(caught.value, InfraError)
+    assert typing_target.device.shell(["echo", "still online"]).text == "still online\n"
+
+
+def test_a_lone_surrogate_is_the_agents_error_not_the_devices(typing_target: Any) -> None:
+    from cerebellum_gym.errors import InvalidActionError
+
+    with pytest.raises(InvalidActionError, match="surrogate"):
+        typing_target.device.type_text("ok \ud800")
+
+
+long_texts = st.tuples(st.text(max_size=24), st.integers(min_value=1, max_value=3_000)).map(lambda t: t[0] * t[1])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(text=st.one_of(st.text(min_size=1, max_size=200), long_texts.filter(bool)))
+@example(text="it's " * 15_000)
+def test_any_text_typed_over_adb_reads_back_from_the_ui_tree_and_runs_nothing(typing_target: Any, text: str) -> None:
+    device, phone, server = typing_target.device, typing_target.phone, typing_target.server
+    with server.lock:
+        phone.clear_focused_text()
+        before = observable(phone)
+    device.type_text(text)
+    assert typed_back(device) == as_dumped(text)
+    with server.lock:
+        assert phone.focused_text() == text  # exactly, control characters included
+    assert observable(phone) == before, "typing changed device state beyond the field"

@@ -10,10 +10,11 @@ import sys
 from collections.abc import Iterator
 
 import pytest
+from adbhost import RawHost
 
 from cerebellum_gym.devices.adb import PrivateAdbServer, free_port
 from cerebellum_gym.errors import CerebellumError
-from cerebellum_gym.sim.adbd import A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_VERSION, A_WRTE, HEADER, AdbdServer, is_loopback, packet
+from cerebellum_gym.sim.adbd import A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_VERSION, A_WRTE, AdbdServer, is_loopback
 from cerebellum_gym.sim.phone import Phone
 
 pytest.importorskip("adbutils")
@@ -42,34 +43,6 @@ def connected(adb: PrivateAdbServer) -> Iterator[tuple[AdbdServer, str]]:
 
 
 # --- raw protocol ------------------------------------------------------------------------------
-
-
-class RawHost:
-    """A minimal host side of the transport, to check the device's behaviour byte by byte."""
-
-    def __init__(self, port: int, max_payload: int = 4096) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=2)
-        self.send(A_CNXN, A_VERSION, max_payload, b"host::features=shell_v2\0")
-
-    def send(self, command: int, arg0: int, arg1: int, payload: bytes = b"") -> None:
-        self.sock.sendall(packet(command, arg0, arg1, payload))
-
-    def recv(self, timeout: float = 2.0) -> tuple[int, int, int, bytes]:
-        self.sock.settimeout(timeout)
-        header = self._exact(HEADER.size)
-        command, arg0, arg1, length, check, magic = HEADER.unpack(header)
-        assert magic == command ^ 0xFFFFFFFF
-        payload = self._exact(length)
-        assert check == sum(payload) & 0xFFFFFFFF
-        return command, arg0, arg1, payload
-
-    def _exact(self, n: int) -> bytes:
-        buf = b""
-        while len(buf) < n:
-            chunk = self.sock.recv(n - len(buf))
-            assert chunk, "device closed the connection"
-            buf += chunk
-        return buf
 
 
 def test_handshake_answers_cnxn_without_auth_and_a_banner() -> None:

@@ -158,3 +158,50 @@ def test_raw_screencap_writes_the_device_header_then_rgba(sdk: int, header: byte
     sh.run("screencap /sdcard/shot.raw; screencap /sdcard/shot.png")
     assert sh.phone.read_file("/sdcard/shot.raw") == data
     assert sh.phone.read_file("/sdcard/shot.png").startswith(b"\x89PNG")
+
+
+# --- hardening: arithmetic, binaries by path, pm path, bounded time and sizes -----------------
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("echo $((1+1))", "2\n"),
+        ('echo "$((2*(3+4)))" $(( 7 / 2 )) $((-7 % 3))', "14 3 -1\n"),
+        ("echo $((1 << 4 | 1)) $((2147483647 + 1))", "17 -2147483648\n"),
+        ("false; echo $(($? + 1)) $((HOME_UNSET + 5))", "2 5\n"),
+        ("echo a$((3>2 && 1))b", "a1b\n"),
+    ],
+)
+def test_shell_arithmetic(sh: Shell, line: str, expected: str) -> None:
+    assert out(sh, line) == expected
+
+
+def test_binaries_run_by_their_absolute_paths(sh: Shell) -> None:
+    assert out(sh, "/system/bin/echo hi") == "hi\n"
+    assert sh.run("/system/bin/screencap -p").stdout.startswith(b"\x89PNG")
+    assert out(sh, "/system/bin/sh -c 'cd /sdcard; echo $((40+2)); exit 3'; echo $? $(pwd)") == "42\n3 /\n"
+    assert out(sh, "echo 'echo from stdin' | sh") == "from stdin\n"
+    assert sh.run("/sdcard/echo hi").code == 127  # not a binary directory
+
+
+def test_pm_path(sh: Shell) -> None:
+    assert out(sh, "pm path com.android.settings") == "package:/data/app/~~cerebellum/com.android.settings-1/base.apk\n"
+    assert sh.run("pm path no.such.package").code == 1
+
+
+def test_sleep_is_bounded_and_the_clock_stays_a_date(sh: Shell) -> None:
+    for duration in ("inf", "nan", "-1", "1e300"):
+        assert sh.run(f"sleep {duration}").code == 1
+    assert sh.run("sleep 60").code == 0
+    assert out(sh, "date +%Y").strip().isdigit()
+
+
+def test_storage_and_arguments_are_bounded(sh: Shell) -> None:
+    sh.phone.write_file("/sdcard/f", b"x" * (8 << 20))
+    # Doubling a file by redirection stops at the device's storage, with an error.
+    results = [sh.run("cat /sdcard/f /sdcard/f > /sdcard/g && cat /sdcard/g /sdcard/g > /sdcard/f") for _ in range(6)]
+    assert any(b"No space left on device" in r.stderr or b"output too large" in r.stderr for r in results)
+    assert sum(len(v) for v in sh.phone.state.files.values()) <= 256 << 20
+    big = sh.run("echo $(cat /sdcard/f) $(cat /sdcard/f) $(cat /sdcard/f)")
+    assert big.code == 1 and b"Argument list too long" in big.stderr

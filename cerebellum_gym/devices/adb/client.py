@@ -23,10 +23,12 @@ import time
 from collections.abc import Callable
 from typing import Final
 
-from cerebellum_gym.errors import DeviceLostError, DeviceProtocolError, DeviceTimeoutError
+from cerebellum_gym.errors import CerebellumError, DeviceLostError, DeviceProtocolError, DeviceTimeoutError
 
 #: The most output one call accepts before calling the answer nonsense.
 MAX_OUTPUT: Final = 64 * 1024 * 1024
+#: The adb server reads a request's length as 4 hex digits: no request may be longer.
+MAX_REQUEST: Final = 0xFFFF
 
 
 class Deadline:
@@ -143,6 +145,10 @@ class Link:
     def request(self, service: str) -> None:
         """Send one adb server request and check its OKAY (a FAIL says why)."""
         data = service.encode("utf-8")
+        if len(data) > MAX_REQUEST:
+            # The server reads 4 hex digits of length: a longer request would be misread and
+            # the connection dropped. This is the caller's error, not the device's.
+            raise CerebellumError(f"{self.deadline.what}: a {len(data)}-byte adb request exceeds the adb server's {MAX_REQUEST}-byte limit")
         self.send(b"%04x" % len(data) + data)
         status = self.read_exact(4)
         if status == b"OKAY":

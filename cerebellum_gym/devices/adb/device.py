@@ -61,17 +61,21 @@ from cerebellum_gym.devices.adb.frames import (
 )
 from cerebellum_gym.devices.android import ADB_KEYBOARD_IME, ADB_KEYBOARD_PACKAGE, SIM_PRODUCT, SIM_RESET_COMMAND
 from cerebellum_gym.devices.base import KEYCODE_HOME
-from cerebellum_gym.devices.shell import ShellDevice, ShellOutput, input_text_chunks, is_printable_ascii
+from cerebellum_gym.devices.shell import ShellDevice, ShellOutput, input_text_lines, is_printable_ascii, utf8_pieces
 from cerebellum_gym.errors import (
     CerebellumError,
     DeviceLostError,
     DeviceProtocolError,
     DeviceTimeoutError,
     InfraError,
+    InvalidActionError,
     UnsupportedOperationError,
 )
 
 DUMP_PATH: Final = "/data/local/tmp/cerebellum_window_dump.xml"
+#: The longest shell command line typing sends in one request: far under the adb server's
+#: 65,535-byte request limit (and the 256 KB a device since Android 7 accepts in one OPEN).
+MAX_COMMAND_BYTES: Final = 16 * 1024
 #: Packages a reset never force-stops: the system UI, the framework and input methods.
 PROTECTED_PACKAGES: Final = frozenset({"android", "com.android.systemui", ADB_KEYBOARD_PACKAGE, "com.android.phone"})
 TextInput = Literal["auto", "input", "adbkeyboard"]
@@ -646,16 +650,32 @@ class AdbDevice(ShellDevice):
         return self._adb_keyboard
 
     def type_text(self, text: str) -> None:
+        """Type ``text`` into the focused field, exactly, whatever it holds and however long.
+
+        Long text is typed in pieces, each one request well under the adb server's 65,535-byte
+        limit (:data:`MAX_COMMAND_BYTES`), so an agent's text never turns into a refused
+        request (an infra fault); the pieces land in order in the same field.
+
+        Raises:
+            InvalidActionError: the text holds a lone surrogate (not a character any device types).
+            UnsupportedOperationError: non-ASCII text and no ADB keyboard (see the module docstring).
+        """
         if not text:
             return
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidActionError(
+                f"K {text[:20]!r}", f"the text holds a lone surrogate at {exc.start}: not a character a device can type"
+            ) from None
         use_keyboard = self.text_input == "adbkeyboard" or (self.text_input == "auto" and not is_printable_ascii(text))
         if not use_keyboard:
             if not is_printable_ascii(text):
                 bad = sorted({c for c in text if not " " <= c <= "~"})
                 raise UnsupportedOperationError(f"text_input='input' types printable ASCII only; {bad[:5]!r} need the ADB keyboard")
-            # One shell line, every chunk a single quoted argument: nothing in it is syntax.
-            line = " && ".join(shlex.join(["input", "text", chunk]) for chunk in input_text_chunks(text))
-            self.shell(line)
+            # Every chunk is a single quoted argument: nothing in it is syntax.
+            for line in input_text_lines(text, MAX_COMMAND_BYTES):
+                self.shell(line)
             return
         if not self.has_adb_keyboard():
             self._adb_keyboard = None  # ask again next time: it may get installed
@@ -664,10 +684,12 @@ class AdbDevice(ShellDevice):
                 f"is not the current input method. Install ADBKeyBoard and run `adb shell ime enable {ADB_KEYBOARD_IME}` "
                 f"and `adb shell ime set {ADB_KEYBOARD_IME}` (see docs/adb.md)"
             )
-        payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
-        out = self.shell(["am", "broadcast", "-a", "ADB_INPUT_B64", "--es", "msg", payload])
-        if "Broadcast completed" not in out.text:
-            raise DeviceProtocolError(f"ADB keyboard broadcast not delivered: {out.text[:200]!r}")
+        # base64 grows text by 4/3; the rest of the command line is under 64 bytes.
+        for piece in utf8_pieces(text, (MAX_COMMAND_BYTES - 64) // 4 * 3):
+            payload = base64.b64encode(piece.encode("utf-8")).decode("ascii")
+            out = self.shell(["am", "broadcast", "-a", "ADB_INPUT_B64", "--es", "msg", payload])
+            if "Broadcast completed" not in out.text:
+                raise DeviceProtocolError(f"ADB keyboard broadcast not delivered: {out.text[:200]!r}")
 
     def wait(self, seconds: float) -> None:
         seconds = max(0.0, float(seconds))

@@ -74,6 +74,13 @@ PROPS: Final[dict[str, str]] = {
     "persist.sys.timezone": "UTC",
 }
 DEFAULT_SDK: Final = int(PROPS["ro.build.version.sdk"])
+#: The most bytes the simulated storage holds (all files together), so no command can fill the
+#: host's memory through the device's files.
+MAX_STORAGE: Final = 256 * 1024 * 1024
+#: The longest ``sleep`` the simulator runs (simulated seconds: one year), so the clock stays a date.
+MAX_SLEEP: Final = 366 * 24 * 3600.0
+#: The latest time the simulated clock may reach (9999-12-31T23:59:59Z, the last date ``date`` prints).
+MAX_CLOCK: Final = 253402300799.0
 
 
 class Shell(Interpreter):
@@ -95,6 +102,7 @@ class Shell(Interpreter):
         screencap_compression: int = 1,
         provision: Callable[[Phone], None] | None = None,
         sdk: int = DEFAULT_SDK,
+        frame_cache: dict[str, tuple[np.ndarray, bytes]] | None = None,
     ) -> None:
         super().__init__()
         self.phone = phone
@@ -102,8 +110,9 @@ class Shell(Interpreter):
         self.sdk = int(sdk)
         self.props = {**PROPS, "ro.build.version.sdk": str(self.sdk), "ro.serialno": "CEREBELLUM0001"}
         self.screencap_compression = screencap_compression
-        self._png_cache: tuple[np.ndarray, bytes] | None = None
-        self._raw_cache: tuple[np.ndarray, bytes] | None = None
+        # Encoded screens by format, with the frame they encode; shareable between sessions
+        # (adbd passes one dict to all), so many readers of one screen hold one copy.
+        self.frame_cache: dict[str, tuple[np.ndarray, bytes]] = frame_cache if frame_cache is not None else {}
         self.commands.update(
             {
                 "id": lambda a, i: ShellResult(b"uid=2000(shell) gid=2000(shell) groups=2000(shell) context=u:r:shell:s0\n"),
@@ -150,6 +159,15 @@ class Shell(Interpreter):
             return None
 
     def write(self, name: str, data: bytes, *, invalidate: bool = True) -> None:
+        """Create or replace a file.
+
+        Raises:
+            CerebellumError: the files would exceed the device's storage (:data:`MAX_STORAGE`).
+        """
+        full = self.path(name)
+        files = self.phone.state.files
+        if len(data) > MAX_STORAGE or sum(len(v) for k, v in files.items() if k != full) + len(data) > MAX_STORAGE:
+            raise CerebellumError(f"{name}: No space left on device")
         if invalidate:
             self.phone.write_file(self.path(name), data)
         else:
@@ -179,6 +197,10 @@ class Shell(Interpreter):
             seconds = float(args[0])
         except (IndexError, ValueError):
             return self._fail("usage: sleep DURATION\n")
+        if not 0 <= seconds <= MAX_SLEEP or self.phone.state.clock + seconds > MAX_CLOCK:  # also NaN and inf
+            # Simulated time: a sleep past any date the clock can print would break `date`
+            # and sync for good, so the simulator refuses it.
+            return self._fail(f"sleep: invalid duration '{args[0]}' (the simulator sleeps 0 to {MAX_SLEEP:g} s)\n")
         # Simulated time: the clock advances at once instead of the session blocking.
         self.phone.wait(seconds)
         return ShellResult()
@@ -192,6 +214,9 @@ class Shell(Interpreter):
             if data is None:
                 err.write(f"cat: {name}: {'Is a directory' if self.is_dir(name) else 'No such file or directory'}\n".encode())
                 code = 1
+            elif out.tell() + len(data) > MAX_STORAGE:
+                err.write(f"cat: {name}: output too large\n".encode())
+                return ShellResult(out.getvalue(), err.getvalue(), 1)
             else:
                 out.write(data)
         return ShellResult(out.getvalue(), err.getvalue(), code)
@@ -261,7 +286,10 @@ class Shell(Interpreter):
             return self._fail("usage: grep [-EFivq] PATTERN [FILE...]\n", 2)
         pattern, files = rest[0], rest[1:]
         data = stdin if not files else b"".join(self.read(f) or b"" for f in files)
-        regex = re.compile(re.escape(pattern) if "F" in flags else pattern, re.IGNORECASE if "i" in flags else 0)
+        try:
+            regex = re.compile(re.escape(pattern) if "F" in flags else pattern, re.IGNORECASE if "i" in flags else 0)
+        except (re.error, OverflowError, RecursionError) as exc:
+            return self._fail(f"grep: bad regex '{pattern}': {exc}\n", 2)
         lines = [ln for ln in data.decode("utf-8", "surrogateescape").splitlines() if bool(regex.search(ln)) != ("v" in flags)]
         if "q" in flags:
             return ShellResult(code=0 if lines else 1)
@@ -321,6 +349,14 @@ class Shell(Interpreter):
         self.phone.start_app(package)
 
     def _am(self, args: list[str], stdin: bytes) -> ShellResult:
+        sub = args[0] if args else ""
+        try:
+            return self._am_command(args)
+        except ValueError as exc:
+            # How `am` reports arguments it cannot parse (exit 255, as its Java exception does).
+            return self._fail(f"Exception occurred while executing '{sub}':\n{exc}\n", 255)
+
+    def _am_command(self, args: list[str]) -> ShellResult:
         sub, rest = (args[0], args[1:]) if args else ("", [])
         if sub == "force-stop":
             for package in (a for a in rest if not a.startswith("-")):
@@ -372,7 +408,11 @@ class Shell(Interpreter):
             except ValueError as exc:
                 return f"java.lang.NumberFormatException: {exc}\n"
         elif action == "ADB_INPUT_CODE":
-            self.phone.press_key(int(extras.get("code", "-1")))
+            try:
+                code = int(extras.get("code", "-1"))
+            except ValueError:
+                return f'java.lang.NumberFormatException: For input string: "{extras.get("code")}"\n'
+            self.phone.press_key(code)
         elif action == "ADB_CLEAR_TEXT":
             self.phone.clear_focused_text()
         return ""
@@ -380,15 +420,23 @@ class Shell(Interpreter):
     def _pm(self, args: list[str], stdin: bytes) -> ShellResult:
         if args[:2] == ["list", "packages"]:
             wanted = args[2] if len(args) > 2 and not args[2].startswith("-") else ""
-            packages = [*self.phone.apps, ADB_KEYBOARD_PACKAGE, "com.android.systemui"]
-            return self._ok("".join(f"package:{p}\n" for p in sorted(set(packages)) if wanted in p))
+            return self._ok("".join(f"package:{p}\n" for p in self._packages() if wanted in p))
+        if args[:1] == ["path"] and len(args) > 1:
+            package = args[-1]
+            if package not in self._packages():
+                return ShellResult(code=1)  # as `pm path`: nothing printed for an unknown package
+            return self._ok(f"package:/data/app/~~cerebellum/{package}-1/base.apk\n")
         if args[:1] == ["clear"] and len(args) > 1:
             package = args[-1]
             self.phone.force_stop(package)
             self.phone.state.app_data.pop(package, None)
             self.phone.invalidate()
             return self._ok("Success\n")
-        return self._fail("usage: pm [list packages|clear PACKAGE]\n", 255)
+        return self._fail("usage: pm [list packages|path PACKAGE|clear PACKAGE]\n", 255)
+
+    def _packages(self) -> list[str]:
+        """Installed packages: the simulator's apps, the ADB keyboard and the system UI."""
+        return sorted({*self.phone.apps, ADB_KEYBOARD_PACKAGE, "com.android.systemui"})
 
     def _ime_current(self) -> str:
         return self.phone.state.settings.get("secure", {}).get("default_input_method", LATIN_IME)
@@ -451,7 +499,9 @@ class Shell(Interpreter):
                 self.phone.tap(_coord(rest[0]), _coord(rest[1]))
             elif sub in ("swipe", "draganddrop") and len(rest) >= 4:
                 x1, y1, x2, y2 = (_coord(v) for v in rest[:4])
-                duration = int(float(rest[4])) if len(rest) > 4 else 300
+                duration = _coord(rest[4]) if len(rest) > 4 else 300
+                if duration < 0:
+                    raise ValueError(rest[4])
                 if sub == "swipe" and abs(x2 - x1) <= 10 and abs(y2 - y1) <= 10 and duration >= 400:
                     self.phone.long_press(x1, y1, duration)  # how `input` is used for a long press
                 else:
@@ -481,12 +531,13 @@ class Shell(Interpreter):
 
         # The phone hands back the same frame object while the screen is unchanged.
         frame = self.phone.screenshot()
-        if self._png_cache is not None and self._png_cache[0] is frame:
-            return self._png_cache[1]
+        cached = self.frame_cache.get("png")
+        if cached is not None and cached[0] is frame:
+            return cached[1]
         buf = io.BytesIO()
         Image.fromarray(np.ascontiguousarray(frame)).save(buf, "PNG", compress_level=self.screencap_compression)
         data = buf.getvalue()
-        self._png_cache = (frame, data)
+        self.frame_cache["png"] = (frame, data)
         return data
 
     def raw(self) -> bytes:
@@ -496,14 +547,15 @@ class Shell(Interpreter):
         from PIL import Image
 
         frame = self.phone.screenshot()
-        if self._raw_cache is not None and self._raw_cache[0] is frame:
-            return self._raw_cache[1]
+        cached = self.frame_cache.get("raw")
+        if cached is not None and cached[0] is frame:
+            return cached[1]
         height, width = frame.shape[:2]
         fields = [width, height, PIXEL_FORMAT_RGBA_8888] + ([COLORSPACE_SRGB] if self.sdk >= 28 else [])
         # PIL's convert adds the alpha plane several times faster than numpy's strided writes.
         pixels = Image.fromarray(np.ascontiguousarray(frame)).convert("RGBA").tobytes()
         data = np.array(fields, "<u4").tobytes() + pixels
-        self._raw_cache = (frame, data)
+        self.frame_cache["raw"] = (frame, data)
         return data
 
     def _screencap(self, args: list[str], stdin: bytes) -> ShellResult:
@@ -598,7 +650,15 @@ class Shell(Interpreter):
 
 
 def _coord(value: str) -> int:
-    return int(float(value))
+    """A coordinate or duration as ``input`` reads it (a Java float, truncated).
+
+    Raises:
+        ValueError: not a finite number within a 32-bit integer's range.
+    """
+    number = float(value)
+    if not -(2**31) <= number < 2**31:  # also NaN and inf
+        raise ValueError(value)
+    return int(number)
 
 
 def _keycode(value: str) -> int:
@@ -610,6 +670,27 @@ def _keycode(value: str) -> int:
     return KEYCODES[name]
 
 
+def _check_extra(flag: str, value: str) -> None:
+    """Refuse what ``am`` refuses: a typed intent extra whose value does not parse.
+
+    Raises:
+        ValueError: with the Java exception ``am`` prints.
+    """
+    try:
+        if flag == "--ei":
+            if not -(2**31) <= int(value) < 2**31:
+                raise ValueError
+        elif flag == "--el":
+            if not -(2**63) <= int(value) < 2**63:
+                raise ValueError
+        elif flag == "--ef":
+            float(value)
+    except ValueError:
+        raise ValueError(f'java.lang.NumberFormatException: For input string: "{value}"') from None
+    if flag == "--ez" and value.lower() not in ("true", "false", "t", "f", "1", "0"):
+        raise ValueError(f'java.lang.IllegalArgumentException: Invalid boolean value: "{value}"')
+
+
 def _options(args: list[str], takes_value: set[str], extras: bool = False) -> tuple[dict[str, str], list[str]]:
     """Parse ``am``/``monkey`` style options; intent extras are returned as ``extra:NAME``."""
     opts: dict[str, str] = {}
@@ -618,8 +699,11 @@ def _options(args: list[str], takes_value: set[str], extras: bool = False) -> tu
     while i < len(args):
         a = args[i]
         if extras and a in ("--es", "--ei", "--el", "--ez", "--ef", "--eia", "--esa", "--eu"):
-            if i + 1 < len(args):
-                opts[f"extra:{args[i + 1]}"] = args[i + 2] if i + 2 < len(args) else ""
+            if i + 2 >= len(args):
+                raise ValueError(f'Argument expected after "{a}"')
+            value = args[i + 2]
+            _check_extra(a, value)
+            opts[f"extra:{args[i + 1]}"] = value
             i += 3
         elif a in takes_value:
             opts[a] = args[i + 1] if i + 1 < len(args) else ""

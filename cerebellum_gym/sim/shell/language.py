@@ -26,11 +26,20 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from cerebellum_gym.errors import CerebellumError
+from cerebellum_gym.sim.shell import arith
 
 SH: Final = "/system/bin/sh"
 _NAME_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _GLOB_CHARS: Final = frozenset("*?[")
+_ARITH_VAR_RE: Final = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[?#$])\}|([A-Za-z_][A-Za-z0-9_]*|[?#$]))")
 _MAX_SUBST_DEPTH: Final = 8
+#: The most bytes one simple command's expanded words may hold (Linux's ARG_MAX is about 2 MB;
+#: the simulator allows more for long typed text, but bounds what substitutions can build).
+MAX_ARGS_BYTES: Final = 16 * 1024 * 1024
+#: Where a device keeps its binaries: ``/system/bin/input`` runs ``input``.
+BIN_DIRS: Final = frozenset({"/system/bin", "/system/xbin", "/vendor/bin", "/product/bin", "/apex/com.android.runtime/bin", "/bin"})
+#: How deep quotes and substitutions may nest inside one another when a line is tokenized.
+_MAX_NESTING: Final = 32
 
 
 @dataclass
@@ -53,7 +62,7 @@ class _Exit(Exception):
 
 # --- lexing ------------------------------------------------------------------------------------
 
-# A word is a list of parts: (kind, value, quoted) with kind "lit", "var" or "cmd".
+# A word is a list of parts: (kind, value, quoted) with kind "lit", "var", "cmd" or "arith".
 Part = tuple[str, str, bool]
 
 
@@ -69,10 +78,17 @@ class Op:
 
 Token = Word | Op
 _OPERATOR_START: Final = frozenset(";&|<>()\n")
+#: A run of characters with no special meaning outside quotes (``#`` only starts a comment at a word's start).
+_PLAIN_RE: Final = re.compile(r"[^ \t#\\'\"$`;&|<>()\n]+")
+#: A run of characters with no special meaning inside double quotes.
+_DQUOTE_PLAIN_RE: Final = re.compile(r"[^\\$`]+|[\\$`]")
+_DIGITS_RE: Final = re.compile(r"\d+")
 
 
-def _find_closing_paren(s: str, i: int) -> int:
+def _find_closing_paren(s: str, i: int, nest: int = 0) -> int:
     """Index of the ``)`` closing the ``$(`` whose body starts at ``i``."""
+    if nest > _MAX_NESTING:
+        raise ShellSyntaxError("quotes and substitutions nested too deeply")
     depth = 1
     while i < len(s):
         c = s[i]
@@ -86,7 +102,7 @@ def _find_closing_paren(s: str, i: int) -> int:
             i = end + 1
             continue
         if c == '"':
-            i = _find_closing_dquote(s, i + 1) + 1
+            i = _find_closing_dquote(s, i + 1, nest + 1) + 1
             continue
         if c == "(":
             depth += 1
@@ -98,7 +114,9 @@ def _find_closing_paren(s: str, i: int) -> int:
     raise ShellSyntaxError("'(' unmatched")
 
 
-def _find_closing_dquote(s: str, i: int) -> int:
+def _find_closing_dquote(s: str, i: int, nest: int = 0) -> int:
+    if nest > _MAX_NESTING:
+        raise ShellSyntaxError("quotes and substitutions nested too deeply")
     while i < len(s):
         c = s[i]
         if c == "\\":
@@ -107,7 +125,7 @@ def _find_closing_dquote(s: str, i: int) -> int:
         if c == '"':
             return i
         if c == "$" and s.startswith("$(", i):
-            i = _find_closing_paren(s, i + 2) + 1
+            i = _find_closing_paren(s, i + 2, nest + 1) + 1
             continue
         if c == "`":
             end = s.find("`", i + 1)
@@ -119,8 +137,30 @@ def _find_closing_dquote(s: str, i: int) -> int:
     raise ShellSyntaxError("no closing quote")
 
 
+def _find_arith_end(s: str, i: int) -> int | None:
+    """Index of the ``))`` closing the ``$((`` whose body starts at ``i``, or None when the
+    parentheses say it is a command substitution of a subshell (``$( (cmd) )``)."""
+    depth = 0
+    while i < len(s):
+        c = s[i]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            if depth == 0:
+                return i if s.startswith("))", i) else None
+            depth -= 1
+        elif c in "'\"`":
+            return None  # quoting inside arithmetic: not this shell's subset
+        i += 1
+    return None
+
+
 def _dollar(s: str, i: int, quoted: bool) -> tuple[Part, int]:
     """Parse the expansion starting at ``s[i] == "$"``; return the part and the next index."""
+    if s.startswith("$((", i):
+        close = _find_arith_end(s, i + 3)
+        if close is not None:
+            return ("arith", s[i + 3 : close], quoted), close + 2
     if s.startswith("$(", i):
         end = _find_closing_paren(s, i + 2)
         return ("cmd", s[i + 2 : end], quoted), end + 1
@@ -138,36 +178,57 @@ def _dollar(s: str, i: int, quoted: bool) -> tuple[Part, int]:
 
 
 def tokenize(s: str) -> list[Token]:
-    """Split a command line into words and operators, keeping quoting for expansion."""
+    """Split a command line into words and operators, keeping quoting for expansion.
+
+    Linear in the line's length: runs of plain text are collected in lists and joined once.
+    """
     tokens: list[Token] = []
     parts: list[Part] | None = None
+    pending: list[str] = []  # the literal text run being collected
+    pending_quoted = False
     i = 0
 
+    def flush() -> None:
+        nonlocal pending
+        if pending:
+            assert parts is not None
+            parts.append(("lit", "".join(pending), pending_quoted))
+            pending = []
+
     def lit(text: str, quoted: bool) -> None:
+        nonlocal parts, pending_quoted
+        if parts is None:
+            parts = []
+        if pending and pending_quoted != quoted:
+            flush()
+        pending_quoted = quoted
+        pending.append(text)  # one part per run of plain text
+
+    def add(part: Part) -> None:
         nonlocal parts
         if parts is None:
             parts = []
-        if parts and parts[-1][0] == "lit" and parts[-1][2] == quoted:
-            parts[-1] = ("lit", parts[-1][1] + text, quoted)  # one part per run of plain text
-        else:
-            parts.append(("lit", text, quoted))
+        flush()
+        parts.append(part)
 
     def end_word() -> None:
         nonlocal parts
         if parts is not None:
+            flush()
             tokens.append(Word(parts))
             parts = None
 
-    while i < len(s):
+    n = len(s)
+    while i < n:
         c = s[i]
         if c in " \t":
             end_word()
             i += 1
         elif c == "#" and parts is None:
             nl = s.find("\n", i)
-            i = len(s) if nl < 0 else nl
+            i = n if nl < 0 else nl
         elif c == "\\":
-            if i + 1 < len(s) and s[i + 1] == "\n":
+            if i + 1 < n and s[i + 1] == "\n":
                 i += 2  # line continuation
             else:
                 lit(s[i + 1 : i + 2], True)
@@ -180,55 +241,44 @@ def tokenize(s: str) -> list[Token]:
             i = end + 1
         elif c == '"':
             end = _find_closing_dquote(s, i + 1)
-            if parts is None:
-                parts = []
-            parts.append(("lit", "", True))  # "" alone is still a (empty) word
+            add(("lit", "", True))  # "" alone is still a (empty) word
             j = i + 1
-            buf: list[str] = []
             while j < end:
                 d = s[j]
                 if d == "\\" and j + 1 < end and s[j + 1] in '$`"\\\n':
                     if s[j + 1] != "\n":
-                        buf.append(s[j + 1])
+                        lit(s[j + 1], True)
                     j += 2
                 elif d == "$":
                     part, j = _dollar(s, j, True)
-                    if buf:
-                        parts.append(("lit", "".join(buf), True))
-                        buf = []
-                    parts.append(part)
+                    add(part)
                 elif d == "`":
                     close = s.find("`", j + 1)
-                    if buf:
-                        parts.append(("lit", "".join(buf), True))
-                        buf = []
-                    parts.append(("cmd", s[j + 1 : close], True))
+                    add(("cmd", s[j + 1 : close], True))
                     j = close + 1
                 else:
-                    buf.append(d)
-                    j += 1
-            if buf:
-                parts.append(("lit", "".join(buf), True))
+                    match = _DQUOTE_PLAIN_RE.match(s, j, end)
+                    assert match is not None
+                    lit(match.group(), True)
+                    j = match.end()
             i = end + 1
         elif c == "$":
             part, i = _dollar(s, i, False)
-            if parts is None:
-                parts = []
-            parts.append(part)
+            add(part)
         elif c == "`":
             end = s.find("`", i + 1)
             if end < 0:
                 raise ShellSyntaxError("no closing quote")
-            if parts is None:
-                parts = []
-            parts.append(("cmd", s[i + 1 : end], False))
+            add(("cmd", s[i + 1 : end], False))
             i = end + 1
         elif c in _OPERATOR_START:
             # "2>" and "2>&1": a digit-only unquoted word right before a redirection is its fd.
             fd = ""
-            if c in "<>" and parts is not None and len(parts) == 1 and parts[0][0] == "lit" and not parts[0][2] and parts[0][1].isdigit():
-                fd = parts[0][1]
-                parts = None
+            if c in "<>" and parts is not None:
+                flush()
+                if len(parts) == 1 and parts[0][0] == "lit" and not parts[0][2] and parts[0][1].isdigit():
+                    fd = parts[0][1]
+                    parts = None
             end_word()
             for op in ("&&", "||", ">>", ">&", ";;"):
                 if s.startswith(op, i):
@@ -238,15 +288,20 @@ def tokenize(s: str) -> list[Token]:
                 text = c
             i += len(text)
             if text == ">&":
-                match = re.match(r"\d+", s[i:])
+                match = _DIGITS_RE.match(s, i)
                 if match is None:
                     raise ShellSyntaxError("'>&' unexpected")
                 text += match.group()
-                i += match.end()
+                i = match.end()
             tokens.append(Op(fd + text))
         else:
-            lit(c, False)
-            i += 1
+            match = _PLAIN_RE.match(s, i)
+            if match is None:  # a "#" inside a word: literal
+                lit(c, False)
+                i += 1
+            else:
+                lit(match.group(), False)
+                i = match.end()
     end_word()
     return tokens
 
@@ -317,6 +372,46 @@ def parse(tokens: list[Token]) -> list[tuple[str, Pipeline]]:
     return items
 
 
+@dataclass
+class Program:
+    """A parsed command line, with the command substitutions inside it parsed too (``subs``,
+    by their text), so that running it parses nothing (see :func:`compile_script`)."""
+
+    items: list[tuple[str, Pipeline]] | None
+    error: str | None = None
+    subs: dict[str, Program] = field(default_factory=dict)
+
+
+def compile_script(script: str) -> Program:
+    """Parse ``script`` and, to the substitution depth the shell allows, every ``$(...)`` and
+    backtick body in it. Work is linear in the script's length times that (bounded) depth.
+    A syntax error is kept in the program, answered when it runs, as ``sh -c`` does."""
+    subs: dict[str, Program] = {}
+
+    def build(text: str, depth: int) -> Program:
+        try:
+            items = parse(tokenize(text))
+        except ShellSyntaxError as exc:
+            return Program(None, str(exc), subs)
+        except RecursionError:
+            return Program(None, "nested too deeply", subs)
+        if depth < _MAX_SUBST_DEPTH:
+            for _, pipeline in items:
+                for command in pipeline:
+                    words = [*command.words, *(target for _, target in command.redirects if target is not None)]
+                    for word in words:
+                        for kind, value, _ in word.parts:
+                            if kind == "cmd" and value not in subs:
+                                subs[value] = build(value, depth + 1)
+        return Program(items, None, subs)
+
+    return build(script, 0)
+
+
+def _joined(parts: list[bytes]) -> bytes:
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
 # --- the interpreter ---------------------------------------------------------------------------
 
 
@@ -332,7 +427,10 @@ class Interpreter(abc.ABC):
         self.cwd = "/"
         self.status = 0
         self._depth = 0
+        self._subs: dict[str, Program] = {}
+        self._expanded = 0  # bytes the current command's expansions produced (MAX_ARGS_BYTES)
         self.commands: dict[str, Callable[[list[str], bytes], ShellResult]] = {
+            "sh": self._sh,
             "echo": self._echo,
             "true": lambda a, i: ShellResult(),
             ":": lambda a, i: ShellResult(),
@@ -371,22 +469,36 @@ class Interpreter(abc.ABC):
 
     def run(self, script: str, stdin: bytes = b"") -> ShellResult:
         """Run a command line as ``sh -c`` does; never raises for anything the script does."""
-        out, err = io.BytesIO(), io.BytesIO()
+        return self.execute(compile_script(script), stdin)
+
+    def execute(self, program: Program, stdin: bytes = b"") -> ShellResult:
+        """Run a compiled command line (:func:`compile_script`); never raises for anything the
+        script does: a command that fails in an unforeseen way is that command's error."""
+        if program.items is None:
+            return ShellResult(b"", f"{SH}: syntax error: {program.error}\n".encode(), 1)
+        # Parts joined once at the end; a single part passes through uncopied (a 10 MB screenshot).
+        out: list[bytes] = []
+        err: list[bytes] = []
+        saved, self._subs = self._subs, program.subs
         try:
-            items = parse(tokenize(script))
-        except ShellSyntaxError as exc:
-            return ShellResult(b"", f"{SH}: syntax error: {exc}\n".encode(), 1)
-        try:
-            for connector, pipeline in items:
+            for connector, pipeline in program.items:
                 if (connector == "&&" and self.status != 0) or (connector == "||" and self.status == 0):
                     continue
                 result = self._pipeline(pipeline, stdin)
-                out.write(result.stdout)
-                err.write(result.stderr)
+                if result.stdout:
+                    out.append(result.stdout)
+                if result.stderr:
+                    err.append(result.stderr)
                 self.status = result.code
         except _Exit as exc:
             self.status = exc.code
-        return ShellResult(out.getvalue(), err.getvalue(), self.status)
+        except (RecursionError, MemoryError) as exc:
+            # Whatever the line asked for, the session survives it, as a shell's parent would.
+            err.append(f"{SH}: {type(exc).__name__}\n".encode())
+            self.status = 2
+        finally:
+            self._subs = saved
+        return ShellResult(_joined(out), _joined(err), self.status)
 
     def _pipeline(self, pipeline: Pipeline, stdin: bytes) -> ShellResult:
         err = io.BytesIO()
@@ -399,39 +511,55 @@ class Interpreter(abc.ABC):
         return ShellResult(data, err.getvalue(), result.code)
 
     def _command(self, command: Command, stdin: bytes) -> ShellResult:
+        name = "sh"
+        self._expanded = 0
         try:
             argv = [f for word in command.words for f in self.expand(word)]
+            redirects: list[tuple[str, str | None]] = []
+            for op, target in command.redirects:
+                if target is None:
+                    redirects.append((op, None))
+                    continue
+                names = self.expand(target)
+                if len(names) != 1:
+                    return ShellResult(b"", f"{SH}: {''.join(names) or op}: bad redirection\n".encode(), 1)
+                redirects.append((op, names[0]))
+            for op, target_name in redirects:
+                if op.endswith("<") and target_name is not None:
+                    data = self.read(target_name)
+                    if data is None:
+                        return ShellResult(b"", f"{SH}: can't open {target_name}: No such file or directory\n".encode(), 1)
+                    stdin = data
+            if not argv:
+                return self._redirect(ShellResult(), redirects)
+            name = argv[0]
+            handler = self.resolve(name)
+            if handler is None:
+                return ShellResult(b"", f"{SH}: {name}: inaccessible or not found\n".encode(), 127)
+            return self._redirect(handler(argv[1:], stdin), redirects)
+        except _Exit:
+            raise
         except ShellSyntaxError as exc:
             return ShellResult(b"", f"{SH}: {exc}\n".encode(), 1)
-        redirects: list[tuple[str, str | None]] = []
-        for op, target in command.redirects:
-            if target is None:
-                redirects.append((op, None))
-                continue
-            names = self.expand(target)
-            if len(names) != 1:
-                return ShellResult(b"", f"{SH}: {''.join(names) or op}: bad redirection\n".encode(), 1)
-            redirects.append((op, names[0]))
-        for op, name in redirects:
-            if op.endswith("<") and name is not None:
-                data = self.read(name)
-                if data is None:
-                    return ShellResult(b"", f"{SH}: can't open {name}: No such file or directory\n".encode(), 1)
-                stdin = data
-        if not argv:
-            result = ShellResult()
-        else:
-            handler = self.commands.get(argv[0])
-            if handler is None:
-                result = ShellResult(b"", f"{SH}: {argv[0]}: inaccessible or not found\n".encode(), 127)
-            else:
-                try:
-                    result = handler(argv[1:], stdin)
-                except _Exit:
-                    raise
-                except CerebellumError as exc:
-                    result = ShellResult(b"", f"{argv[0]}: {exc}\n".encode(), 1)
-        return self._redirect(result, redirects)
+        except CerebellumError as exc:
+            return ShellResult(b"", f"{name}: {exc}\n".encode("utf-8", "surrogateescape"), 1)
+        except (RecursionError, MemoryError):
+            raise  # the whole line fails (execute answers it)
+        except Exception as exc:
+            # A command this shell cannot run with these arguments: an error and a non-zero
+            # status, as a device answers, never an exception that ends the session.
+            message = f"{name}: {type(exc).__name__}: {exc}"[:500]
+            return ShellResult(b"", (message + "\n").encode("utf-8", "surrogateescape"), 255)
+
+    def resolve(self, name: str) -> Callable[[list[str], bytes], ShellResult] | None:
+        """The handler ``name`` runs: a command by name, or by its path in a binary directory
+        (``/system/bin/screencap``, ``/system/bin/sh``)."""
+        handler = self.commands.get(name)
+        if handler is None and "/" in name:
+            directory, base = posixpath.split(posixpath.normpath(posixpath.join(self.cwd, name)))
+            if directory in BIN_DIRS:
+                handler = self.commands.get(base)
+        return handler
 
     def _redirect(self, result: ShellResult, redirects: list[tuple[str, str | None]]) -> ShellResult:
         for op, name in redirects:
@@ -464,13 +592,24 @@ class Interpreter(abc.ABC):
             return "0" if name == "#" else ""
         return self.env.get(name, "")
 
+    def _arithmetic(self, expression: str) -> str:
+        """``$((expression))``: ``$name`` and ``${name}`` read first, then 32-bit arithmetic."""
+        if "$(" in expression or "`" in expression:
+            raise ShellSyntaxError(f"{expression}: command substitution in arithmetic is not supported here")
+        text = _ARITH_VAR_RE.sub(lambda m: self._variable(m.group(1) or m.group(2)), expression)
+        try:
+            return str(arith.evaluate(text, self.env.get))
+        except arith.ArithError as exc:
+            raise ShellSyntaxError(str(exc)) from None
+
     def _substitute(self, script: str) -> str:
         if self._depth >= _MAX_SUBST_DEPTH:
             raise ShellSyntaxError("command substitution nested too deeply")
         self._depth += 1
         try:
             saved = self.status
-            result = self.run(script)
+            program = self._subs.get(script)
+            result = self.execute(program if program is not None else compile_script(script))
             self.status = saved if result.code == 0 else result.code
         finally:
             self._depth -= 1
@@ -488,7 +627,14 @@ class Interpreter(abc.ABC):
                 started = True
                 globbable = globbable or (not quoted and any(c in _GLOB_CHARS for c in value))
                 continue
+            if kind == "arith":
+                current += self._arithmetic(value)
+                started = True
+                continue
             text = self._variable(value) if kind == "var" else self._substitute(value)
+            self._expanded += len(text)
+            if self._expanded > MAX_ARGS_BYTES:
+                raise ShellSyntaxError("Argument list too long")
             if quoted:
                 current += text
                 started = True
@@ -558,6 +704,30 @@ class Interpreter(abc.ABC):
 
     def _exit(self, args: list[str], stdin: bytes) -> ShellResult:
         raise _Exit(int(args[0]) & 0xFF if args and args[0].isdigit() else self.status)
+
+    def _sh(self, args: list[str], stdin: bytes) -> ShellResult:
+        """``sh -c SCRIPT``, ``sh FILE`` or ``sh`` reading its script from stdin: a child shell
+        (its ``cd`` and ``exit`` stay inside it)."""
+        if args[:1] == ["-c"]:
+            if len(args) < 2:
+                return self._fail(f"{SH}: -c: option requires an argument\n", 2)
+            script, child_stdin = args[1], stdin
+        elif args:
+            data = self.read(args[0])
+            if data is None:
+                return self._fail(f"{SH}: {args[0]}: No such file or directory\n", 127)
+            script, child_stdin = data.decode("utf-8", "surrogateescape"), stdin
+        else:
+            script, child_stdin = stdin.decode("utf-8", "surrogateescape"), b""
+        if self._depth >= _MAX_SUBST_DEPTH:
+            return self._fail(f"{SH}: shells nested too deeply\n", 2)
+        saved = self.cwd, self.status, dict(self.env)
+        self._depth += 1
+        try:
+            return self.run(script, child_stdin)
+        finally:
+            self._depth -= 1
+            self.cwd, self.status, self.env = saved
 
     def _cd(self, args: list[str], stdin: bytes) -> ShellResult:
         target = self.path(args[0] if args else "/")

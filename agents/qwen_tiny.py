@@ -1,0 +1,236 @@
+"""Qwen3.5 checkpoints built locally with random weights: for tests, benchmarks and smoke runs
+with no download.
+
+- :func:`build_tiny_qwen35`: a real ``Qwen3_5ForConditionalGeneration`` (hidden 64, 2 layers, a
+  one-block vision tower) with a byte-level BPE tokenizer trained here and a chat template in the
+  shape of Qwen3.5's (images as vision placeholders, thinking turned off by an empty think block).
+- :func:`build_random_qwen35`: the same at the real Qwen3.5-0.8B size, from its published
+  configuration (the tokenizer is still a small local one: token counts differ from the real one).
+- :func:`build_lora`: a PEFT LoRA adapter on named modules (PEFT has no defaults for qwen3_5).
+
+Everything is saved as safetensors and loads back through :meth:`QwenActionAgent.from_pretrained`.
+Random weights decode garbage, which is what makes the constraint testable.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Final
+
+#: Control tokens of Qwen3.5's vocabulary that the agent uses (the end-of-text token first).
+SPECIAL_TOKENS: Final = (
+    "<|endoftext|>",
+    "<|im_start|>",
+    "<|im_end|>",
+    "<|vision_start|>",
+    "<|vision_end|>",
+    "<|image_pad|>",
+    "<|video_pad|>",
+)
+#: Non-special added tokens, as Qwen3.5 has them: they decode to text but are not text.
+ADDED_TOKENS: Final = ("<think>", "</think>", "<tool_call>", "</tool_call>")
+
+#: A chat template in the shape of Qwen3.5's: content given as a string or a list of text, image
+#: and video items; images become ``<|vision_start|><|image_pad|><|vision_end|>``; the
+#: generation prompt opens the assistant turn, with an empty think block when
+#: ``enable_thinking`` is false and an open one otherwise. Written for the tests (no tools).
+CHAT_TEMPLATE: Final = """\
+{%- macro content_text(content) -%}
+{%- if content is string -%}{{ content }}
+{%- elif content is none -%}
+{%- else -%}
+{%- for part in content -%}
+{%- if part.type == 'image' or 'image' in part or 'image_url' in part -%}<|vision_start|><|image_pad|><|vision_end|>
+{%- elif part.type == 'video' or 'video' in part -%}<|vision_start|><|video_pad|><|vision_end|>
+{%- elif 'text' in part -%}{{ part.text }}
+{%- else -%}{{ raise_exception('unknown content item') }}
+{%- endif -%}
+{%- endfor -%}
+{%- endif -%}
+{%- endmacro -%}
+{%- for message in messages -%}
+{%- set body = content_text(message.content) | trim -%}
+{%- if message.role == 'assistant' -%}
+{%- set thought = '' -%}
+{%- if '</think>' in body -%}
+{%- set thought = body.split('</think>')[0].split('<think>')[-1] | trim -%}
+{%- set body = body.split('</think>')[-1] | trim -%}
+{%- endif -%}
+{{ '<|im_start|>assistant\\n<think>\\n' + thought + '\\n</think>\\n\\n' + body + '<|im_end|>\\n' }}
+{%- else -%}
+{{ '<|im_start|>' + message.role + '\\n' + body + '<|im_end|>\\n' }}
+{%- endif -%}
+{%- endfor -%}
+{%- if add_generation_prompt -%}
+{{ '<|im_start|>assistant\\n' }}
+{%- if enable_thinking is defined and enable_thinking is false -%}
+{{ '<think>\\n\\n</think>\\n\\n' }}
+{%- else -%}
+{{ '<think>\\n' }}
+{%- endif -%}
+{%- endif -%}
+"""
+
+#: Qwen/Qwen3.5-0.8B's configuration (its config.json): 24 layers, three Gated DeltaNet layers to
+#: one full-attention layer, a 12-block vision tower.
+QWEN35_0_8B_TEXT: Final[dict[str, Any]] = {
+    "vocab_size": 248320,
+    "hidden_size": 1024,
+    "intermediate_size": 3584,
+    "num_hidden_layers": 24,
+    "num_attention_heads": 8,
+    "num_key_value_heads": 2,
+    "head_dim": 256,
+    "attn_output_gate": True,
+    "linear_num_key_heads": 16,
+    "linear_num_value_heads": 16,
+    "linear_key_head_dim": 128,
+    "linear_value_head_dim": 128,
+    "linear_conv_kernel_dim": 4,
+    "full_attention_interval": 4,
+    "layer_types": ["linear_attention", "linear_attention", "linear_attention", "full_attention"] * 6,
+    "rms_norm_eps": 1e-6,
+    "max_position_embeddings": 262144,
+    "tie_word_embeddings": True,
+    "rope_parameters": {
+        "rope_type": "default",
+        "rope_theta": 10000000,
+        "partial_rotary_factor": 0.25,
+        "mrope_interleaved": True,
+        "mrope_section": [11, 11, 10],
+    },
+}
+QWEN35_0_8B_VISION: Final[dict[str, Any]] = {
+    "depth": 12,
+    "hidden_size": 768,
+    "intermediate_size": 3072,
+    "num_heads": 12,
+    "in_channels": 3,
+    "patch_size": 16,
+    "temporal_patch_size": 2,
+    "spatial_merge_size": 2,
+    "out_hidden_size": 1024,
+    "num_position_embeddings": 2304,
+}
+#: The image processor settings of Qwen3.5 (patch 16, merge 2).
+IMAGE_PROCESSOR: Final[dict[str, Any]] = {"patch_size": 16, "merge_size": 2, "temporal_patch_size": 2}
+
+#: The modules a realistic action-model LoRA wraps: attention, Gated DeltaNet projections and the
+#: MLP of every language-model layer (not the vision tower).
+LORA_TARGETS: Final = (
+    r".*language_model\.layers\.\d+\.(self_attn\.(q|k|v|o)_proj|linear_attn\.(in_proj_qkv|in_proj_z|out_proj)|mlp\.(gate|up|down)_proj)"
+)
+
+_CORPUS: Final = (
+    "Task: Turn wifi on.",
+    "Next action:",
+    "Current screen:",
+    "Step 1:",
+    "T UE",
+    "K hello world",
+    '[AB] TextView "Settings"',
+    "Action taken: T QX",
+    "Actions: T <label>=tap, P <label>=long-press, K {text}=type text, U/D/L/R=scroll, B=back, H=home, W=wait, F=done, I=impossible.",
+    "Ada Okafor +15550100134 café naïve 東京 Ελληνικά",
+)
+
+
+def build_tokenizer(vocab_size: int = 420) -> Any:
+    """A byte-level BPE tokenizer trained here on a few prompt lines, with Qwen3.5's control and
+    added tokens and :data:`CHAT_TEMPLATE`."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size, special_tokens=list(SPECIAL_TOKENS), initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    )
+    tok.train_from_iterator(list(_CORPUS) * 20, trainer)
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>")
+    tokenizer.add_special_tokens({"additional_special_tokens": list(SPECIAL_TOKENS[1:])})
+    tokenizer.add_tokens(list(ADDED_TOKENS))
+    tokenizer.chat_template = CHAT_TEMPLATE
+    return tokenizer
+
+
+def _config(tokenizer: Any, text: dict[str, Any], vision: dict[str, Any]) -> Any:
+    from transformers.models.qwen3_5 import Qwen3_5Config
+
+    ids = {name: tokenizer.convert_tokens_to_ids(name) for name in SPECIAL_TOKENS}
+    text = {**text, "vocab_size": max(int(text.get("vocab_size", 0)), len(tokenizer))}
+    text.update(eos_token_id=ids["<|im_end|>"], pad_token_id=ids["<|endoftext|>"])
+    return Qwen3_5Config(
+        text_config=text,
+        vision_config=vision,
+        image_token_id=ids["<|image_pad|>"],
+        video_token_id=ids["<|video_pad|>"],
+        vision_start_token_id=ids["<|vision_start|>"],
+        vision_end_token_id=ids["<|vision_end|>"],
+        tie_word_embeddings=bool(text.get("tie_word_embeddings", True)),
+    )
+
+
+def _save(path: Path, tokenizer: Any, config: Any, seed: int, max_pixels: int, dtype: Any = None) -> Path:
+    import torch
+    from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
+    from transformers.models.qwen3_5 import Qwen3_5ForConditionalGeneration
+
+    torch.manual_seed(seed)
+    model = Qwen3_5ForConditionalGeneration(config)
+    if dtype is not None:
+        model = model.to(dtype)
+    path.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(path, safe_serialization=True)
+    tokenizer.save_pretrained(path)
+    Qwen2VLImageProcessorPil(**IMAGE_PROCESSOR, min_pixels=32 * 32 * 4, max_pixels=max_pixels).save_pretrained(path)
+    return path
+
+
+def build_tiny_qwen35(path: str | Path, seed: int = 0, *, max_pixels: int = 232 * 520) -> Path:
+    """A tiny random Qwen3.5 (hidden 64, 2 layers, one vision block) saved to ``path``.
+
+    ``max_pixels`` caps the image processor's resolution (small for speed).
+    """
+    tokenizer = build_tokenizer()
+    text = {
+        "hidden_size": 64,
+        "intermediate_size": 128,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 2,
+        "num_key_value_heads": 1,
+        "head_dim": 32,
+        "linear_num_key_heads": 2,
+        "linear_num_value_heads": 2,
+        "linear_key_head_dim": 16,
+        "linear_value_head_dim": 16,
+        "layer_types": ["linear_attention", "full_attention"],
+        "max_position_embeddings": 8192,
+    }
+    vision = {"depth": 1, "hidden_size": 32, "intermediate_size": 64, "num_heads": 2, "out_hidden_size": 64, "num_position_embeddings": 256}
+    return _save(Path(path), tokenizer, _config(tokenizer, text, vision), seed, max_pixels)
+
+
+def build_random_qwen35(path: str | Path, seed: int = 0, *, dtype: Any = None) -> Path:
+    """A Qwen3.5-0.8B-sized model with random weights (about 0.9 B parameters) saved to ``path``;
+    the image processor keeps Qwen's default resolution cap."""
+    tokenizer = build_tokenizer(vocab_size=4000)
+    return _save(Path(path), tokenizer, _config(tokenizer, dict(QWEN35_0_8B_TEXT), dict(QWEN35_0_8B_VISION)), seed, 16384 * 32 * 32, dtype)
+
+
+def build_lora(
+    base: str | Path, out: str | Path, *, r: int = 16, alpha: int = 32, targets: str | list[str] = LORA_TARGETS, seed: int = 0
+) -> Path:
+    """A LoRA adapter with random (non-zero) weights on ``targets`` of the model at ``base``,
+    saved as safetensors to ``out``."""
+    import torch
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForImageTextToText
+
+    torch.manual_seed(seed)
+    model = AutoModelForImageTextToText.from_pretrained(str(base), use_safetensors=True, trust_remote_code=False)
+    lora = get_peft_model(model, LoraConfig(r=r, lora_alpha=alpha, target_modules=targets, init_lora_weights=False))
+    Path(out).mkdir(parents=True, exist_ok=True)
+    lora.save_pretrained(str(out), safe_serialization=True)
+    return Path(out)
