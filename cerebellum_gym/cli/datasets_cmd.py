@@ -56,7 +56,7 @@ def register(sub: Any) -> None:
         description=(
             "parquet: OUT/data/steps-*.parquet + episodes.parquet + README.md (datasets.load_dataset(OUT, 'steps')); "
             "minari: a Minari dataset with id OUT (in --minari-root or MINARI_DATASETS_PATH); sft: OUT/sft.jsonl of "
-            "prompts rendered by the reference agent's builder with the recorded action as target; dpo: OUT/dpo.jsonl "
+            "the reference agent's chat messages (its own prompt builder) with the recorded action as target; dpo: OUT/dpo.jsonl "
             "of trajectory pairs of the same task and parameters, deduplicated by content hash."
         ),
     )
@@ -68,7 +68,10 @@ def register(sub: Any) -> None:
     export.add_argument("--minari-root", default=None, help="minari: the datasets folder (default: MINARI_DATASETS_PATH or ~/.minari)")
     export.add_argument("--lossless", action="store_true", help="minari: raw screenshots instead of Minari's default JPEG")
     export.add_argument("--all-episodes", action="store_true", help="sft: also steps of failed episodes")
-    export.add_argument("--no-prompts", action="store_true", help="dpo: actions only, no rendered prompts")
+    export.add_argument("--no-prompts", action="store_true", help="dpo: actions only, no per-step prompts")
+    export.add_argument(
+        "--tokenizer", default=None, metavar="PATH", help="sft/dpo: also render prompt and completion with this tokenizer's chat template"
+    )
     export.add_argument("--max-pairs-per-group", type=int, default=None, help="dpo: cap pairs per task and parameters")
     export.set_defaults(handler=run_export)
 
@@ -120,13 +123,15 @@ def run_export(args: argparse.Namespace) -> int:
         data = exports.export_minari(args.dataset, args.out, root=args.minari_root, pixels=not args.no_images, jpeg=not args.lossless)
         print(f"{data.total_episodes} episodes, {data.total_steps} steps -> minari dataset {args.out}")
     elif args.kind == "sft":
-        counts = exports.export_sft(args.dataset, args.out, only_success=not args.all_episodes)
+        counts = exports.export_sft(args.dataset, args.out, only_success=not args.all_episodes, tokenizer=args.tokenizer)
         print(
             f"{counts['examples']} examples from {counts['episodes']} episodes ({counts['images']} images) "
             f"-> {Path(args.out) / 'sft.jsonl'}"
         )
     else:
-        stats = exports.export_dpo(args.dataset, args.out, prompts=not args.no_prompts, max_pairs_per_group=args.max_pairs_per_group)
+        stats = exports.export_dpo(
+            args.dataset, args.out, prompts=not args.no_prompts, max_pairs_per_group=args.max_pairs_per_group, tokenizer=args.tokenizer
+        )
         print(
             f"{stats['kept']} pairs kept of {stats['pairs']} formed ({stats['duplicates_removed']} exact duplicates removed) "
             f"over {stats['groups']} task/parameter groups -> {Path(args.out) / 'dpo.jsonl'}"

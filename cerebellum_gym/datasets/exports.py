@@ -4,8 +4,9 @@
   (``datasets.load_dataset(OUT, "steps")``), images as encoded PNG bytes typed as ``Image``;
 - :func:`export_minari`: a Minari dataset (Farama's offline-RL standard), loaded back with
   ``minari.load_dataset``;
-- :func:`export_sft`: supervised examples, each prompt rendered by the reference agent's own
-  prompt builder, with the recorded action as the target;
+- :func:`export_sft`: supervised examples, each prompt built by the reference agent's own prompt
+  builder (``agents/qwen_prompt.py``: chat messages, and with a tokenizer the text its chat
+  template renders), with the recorded action as the target;
 - :func:`export_dpo`: trajectory-level preference pairs of the same task and parameters,
   deduplicated by a content hash of the action sequences.
 
@@ -335,17 +336,14 @@ def _minari_root(root: str | os.PathLike[str] | None) -> Iterator[None]:
 # --- prompts (SFT and DPO) --------------------------------------------------------------------
 
 
-def render_prompt(observation: Mapping[str, Any]) -> tuple[str, list[np.ndarray]]:
-    """The reference agent's prompt for ``observation``: text with an ``<image>`` placeholder per
-    image, and the images in order.
+def prompt_messages(observation: Mapping[str, Any], step: int) -> tuple[list[dict[str, Any]], list[np.ndarray]]:
+    """The reference agent's chat messages for ``observation`` and their images, in order, from
+    its own prompt builder (:func:`cerebellum_gym.agents.qwen_prompt.build_messages`), so
+    training data and inference share one format. ``step`` is the number of the step about to be
+    taken (1 for an episode's first action). Needs no model stack."""
+    from cerebellum_gym.agents.qwen_prompt import build_messages
 
-    The one adapter between the exports and the agent's prompt builder
-    (:func:`cerebellum_gym.agents.qwen_agent.build_prompt`), so training data and inference
-    share one format. Importing it needs no model stack (torch loads lazily there).
-    """
-    from cerebellum_gym.agents.qwen_agent import build_prompt
-
-    return build_prompt(observation)
+    return build_messages(observation, step=step)
 
 
 class _ImageCopier:
@@ -371,7 +369,9 @@ class _ImageCopier:
         return rel
 
 
-def _prompt_example(data: Dataset, step: Step, copy: Callable[[str], str], digest: Callable[[np.ndarray], str]) -> dict[str, Any]:
+def _prompt_example(
+    data: Dataset, step: Step, copy: Callable[[str], str], digest: Callable[[np.ndarray], str], tokenizer: Any = None
+) -> dict[str, Any]:
     obs = step.observation()
     # Map each image the builder returns back to its stored id: by identity first (the builder
     # hands back the arrays it was given), by content otherwise.
@@ -382,10 +382,24 @@ def _prompt_example(data: Dataset, step: Step, copy: Callable[[str], str], diges
         history["screenshots"] = frames
         for frame, ident in zip(frames, step.row["history"]["screenshots"], strict=True):
             by_id[id(frame)] = ident
-    text, images = render_prompt(obs)
+    messages, images = prompt_messages(obs, step.t + 1)
     paths = [copy(by_id.get(id(image)) or digest(image)) for image in images]
     assert step.action is not None
-    return {"prompt": text, "images": paths, "target": canonical(step.action)}
+    target = canonical(step.action)
+    example: dict[str, Any] = {"messages": [*messages, {"role": "assistant", "content": target}], "images": paths, "target": target}
+    if tokenizer is not None:
+        from cerebellum_gym.agents.qwen_prompt import render_example
+
+        example["prompt"], example["completion"] = render_example(tokenizer, messages, target)
+    return example
+
+
+def load_tokenizer(tokenizer: Any) -> Any:
+    """A tokenizer object, or one loaded from a folder or model id (no remote code)."""
+    if tokenizer is None or not isinstance(tokenizer, str | os.PathLike):
+        return tokenizer
+    transformers = _need("transformers")
+    return transformers.AutoTokenizer.from_pretrained(str(tokenizer), trust_remote_code=False)
 
 
 def _digest_for(data: Dataset) -> Callable[[np.ndarray], str]:
@@ -406,14 +420,18 @@ def export_sft(
     *,
     only_success: bool = True,
     agents: Iterable[str] | None = None,
+    tokenizer: Any = None,
 ) -> dict[str, Any]:
-    """Write ``out/sft.jsonl``: one example per valid recorded step, ``{"prompt", "images",
-    "target", "messages", ...}``, the prompt rendered by the reference agent's builder (images as
-    paths under ``out/images``), the target the recorded action in canonical form.
+    """Write ``out/sft.jsonl``: one example per valid recorded step, ``{"messages", "images",
+    "target", ...}``: the reference agent's chat messages for the recorded observation (its own
+    builder; images as paths under ``out/images``, in order) with the recorded action, in
+    canonical form, as the assistant turn.
 
     Args:
         only_success: only steps of successful episodes (behaviour cloning from what worked).
         agents: only episodes recorded from these agents.
+        tokenizer: a tokenizer (or its folder): each example also gets ``prompt`` and
+            ``completion``, rendered by its chat template exactly as inference renders them.
 
     Returns:
         Counts: ``examples``, ``episodes``, ``images``.
@@ -424,6 +442,7 @@ def export_sft(
     copy = _ImageCopier(data, root)
     digest = _digest_for(data)
     wanted = set(agents) if agents is not None else None
+    tok = load_tokenizer(tokenizer)
     examples = episodes = 0
     with open(root / "sft.jsonl", "w", encoding="utf-8") as f:
         for episode in data.episodes(complete_only=True):
@@ -435,7 +454,6 @@ def export_sft(
             for step in episode.steps():
                 if not _trainable(step):
                     continue
-                example = _prompt_example(data, step, copy, digest)
                 record = {
                     "id": f"{episode.episode_id}:{step.t}",
                     "episode_id": episode.episode_id,
@@ -443,8 +461,7 @@ def export_sft(
                     "task": episode.meta.get("task"),
                     "agent": episode.meta.get("agent"),
                     "success": bool(episode.meta.get("success")),
-                    **example,
-                    "messages": [{"role": "user", "content": example["prompt"]}, {"role": "assistant", "content": example["target"]}],
+                    **_prompt_example(data, step, copy, digest, tok),
                 }
                 f.write(json.dumps(record, ensure_ascii=False) + "\n")
                 examples += 1
@@ -512,7 +529,7 @@ def dpo_pairs(episodes: Iterable[Episode], *, max_pairs_per_group: int | None = 
 
 
 def _side(
-    data: Dataset, episode: Episode, copy: Callable[[str], str], digest: Callable[[np.ndarray], str], prompts: bool
+    data: Dataset, episode: Episode, copy: Callable[[str], str], digest: Callable[[np.ndarray], str], prompts: bool, tokenizer: Any = None
 ) -> dict[str, Any]:
     meta = episode.meta
     side: dict[str, Any] = {
@@ -525,7 +542,7 @@ def _side(
         "actions": [canonical(a) for a in episode.actions],
     }
     if prompts:
-        side["steps"] = [_prompt_example(data, s, copy, digest) for s in episode.steps() if s.action is not None]
+        side["steps"] = [_prompt_example(data, s, copy, digest, tokenizer) for s in episode.steps() if s.action is not None]
     return side
 
 
@@ -535,10 +552,12 @@ def export_dpo(
     *,
     prompts: bool = True,
     max_pairs_per_group: int | None = None,
+    tokenizer: Any = None,
 ) -> dict[str, Any]:
     """Write ``out/dpo.jsonl`` (one trajectory pair per line: task, parameters, goal, ``chosen`` and
     ``rejected`` with their agent, seed, outcome, actions and, with ``prompts``, every step's
-    rendered prompt) and ``out/dpo_stats.json`` (see :func:`dpo_pairs`).
+    chat messages, as :func:`export_sft` writes them; with ``tokenizer`` also rendered) and
+    ``out/dpo_stats.json`` (see :func:`dpo_pairs`).
 
     Returns:
         The counts, with ``duplicates_removed``.
@@ -549,6 +568,7 @@ def export_dpo(
     pairs, stats = dpo_pairs(data.episodes(complete_only=True), max_pairs_per_group=max_pairs_per_group)
     copy = _ImageCopier(data, root)
     digest = _digest_for(data)
+    tok = load_tokenizer(tokenizer)
     on_policy = 0
     with open(root / "dpo.jsonl", "w", encoding="utf-8") as f:
         for pair in pairs:
@@ -561,8 +581,8 @@ def export_dpo(
                 "params": pair["params"],
                 "goal": chosen.meta.get("goal"),
                 "same_agent": same_agent,
-                "chosen": _side(data, chosen, copy, digest, prompts),
-                "rejected": _side(data, rejected, copy, digest, prompts),
+                "chosen": _side(data, chosen, copy, digest, prompts, tok),
+                "rejected": _side(data, rejected, copy, digest, prompts, tok),
             }
             f.write(json.dumps(record, ensure_ascii=False) + "\n")
     stats["same_agent_pairs"] = on_policy
@@ -570,4 +590,4 @@ def export_dpo(
     return stats
 
 
-__all__ = ["dpo_pairs", "export_dpo", "export_minari", "export_parquet", "export_sft", "pair_hash", "render_prompt"]
+__all__ = ["dpo_pairs", "export_dpo", "export_minari", "export_parquet", "export_sft", "load_tokenizer", "pair_hash", "prompt_messages"]

@@ -107,7 +107,7 @@ def image_id(pixels: np.ndarray, new_hash: Callable[[], Hasher]) -> str:
     array = np.ascontiguousarray(pixels, dtype=np.uint8)
     hasher = new_hash()
     hasher.update(("x".join(str(d) for d in array.shape) + ":").encode())
-    hasher.update(memoryview(array).cast("B"))  # type: ignore[arg-type]  (no copy of the pixels)
+    hasher.update(memoryview(array).cast("B"))  # type: ignore[arg-type]  # no copy of the pixels
     return hasher.digest().hex()
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cerebellum_gym.agents.qwen_agent import build_prompt
+from cerebellum_gym.agents.qwen_prompt import build_messages, render_prompt
 from cerebellum_gym.datasets import open_dataset
 from cerebellum_gym.datasets.exports import export_dpo, export_minari, export_parquet, export_sft
 from cerebellum_gym.datasets.format import EPISODE_FILE, EPISODES_DIR, canonical_json, decode_image
@@ -64,16 +64,28 @@ def test_sft_examples_use_the_reference_agents_prompt(oracle_random_data: Path, 
     counts = export_sft(oracle_random_data, tmp_path / "sft")
     data = open_dataset(oracle_random_data)
     successful = [e for e in data.episodes() if e.meta["success"]]
-    expected = [(e, s) for e in successful for s in e.steps() if s.action is not None and not s.info["invalid_action"]]
+    expected = [s for e in successful for s in e.steps() if s.action is not None and not s.info["invalid_action"]]
     lines = [json.loads(x) for x in (tmp_path / "sft" / "sft.jsonl").read_text().splitlines()]
     assert counts["examples"] == len(lines) == len(expected) > 0
-    for line, (_episode, step) in zip(lines[:6], expected[:6], strict=True):
-        text, images = build_prompt(step.observation())
-        assert line["prompt"] == text and line["target"] == canonical(step.action or "")
-        assert line["messages"][1] == {"role": "assistant", "content": line["target"]}
-        assert len(line["images"]) == len(images) == text.count("<image>")
+    for line, step in zip(lines[:8], expected[:8], strict=True):
+        messages, images = build_messages(step.observation(), step=step.t + 1)
+        assert line["messages"][:-1] == messages
+        assert line["messages"][-1] == {"role": "assistant", "content": canonical(step.action or "")} and line["target"] == step.action
+        assert len(line["images"]) == len(images) == sum(item["type"] == "image" for item in messages[0]["content"])
         for path, image in zip(line["images"], images, strict=True):
             assert np.array_equal(decode_image((tmp_path / "sft" / path).read_bytes()), image)
+
+
+def test_sft_prompts_render_as_inference_renders_them(oracle_random_data: Path, tmp_path: Path) -> None:
+    pytest.importorskip("transformers")
+    from cerebellum_gym.agents.qwen_tiny import build_tokenizer
+
+    tokenizer = build_tokenizer()
+    export_sft(oracle_random_data, tmp_path / "sft", tokenizer=tokenizer)
+    line = json.loads((tmp_path / "sft" / "sft.jsonl").read_text().splitlines()[3])
+    assert line["prompt"] == render_prompt(tokenizer, line["messages"][:-1])
+    assert line["completion"].startswith(line["target"])
+    assert line["prompt"].count("<|image_pad|>") == len(line["images"])
 
 
 def _duplicate_episode(folder: Path, episode_id: str, new_id: str) -> None:
