@@ -47,6 +47,7 @@ def register(sub: Any) -> None:
     offline.add_argument("--n", type=int, default=100, help="steps to sample (0: every valid step)")
     offline.add_argument("--seed", type=int, default=0, help="sampling seed (also seeds the agent)")
     offline.add_argument("--quota", default="tp=5,k=2,scroll=2,wait=2,system=1", help="group weights for sampling")
+    offline.add_argument("--recorded-by", default=None, metavar="AGENT", help="only episodes this agent recorded (e.g. oracle)")
     offline.add_argument("--out", default=None, metavar="DIR", help="write offline.md and offline.json here")
     offline.set_defaults(handler=run_offline)
 
@@ -98,7 +99,9 @@ def run_offline(args: argparse.Namespace) -> int:
         agent = load_agent(args.agent)
     except (ValueError, ImportError, OSError) as exc:
         raise CerebellumError(f"cannot load agent {args.agent!r}: {exc}") from exc
-    results = evaluate_offline(agent, args.data, n=args.n or None, seed=args.seed, quota=args.quota, agent_spec=args.agent)
+    results = evaluate_offline(
+        agent, args.data, n=args.n or None, seed=args.seed, quota=args.quota, agent_spec=args.agent, recorded_by=args.recorded_by
+    )
     markdown = offline_markdown(results)
     print(markdown)
     if args.out:

@@ -98,10 +98,13 @@ def _code(action: str) -> str:
         return "?"
 
 
-def candidate_steps(data: Dataset) -> list[Step]:
-    """Every step whose recorded action was valid (the ones an agent can be scored on)."""
+def candidate_steps(data: Dataset, *, recorded_by: str | None = None) -> list[Step]:
+    """Every step whose recorded action was valid (the ones an agent can be scored on), of
+    episodes recorded from agent ``recorded_by`` when given."""
     out = []
     for step in data.steps(with_final=False):
+        if recorded_by is not None and step.episode.meta.get("agent") != recorded_by:
+            continue
         info = step.info or {}
         if info.get("invalid_action") or info.get("infra_error"):
             continue
@@ -200,8 +203,10 @@ def evaluate_offline(
     seed: int = 0,
     quota: str | Mapping[str, float] | None = DEFAULT_QUOTA,
     agent_spec: str | None = None,
+    recorded_by: str | None = None,
 ) -> dict[str, Any]:
-    """Score ``agent`` on sampled steps of ``dataset`` (see the module docstring).
+    """Score ``agent`` on sampled steps of ``dataset`` (see the module docstring); with
+    ``recorded_by``, only on episodes that agent recorded.
 
     Returns:
         The results (JSON-ready): every metric as ``{"correct", "total", "rate"}``, the per-group
@@ -212,7 +217,7 @@ def evaluate_offline(
     """
     data = dataset if isinstance(dataset, Dataset) else open_dataset(dataset)
     weights = parse_quota(quota)
-    sampled = sample_steps(candidate_steps(data), n, seed, weights)
+    sampled = sample_steps(candidate_steps(data, recorded_by=recorded_by), n, seed, weights)
     if not sampled:
         raise CerebellumError(f"no scorable step in {data.root} (no valid recorded action)")
     agent.reset(seed=seed)

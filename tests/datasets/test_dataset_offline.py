@@ -46,6 +46,9 @@ def test_the_oracle_scores_every_step_of_oracle_data_exactly(oracle_random_data:
     assert everything["action_type"]["rate"] == 1.0 and everything["tap_label"]["rate"] == 1.0
     sampled = evaluate_offline(OracleAgent(), folder, n=15, seed=3)
     assert sampled["n"] == 15 and sampled["exact"]["correct"] == 15 and not sampled["skipped"]
+    # The same, picked out of the mixed dataset by who recorded it.
+    mixed = evaluate_offline(OracleAgent(), oracle_random_data, n=None, recorded_by="oracle")
+    assert mixed["exact"] == everything["exact"]
 
 
 def test_on_random_data_the_oracle_is_scored_on_the_recorded_states(oracle_random_data: Path) -> None:
