@@ -29,6 +29,8 @@ Example:
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import json
 import os
 import queue
@@ -215,6 +217,16 @@ class DatasetWriter:
 # One writer per (process, folder): sub-envs of a sync vector env share its thread.
 _WRITERS: dict[tuple[int, str], DatasetWriter] = {}
 _WRITER_USERS: dict[tuple[int, str], int] = {}
+
+
+@atexit.register
+def _close_writers() -> None:
+    # The writer thread is a daemon: drain what was handed over before the interpreter exits
+    # (finished episodes must not stay marked as running because their last batch was queued).
+    for (pid, _), writer in list(_WRITERS.items()):
+        if pid == os.getpid():
+            with contextlib.suppress(Exception):
+                writer.close()
 
 
 def _acquire_writer(root: str | os.PathLike[str]) -> DatasetWriter:

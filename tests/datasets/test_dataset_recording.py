@@ -215,3 +215,24 @@ def test_a_newer_format_is_refused(tmp_path: Path) -> None:
         open_dataset(tmp_path)
     with pytest.raises(DatasetError, match="not a cerebellum-gym dataset"):
         open_dataset(tmp_path / "nothing")
+
+
+def test_a_process_that_exits_without_closing_keeps_its_finished_episodes(tmp_path: Path) -> None:
+    script = tmp_path / "exit.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import sys, gymnasium as gym, cerebellum_gym
+            from cerebellum_gym.datasets import RecordEpisodes
+            env = RecordEpisodes(gym.make("Cerebellum-Sim-v0"), sys.argv[1])
+            env.reset(seed=0, options={"task": "SystemWifiTurnOn"})
+            done = False
+            while not done:
+                _, _, terminated, truncated, _ = env.step(env.unwrapped.oracle_action())
+                done = terminated or truncated
+            """
+        )
+    )
+    subprocess.run([sys.executable, str(script), str(tmp_path / "data")], check=True)
+    (episode,) = open_dataset(tmp_path / "data").episodes()
+    assert episode.status == "complete" and episode.meta["success"]
