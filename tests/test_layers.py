@@ -32,6 +32,7 @@ FORBIDDEN: dict[str, set[str]] = {
     "wrappers": {"evaluation", "cli", "sim"},
     "agents": {"evaluation", "cli", "sim"},
     "evaluation": {"cli"},
+    "datasets": {"evaluation", "cli"},
 }
 #: Package pairs allowed to import each other: the simulator's host (the phone) and its plugins (the apps).
 ALLOWED_CYCLES = [{"cerebellum_gym.sim", "cerebellum_gym.sim.apps"}]

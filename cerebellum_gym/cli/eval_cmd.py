@@ -115,6 +115,12 @@ def register(sub: Any) -> None:
         metavar="JSON",
         help='with --emulators: more EmulatorPool options, e.g. \'{"sdk": "/opt/android", "snapshot": "ready", "recycle_after": 50}\'',
     )
+    parser.add_argument(
+        "--record",
+        default=None,
+        metavar="DIR",
+        help="record every episode into the dataset folder DIR (see docs/datasets.md); simulator episodes are then replay-audited",
+    )
     parser.add_argument("--list-suites", action="store_true", help="list the suites found and exit")
     parser.set_defaults(handler=run)
 
@@ -168,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
         screens=_screens(args.screens),
         fault_plan=FaultPlan.parse(args.inject_faults) if args.inject_faults else None,
         progress=args.progress,
+        record_dir=args.record,
     )
     if not args.suite:
         print(f"suite: {suite.name} ({len(suite.cases)} cases, {suite.source})", file=sys.stderr)
@@ -233,9 +240,12 @@ def _run_agents(args: argparse.Namespace, agents: list[tuple[str, Any]], specs: 
             print(f"cerebellum-gym eval: the agent {spec} raised {type(exc).__name__}: {exc}", file=sys.stderr)
             print(f"finished cases are in {run_dir / 'results.jsonl'}; continue with --resume --out {out}", file=sys.stderr)
             return 1
+        audit_md = _audit_recording(args.record, run_dir) if args.record else ""
         outputs = finalize_run(run_dir, wall_s=result.wall_s)
         if outputs.chart is None and len(agents) == 1:
             _no_chart()
+        if audit_md:
+            (run_dir / "summary.md").write_text(outputs.markdown.rstrip() + "\n\n" + audit_md)
         run_dirs.append(run_dir)
         print(
             f"{agent.name}: {result.ran} cases run in {result.wall_s:.1f} s"
@@ -280,6 +290,16 @@ def run_compare(args: argparse.Namespace) -> int:
     print(markdown)
     print(f"Report: {report}")
     return 0
+
+
+def _audit_recording(record_dir: str, run_dir: Path) -> str:
+    """Replay-audit the episodes this run recorded; ``audit.json`` in the run folder, Markdown back."""
+    from cerebellum_gym.datasets.replay import audit_run
+
+    report = audit_run(record_dir, run_dir)
+    (run_dir / "audit.json").write_text(json.dumps(report.to_json(), indent=1) + "\n")
+    print(report.headline(), file=sys.stderr)
+    return report.markdown()
 
 
 def _load_agent(loader: Any, spec: str) -> Any:

@@ -121,10 +121,21 @@ def _summary_html(runs: Sequence[ReportRun], chart: str | None) -> str:
         parts.append(
             '<p class="note">Privileged agents read the tasks\' scripted oracle: their figures are an upper bound, not a baseline.</p>'
         )
+    for run in runs:  # the replay audit of a recorded run (eval --record)
+        audit = _read_audit(run.run_dir)
+        if audit:
+            parts.append(f'<p class="note" data-testid="audit">{html.escape(run.label)}: {html.escape(audit)}</p>')
     if chart:
         # Shown at its own pixel size: the PNG is drawn to be read at that size (chart.py).
         parts.append(f'<img class="chart" data-testid="chart" src="{html.escape(chart)}" alt="success per family per agent">')
     return "\n".join(parts)
+
+
+def _read_audit(run_dir: Path) -> str:
+    try:
+        return str(json.loads((run_dir / "audit.json").read_text()).get("headline", ""))
+    except (OSError, ValueError):
+        return ""
 
 
 _PAGE = """<!doctype html>

@@ -84,6 +84,8 @@ class EvalConfig:
             in a slot (``fault``: it ended with a device fault) and before the slot's next case:
             where an emulator pool checks, restarts or recycles that slot's emulator
             (:meth:`EmulatorPool.between_episodes`). It runs in this process.
+        record_dir: record every episode (observations, actions, outcomes) into this dataset
+            folder (:mod:`cerebellum_gym.datasets`).
     """
 
     env_id: str | None = None
@@ -100,6 +102,7 @@ class EvalConfig:
     progress: str = "auto"
     env_kwargs_per_env: Sequence[Mapping[str, Any]] | None = None
     between_episodes: Callable[[int, bool], object] | None = None
+    record_dir: str | None = None
 
 
 @dataclass
@@ -168,9 +171,30 @@ def replayable(env_id: str) -> bool:
     return gym.spec(env_id).kwargs.get("backend") == "sim"
 
 
-def _make_slot(env_id: str, env_kwargs: Mapping[str, Any], fault_plan: FaultPlan | None, frame_width: int | None, slot: int) -> EpisodeSlot:
+def _make_slot(
+    env_id: str,
+    env_kwargs: Mapping[str, Any],
+    fault_plan: FaultPlan | None,
+    frame_width: int | None,
+    slot: int,
+    record: Recording | None = None,
+) -> EpisodeSlot:
     # Module level (not a closure) so AsyncVectorEnv can pickle it to its workers.
-    return EpisodeSlot(partial(make_env, env_id, env_kwargs, fault_plan), slot, frame_width)
+    factory: Any = partial(make_env, env_id, env_kwargs, fault_plan)
+    if record is not None:
+        from cerebellum_gym.datasets.recorder import recorded_env
+
+        factory = partial(recorded_env, factory, record.directory, record.agent, record.metadata)
+    return EpisodeSlot(factory, slot, frame_width)
+
+
+@dataclass(frozen=True)
+class Recording:
+    """Where and as whom the slots record their episodes (``eval --record``)."""
+
+    directory: str
+    agent: str
+    metadata: dict[str, Any]
 
 
 def _env_kwargs(shared: Mapping[str, Any], own: Mapping[str, Any]) -> dict[str, Any]:
@@ -196,13 +220,14 @@ def make_vector_env(
     vectorization: str,
     ray_address: str | None = None,
     per_env_kwargs: Sequence[Mapping[str, Any]] | None = None,
+    record: Recording | None = None,
 ) -> gym.vector.VectorEnv[Any, Any, Any]:
     """A vector env of :class:`EpisodeSlot` sub-envs with autoreset disabled (sub-env ``i``
-    built with ``env_kwargs`` updated by ``per_env_kwargs[i]``)."""
+    built with ``env_kwargs`` updated by ``per_env_kwargs[i]``; recording when asked)."""
     if per_env_kwargs is not None and len(per_env_kwargs) < num_envs:
         raise CerebellumError(f"{num_envs} envs but options for only {len(per_env_kwargs)} of them (one emulator per env)")
     kwargs = [_env_kwargs(env_kwargs, per_env_kwargs[i] if per_env_kwargs is not None else {}) for i in range(num_envs)]
-    fns = [partial(_make_slot, env_id, kwargs[i], fault_plan, frame_width, i) for i in range(num_envs)]
+    fns = [partial(_make_slot, env_id, kwargs[i], fault_plan, frame_width, i, record) for i in range(num_envs)]
     return vectorize(fns, vectorization, autoreset_mode=gym.vector.AutoresetMode.DISABLED, ray_address=ray_address, on_env_lost=_lost_slot)
 
 
@@ -299,7 +324,10 @@ def run_suite(
         ran = 0
         if todo:
             live = screens.live(suite, replayable=can_replay)
-            ran = _rollout(agent, todo, writer, env_id, env_kwargs, config, live, lambda r: screens.keep(suite, r), len(suite.cases))
+            record = Recording(config.record_dir, str(meta["agent"]), {"run": str(run_dir)}) if config.record_dir else None
+            ran = _rollout(
+                agent, todo, writer, env_id, env_kwargs, config, live, lambda r: screens.keep(suite, r), len(suite.cases), record
+            )
         if can_replay:
             wanted = [r for r in writer.records if screens.keep(suite, r)]
             try:
@@ -323,6 +351,7 @@ def _rollout(
     record_ids: set[str],
     keep: Callable[[Mapping[str, Any]], bool],
     total: int,
+    record: Recording | None = None,
 ) -> int:
     cases = {c.id: c for c in todo}
     queue: deque[Job] = deque(Job(c.id, c.task, c.seed, 0, c.id in record_ids) for c in todo)
@@ -337,6 +366,7 @@ def _rollout(
         vectorization=config.vectorization,
         ray_address=config.ray_address,
         per_env_kwargs=config.env_kwargs_per_env,
+        record=record,
     )
     # The bar starts after the workers fork (tqdm runs a monitor thread).
     solved_before = sum(1 for r in writer.records if r.get("success"))

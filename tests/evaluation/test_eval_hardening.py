@@ -85,7 +85,8 @@ def test_an_agent_string_with_a_lone_surrogate_is_recorded_escaped(small_suite: 
     assert len(result.records) == 8
     raw = (out / "results.jsonl").read_bytes()
     raw.decode("utf-8")  # strict: the file is valid UTF-8
-    assert [r["actions"] for r in read_results(out)] == [[answer]] * 8  # read back exactly
+    # The env's text rule makes the answer an invalid action, so the agent repeats it to the budget.
+    assert all(r["actions"] and set(r["actions"]) == {answer} for r in read_results(out))  # read back exactly
     finalize_run(out)  # summary, chart and report take it too
     assert "\\ud800" in (out / "report.html").read_text(encoding="utf-8")
     again = run_suite(agent, load_suite(str(small_suite)), out, QUIET, resume=True, agent_spec="surrogate")

@@ -1,0 +1,142 @@
+"""``cerebellum-gym replay``, ``eval-offline`` and ``export``: what to do with recorded episodes.
+
+Datasets are recorded with ``cerebellum-gym eval --record DIR`` or the
+:class:`~cerebellum_gym.datasets.RecordEpisodes` wrapper (``docs/datasets.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from cerebellum_gym.errors import CerebellumError
+
+
+def register(sub: Any) -> None:
+    """Add the ``replay``, ``eval-offline`` and ``export`` sub-commands."""
+    replay = sub.add_parser(
+        "replay",
+        help="audit a recorded dataset: replay each simulator episode and check every observation",
+        description=(
+            "Re-run each recorded simulator episode from its seed with the recorded actions and check that every "
+            "observation (screenshot and history frames by content hash, tree, labels, masks), reward and verdict "
+            "matches; check every stored image against its hash. Exit status 1 when anything differs."
+        ),
+    )
+    replay.add_argument("dataset", metavar="DATASET", help="a dataset folder")
+    replay.add_argument("--episode", action="append", default=None, help="only this episode id (repeatable)")
+    replay.add_argument("--no-images", action="store_true", help="skip decoding the stored images")
+    replay.add_argument("--json", default=None, metavar="PATH", help="also write the audit as JSON (default: DATASET/audit.json)")
+    replay.set_defaults(handler=run_replay)
+
+    offline = sub.add_parser(
+        "eval-offline",
+        help="score an agent's next action against recorded actions (the model card's held-out metrics)",
+        description=(
+            "Sample recorded steps by a quota over action groups, ask the agent for its next action on each recorded "
+            "observation, and report exact action string, action type, tap/long-press label, per-group accuracy and "
+            "the scroll confusion, as Markdown and JSON."
+        ),
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    offline.add_argument("--agent", required=True, help="random | oracle | sb3:PATH | qwen:BASE[,ADAPTER] | module:object")
+    offline.add_argument("--data", required=True, metavar="DATASET", help="a dataset folder")
+    offline.add_argument("--n", type=int, default=100, help="steps to sample (0: every valid step)")
+    offline.add_argument("--seed", type=int, default=0, help="sampling seed (also seeds the agent)")
+    offline.add_argument("--quota", default="tp=5,k=2,scroll=2,wait=2,system=1", help="group weights for sampling")
+    offline.add_argument("--recorded-by", default=None, metavar="AGENT", help="only episodes this agent recorded (e.g. oracle)")
+    offline.add_argument("--out", default=None, metavar="DIR", help="write offline.md and offline.json here")
+    offline.set_defaults(handler=run_offline)
+
+    export = sub.add_parser(
+        "export",
+        help="export a dataset: parquet (Hugging Face datasets), minari, sft, dpo",
+        description=(
+            "parquet: OUT/data/steps-*.parquet + episodes.parquet + README.md (datasets.load_dataset(OUT, 'steps')); "
+            "minari: a Minari dataset with id OUT (in --minari-root or MINARI_DATASETS_PATH); sft: OUT/sft.jsonl of "
+            "the reference agent's chat messages (its own prompt builder) with the recorded action as target; dpo: OUT/dpo.jsonl "
+            "of trajectory pairs of the same task and parameters, deduplicated by content hash."
+        ),
+    )
+    export.add_argument("kind", choices=("parquet", "minari", "sft", "dpo"))
+    export.add_argument("dataset", metavar="DATASET", help="a dataset folder")
+    export.add_argument("out", metavar="OUT", help="output folder (for minari: the dataset id, e.g. cerebellum/sim-oracle-v0)")
+    export.add_argument("--no-images", action="store_true", help="parquet/minari: leave the screenshots out")
+    export.add_argument("--complete-only", action="store_true", help="parquet: leave interrupted episodes out")
+    export.add_argument("--minari-root", default=None, help="minari: the datasets folder (default: MINARI_DATASETS_PATH or ~/.minari)")
+    export.add_argument("--lossless", action="store_true", help="minari: raw screenshots instead of Minari's default JPEG")
+    export.add_argument("--all-episodes", action="store_true", help="sft: also steps of failed episodes")
+    export.add_argument("--no-prompts", action="store_true", help="dpo: actions only, no per-step prompts")
+    export.add_argument(
+        "--tokenizer", default=None, metavar="PATH", help="sft/dpo: also render prompt and completion with this tokenizer's chat template"
+    )
+    export.add_argument("--max-pairs-per-group", type=int, default=None, help="dpo: cap pairs per task and parameters")
+    export.set_defaults(handler=run_export)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from cerebellum_gym.datasets.replay import audit
+
+    def show(result: Any) -> None:
+        print(result.line(), file=sys.stderr)
+
+    report = audit(args.dataset, episode_ids=args.episode, check_images=not args.no_images, progress=show)
+    path = Path(args.json) if args.json else Path(args.dataset) / "audit.json"
+    path.write_text(json.dumps(report.to_json(), indent=1) + "\n")
+    print(report.markdown())
+    print(f"Audit: {path}")
+    return 0 if report.ok else 1
+
+
+def run_offline(args: argparse.Namespace) -> int:
+    from cerebellum_gym.agents import load_agent
+    from cerebellum_gym.datasets.offline import evaluate_offline, offline_markdown
+
+    try:
+        agent = load_agent(args.agent)
+    except (ValueError, ImportError, OSError) as exc:
+        raise CerebellumError(f"cannot load agent {args.agent!r}: {exc}") from exc
+    results = evaluate_offline(
+        agent, args.data, n=args.n or None, seed=args.seed, quota=args.quota, agent_spec=args.agent, recorded_by=args.recorded_by
+    )
+    markdown = offline_markdown(results)
+    print(markdown)
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "offline.md").write_text(markdown)
+        (out / "offline.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
+        print(f"Results: {out / 'offline.json'}")
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from cerebellum_gym.datasets import exports
+
+    if args.kind == "parquet":
+        counts = exports.export_parquet(args.dataset, args.out, images=not args.no_images, complete_only=args.complete_only)
+        print(
+            f"{counts['episodes']} episodes, {counts['steps']} steps in {counts['shards']} shards "
+            f"({counts['bytes'] / 1e6:.1f} MB) -> {args.out}"
+        )
+    elif args.kind == "minari":
+        data = exports.export_minari(args.dataset, args.out, root=args.minari_root, pixels=not args.no_images, jpeg=not args.lossless)
+        print(f"{data.total_episodes} episodes, {data.total_steps} steps -> minari dataset {args.out}")
+    elif args.kind == "sft":
+        counts = exports.export_sft(args.dataset, args.out, only_success=not args.all_episodes, tokenizer=args.tokenizer)
+        print(
+            f"{counts['examples']} examples from {counts['episodes']} episodes ({counts['images']} images) "
+            f"-> {Path(args.out) / 'sft.jsonl'}"
+        )
+    else:
+        stats = exports.export_dpo(
+            args.dataset, args.out, prompts=not args.no_prompts, max_pairs_per_group=args.max_pairs_per_group, tokenizer=args.tokenizer
+        )
+        print(
+            f"{stats['kept']} pairs kept of {stats['pairs']} formed ({stats['duplicates_removed']} exact duplicates removed) "
+            f"over {stats['groups']} task/parameter groups -> {Path(args.out) / 'dpo.jsonl'}"
+        )
+    return 0

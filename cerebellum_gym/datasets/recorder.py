@@ -1,0 +1,472 @@
+"""Recording: every episode an env plays, written to a dataset folder as it happens.
+
+:class:`RecordEpisodes` is a gymnasium wrapper (it works on any backend: it reads only the
+observation, the step results and the task). For vector envs, wrap each sub-env
+(:func:`recording_env_fns`, or ``wrappers=`` of ``gym.make_vec``): each sub-env, in this process,
+a worker process or a Ray actor, writes its own episodes into the same folder, and identical images
+are stored once whoever writes them first.
+
+Writing is crash-safe (see :mod:`cerebellum_gym.datasets.format`) and cheap on the stepping
+thread: a step hashes its images (xxh3: tens of microseconds for a 464-px screen), and a
+background thread encodes the images not seen before, then appends the step's line. An episode's
+``episode.json`` says ``"complete": true`` only once all its lines and images are on disk.
+
+Example:
+    >>> import tempfile, gymnasium as gym, cerebellum_gym
+    >>> from cerebellum_gym.datasets import RecordEpisodes, open_dataset
+    >>> folder = tempfile.mkdtemp()
+    >>> env = RecordEpisodes(gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn"), folder, agent="oracle")
+    >>> obs, info = env.reset(seed=0)
+    >>> done = False
+    >>> while not done:
+    ...     obs, reward, terminated, truncated, info = env.step(env.unwrapped.oracle_action())
+    ...     done = terminated or truncated
+    >>> env.close()
+    >>> episode = next(open_dataset(folder).episodes())
+    >>> episode.complete, episode.meta["task"], episode.meta["success"], episode.actions
+    (True, 'SystemWifiTurnOn', True, ['T ...', 'T ...', 'F'])
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import queue
+import threading
+import time
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.utils import RecordConstructorArgs
+
+from cerebellum_gym.datasets.format import (
+    EPISODE_FILE,
+    EPISODES_DIR,
+    FORMAT_VERSION,
+    STEPS_FILE,
+    atomic_write,
+    bits,
+    encode_png,
+    ensure_header,
+    hash_function,
+    image_id,
+    image_path,
+    is_plain_json,
+    jsonable,
+    write_json_atomic,
+)
+
+#: Reset-option keys the recorder reads and removes before the env sees them.
+META_OPTION = "record_meta"
+_STOP = object()
+
+
+class DatasetWriter:
+    """Writes episodes into one dataset folder; images are encoded on a background thread.
+
+    One writer per process (sub-envs of a ``SyncVectorEnv`` may share one). Work is queued in
+    order, so a step's line lands after its images and an episode's final ``episode.json`` after
+    its lines.
+
+    Args:
+        root: the dataset folder (created, with ``dataset.json``, if missing).
+        queue_size: batches queued before a step waits for the writer (bounds memory).
+        batch: steps handed to the writer at once (an episode's end or :meth:`flush` hands over the rest).
+        threaded: ``False`` writes on the caller's thread (simplest to debug).
+    """
+
+    def __init__(self, root: str | os.PathLike[str], *, queue_size: int = 64, threaded: bool = True, batch: int = 8) -> None:
+        self.root = Path(root)
+        self.batch = max(1, batch)
+        self._rows: list[tuple[str, str, list[tuple[str, np.ndarray]]]] = []
+        self.header = ensure_header(self.root)
+        self.hash_name = str(self.header["image_hash"])
+        self._digest = hash_function(self.hash_name)
+        self._known: set[str] = set()
+        self._prefix = f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
+        self._count = 0
+        self._lock = threading.Lock()
+        self._error: BaseException | None = None
+        self._files: dict[str, Any] = {}
+        self._queue: queue.Queue[Any] | None = None
+        self._thread: threading.Thread | None = None
+        if threaded:
+            self._queue = queue.Queue(maxsize=queue_size)
+            self._thread = threading.Thread(target=self._work, name="cerebellum-dataset-writer", daemon=True)
+            self._thread.start()
+        self.images_written = 0
+
+    # --- called by the recorder ---------------------------------------------------------------
+
+    def new_episode_id(self) -> str:
+        with self._lock:
+            self._count += 1
+            return f"{self._prefix}-{self._count:06d}"
+
+    def image(self, pixels: np.ndarray, pending: list[tuple[str, np.ndarray]]) -> str:
+        """The id of ``pixels``; adds it to ``pending`` the first time this writer sees it."""
+        ident = image_id(pixels, self._digest)
+        if ident not in self._known:
+            self._known.add(ident)
+            pending.append((ident, pixels))
+        return ident
+
+    def begin(self, episode_id: str, meta: Mapping[str, Any]) -> None:
+        self._send_rows()
+        self._submit(("begin", episode_id, dict(meta)))
+
+    def row(self, episode_id: str, line: str, images: list[tuple[str, np.ndarray]]) -> None:
+        # Rows go to the writer in small batches: one hand-over per batch, not per step, keeps the
+        # stepping thread's share low. A killed process loses at most the batch not yet handed over.
+        self._rows.append((episode_id, line, images))
+        if len(self._rows) >= self.batch:
+            self._send_rows()
+
+    def end(self, episode_id: str, meta: Mapping[str, Any]) -> None:
+        self._send_rows()
+        self._submit(("end", episode_id, dict(meta)))
+
+    def flush(self) -> None:
+        """Wait until everything submitted is on disk."""
+        self._send_rows()
+        if self._queue is not None:
+            self._queue.join()
+        self._raise()
+
+    def close(self) -> None:
+        """Finish writing and stop the thread (idempotent)."""
+        self._send_rows()
+        if self._queue is not None and self._thread is not None:
+            self._queue.put(_STOP)
+            self._thread.join()
+            self._queue = None
+            self._thread = None
+        for f in self._files.values():
+            f.close()
+        self._files.clear()
+        self._raise()
+
+    # --- internals ----------------------------------------------------------------------------
+
+    def _send_rows(self) -> None:
+        if self._rows:
+            rows, self._rows = self._rows, []
+            self._submit(("rows", "", rows))
+
+    def _submit(self, item: Any) -> None:
+        self._raise()
+        if self._queue is None:
+            self._do(item)
+        else:
+            self._queue.put(item)
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise RuntimeError(f"writing the dataset in {self.root} failed: {error}") from error
+
+    def _work(self) -> None:
+        assert self._queue is not None
+        q = self._queue
+        while True:
+            item = q.get()
+            try:
+                if item is _STOP:
+                    return
+                if self._error is None:
+                    self._do(item)
+            except BaseException as exc:  # reported to the stepping thread on its next call
+                self._error = exc
+            finally:
+                q.task_done()
+
+    def _do(self, item: tuple[Any, ...]) -> None:
+        kind, episode_id = item[0], item[1]
+        folder = self.root / EPISODES_DIR / episode_id
+        if kind == "begin":
+            folder.mkdir(parents=True, exist_ok=True)
+            write_json_atomic(folder / EPISODE_FILE, item[2])
+            self._files[episode_id] = open(folder / STEPS_FILE, "a", encoding="utf-8")  # noqa: SIM115  (kept open for the episode)
+        elif kind == "rows":
+            touched = []
+            for row_episode, line, images in item[2]:
+                for ident, pixels in images:
+                    path = image_path(self.root, ident)
+                    if not path.exists():  # another process (or an earlier run) may have stored it
+                        atomic_write(path, encode_png(pixels))
+                        self.images_written += 1
+                f = self._files[row_episode]
+                f.write(line)  # after its images: a line never names an image that is not on disk
+                touched.append(f)
+            for f in dict.fromkeys(touched):
+                f.flush()  # a killed process keeps every whole line written so far
+        elif kind == "end":
+            f = self._files.pop(episode_id, None)
+            if f is not None:
+                f.close()
+            write_json_atomic(folder / EPISODE_FILE, item[2])
+
+
+# One writer per (process, folder): sub-envs of a sync vector env share its thread.
+_WRITERS: dict[tuple[int, str], DatasetWriter] = {}
+_WRITER_USERS: dict[tuple[int, str], int] = {}
+
+
+@atexit.register
+def _close_writers() -> None:
+    # The writer thread is a daemon: drain what was handed over before the interpreter exits
+    # (finished episodes must not stay marked as running because their last batch was queued).
+    for (pid, _), writer in list(_WRITERS.items()):
+        if pid == os.getpid():
+            with contextlib.suppress(Exception):
+                writer.close()
+
+
+def _acquire_writer(root: str | os.PathLike[str]) -> DatasetWriter:
+    key = (os.getpid(), str(Path(root).resolve()))
+    writer = _WRITERS.get(key)
+    if writer is None:
+        writer = _WRITERS[key] = DatasetWriter(root)
+    _WRITER_USERS[key] = _WRITER_USERS.get(key, 0) + 1
+    return writer
+
+
+def _release_writer(writer: DatasetWriter) -> None:
+    key = (os.getpid(), str(writer.root.resolve()))
+    left = _WRITER_USERS.get(key, 1) - 1
+    if left > 0:
+        _WRITER_USERS[key] = left
+        writer.flush()
+        return
+    _WRITER_USERS.pop(key, None)
+    _WRITERS.pop(key, None)
+    writer.close()
+
+
+class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
+    """Record every episode of a cerebellum env into the dataset folder ``directory``.
+
+    Per step it records the observation (screenshot and history frames as image ids, the compact
+    tree, labels and masks), the action sent, the reward, the done flags and ``info``; per episode
+    the task, its parameters and goal, the seed (or the RNG state an unseeded reset drew from),
+    the reset options, the env id and options (to replay it), the agent and the outcome.
+
+    Args:
+        env: a cerebellum env (made by ``gym.make``, so its spec names how to rebuild it).
+        directory: the dataset folder.
+        agent: who acts (recorded per episode; ``reset(options={"record_meta": {"agent": ...}})``
+            overrides it for one episode).
+        metadata: extra JSON fields stored with every episode.
+        env_id: the env id to replay with (default: the env's spec).
+        env_kwargs: the ``gym.make`` options to replay with (default: the env's spec).
+    """
+
+    def __init__(
+        self,
+        env: gym.Env[Any, Any],
+        directory: str | os.PathLike[str],
+        *,
+        agent: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        env_id: str | None = None,
+        env_kwargs: Mapping[str, Any] | None = None,
+    ) -> None:
+        RecordConstructorArgs.__init__(self, directory=str(directory), agent=agent, metadata=metadata, env_id=env_id, env_kwargs=env_kwargs)
+        gym.Wrapper.__init__(self, env)
+        self.directory = Path(directory)
+        self.agent = agent
+        self.extra = dict(metadata or {})
+        spec = env.spec
+        self.env_id = env_id or (spec.id if spec is not None else None)
+        kwargs = dict(env_kwargs) if env_kwargs is not None else dict(spec.kwargs) if spec is not None else {}
+        self.env_kwargs = kwargs
+        self._writer: DatasetWriter | None = _acquire_writer(self.directory)
+        self._episode: dict[str, Any] | None = None
+        self._obs: Any = None
+        self._t = 0
+
+    @property
+    def writer(self) -> DatasetWriter:
+        if self._writer is None:
+            raise RuntimeError("this recorder is closed")
+        return self._writer
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        if self._episode is not None:
+            self._finish(status="reset", final_obs=False)
+        options = dict(options or {})
+        extra = dict(options.pop(META_OPTION, None) or {})
+        unwrapped = self.env.unwrapped
+        # An unseeded reset draws from the env's generator: its state makes the episode replayable.
+        rng_state = jsonable(unwrapped.np_random.bit_generator.state) if seed is None else None
+        obs, info = self.env.reset(seed=seed, options=options or None)
+        task = getattr(unwrapped, "task", None)
+        device = getattr(unwrapped, "device", None)
+        replayable, why = self._replayable(device)
+        episode_id = self.writer.new_episode_id()
+        meta: dict[str, Any] = {
+            "format_version": FORMAT_VERSION,
+            "episode_id": episode_id,
+            "status": "running",
+            "complete": False,
+            "task": str(info.get("task", getattr(task, "name", ""))),
+            "task_params": jsonable(getattr(task, "params", {})),
+            "goal": str(info.get("goal", "")),
+            "observation_goal": str(obs.get("goal", "")) if isinstance(obs, Mapping) else "",
+            "seed": seed,
+            "rng_state": rng_state,
+            "options": jsonable(options),
+            "agent": str(extra.pop("agent", self.agent) or ""),
+            "env_id": self.env_id,
+            "env_kwargs": jsonable(self.env_kwargs),
+            "backend": str(getattr(device, "backend", "")),
+            "replayable": replayable,
+            "not_replayable_because": why,
+            "max_steps": int(info.get("max_steps", 0)),
+            "reset_info": jsonable({k: v for k, v in info.items() if k not in ("goal",)}),
+            "started_at": time.time(),
+            "meta": jsonable({**self.extra, **extra}),
+        }
+        self._episode = meta
+        self._obs = obs
+        self._t = 0
+        self._return = 0.0
+        self._invalid = 0
+        self._last_info: dict[str, Any] = dict(info)
+        self.writer.begin(episode_id, meta)
+        return obs, info
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        if self._episode is None:  # stepping without a recorded reset: nothing to attach it to
+            return obs, reward, terminated, truncated, info
+        self._write_row(self._obs, action=action, reward=float(reward), terminated=terminated, truncated=truncated, info=info)
+        self._return += float(reward)
+        self._invalid += int(bool(info.get("invalid_action", False)))
+        self._last_info = dict(info)
+        self._obs = obs
+        if terminated or truncated:
+            self._finish(status="complete", final_obs=True, terminated=bool(terminated), truncated=bool(truncated))
+        return obs, reward, terminated, truncated, info
+
+    def close(self) -> None:
+        try:
+            if self._episode is not None and self._writer is not None:
+                self._finish(status="closed", final_obs=False)
+        finally:
+            if self._writer is not None:
+                writer, self._writer = self._writer, None
+                _release_writer(writer)
+            super().close()
+
+    def flush(self) -> None:
+        """Wait until everything recorded so far is on disk."""
+        self.writer.flush()
+
+    # --- internals ----------------------------------------------------------------------------
+
+    def _replayable(self, device: Any) -> tuple[bool, str]:
+        if getattr(device, "backend", None) != "sim":
+            return False, f"backend {getattr(device, 'backend', None)!r} is not the simulator"
+        if self.env_id is None:
+            return False, "no env id (the env was not made by gym.make; pass env_id=)"
+        if not is_plain_json(self.env_kwargs):
+            return False, "env options are not plain JSON (a device wrapper, a task object, ...)"
+        return True, ""
+
+    def _write_row(self, obs: Any, *, action: Any, reward: float | None, terminated: bool, truncated: bool, info: Any) -> None:
+        assert self._episode is not None
+        images: list[tuple[str, np.ndarray]] = []
+        row = observation_row(obs, self.writer, images, self._episode.get("observation_goal", ""))
+        row["t"] = self._t
+        # The string the agent sent; a structured action is stored as the env's string form of it.
+        row["action"] = None if action is None else action if isinstance(action, str) else str((info or {}).get("action") or action)
+        row["reward"] = reward
+        row["terminated"] = bool(terminated)
+        row["truncated"] = bool(truncated)
+        row["info"] = None if info is None else jsonable({k: v for k, v in info.items() if k not in ("goal", "task")})
+        self.writer.row(self._episode["episode_id"], json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n", images)
+        self._t += 1
+
+    def _finish(self, *, status: str, final_obs: bool, terminated: bool = False, truncated: bool = False) -> None:
+        meta = self._episode
+        assert meta is not None
+        if final_obs:
+            self._write_row(self._obs, action=None, reward=None, terminated=terminated, truncated=truncated, info=None)
+        info = self._last_info
+        meta.update(
+            status=status,
+            complete=status == "complete",
+            steps=self._t - (1 if final_obs else 0),
+            rows=self._t,
+            terminated=terminated,
+            truncated=truncated,
+            success=bool(info.get("success", False)),
+            progress=float(info.get("progress", 0.0)),
+            infra_error=str(info.get("infra_error", "")),
+            invalid_actions=self._invalid,
+            **{"return": self._return},
+            ended_at=time.time(),
+        )
+        self.writer.end(meta["episode_id"], meta)
+        self._episode = None
+
+
+def observation_row(obs: Mapping[str, Any], writer: DatasetWriter, images: list[tuple[str, np.ndarray]], goal: str) -> dict[str, Any]:
+    """The JSON fields of one cerebellum observation (images as ids; new ones go to ``images``)."""
+    history = obs.get("history") or {}
+    row: dict[str, Any] = {
+        "tree": obs.get("tree", ""),
+        "labels": list(obs.get("labels", ())),
+        "action_mask": bits(obs.get("action_mask", ())),
+        "label_mask": bits(obs.get("label_mask", ())),
+        "screenshot": writer.image(obs["screenshot"], images) if obs.get("screenshot") is not None else None,
+        "history": {
+            "actions": list(history.get("actions", ())),
+            "subtrees": list(history.get("subtrees", ())),
+            "mask": bits(history.get("mask", ())),
+            "screenshots": [writer.image(frame, images) for frame in history["screenshots"]]
+            if history.get("screenshots") is not None
+            else None,
+        },
+    }
+    if obs.get("goal", "") != goal:
+        row["goal"] = obs.get("goal", "")
+    return row
+
+
+def recorded_env(
+    env_fn: Callable[[], gym.Env[Any, Any]], directory: str, agent: str | None = None, metadata: Mapping[str, Any] | None = None
+) -> gym.Env[Any, Any]:
+    """``env_fn()`` wrapped in :class:`RecordEpisodes` (module level, so partials of it pickle)."""
+    return RecordEpisodes(env_fn(), directory, agent=agent, metadata=metadata)
+
+
+def recording_env_fns(
+    env_fns: Sequence[Callable[[], gym.Env[Any, Any]]],
+    directory: str | os.PathLike[str],
+    *,
+    agent: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> list[Callable[[], gym.Env[Any, Any]]]:
+    """``env_fns`` with each env wrapped in :class:`RecordEpisodes` (picklable when the given
+    functions are, so ``async`` and ``ray`` vector envs work too).
+
+    Example:
+        >>> from functools import partial
+        >>> import gymnasium as gym, tempfile, cerebellum_gym
+        >>> from cerebellum_gym.vector import vectorize
+        >>> fns = [partial(gym.make, "Cerebellum-Sim-v0", task="SystemWifiTurnOn", pixels=False)] * 2
+        >>> envs = vectorize(recording_env_fns(fns, tempfile.mkdtemp(), agent="random"), "sync")
+        >>> envs.num_envs
+        2
+        >>> envs.close()
+    """
+    return [partial(recorded_env, fn, str(directory), agent, dict(metadata) if metadata else None) for fn in env_fns]
