@@ -33,8 +33,8 @@ from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_DEL, KEYCODE_ENTER
 from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.sim import providers, render
 from cerebellum_gym.sim.apps.base import App
-from cerebellum_gym.sim.render import TILES, paste
-from cerebellum_gym.sim.screen import SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_HEIGHT, Layout, layout
+from cerebellum_gym.sim.render import FRAMES, TILES, paste
+from cerebellum_gym.sim.screen import SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_HEIGHT, TREES, Layout
 from cerebellum_gym.sim.widgets import TextField, Widget
 
 #: AndroidWorld freezes the emulator's clock at this moment; the simulator starts there too.
@@ -174,7 +174,7 @@ class Phone(Device):
         minute = int(self.state.clock // 60)
         if self._layout is None or self._layout_minute != minute:
             spec = self.foreground_app.build()
-            self._layout = layout(spec, self.state.foreground)
+            self._layout = TREES.layout(spec, self.state.foreground)
             self._layout_minute = minute
         return self._layout
 
@@ -206,28 +206,46 @@ class Phone(Device):
         lay = self.layout
         scale = width / SCREEN_WIDTH
         height = round(SCREEN_HEIGHT * scale)
-        canvas = _blank(lay.background, width, height).copy()
-        full = (0, 0, width, height)
-        paste(canvas, self._status_tile(width, scale), 0, 0, full)
         skey = round(scale, 5)
-        get_tile = TILES.get
+        status_key, status_paint = self._status_tile(width, scale)
         overlay = lay.overlay_index
+        dim_at = None
+        # First what the frame is made of (tile keys and places), then the pixels, only for a
+        # frame not seen before: a screen that returns costs no compositing at all.
+        ops: list[tuple[Any, int, int, tuple[int, int, int, int]]] = []
+        widgets: list[Widget] = []
         for i, (widget, (left, top, right, bottom), (cl, ct, cr, cb)) in enumerate(lay.placed):
             if i == overlay:
-                canvas >>= 1  # dim what lies under a dialog to half brightness
+                dim_at = len(ops)
             if not widget.opaque:
                 continue
             # int(v * scale + 0.5) rather than round(): this loop runs for every widget of every frame.
             w, h = int((right - left) * scale + 0.5), int((bottom - top) * scale + 0.5)
-            background = widget.background
-            tile = get_tile(
-                (type(widget).__name__, widget.render_key(), w, h, skey, background), (w, h), _painter(widget, scale), background
-            )
+            tile_key = (type(widget).__name__, widget.render_key(), w, h, skey, widget.background)
             sclip = (int(cl * scale + 0.5), int(ct * scale + 0.5), int(cr * scale + 0.5), int(cb * scale + 0.5))
-            paste(canvas, tile, int(left * scale + 0.5), int(top * scale + 0.5), sclip)
+            ops.append((tile_key, int(left * scale + 0.5), int(top * scale + 0.5), sclip))
+            widgets.append(widget)
+        frame_key = (width, height, lay.background, status_key, dim_at, tuple(ops))
+        frame = FRAMES.get(frame_key)
+        if frame is not None:
+            return frame
+        canvas = _blank(lay.background, width, height).copy()
+        full = (0, 0, width, height)
+        paste(canvas, TILES.get(status_key, (width, status_key[4]), status_paint, render.STATUS_BAR), 0, 0, full)
+        get_tile = TILES.get
+        for j, ((tile_key, x, y, sclip), widget) in enumerate(zip(ops, widgets, strict=True)):
+            if j == dim_at:
+                canvas >>= 1  # dim what lies under a dialog to half brightness
+            w, h, background = tile_key[2], tile_key[3], tile_key[5]
+            paste(canvas, get_tile(tile_key, (w, h), _painter(widget, scale), background), x, y, sclip)
+        if dim_at is not None and dim_at == len(ops):
+            canvas >>= 1
+        canvas.flags.writeable = False
+        FRAMES.put(frame_key, canvas)
         return canvas
 
-    def _status_tile(self, width: int, scale: float) -> np.ndarray:
+    def _status_tile(self, width: int, scale: float) -> tuple[tuple[Any, ...], Any]:
+        """The status bar's tile key and painter."""
         minutes = int(self.state.clock // 60) % (24 * 60)
         clock = f"{minutes // 60:02d}:{minutes % 60:02d}"  # UTC, like now(); cheaper than strftime
         glob = self.state.settings["global"]
@@ -243,7 +261,7 @@ class Phone(Device):
             tw = draw.textlength(shown, font=render.font(size))
             draw.text((w - tw - round(50 * scale), (hh - size) / 2), shown, font=render.font(size), fill=render.TEXT)
 
-        return TILES.get(("status", clock, icons, width, h), (width, h), paint, render.STATUS_BAR)
+        return ("status", clock, icons, width, h), paint
 
     # --- input -------------------------------------------------------------------------------
 

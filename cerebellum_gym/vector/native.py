@@ -40,7 +40,6 @@ from collections.abc import Callable, Mapping, Sequence
 from multiprocessing.connection import Connection
 from typing import Any, Final
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -156,7 +155,8 @@ class BatchSlotEnv(CerebellumEnv):
         )
         if batch.screenshot is not None:
             batch.screenshot[i] = self._screenshot
-        return None  # type: ignore[return-value]  (the observation is in the batch)
+        # The observation is in the batch.
+        return None  # type: ignore[return-value]
 
 
 def _build_slot(env_kwargs: Mapping[str, Any]) -> BatchSlotEnv:
@@ -206,7 +206,7 @@ def split_actions(actions: Any, num_envs: int) -> Sequence[Any]:
         return [{"code": codes[i], "label": labels[i], "text": texts[i]} for i in range(num_envs)]
     if isinstance(actions, str) or len(actions) != num_envs:
         raise ValueError(f"expected {num_envs} actions, got {actions!r}")
-    return actions  # type: ignore[no-any-return]
+    return actions
 
 
 class NativeVectorEnv(VectorEnv[Any, Any, Any]):
@@ -338,7 +338,10 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         if not isinstance(values, list | tuple):
             values = [values for _ in range(self.num_envs)]
         if len(values) != self.num_envs:
-            raise ValueError(f"Values must be a list or tuple with length equal to the number of environments. Got {len(values)} values for {self.num_envs} environments.")
+            raise ValueError(
+                f"Values must be a list or tuple with length equal to the number of environments. "
+                f"Got {len(values)} values for {self.num_envs} environments."
+            )
         for env, value in zip(self.envs, values, strict=True):
             env.set_wrapper_attr(name, value)
 
@@ -353,6 +356,7 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
             self._env_obs[i] = obs
 
     def _observation(self) -> Any:
+        obs: Any
         if self._batch is not None:
             obs = self._batch.observation()
         else:
@@ -519,7 +523,11 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
             raise ConfigError(f"workers must be 'process' or 'ray', got {workers!r}")
         import os
 
-        shards = num_shards if num_shards is not None else min(num_envs, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+        shards = (
+            num_shards
+            if num_shards is not None
+            else min(num_envs, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+        )
         if not 1 <= shards <= num_envs:
             raise ConfigError(f"num_shards must be between 1 and num_envs={num_envs}, got {shards}")
         self.autoreset_mode = autoreset_mode if isinstance(autoreset_mode, AutoresetMode) else AutoresetMode(autoreset_mode)
@@ -596,7 +604,10 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         if not isinstance(values, list | tuple):
             values = [values for _ in range(self.num_envs)]
         if len(values) != self.num_envs:
-            raise ValueError(f"Values must be a list or tuple with length equal to the number of environments. Got {len(values)} values for {self.num_envs} environments.")
+            raise ValueError(
+                f"Values must be a list or tuple with length equal to the number of environments. "
+                f"Got {len(values)} values for {self.num_envs} environments."
+            )
         values = list(values)
         self._run({k: ("set_attr", (name, values[o : o + n])) for k, (o, n) in enumerate(zip(self.offsets, self.sizes, strict=True))})
 
@@ -609,7 +620,9 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
 
     # --- workers -----------------------------------------------------------------------------
 
-    def _start_processes(self, leaves: list[tuple[Path, tuple[int, ...], np.dtype[Any]]], context: str | None, env_kwargs: Mapping[str, Any]) -> dict[Path, np.ndarray]:
+    def _start_processes(
+        self, leaves: list[tuple[Path, tuple[int, ...], np.dtype[Any]]], context: str | None, env_kwargs: Mapping[str, Any]
+    ) -> dict[Path, np.ndarray]:
         ctx = multiprocessing.get_context(context)
         raws: dict[Path, Any] = {}
         arrays: dict[Path, np.ndarray] = {}
@@ -619,11 +632,9 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
             raws[path] = raw
             arrays[path] = np.frombuffer(raw, dtype=dtype, count=int(np.prod(shape)) * self.num_envs).reshape(self.num_envs, *shape)
         for offset, size in zip(self.offsets, self.sizes, strict=True):
-            shared = {
-                path: (raws[path], shape, dtype.str, offset * int(np.prod(shape)) * dtype.itemsize) for path, shape, dtype in leaves
-            }
+            shared = {path: (raws[path], shape, dtype.str, offset * int(np.prod(shape)) * dtype.itemsize) for path, shape, dtype in leaves}
             parent, child = ctx.Pipe()
-            process = ctx.Process(
+            process = ctx.Process(  # type: ignore[attr-defined]
                 target=_shard_worker,
                 args=(child, size, self.autoreset_mode.value, dict(env_kwargs), shared),
                 daemon=True,
@@ -748,7 +759,11 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
             if isinstance(first, dict):
                 out[key] = self._merge_infos([info.get(key, {}) for info in infos])
             else:
-                array = np.zeros((self.num_envs, *first.shape[1:]), first.dtype) if first.dtype != object else np.full(self.num_envs, None, object)
+                array = (
+                    np.zeros((self.num_envs, *first.shape[1:]), first.dtype)
+                    if first.dtype != object
+                    else np.full(self.num_envs, None, object)
+                )
                 for k, info in present:
                     array[self.offsets[k] : self.offsets[k] + self.sizes[k]] = info[key]
                 out[key] = array
@@ -775,4 +790,14 @@ def make_native_vec(
     return ShardedVectorEnv(num_envs, num_shards=shards, workers=workers, autoreset_mode=autoreset_mode, copy=copy, **env_kwargs)
 
 
-__all__ = ["BatchSlotEnv", "NativeVectorEnv", "ShardHost", "ShardedVectorEnv", "allocate", "make_native_vec", "numeric_leaves", "shard_sizes", "split_actions"]
+__all__ = [
+    "BatchSlotEnv",
+    "NativeVectorEnv",
+    "ShardHost",
+    "ShardedVectorEnv",
+    "allocate",
+    "make_native_vec",
+    "numeric_leaves",
+    "shard_sizes",
+    "split_actions",
+]
