@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from PIL import ImageDraw
 
@@ -80,6 +80,8 @@ class Layout:
     overlay_index: int | None = None
     #: What the tree is made of (a placement-only layout's; see :class:`TreeCache`).
     signature: Hashable | None = None
+    #: What its frames are made of, computed by the phone on first use.
+    paint: Any = None
 
     @property
     def max_scroll(self) -> int:

@@ -289,19 +289,19 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         self._terminations[mask] = False
         self._truncations[mask] = False
         self._autoreset_envs[mask] = False
-        infos: dict[str, Any] = {}
+        entries: list[tuple[int, dict[str, Any]]] = []
         for i, env in enumerate(self.envs):
             if mask[i]:
                 obs, info = env.reset(seed=seeds[i], options=options)
                 self._keep(i, obs)
-                infos = self._add_info(infos, info, i)
-        return self._observation(), infos
+                entries.append((i, info))
+        return self._observation(), self._infos(entries)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         per_env = split_actions(actions, self.num_envs)
         mode = self.autoreset_mode
         rewards, terminations, truncations = self._rewards, self._terminations, self._truncations
-        infos: dict[str, Any] = {}
+        entries: list[tuple[int, dict[str, Any]]] = []
         for i, env in enumerate(self.envs):
             if mode == AutoresetMode.NEXT_STEP and self._autoreset_envs[i]:
                 obs, info = env.reset()
@@ -314,12 +314,12 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
                 rewards[i], terminations[i], truncations[i] = reward, terminated, truncated
                 if mode == AutoresetMode.SAME_STEP and (terminated or truncated):
                     final = env.observation() if obs is None else obs
-                    infos = self._add_info(infos, {"final_obs": final, "final_info": info}, i)
+                    entries.append((i, {"final_obs": final, "final_info": info}))
                     obs, info = env.reset()
             self._keep(i, obs)
-            infos = self._add_info(infos, info, i)
+            entries.append((i, info))
         np.logical_or(terminations, truncations, out=self._autoreset_envs)
-        return self._observation(), rewards.copy(), terminations.copy(), truncations.copy(), infos
+        return self._observation(), rewards.copy(), terminations.copy(), truncations.copy(), self._infos(entries)
 
     def render(self) -> tuple[Any, ...]:
         return tuple(env.render() for env in self.envs)
@@ -350,6 +350,43 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
             env.close()
 
     # --- internals ---------------------------------------------------------------------------
+
+    def _infos(self, entries: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+        """The batch's infos from ``(env index, info)`` in env order, exactly as gymnasium's
+        ``_add_info`` builds them; the common case (every env one info of the same plain keys)
+        is built a key at a time instead of an env at a time."""
+        n = self.num_envs
+        if len(entries) == n:
+            keys = list(entries[0][1])
+            out: dict[str, Any] | None = {}
+            for _, info in entries:
+                if len(info) != len(keys) or list(info) != keys:
+                    out = None
+                    break
+            for key in keys if out is not None else ():
+                values = [info[key] for _, info in entries]
+                kind = type(values[0])
+                try:
+                    if kind in (int, float, bool) or issubclass(kind, np.number):
+                        array = np.array(values, dtype=kind)
+                    elif all(type(v) is str for v in values):
+                        array = np.empty(n, object)
+                        array[:] = values
+                    else:
+                        out = None
+                        break
+                except (TypeError, ValueError):
+                    out = None
+                    break
+                assert out is not None
+                out[key] = array
+                out[f"_{key}"] = np.ones(n, np.bool_)
+            if out is not None:
+                return out
+        infos: dict[str, Any] = {}
+        for i, info in entries:
+            infos = self._add_info(infos, info, i)
+        return infos
 
     def _keep(self, i: int, obs: Any) -> None:
         if self._batch is None:

@@ -200,3 +200,16 @@ def test_ray_actors_run_shards() -> None:
     finally:
         if started:
             ray.shutdown()
+
+
+def test_project_make_vec_builds_the_native_env_on_request() -> None:
+    from cerebellum_gym.errors import ConfigError
+    from cerebellum_gym.vector import make_vec
+
+    envs = make_vec(ENV_ID, 2, "native", task="SystemWifiTurnOn", pixels=False, autoreset_mode=AutoresetMode.SAME_STEP)
+    try:
+        assert isinstance(envs, NativeVectorEnv) and envs.autoreset_mode == AutoresetMode.SAME_STEP
+    finally:
+        envs.close()
+    with pytest.raises(ConfigError, match="no native vector env"):
+        make_vec("Cerebellum-Adb-v0", 2, "native")
