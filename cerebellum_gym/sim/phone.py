@@ -142,7 +142,12 @@ class Phone(Device):
             raise CerebellumError(f"no app {package!r} is installed on the simulator") from None
 
     def launchable_apps(self) -> list[App]:
-        return sorted((a for a in self.apps.values() if a.launchable), key=lambda a: a.label.lower())
+        # The installed apps never change after construction: sort them once (the launcher asks
+        # on every build of the home screen).
+        launchable = self.__dict__.get("_launchable")
+        if launchable is None:
+            launchable = self._launchable = sorted((a for a in self.apps.values() if a.launchable), key=lambda a: a.label.lower())
+        return list(launchable)
 
     def focus(self, key: str | None) -> None:
         self.state.focus = key

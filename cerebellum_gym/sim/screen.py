@@ -162,29 +162,47 @@ class _Walk:
 
 
 def _encode_tree(widget: Widget, bounds: Bounds, clip: Bounds, walk: _Walk, depth: int = 0) -> UINode:
+    if not walk.build:
+        return _place_tree(widget, bounds, clip, walk, depth)
     item = Placed(widget, bounds, clip)
-    if walk.build:
-        node = _clip_node(widget.encode(bounds, walk.package), clip)
-        walk.placed.append(item)
-        child_nodes = list(node.children)
-        for child, child_bounds in widget.children(bounds):
-            if _visible(child_bounds, clip):
-                child_nodes.append(_encode_tree(child, child_bounds, clip, walk, depth + 1))
-        for i, child_node in enumerate(child_nodes):
-            child_node.index = i
-        node.children = child_nodes
-    else:
-        node = walk.placeholder
-        walk.placed.append(item)
-        walk.signature.append((depth, widget.tree_key(), bounds, clip))
-        for child, child_bounds in widget.children(bounds):
-            if _visible(child_bounds, clip):
-                _encode_tree(child, child_bounds, clip, walk, depth + 1)
+    node = _clip_node(widget.encode(bounds, walk.package), clip)
+    walk.placed.append(item)
+    child_nodes = list(node.children)
+    for child, child_bounds in widget.children(bounds):
+        if _visible(child_bounds, clip):
+            child_nodes.append(_encode_tree(child, child_bounds, clip, walk, depth + 1))
+    for i, child_node in enumerate(child_nodes):
+        child_node.index = i
+    node.children = child_nodes
     if widget.clickable or widget.on_long_press is not None or type(widget).drag is not Widget.drag:
         walk.interactive.append(item)
     if widget.key and hasattr(widget, "on_change"):
         walk.fields[widget.key] = item
     return node
+
+
+_new_tuple = tuple.__new__
+_BASE_CHILDREN: Final = Widget.children
+_BASE_DRAG: Final = Widget.drag
+
+
+def _place_tree(widget: Widget, bounds: Bounds, clip: Bounds, walk: _Walk, depth: int) -> UINode:
+    """:func:`_encode_tree` without nodes: the same placement lists, and the tree signature.
+    It runs for every screen shown, so it is kept lean."""
+    item: Placed = _new_tuple(Placed, (widget, bounds, clip))
+    walk.placed.append(item)
+    walk.signature.append((depth, widget.tree_key(), bounds, clip))
+    kind = type(widget)
+    if kind.children is not _BASE_CHILDREN:
+        cl, ct, cr, cb = clip
+        for child, (left, top, right, bottom) in widget.children(bounds):
+            if right > cl and left < cr and bottom > ct and top < cb:
+                _place_tree(child, (left, top, right, bottom), clip, walk, depth + 1)
+    if widget.clickable or widget.on_long_press is not None or kind.drag is not _BASE_DRAG:
+        walk.interactive.append(item)
+    if widget.key and hasattr(widget, "on_change"):
+        walk.fields[widget.key] = item
+    return walk.placeholder
 
 
 def widget_key(widget: Widget) -> Hashable:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from datetime import datetime, timezone
 from typing import ClassVar
 
 from cerebellum_gym.sim.apps.base import App, Route
@@ -11,6 +13,12 @@ from cerebellum_gym.sim.widgets import AppIcon, Row, Text, Widget
 
 COLUMNS = 4
 WALLPAPER = (226, 236, 250)
+
+
+@functools.lru_cache(maxsize=256)
+def _date_line(minute: int) -> str:
+    """The home screen's date line for the clock's minute (the phone's ``now()``, UTC)."""
+    return datetime.fromtimestamp(minute * 60, timezone.utc).strftime("%A, %B %-d")
 
 
 class Launcher(App):
@@ -29,7 +37,7 @@ class Launcher(App):
         icons: list[Widget] = []
         for app in self.phone.launchable_apps():
             icons.append(AppIcon(app.label, app.color, on_tap=self._launcher(app.package), background=WALLPAPER))
-        rows: list[Widget] = [Text(self.phone.now().strftime("%A, %B %-d"), size=52, height=260, center=True, background=WALLPAPER)]
+        rows: list[Widget] = [Text(_date_line(int(self.phone.state.clock // 60)), size=52, height=260, center=True, background=WALLPAPER)]
         for i in range(0, len(icons), COLUMNS):
             rows.append(Row(icons[i : i + COLUMNS], columns=COLUMNS))
         return ScreenSpec(title=None, body=rows, background=WALLPAPER)
