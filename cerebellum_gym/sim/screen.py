@@ -338,10 +338,12 @@ def layout(spec: ScreenSpec, package: str, *, build_tree: bool = True) -> Layout
     body_nodes: list[UINode] = []
     y = top - scroll
     for widget in spec.body:
-        bounds = (0, y, width, y + widget.height)
-        if _visible(bounds, viewport):
-            body_nodes.append(_encode_tree(widget, bounds, viewport, walk))
-        y += widget.height
+        if y >= bottom_edge:
+            break  # this row and every later one lie below the viewport
+        bottom = y + widget.height
+        if bottom > top:
+            body_nodes.append(_encode_tree(widget, (0, y, width, bottom), viewport, walk))
+        y = bottom
     list_node = (
         UINode(
             "androidx.recyclerview.widget.RecyclerView",

@@ -13,11 +13,14 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.core.actions import batch_actions
-from cerebellum_gym.vector.native import NativeVectorEnv, ShardedVectorEnv, shard_sizes
+from cerebellum_gym.env import CerebellumEnv
+from cerebellum_gym.loader import make_env
+from cerebellum_gym.vector.native import BatchSlotEnv, NativeVectorEnv, ShardedVectorEnv, shard_sizes
 
 ENV_ID = "Cerebellum-Sim-v0"
 TASKS = ["SystemWifiTurnOn", "ContactsAddContact", "SimpleSmsSend", "FilesDeleteFile"]
@@ -213,3 +216,36 @@ def test_project_make_vec_builds_the_native_env_on_request() -> None:
         envs.close()
     with pytest.raises(ConfigError, match="no native vector env"):
         make_vec("Cerebellum-Adb-v0", 2, "native")
+
+
+class _GrownEnv(BatchSlotEnv):
+    """An env whose observation has a field the batch slot does not know (as a future env might)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.observation_space = spaces.Dict({**self.observation_space.spaces, "steps": spaces.Box(0, 1000, (1,), np.int64)})
+
+    def _observation(self) -> dict[str, Any]:
+        obs = CerebellumEnv._observation(self)
+        obs["steps"] = np.array([self._steps], np.int64)
+        return obs
+
+
+def _grown(env_kwargs: Any) -> BatchSlotEnv:
+    env = make_env(env_class=_GrownEnv, **{"backend": "sim", **dict(env_kwargs)})
+    assert isinstance(env, BatchSlotEnv)
+    return env
+
+
+def test_an_observation_the_slot_does_not_know_falls_back_to_concatenation() -> None:
+    native = NativeVectorEnv(2, env_fn=_grown, pixels=False, **KWARGS)
+    sync = gym.vector.SyncVectorEnv([lambda: _grown({"pixels": False, **KWARGS}) for _ in range(2)])
+    try:
+        assert not native.native
+        want, got = rollout(sync, 12), rollout(native, 12)
+        assert list(got[-1][0]["steps"][:, 0]) == list(got[-1][4]["step"])
+        for t, (w, g) in enumerate(zip(want, got, strict=True)):
+            assert_same(w, g, f"step {t}")
+    finally:
+        native.close()
+        sync.close()

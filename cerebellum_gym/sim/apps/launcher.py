@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from datetime import datetime, timezone
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.screen import ScreenSpec
@@ -27,6 +27,11 @@ class Launcher(App):
     launchable: ClassVar[bool] = False
     clock_dependent: ClassVar[bool] = False
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_home", None)  # widgets with callbacks: made again on demand
+        return state
+
     def back(self) -> bool:
         return True  # back on the home screen stays home
 
@@ -34,10 +39,16 @@ class Launcher(App):
         return lambda: self.phone.start_app(package)
 
     def screen_main(self, route: Route) -> ScreenSpec:
-        icons: list[Widget] = []
-        for app in self.phone.launchable_apps():
-            icons.append(AppIcon(app.label, app.color, on_tap=self._launcher(app.package), background=WALLPAPER))
-        rows: list[Widget] = [Text(_date_line(int(self.phone.state.clock // 60)), size=52, height=260, center=True, background=WALLPAPER)]
-        for i in range(0, len(icons), COLUMNS):
-            rows.append(Row(icons[i : i + COLUMNS], columns=COLUMNS))
-        return ScreenSpec(title=None, body=rows, background=WALLPAPER)
+        # The home screen depends only on the installed apps (fixed) and the date line, so its
+        # widgets are made once per date line (their callbacks only start apps on this phone).
+        date = _date_line(int(self.phone.state.clock // 60))
+        cached = self.__dict__.get("_home")
+        if cached is None or cached[0] != date:
+            icons: list[Widget] = []
+            for app in self.phone.launchable_apps():
+                icons.append(AppIcon(app.label, app.color, on_tap=self._launcher(app.package), background=WALLPAPER))
+            rows: list[Widget] = [Text(date, size=52, height=260, center=True, background=WALLPAPER)]
+            for i in range(0, len(icons), COLUMNS):
+                rows.append(Row(icons[i : i + COLUMNS], columns=COLUMNS))
+            cached = self._home = (date, rows)
+        return ScreenSpec(title=None, body=list(cached[1]), background=WALLPAPER)
