@@ -95,6 +95,8 @@ class Phone(Device):
         # Plain data: unpickling a pickled state is an exact copy, several times faster than deepcopy.
         self._pristine_blob = pickle.dumps(self._pristine, protocol=pickle.HIGHEST_PROTOCOL)
         self._layout: Layout | None = None
+        #: The last spec each app built, with its scroll and layout (see ``layout``).
+        self._spec_layouts: dict[str, tuple[Any, int, Layout]] = {}
         self._layout_minute = -1
         self._version = 0
         self._frames: dict[int, tuple[tuple[int, int], np.ndarray]] = {}
@@ -105,6 +107,7 @@ class Phone(Device):
         state = self.__dict__.copy()
         state["_layout"] = None
         state["_frames"] = {}
+        state["_spec_layouts"] = {}
         return state
 
     # --- state management --------------------------------------------------------------------
@@ -183,7 +186,15 @@ class Phone(Device):
         minute = int(self.state.clock // 60)
         if self._layout is None or self._layout_minute != minute:
             spec = self.foreground_app.build()
-            self._layout = TREES.layout(spec, self.state.foreground)
+            package = self.state.foreground
+            # An app may hand back the very spec it built before when its screen cannot have
+            # changed (the home screen does): its layout is then reused as it is.
+            last = self._spec_layouts.get(package)
+            if last is not None and last[0] is spec and last[1] == spec.scroll:
+                self._layout = last[2]
+            else:
+                self._layout = TREES.layout(spec, package)
+                self._spec_layouts[package] = (spec, spec.scroll, self._layout)
             self._layout_minute = minute
         return self._layout
 

@@ -39,8 +39,9 @@ class Launcher(App):
         return lambda: self.phone.start_app(package)
 
     def screen_main(self, route: Route) -> ScreenSpec:
-        # The home screen depends only on the installed apps (fixed) and the date line, so its
-        # widgets are made once per date line (their callbacks only start apps on this phone).
+        # The home screen depends only on the installed apps (fixed) and the date line, so it is
+        # made once per date line (its callbacks only start apps on this phone) and handed back
+        # as the same spec, which lets the phone reuse its layout.
         date = _date_line(int(self.phone.state.clock // 60))
         cached = self.__dict__.get("_home")
         if cached is None or cached[0] != date:
@@ -50,5 +51,5 @@ class Launcher(App):
             rows: list[Widget] = [Text(date, size=52, height=260, center=True, background=WALLPAPER)]
             for i in range(0, len(icons), COLUMNS):
                 rows.append(Row(icons[i : i + COLUMNS], columns=COLUMNS))
-            cached = self._home = (date, rows)
-        return ScreenSpec(title=None, body=list(cached[1]), background=WALLPAPER)
+            cached = self._home = (date, ScreenSpec(title=None, body=rows, background=WALLPAPER))
+        return cached[1]
