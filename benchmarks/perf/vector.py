@@ -7,7 +7,9 @@ For each vector env (gymnasium's ``sync`` and ``async``, the ``native`` batched 
 screenshots and history frames (``pixels``) and without (``tree``), it runs a batched random
 policy in the loop (uniform over the legal codes of ``action_mask`` without ``F``/``I``, then over
 the filled label slots of ``label_mask``, in numpy over the whole batch) and prints env-steps per
-second of wall-clock time (all processes count: the sharded and async forms use every core).
+second of wall-clock time (the sharded and async forms use every core), and env-steps per
+CPU-second of this process and its workers (read from ``/proc``): on a machine shared with other
+work, wall-clock figures swing with the load, CPU figures much less.
 The process-wide caches are warmed once before the first cell (worker processes are forked from
 this one and inherit them). Ratios are measured side by side in one run; the load average of the
 machine is printed with them.
@@ -65,7 +67,27 @@ def make(mode: str, num_envs: int, pixels: bool, shards: int) -> gym.vector.Vect
     return gym.make_vec(ENV_ID, num_envs=num_envs, vectorization_mode="vector_entry_point", shards=min(shards, num_envs), **kwargs)
 
 
-def env_steps_per_second(factory: Callable[[], gym.vector.VectorEnv[Any, Any, Any]], seconds: float) -> float:
+def _worker_pids(envs: gym.vector.VectorEnv[Any, Any, Any]) -> list[int]:
+    processes = getattr(envs, "processes", None) or getattr(envs, "_processes", None) or []
+    return [p.pid for p in processes if p.pid is not None]
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """CPU seconds used so far by this process and the given worker processes (from /proc)."""
+    total = time.process_time()
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def env_steps_per_second(factory: Callable[[], gym.vector.VectorEnv[Any, Any, Any]], seconds: float) -> tuple[float, float]:
+    """Env-steps per second of wall-clock time, and per CPU-second of every process involved."""
     envs = factory()
     try:
         rng = np.random.default_rng(0)
@@ -74,14 +96,17 @@ def env_steps_per_second(factory: Callable[[], gym.vector.VectorEnv[Any, Any, An
         warm = time.perf_counter()
         while time.perf_counter() - warm < seconds / 3:
             obs, *_ = envs.step(batched_random_actions(obs, rng))
+        pids = _worker_pids(envs)
         steps = 0
+        cpu = _cpu_seconds(pids)
         start = time.perf_counter()
         while True:
             obs, *_ = envs.step(batched_random_actions(obs, rng))
             steps += 1
             elapsed = time.perf_counter() - start
             if elapsed >= seconds and steps >= 5:
-                return steps * envs.num_envs / elapsed
+                cpu = _cpu_seconds(pids) - cpu
+                return steps * envs.num_envs / elapsed, steps * envs.num_envs / max(cpu, 1e-9)
     finally:
         envs.close()
         gc.collect()
@@ -97,7 +122,7 @@ def main() -> None:
     args = parser.parse_args()
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     modes = [m for m in args.modes.split(",") if m]
-    rows: dict[tuple[str, int], dict[str, float | None]] = {}
+    rows: dict[tuple[str, int], dict[str, tuple[float, float] | None]] = {}
     load_before = os.getloadavg()
     # Warm the process-wide caches (tiles, trees, frames) once, so that the first cell measured
     # does not pay for everyone; worker processes are forked from this one and inherit them.
@@ -105,33 +130,36 @@ def main() -> None:
     for pixels, sizes in ((True, args.sizes), (False, args.tree_sizes)):
         kind = "pixels" if pixels else "tree"
         for n in (int(s) for s in sizes.split(",") if s):
-            row: dict[str, float | None] = {}
+            row: dict[str, tuple[float, float] | None] = {}
             for mode in modes:
                 if mode == "async" and n > args.async_max:
                     row[mode] = None
                     continue
-                row[mode] = env_steps_per_second(lambda mode=mode, n=n, pixels=pixels: make(mode, n, pixels, cores), args.seconds)
-                print(f"  {kind:6s} N={n:3d} {mode:15s} {row[mode]:9.0f} env-steps/s", flush=True)
+                wall, cpu = env_steps_per_second(lambda mode=mode, n=n, pixels=pixels: make(mode, n, pixels, cores), args.seconds)
+                row[mode] = (wall, cpu)
+                print(f"  {kind:6s} N={n:3d} {mode:15s} {wall:9.0f} env-steps/s   {cpu:9.0f} per CPU-second", flush=True)
             rows[(kind, n)] = row
     load_after = os.getloadavg()
 
-    print()
-    print(f"Cerebellum-Sim-v0 vector envs: env-steps/s (wall clock), batched random policy, {cores} cores")
-    print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min)")
-    header = f"| obs | N | {' | '.join(modes)} | native/sync | native/async | sharded/native |"
-    print(header)
-    print("|" + "---|" * (header.count("|") - 1))
-    for (kind, n), row in rows.items():
-        cells = [f"{row[m]:,.0f}" if row.get(m) is not None else "-" for m in modes]
+    for title, which in (("env-steps/s of wall-clock time", 0), ("env-steps per CPU-second (this process and its workers)", 1)):
+        print()
+        print(f"Cerebellum-Sim-v0 vector envs, {title}; batched random policy, {cores} cores")
+        print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min)")
+        header = f"| obs | N | {' | '.join(modes)} | native/sync | native/async | sharded/native |"
+        print(header)
+        print("|" + "---|" * (header.count("|") - 1))
+        for (kind, n), row in rows.items():
+            figures = {m: (v[which] if v is not None else None) for m, v in row.items()}
+            cells = [f"{figures[m]:,.0f}" if figures.get(m) is not None else "-" for m in modes]
 
-        def ratio(a: str, b: str, row: dict[str, float | None] = row) -> str:
-            x, y = row.get(a), row.get(b)
-            return f"{x / y:.2f}x" if x is not None and y else "-"
+            def ratio(a: str, b: str, figures: dict[str, float | None] = figures) -> str:
+                x, y = figures.get(a), figures.get(b)
+                return f"{x / y:.2f}x" if x is not None and y else "-"
 
-        print(
-            f"| {kind} | {n} | {' | '.join(cells)} "
-            f"| {ratio('native', 'sync')} | {ratio('native', 'async')} | {ratio('native-sharded', 'native')} |"
-        )
+            print(
+                f"| {kind} | {n} | {' | '.join(cells)} "
+                f"| {ratio('native', 'sync')} | {ratio('native', 'async')} | {ratio('native-sharded', 'native')} |"
+            )
 
 
 if __name__ == "__main__":
