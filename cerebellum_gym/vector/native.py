@@ -46,7 +46,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
 from cerebellum_gym.env import MAX_GOAL_CHARS, CerebellumEnv, ObsType
-from cerebellum_gym.errors import CerebellumError, ConfigError
+from cerebellum_gym.errors import CerebellumError, ConfigError, DeviceLostError
 
 #: The observation entries a sub-env writes into the batch itself; an observation space with any
 #: other entry (an env that grew a field) makes the batch fall back to gymnasium's concatenation.
@@ -707,12 +707,18 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
             ray = import_ray()
             refs = {k: getattr(self._actors[k], command).remote(*payload) for k, (command, payload) in requests.items()}
             return dict(zip(refs, ray.get(list(refs.values())), strict=True))
-        for k, request in requests.items():
-            self._conns[k].send(request)
         answers: dict[int, Any] = {}
         error: BaseException | None = None
+        for k, request in requests.items():
+            try:
+                self._conns[k].send(request)
+            except OSError as exc:  # BrokenPipeError: the worker is gone
+                raise DeviceLostError(f"shard {k}'s worker process died (exit code {self._processes[k].exitcode})") from exc
         for k in requests:
-            ok, value = self._conns[k].recv()
+            try:
+                ok, value = self._conns[k].recv()
+            except (EOFError, OSError) as exc:
+                raise DeviceLostError(f"shard {k}'s worker process died (exit code {self._processes[k].exitcode})") from exc
             if ok:
                 answers[k] = value
             elif error is None:

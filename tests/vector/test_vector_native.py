@@ -249,3 +249,17 @@ def test_an_observation_the_slot_does_not_know_falls_back_to_concatenation() -> 
     finally:
         native.close()
         sync.close()
+
+
+def test_a_dead_shard_worker_is_a_device_loss() -> None:
+    from cerebellum_gym.errors import DeviceLostError
+
+    sharded = ShardedVectorEnv(2, num_shards=2, task="SystemWifiTurnOn", pixels=False)
+    try:
+        sharded.reset(seed=0)
+        sharded._processes[1].kill()
+        sharded._processes[1].join(5)
+        with pytest.raises(DeviceLostError, match="shard 1"):
+            sharded.step(["W", "W"])
+    finally:
+        sharded.close()
