@@ -620,8 +620,16 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         return self._observation(), self._merge_infos(infos)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        per_env = split_actions(actions, self.num_envs)
-        requests = {k: ("step", (list(per_env[o : o + n]),)) for k, (o, n) in enumerate(zip(self.offsets, self.sizes, strict=True))}
+        split_actions(actions, self.num_envs)  # checks the batch before any shard acts
+        parts: list[Any]
+        if isinstance(actions, Mapping):
+            # Slices of the batched arrays pickle far smaller than one dict per env.
+            parts = [
+                {key: actions[key][o : o + n] for key in ("code", "label", "text")} for o, n in zip(self.offsets, self.sizes, strict=True)
+            ]
+        else:
+            parts = [list(actions[o : o + n]) for o, n in zip(self.offsets, self.sizes, strict=True)]
+        requests = {k: ("step", (part,)) for k, part in enumerate(parts)}
         answers = self._run(requests)
         rewards = np.concatenate([answers[k][1] for k in range(len(self.sizes))])
         terminations = np.concatenate([answers[k][2] for k in range(len(self.sizes))])
