@@ -45,10 +45,18 @@ def _register() -> None:
         "Cerebellum-Adb-v0": {"backend": "adb"},
         "Cerebellum-AndroidWorld-v0": {"backend": "androidworld"},
     }
+    # The simulator steps in-process: its native batched env is gym.make_vec's default for it.
+    vector_entry_points = {"Cerebellum-Sim-v0": "cerebellum_gym.vector.native:make_native_vec"}
     for env_id, kwargs in variants.items():
         if env_id not in registry:
             # The step budget comes from the task (10 x complexity), so no TimeLimit wrapper.
-            register(id=env_id, entry_point=entry_point, kwargs=kwargs, disable_env_checker=False)
+            register(
+                id=env_id,
+                entry_point=entry_point,
+                vector_entry_point=vector_entry_points.get(env_id),
+                kwargs=kwargs,
+                disable_env_checker=False,
+            )
 
 
 _register()

@@ -90,6 +90,19 @@ class History:
             if acted is not None:
                 outline(slot, acted, width / self.screen_width)
 
+    def write(self, mask: np.ndarray, screenshots: np.ndarray | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Write the observation's arrays into ``mask`` and ``screenshots`` (one env's rows of a
+        batch) and return its ``(actions, subtrees)``: :meth:`observation` without new arrays."""
+        filled = len(self.actions)
+        pad = self.length - filled
+        mask[:pad] = 0
+        mask[pad:] = 1
+        if screenshots is not None and self._screens is not None:
+            screenshots[:pad] = 0
+            for i in range(filled):
+                screenshots[pad + i] = self._screens[(self._next - filled + i) % self.length]
+        return ("",) * pad + tuple(self.actions), ("",) * pad + tuple(self.subtrees)
+
     def observation(self) -> dict[str, object]:
         """Fixed-shape entries for the observation space (padding at the front)."""
         pad = self.length - len(self.actions)

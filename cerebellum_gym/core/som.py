@@ -84,8 +84,8 @@ def label_screen(root: UINode, rng: np.random.Generator, max_labels: int = DEFAU
     actionable, focused, scrollable = root.derived("som_scan", _scan)
     nodes = actionable[:max_labels]
     if nodes:
-        picks = rng.choice(len(LABEL_POOL), size=len(nodes), replace=False)
-        labels = tuple(LABEL_POOL[i] for i in picks)
+        picks = rng.choice(len(LABEL_POOL), size=len(nodes), replace=False).tolist()  # plain ints index faster
+        labels = tuple([LABEL_POOL[i] for i in picks])
     else:
         labels = ()
     return LabelledScreen(root, labels, nodes, focused, scrollable, dict(zip(labels, nodes, strict=True)))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import pickle
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,8 +34,8 @@ from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_DEL, KEYCODE_ENTER
 from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.sim import providers, render
 from cerebellum_gym.sim.apps.base import App
-from cerebellum_gym.sim.render import TILES, paste
-from cerebellum_gym.sim.screen import SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_HEIGHT, Layout, layout
+from cerebellum_gym.sim.render import FRAMES, TILES, paste
+from cerebellum_gym.sim.screen import SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_HEIGHT, TREES, Layout
 from cerebellum_gym.sim.widgets import TextField, Widget
 
 #: AndroidWorld freezes the emulator's clock at this moment; the simulator starts there too.
@@ -91,7 +92,11 @@ class Phone(Device):
             self.apps[cls.package] = cls(self)
         self.state = PhoneState(clock=clock)
         self._pristine = copy.deepcopy(self.state)
+        # Plain data: unpickling a pickled state is an exact copy, several times faster than deepcopy.
+        self._pristine_blob = pickle.dumps(self._pristine, protocol=pickle.HIGHEST_PROTOCOL)
         self._layout: Layout | None = None
+        #: The last spec each app built, with its scroll and layout (see ``layout``).
+        self._spec_layouts: dict[str, tuple[Any, int, Layout]] = {}
         self._layout_minute = -1
         self._version = 0
         self._frames: dict[int, tuple[tuple[int, int], np.ndarray]] = {}
@@ -102,6 +107,7 @@ class Phone(Device):
         state = self.__dict__.copy()
         state["_layout"] = None
         state["_frames"] = {}
+        state["_spec_layouts"] = {}
         return state
 
     # --- state management --------------------------------------------------------------------
@@ -120,7 +126,8 @@ class Phone(Device):
         self.invalidate()
 
     def factory_reset(self) -> None:
-        self.restore(self._pristine)
+        self.state = pickle.loads(self._pristine_blob)
+        self.invalidate()
 
     @property
     def version(self) -> int:
@@ -138,7 +145,12 @@ class Phone(Device):
             raise CerebellumError(f"no app {package!r} is installed on the simulator") from None
 
     def launchable_apps(self) -> list[App]:
-        return sorted((a for a in self.apps.values() if a.launchable), key=lambda a: a.label.lower())
+        # The installed apps never change after construction: sort them once (the launcher asks
+        # on every build of the home screen).
+        launchable = self.__dict__.get("_launchable")
+        if launchable is None:
+            launchable = self._launchable = sorted((a for a in self.apps.values() if a.launchable), key=lambda a: a.label.lower())
+        return list(launchable)
 
     def focus(self, key: str | None) -> None:
         self.state.focus = key
@@ -174,7 +186,15 @@ class Phone(Device):
         minute = int(self.state.clock // 60)
         if self._layout is None or self._layout_minute != minute:
             spec = self.foreground_app.build()
-            self._layout = layout(spec, self.state.foreground)
+            package = self.state.foreground
+            # An app may hand back the very spec it built before when its screen cannot have
+            # changed (the home screen does): its layout is then reused as it is.
+            last = self._spec_layouts.get(package)
+            if last is not None and last[0] is spec and last[1] == spec.scroll:
+                self._layout = last[2]
+            else:
+                self._layout = TREES.layout(spec, package)
+                self._spec_layouts[package] = (spec, spec.scroll, self._layout)
             self._layout_minute = minute
         return self._layout
 
@@ -206,28 +226,38 @@ class Phone(Device):
         lay = self.layout
         scale = width / SCREEN_WIDTH
         height = round(SCREEN_HEIGHT * scale)
-        canvas = _blank(lay.background, width, height).copy()
+        status_key, status_paint = self._status_tile(width, scale)
+        paint_key, widgets = _paint_plan(lay)
+        # A frame is a function of what it is made of: a screen that returns (at any width) is
+        # fetched, not composed again.
+        frame_key = (width, status_key, paint_key)
+        frame = FRAMES.get(frame_key)
+        if frame is not None:
+            return frame
+        background, dim_at, ops = paint_key
+        canvas = _blank(background, width, height).copy()
         full = (0, 0, width, height)
-        paste(canvas, self._status_tile(width, scale), 0, 0, full)
+        paste(canvas, TILES.get(status_key, (width, status_key[4]), status_paint, render.STATUS_BAR), 0, 0, full)
         skey = round(scale, 5)
         get_tile = TILES.get
-        overlay = lay.overlay_index
-        for i, (widget, (left, top, right, bottom), (cl, ct, cr, cb)) in enumerate(lay.placed):
-            if i == overlay:
+        for j, ((name, render_key, tile_background, (left, top, right, bottom), (cl, ct, cr, cb)), widget) in enumerate(
+            zip(ops, widgets, strict=True)
+        ):
+            if j == dim_at:
                 canvas >>= 1  # dim what lies under a dialog to half brightness
-            if not widget.opaque:
-                continue
             # int(v * scale + 0.5) rather than round(): this loop runs for every widget of every frame.
             w, h = int((right - left) * scale + 0.5), int((bottom - top) * scale + 0.5)
-            background = widget.background
-            tile = get_tile(
-                (type(widget).__name__, widget.render_key(), w, h, skey, background), (w, h), _painter(widget, scale), background
-            )
+            tile = get_tile((name, render_key, w, h, skey, tile_background), (w, h), _painter(widget, scale), tile_background)
             sclip = (int(cl * scale + 0.5), int(ct * scale + 0.5), int(cr * scale + 0.5), int(cb * scale + 0.5))
             paste(canvas, tile, int(left * scale + 0.5), int(top * scale + 0.5), sclip)
+        if dim_at is not None and dim_at == len(ops):
+            canvas >>= 1
+        canvas.flags.writeable = False
+        FRAMES.put(frame_key, canvas)
         return canvas
 
-    def _status_tile(self, width: int, scale: float) -> np.ndarray:
+    def _status_tile(self, width: int, scale: float) -> tuple[tuple[Any, ...], Any]:
+        """The status bar's tile key and painter."""
         minutes = int(self.state.clock // 60) % (24 * 60)
         clock = f"{minutes // 60:02d}:{minutes % 60:02d}"  # UTC, like now(); cheaper than strftime
         glob = self.state.settings["global"]
@@ -243,7 +273,7 @@ class Phone(Device):
             tw = draw.textlength(shown, font=render.font(size))
             draw.text((w - tw - round(50 * scale), (hh - size) / 2), shown, font=render.font(size), fill=render.TEXT)
 
-        return TILES.get(("status", clock, icons, width, h), (width, h), paint, render.STATUS_BAR)
+        return ("status", clock, icons, width, h), paint
 
     # --- input -------------------------------------------------------------------------------
 
@@ -426,6 +456,25 @@ def _blank(color: tuple[int, int, int], width: int, height: int) -> np.ndarray:
     frame[:] = color
     frame.flags.writeable = False
     return frame
+
+
+def _paint_plan(lay: Layout) -> tuple[tuple[Any, int | None, tuple[Any, ...]], list[Widget]]:
+    """What a layout's frames are made of at any width, computed once per layout: the
+    background, where the dialog's dimming falls, and per opaque widget its tile's identity
+    (class, ``render_key``, background) with its bounds and clip; and those widgets, to paint."""
+    if lay.paint is None:
+        ops: list[tuple[Any, ...]] = []
+        widgets: list[Widget] = []
+        dim_at = None
+        overlay = lay.overlay_index
+        for i, (widget, bounds, clip) in enumerate(lay.placed):
+            if i == overlay:
+                dim_at = len(ops)
+            if widget.opaque:
+                ops.append((type(widget).__name__, widget.render_key(), widget.background, bounds, clip))
+                widgets.append(widget)
+        lay.paint = ((lay.background, dim_at, tuple(ops)), widgets)
+    return lay.paint
 
 
 def _painter(widget: Widget, scale: float) -> Any:

@@ -30,6 +30,9 @@ DISABLED: Final[RGB] = (170, 170, 176)
 
 #: Total bytes of tiles kept, shared by all phones in the process (least recently used go first).
 TILE_CACHE_BYTES: Final = 96 * 1024 * 1024
+#: Total bytes of whole frames kept for screens that return (about 30 frames of 464 px and their
+#: 232-px history versions).
+FRAME_CACHE_BYTES: Final = 64 * 1024 * 1024
 
 
 @lru_cache(maxsize=64)
@@ -79,6 +82,51 @@ class TileCache:
 
 
 TILES: Final = TileCache()
+
+
+class FrameCache:
+    """A byte-bounded LRU of whole composed frames keyed by what they are made of (the tile keys
+    and places, the status bar, the dimming), shared by every phone in the process: a screen that
+    returns (home, back, a switch toggled back) is not composed again. Frames are read-only."""
+
+    def __init__(self, max_bytes: int = FRAME_CACHE_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self._frames: OrderedDict[Hashable, np.ndarray] = OrderedDict()
+        self._bytes = 0
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: Hashable) -> np.ndarray | None:
+        frame = self._frames.get(key)
+        if frame is None:
+            self.misses += 1
+            return None
+        self._frames.move_to_end(key)
+        self.hits += 1
+        return frame
+
+    def put(self, key: Hashable, frame: np.ndarray) -> None:
+        if frame.nbytes > self.max_bytes:
+            return
+        old = self._frames.pop(key, None)
+        if old is not None:
+            self._bytes -= old.nbytes
+        self._frames[key] = frame
+        self._bytes += frame.nbytes
+        while self._bytes > self.max_bytes and self._frames:
+            _, evicted = self._frames.popitem(last=False)
+            self._bytes -= evicted.nbytes
+
+    def clear(self) -> None:
+        self._frames.clear()
+        self._bytes = 0
+
+    @property
+    def nbytes(self) -> int:
+        return self._bytes
+
+
+FRAMES: Final = FrameCache()
 
 
 def paste(canvas: np.ndarray, tile: np.ndarray, x: int, y: int, clip: tuple[int, int, int, int]) -> None:

@@ -8,17 +8,20 @@ button, an optional bottom bar and an optional dialog. :func:`layout` places it 
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from PIL import ImageDraw
 
-from cerebellum_gym.core.tree import Bounds, UINode
+from cerebellum_gym.core.tree import Bounds, UINode, to_uiautomator_xml
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.render import font, text_fit
 from cerebellum_gym.sim.widgets import PAD, TITLE_SIZE, Button, Dialog, IconButton, Row, Text, Widget
 
+#: Trees kept by the process-wide :class:`TreeCache` (a screen's tree is a few kB).
+TREE_CACHE_ENTRIES: Final = 512
 SCREEN_WIDTH: Final = 1080
 SCREEN_HEIGHT: Final = 2400
 STATUS_HEIGHT: Final = 84
@@ -75,6 +78,10 @@ class Layout:
     fields: dict[str, Placed] = field(default_factory=dict)
     #: Index in ``placed`` where a dialog starts; everything before it is dimmed.
     overlay_index: int | None = None
+    #: What the tree is made of (a placement-only layout's; see :class:`TreeCache`).
+    signature: Hashable | None = None
+    #: What its frames are made of, computed by the phone on first use.
+    paint: Any = None
 
     @property
     def max_scroll(self) -> int:
@@ -137,24 +144,70 @@ class DialogPanel(Widget):
             )
 
 
-def _encode_tree(
-    widget: Widget, bounds: Bounds, clip: Bounds, package: str, placed: list[Placed], interactive: list[Placed], fields: dict[str, Placed]
-) -> UINode:
-    node = _clip_node(widget.encode(bounds, package), clip)
+class _Walk:
+    """One pass of :func:`layout` over a spec: the placement lists, and either the tree's nodes
+    (``build``) or the screen's tree signature (what the tree is made of, to find it cached)."""
+
+    __slots__ = ("build", "fields", "interactive", "package", "placed", "placeholder", "signature")
+
+    def __init__(self, package: str, build: bool) -> None:
+        self.package = package
+        self.build = build
+        self.placed: list[Placed] = []
+        self.interactive: list[Placed] = []
+        self.fields: dict[str, Placed] = {}
+        self.signature: list[Hashable] = []
+        #: Stands for every node a placement-only pass does not make.
+        self.placeholder = UINode()
+
+
+def _encode_tree(widget: Widget, bounds: Bounds, clip: Bounds, walk: _Walk, depth: int = 0) -> UINode:
+    if not walk.build:
+        return _place_tree(widget, bounds, clip, walk, depth)
     item = Placed(widget, bounds, clip)
-    placed.append(item)
+    node = _clip_node(widget.encode(bounds, walk.package), clip)
+    walk.placed.append(item)
     child_nodes = list(node.children)
     for child, child_bounds in widget.children(bounds):
         if _visible(child_bounds, clip):
-            child_nodes.append(_encode_tree(child, child_bounds, clip, package, placed, interactive, fields))
+            child_nodes.append(_encode_tree(child, child_bounds, clip, walk, depth + 1))
     for i, child_node in enumerate(child_nodes):
         child_node.index = i
     node.children = child_nodes
     if widget.clickable or widget.on_long_press is not None or type(widget).drag is not Widget.drag:
-        interactive.append(item)
+        walk.interactive.append(item)
     if widget.key and hasattr(widget, "on_change"):
-        fields[widget.key] = item
+        walk.fields[widget.key] = item
     return node
+
+
+_new_tuple = tuple.__new__
+_BASE_CHILDREN: Final = Widget.children
+_BASE_DRAG: Final = Widget.drag
+
+
+def _place_tree(widget: Widget, bounds: Bounds, clip: Bounds, walk: _Walk, depth: int) -> UINode:
+    """:func:`_encode_tree` without nodes: the same placement lists, and the tree signature.
+    It runs for every screen shown, so it is kept lean."""
+    item: Placed = _new_tuple(Placed, (widget, bounds, clip))
+    walk.placed.append(item)
+    walk.signature.append((depth, widget.tree_key(), bounds, clip))
+    kind = type(widget)
+    if kind.children is not _BASE_CHILDREN:
+        cl, ct, cr, cb = clip
+        for child, (left, top, right, bottom) in widget.children(bounds):
+            if right > cl and left < cr and bottom > ct and top < cb:
+                _place_tree(child, (left, top, right, bottom), clip, walk, depth + 1)
+    if widget.clickable or widget.on_long_press is not None or kind.drag is not _BASE_DRAG:
+        walk.interactive.append(item)
+    if widget.key and hasattr(widget, "on_change"):
+        walk.fields[widget.key] = item
+    return walk.placeholder
+
+
+def widget_key(widget: Widget) -> Hashable:
+    """Everything a widget's node can depend on (:meth:`Widget.tree_key`)."""
+    return widget.tree_key()
 
 
 def _clip_node(node: UINode, clip: Bounds) -> UINode:
@@ -176,39 +229,98 @@ def _clip(bounds: Bounds, clip: Bounds) -> Bounds:
     return (max(bounds[0], clip[0]), max(bounds[1], clip[1]), min(bounds[2], clip[2]), min(bounds[3], clip[3]))
 
 
-def layout(spec: ScreenSpec, package: str) -> Layout:
-    """Place ``spec`` on the logical screen."""
+class TreeCache:
+    """Accessibility trees of screens seen before, by tree signature (least recently used go first).
+
+    A screen that returns (the launcher after ``H``, a list after ``B``, a switch toggled back)
+    gets its earlier tree back, with the compact-text plan and the set-of-mark scan already
+    derived on it; only the placement lists are made afresh, as they hold the new widgets and
+    their callbacks. Trees are never changed once made, so every phone in the process shares them.
+    """
+
+    def __init__(self, max_entries: int = TREE_CACHE_ENTRIES, *, check: bool = False) -> None:
+        self.max_entries = max_entries
+        #: Build every tree anyway and compare it with the cached one (tests; slow).
+        self.check = check
+        self._trees: OrderedDict[Hashable, UINode] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def layout(self, spec: ScreenSpec, package: str) -> Layout:
+        """``layout(spec, package)``, with the tree taken from the cache when it is there."""
+        placement = layout(spec, package, build_tree=False)
+        key = placement.signature
+        try:
+            root = self._trees.get(key)
+        except TypeError:  # an attribute that cannot be hashed: no caching for this screen
+            return layout(spec, package)
+        if root is not None:
+            self._trees.move_to_end(key)
+            self.hits += 1
+            if self.check:
+                _check_same_tree(root, layout(spec, package).root)
+            placement.root = root
+            placement.signature = None
+            return placement
+        self.misses += 1
+        built = layout(spec, package)
+        self._trees[key] = built.root
+        if len(self._trees) > self.max_entries:
+            self._trees.popitem(last=False)
+        return built
+
+    def clear(self) -> None:
+        self._trees.clear()
+
+
+def _check_same_tree(cached: UINode, fresh: UINode) -> None:
+    want, got = to_uiautomator_xml(fresh), to_uiautomator_xml(cached)
+    if want != got:
+        raise AssertionError(f"cached tree differs from the screen's own:\n{got}\n!=\n{want}")
+
+
+def layout(spec: ScreenSpec, package: str, *, build_tree: bool = True) -> Layout:
+    """Place ``spec`` on the logical screen.
+
+    With ``build_tree=False`` no node is made: the layout's ``root`` is a placeholder and its
+    ``signature`` says what the tree would be made of (see :class:`TreeCache`).
+    """
     width, height = SCREEN_WIDTH, SCREEN_HEIGHT
     full: Bounds = (0, 0, width, height)
-    placed: list[Placed] = []
-    interactive: list[Placed] = []
-    fields: dict[str, Placed] = {}
-    root = UINode("android.widget.FrameLayout", (0, STATUS_HEIGHT, width, height - NAV_HEIGHT), package=package)
+    walk = _Walk(package, build_tree)
+    placed, interactive, fields = walk.placed, walk.interactive, walk.fields
+    root = (
+        UINode("android.widget.FrameLayout", (0, STATUS_HEIGHT, width, height - NAV_HEIGHT), package=package)
+        if build_tree
+        else walk.placeholder
+    )
     top_nodes: list[UINode] = []
 
     top = STATUS_HEIGHT
     if spec.title is not None:
         bar_bounds: Bounds = (0, top, width, top + TOOLBAR_HEIGHT)
-        bar = _encode_tree(Toolbar(spec.title, spec.up is not None), bar_bounds, full, package, placed, interactive, fields)
+        bar = _encode_tree(Toolbar(spec.title, spec.up is not None), bar_bounds, full, walk)
         bar.resource_id = f"{package}:id/toolbar"
         bar.text = ""
-        bar.children = [
-            UINode(
-                "android.widget.TextView",
-                (180 if spec.up else PAD, top + 30, width - 400, top + TOOLBAR_HEIGHT - 30),
-                text=spec.title,
-                package=package,
-            )
-        ]
+        bar.children = (
+            [
+                UINode(
+                    "android.widget.TextView",
+                    (180 if spec.up else PAD, top + 30, width - 400, top + TOOLBAR_HEIGHT - 30),
+                    text=spec.title,
+                    package=package,
+                )
+            ]
+            if build_tree
+            else []
+        )
         if spec.up is not None:
             up = IconButton("Navigate up", "←", on_tap=spec.up, height=TOOLBAR_HEIGHT, background=render.TOOLBAR)
-            bar.children.insert(0, _encode_tree(up, (0, top, 168, top + TOOLBAR_HEIGHT), full, package, placed, interactive, fields))
+            bar.children.insert(0, _encode_tree(up, (0, top, 168, top + TOOLBAR_HEIGHT), full, walk))
         right = width
         for action in reversed(list(spec.actions)):
             action.background = render.TOOLBAR  # toolbar buttons sit on the bar's colour
-            bar.children.append(
-                _encode_tree(action, (right - 147, top + 10, right, top + TOOLBAR_HEIGHT - 10), full, package, placed, interactive, fields)
-            )
+            bar.children.append(_encode_tree(action, (right - 147, top + 10, right, top + TOOLBAR_HEIGHT - 10), full, walk))
             right -= 147
         for i, child in enumerate(bar.children):
             child.index = i
@@ -226,18 +338,24 @@ def layout(spec: ScreenSpec, package: str) -> Layout:
     body_nodes: list[UINode] = []
     y = top - scroll
     for widget in spec.body:
-        bounds = (0, y, width, y + widget.height)
-        if _visible(bounds, viewport):
-            body_nodes.append(_encode_tree(widget, bounds, viewport, package, placed, interactive, fields))
-        y += widget.height
-    list_node = UINode(
-        "androidx.recyclerview.widget.RecyclerView",
-        viewport,
-        resource_id=f"{package}:id/list",
-        package=package,
-        scrollable=max_scroll > 0,
-        focusable=True,
-        children=body_nodes,
+        if y >= bottom_edge:
+            break  # this row and every later one lie below the viewport
+        bottom = y + widget.height
+        if bottom > top:
+            body_nodes.append(_encode_tree(widget, (0, y, width, bottom), viewport, walk))
+        y = bottom
+    list_node = (
+        UINode(
+            "androidx.recyclerview.widget.RecyclerView",
+            viewport,
+            resource_id=f"{package}:id/list",
+            package=package,
+            scrollable=max_scroll > 0,
+            focusable=True,
+            children=body_nodes,
+        )
+        if build_tree
+        else walk.placeholder
     )
     for i, child in enumerate(body_nodes):
         child.index = i
@@ -245,29 +363,33 @@ def layout(spec: ScreenSpec, package: str) -> Layout:
 
     if bottom_items:
         bar_row = Row(bottom_items, height=BOTTOM_BAR_HEIGHT)
-        top_nodes.append(
-            _encode_tree(bar_row, (0, bottom_edge, width, bottom_edge + BOTTOM_BAR_HEIGHT), full, package, placed, interactive, fields)
-        )
+        top_nodes.append(_encode_tree(bar_row, (0, bottom_edge, width, bottom_edge + BOTTOM_BAR_HEIGHT), full, walk))
     if spec.fab is not None:
         fab_bounds = (width - FAB_SIZE - PAD, bottom_edge - FAB_SIZE - PAD, width - PAD, bottom_edge - PAD)
-        top_nodes.append(_encode_tree(spec.fab, fab_bounds, full, package, placed, interactive, fields))
+        top_nodes.append(_encode_tree(spec.fab, fab_bounds, full, walk))
 
     modal = spec.dialog is not None
     overlay_index = len(placed) if modal else None
     if spec.dialog is not None:
         interactive.clear()
         fields.clear()
-        top_nodes = [_dialog_node(spec.dialog, package, placed, interactive, fields)]
+        top_nodes = [_dialog_node(spec.dialog, walk)]
         root.bounds = top_nodes[0].bounds
     # Later widgets sit on top; children were appended after parents, so reverse for hit tests.
     interactive.reverse()
     root.children = top_nodes
     for i, child in enumerate(top_nodes):
         child.index = i
-    return Layout(placed, interactive, root, viewport, content_height, scroll, modal, spec.background, fields, overlay_index)
+    signature = None
+    if not build_tree:
+        walk.placeholder.children = []  # no reference cycle through the placeholder
+        dialog = (spec.dialog.title, spec.dialog.message) if spec.dialog is not None else None
+        signature = (package, spec.title, spec.up is not None, viewport, max_scroll > 0, dialog, tuple(walk.signature))
+    return Layout(placed, interactive, root, viewport, content_height, scroll, modal, spec.background, fields, overlay_index, signature)
 
 
-def _dialog_node(dialog: Dialog, package: str, placed: list[Placed], interactive: list[Placed], fields: dict[str, Placed]) -> UINode:
+def _dialog_node(dialog: Dialog, walk: _Walk) -> UINode:
+    package = walk.package
     width = SCREEN_WIDTH - 2 * 90
     header = 150 + (110 if dialog.message else 0)
     body_height = sum(w.height for w in dialog.body)
@@ -275,7 +397,7 @@ def _dialog_node(dialog: Dialog, package: str, placed: list[Placed], interactive
     left, top = 90, (SCREEN_HEIGHT - total) // 2
     bounds: Bounds = (left, top, left + width, top + total)
     panel = DialogPanel(dialog.title, dialog.message, total)
-    node = _encode_tree(panel, bounds, bounds, package, placed, interactive, fields)
+    node = _encode_tree(panel, bounds, bounds, walk)
     node.text = ""
     node.resource_id = "android:id/parentPanel"
     children = [
@@ -299,16 +421,19 @@ def _dialog_node(dialog: Dialog, package: str, placed: list[Placed], interactive
         )
     y = top + header
     for widget in dialog.body:
-        children.append(_encode_tree(widget, (left, y, left + width, y + widget.height), bounds, package, placed, interactive, fields))
+        children.append(_encode_tree(widget, (left, y, left + width, y + widget.height), bounds, walk))
         y += widget.height
     if dialog.buttons:
         buttons = Row(dialog.buttons, height=168)
-        children.append(_encode_tree(buttons, (left, y, left + width, y + 168), bounds, package, placed, interactive, fields))
+        children.append(_encode_tree(buttons, (left, y, left + width, y + 168), bounds, walk))
     for i, child in enumerate(children):
         child.index = i
     node.children = children
     return node
 
+
+TREES: Final = TreeCache()
+"""The trees of every phone in the process."""
 
 __all__ = [
     "BOTTOM_BAR_HEIGHT",
@@ -316,10 +441,13 @@ __all__ = [
     "SCREEN_WIDTH",
     "STATUS_HEIGHT",
     "TOOLBAR_HEIGHT",
+    "TREES",
     "Button",
     "Layout",
     "Placed",
     "ScreenSpec",
     "Text",
+    "TreeCache",
     "layout",
+    "widget_key",
 ]

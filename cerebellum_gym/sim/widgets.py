@@ -111,6 +111,22 @@ class Widget:
 
     # --- encoding ----------------------------------------------------------------------------
 
+    def tree_key(self) -> Hashable:
+        """Everything :meth:`encode` and :meth:`children` read besides the bounds: two widgets
+        with equal keys at equal bounds give equal nodes, so the screen's tree can be reused.
+        Subclasses that read more attributes add them (a test replays random walks with every
+        cached tree checked against a fresh one)."""
+        return (
+            type(self),
+            self.text,
+            self.desc,
+            self.rid,
+            self.on_tap is not None,
+            self.on_long_press is not None,
+            self.enabled,
+            self.selected,
+        )
+
     def encode(self, bounds: Bounds, package: str) -> UINode:
         """This widget as an accessibility node (children are added by the layout)."""
         return UINode(
@@ -245,6 +261,9 @@ class Switch(Widget):
             )
         draw.line((0, height - 1, width, height - 1), fill=render.DIVIDER)
 
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.label, self.subtitle, self.checked)
+
     def encode(self, bounds: Bounds, package: str) -> UINode:
         row = super().encode(bounds, package)
         left, top, right, bottom = bounds
@@ -324,6 +343,9 @@ class ListItem(Widget):
         else:
             _draw_text(draw, (left, (height - size) / 2), self.title, size, color, max_w)
         draw.line((left, height - 1, width, height - 1), fill=render.DIVIDER)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.title, self.subtitle, bool(self.avatar))
 
     def encode(self, bounds: Bounds, package: str) -> UINode:
         row = super().encode(bounds, package)
@@ -424,6 +446,9 @@ class TextField(Widget):
             cx = pad + (draw.textlength(fitted, font=font(size)) if self.value else 0) + 2
             draw.line((cx, (height - size) / 2, cx, (height + size) / 2), fill=render.PRIMARY, width=2)
 
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.value, self.hint, self.focused, self.password)
+
     def encode(self, bounds: Bounds, package: str) -> UINode:
         return UINode(
             self.class_name,
@@ -485,6 +510,9 @@ class Slider(Widget):
         r = round(30 * scale)
         draw.ellipse((x - r, mid - r, x + r, mid + r), fill=render.PRIMARY)
 
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.value)
+
     def encode(self, bounds: Bounds, package: str) -> UINode:
         node = super().encode(bounds, package)
         node.text = f"{self.value}"
@@ -541,6 +569,11 @@ class Row(Widget):
 
     def render_key(self) -> Hashable:
         return ()
+
+    def tree_key(self) -> Hashable:
+        # The items are placed (and keyed) as children of their own; their number and the
+        # columns decide where they go.
+        return (super().tree_key(), len(self.items), self.columns)
 
     def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
         left, top, right, bottom = bounds
@@ -643,6 +676,9 @@ class Bubble(Widget):
                 font=font(csz),
                 fill=render.TEXT_SECONDARY,
             )
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.caption)
 
     def encode(self, bounds: Bounds, package: str) -> UINode:
         node = super().encode(bounds, package)

@@ -8,6 +8,9 @@ project means the same thing by ``vectorization="async"``.
 - ``async``: a process per sub-env (gymnasium's ``AsyncVectorEnv`` with ``shared_memory=False``:
   observations travel pickled).
 - ``ray``: sub-envs in Ray actors, on this machine or a cluster (:class:`RayVectorEnv`).
+- ``native`` (:func:`make_vec` only, for the simulator): the native batched env of
+  :mod:`cerebellum_gym.vector.native` (also ``gym.make_vec``'s default for ``Cerebellum-Sim-v0``);
+  ``shards=K`` spreads it over K worker processes.
 - ``auto``: ``sync`` for one env, and for in-process envs (the simulator) on a machine of two
   cores or fewer, where pipes to worker processes cost more than a sub-millisecond step; ``async``
   otherwise (devices with I/O latency gain from processes). ``auto`` never picks Ray: it starts or
@@ -102,9 +105,19 @@ def make_vec(
     ray_address: str | None = None,
     **env_kwargs: Any,
 ) -> VectorEnv[Any, Any, Any]:
-    """``num_envs`` copies of ``gym.make(env_id, **env_kwargs)`` vectorized by :func:`vectorize`."""
+    """``num_envs`` copies of ``gym.make(env_id, **env_kwargs)`` vectorized by :func:`vectorize`,
+    or with ``vectorization="native"`` the id's native batched env (``env_kwargs`` may then carry
+    ``shards``)."""
     if num_envs < 1:
         raise ConfigError(f"num_envs must be at least 1, got {num_envs}")
+    if vectorization == "native":
+        spec = gym.spec(env_id)
+        if spec.vector_entry_point is None:
+            raise ConfigError(f"{env_id} has no native vector env; use sync, async or ray")
+        envs: VectorEnv[Any, Any, Any] = gym.make_vec(
+            env_id, num_envs=num_envs, vectorization_mode="vector_entry_point", autoreset_mode=autoreset_mode, **env_kwargs
+        )
+        return envs
     fns = [partial(gym.make, env_id, **env_kwargs) for _ in range(num_envs)]
     in_process = env_kwargs.get("backend", gym.spec(env_id).kwargs.get("backend")) == "sim"
     return vectorize(fns, vectorization, in_process=in_process, autoreset_mode=autoreset_mode, ray_address=ray_address)

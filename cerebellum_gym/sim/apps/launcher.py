@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import ClassVar
+from datetime import datetime, timezone
+from typing import Any, ClassVar
 
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.screen import ScreenSpec
@@ -13,11 +15,22 @@ COLUMNS = 4
 WALLPAPER = (226, 236, 250)
 
 
+@functools.lru_cache(maxsize=256)
+def _date_line(minute: int) -> str:
+    """The home screen's date line for the clock's minute (the phone's ``now()``, UTC)."""
+    return datetime.fromtimestamp(minute * 60, timezone.utc).strftime("%A, %B %-d")
+
+
 class Launcher(App):
     package: ClassVar[str] = "com.google.android.apps.nexuslauncher"
     label: ClassVar[str] = "Home"
     launchable: ClassVar[bool] = False
     clock_dependent: ClassVar[bool] = False
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_home", None)  # widgets with callbacks: made again on demand
+        return state
 
     def back(self) -> bool:
         return True  # back on the home screen stays home
@@ -26,10 +39,17 @@ class Launcher(App):
         return lambda: self.phone.start_app(package)
 
     def screen_main(self, route: Route) -> ScreenSpec:
-        icons: list[Widget] = []
-        for app in self.phone.launchable_apps():
-            icons.append(AppIcon(app.label, app.color, on_tap=self._launcher(app.package), background=WALLPAPER))
-        rows: list[Widget] = [Text(self.phone.now().strftime("%A, %B %-d"), size=52, height=260, center=True, background=WALLPAPER)]
-        for i in range(0, len(icons), COLUMNS):
-            rows.append(Row(icons[i : i + COLUMNS], columns=COLUMNS))
-        return ScreenSpec(title=None, body=rows, background=WALLPAPER)
+        # The home screen depends only on the installed apps (fixed) and the date line, so it is
+        # made once per date line (its callbacks only start apps on this phone) and handed back
+        # as the same spec, which lets the phone reuse its layout.
+        date = _date_line(int(self.phone.state.clock // 60))
+        cached = self.__dict__.get("_home")
+        if cached is None or cached[0] != date:
+            icons: list[Widget] = []
+            for app in self.phone.launchable_apps():
+                icons.append(AppIcon(app.label, app.color, on_tap=self._launcher(app.package), background=WALLPAPER))
+            rows: list[Widget] = [Text(date, size=52, height=260, center=True, background=WALLPAPER)]
+            for i in range(0, len(icons), COLUMNS):
+                rows.append(Row(icons[i : i + COLUMNS], columns=COLUMNS))
+            cached = self._home = (date, ScreenSpec(title=None, body=rows, background=WALLPAPER))
+        return cached[1]

@@ -1,0 +1,171 @@
+"""Batched rollouts of ``Cerebellum-Sim-v0``: env-steps/s of every vector env, in one run.
+
+Run: ``python benchmarks/perf/vector.py [--seconds S] [--rounds R] [--sizes 1,8,32] [--tree-sizes 1,8,32,64]``
+
+For each vector env (gymnasium's ``sync`` and ``async``, the ``native`` batched env, and
+``native-sharded`` over one worker process per core) and each number of envs N, with 464-px
+screenshots and history frames (``pixels``) and without (``tree``), it runs a batched random
+policy in the loop (uniform over the legal codes of ``action_mask`` without ``F``/``I``, then over
+the filled label slots of ``label_mask``, in numpy over the whole batch) and prints env-steps per
+second of wall-clock time (the sharded and async forms use every core), and env-steps per
+CPU-second of this process and its workers (read from ``/proc``): on a machine shared with other
+work, wall-clock figures swing with the load, CPU figures much less.
+The process-wide caches are warmed once before the first cell (worker processes are forked from
+this one and inherit them). Ratios are measured side by side in one run: each row's modes take
+turns over a few rounds and every cell keeps its best figure; the load average of the machine is
+printed with them.
+Asserts nothing.
+
+Targets (issue 18): native >= 3x async and >= 1.5x sync at N=8, pixels and tree; sharded over 2
+cores >= 1.7x native.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import cerebellum_gym  # noqa: F401  (registers the env ids)
+from cerebellum_gym.core.actions import CODE_INDEX, CODES
+
+ENV_ID = "Cerebellum-Sim-v0"
+TASKS = ["SystemWifiTurnOn", "SystemBluetoothTurnOff", "SystemBrightnessMax", "ContactsAddContact"]
+MODES = ("sync", "async", "native", "native-sharded")
+WORDS = ("hello", "Alice", "2023-10-16", "groceries")
+#: Codes the random policy never draws (they end the episode at once), as RandomAgent(allow_terminal=False).
+_NO_TERMINAL = np.ones(len(CODES), bool)
+_NO_TERMINAL[[CODE_INDEX["F"], CODE_INDEX["I"]]] = False
+
+
+def batched_random_actions(obs: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]:
+    """One random legal structured action per env, drawn for the whole batch at once."""
+    legal = (obs["action_mask"] != 0) & _NO_TERMINAL
+    n = legal.shape[0]
+    # A uniform legal code per row: the argmax of uniform noise over the legal entries.
+    codes = np.argmax(np.where(legal, rng.random(legal.shape), -1.0), axis=1)
+    filled = obs["label_mask"].sum(axis=1)
+    labels = (rng.random(n) * np.maximum(filled, 1)).astype(np.int64)
+    words = rng.integers(len(WORDS), size=n)
+    texts = tuple(WORDS[w] if c == CODE_INDEX["K"] else "" for c, w in zip(codes.tolist(), words.tolist(), strict=True))
+    return {"code": codes.astype(np.int64), "label": labels, "text": texts}
+
+
+def make(mode: str, num_envs: int, pixels: bool, shards: int) -> gym.vector.VectorEnv[Any, Any, Any]:
+    kwargs: dict[str, Any] = {"task": TASKS, "pixels": pixels}
+    if mode == "sync":
+        return gym.make_vec(ENV_ID, num_envs=num_envs, vectorization_mode="sync", **kwargs)
+    if mode == "async":
+        return gym.make_vec(ENV_ID, num_envs=num_envs, vectorization_mode="async", vector_kwargs={"shared_memory": False}, **kwargs)
+    if mode == "native":
+        return gym.make_vec(ENV_ID, num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs)
+    return gym.make_vec(ENV_ID, num_envs=num_envs, vectorization_mode="vector_entry_point", shards=min(shards, num_envs), **kwargs)
+
+
+def _worker_pids(envs: gym.vector.VectorEnv[Any, Any, Any]) -> list[int]:
+    processes = getattr(envs, "processes", None) or getattr(envs, "_processes", None) or []
+    return [p.pid for p in processes if p.pid is not None]
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """CPU seconds used so far by this process and the given worker processes (from /proc)."""
+    total = time.process_time()
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def env_steps_per_second(factory: Callable[[], gym.vector.VectorEnv[Any, Any, Any]], seconds: float) -> tuple[float, float]:
+    """Env-steps per second of wall-clock time, and per CPU-second of every process involved."""
+    envs = factory()
+    try:
+        rng = np.random.default_rng(0)
+        obs, _ = envs.reset(seed=0)
+        # Warm the tile caches and the layout caches the way a long run would have them warm.
+        warm = time.perf_counter()
+        while time.perf_counter() - warm < seconds / 3:
+            obs, *_ = envs.step(batched_random_actions(obs, rng))
+        pids = _worker_pids(envs)
+        steps = 0
+        cpu = _cpu_seconds(pids)
+        start = time.perf_counter()
+        while True:
+            obs, *_ = envs.step(batched_random_actions(obs, rng))
+            steps += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds and steps >= 5:
+                cpu = _cpu_seconds(pids) - cpu
+                return steps * envs.num_envs / elapsed, steps * envs.num_envs / max(cpu, 1e-9)
+    finally:
+        envs.close()
+        gc.collect()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=1.0, help="measured seconds per cell (plus a third of it to warm up)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds over the modes; each cell keeps its best")
+    parser.add_argument("--sizes", default="1,8,32", help="numbers of envs with pixels")
+    parser.add_argument("--tree-sizes", default="1,8,32,64", help="numbers of envs tree-only")
+    parser.add_argument("--modes", default=",".join(MODES))
+    parser.add_argument("--async-max", type=int, default=32, help="largest N for async (a process per env; memory)")
+    args = parser.parse_args()
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    modes = [m for m in args.modes.split(",") if m]
+    rows: dict[tuple[str, int], dict[str, tuple[float, float] | None]] = {}
+    load_before = os.getloadavg()
+    # Warm the process-wide caches (tiles, trees, frames) once, so that the first cell measured
+    # does not pay for everyone; worker processes are forked from this one and inherit them.
+    env_steps_per_second(lambda: make("native", 8, True, cores), 3 * args.seconds)
+    for pixels, sizes in ((True, args.sizes), (False, args.tree_sizes)):
+        kind = "pixels" if pixels else "tree"
+        for n in (int(s) for s in sizes.split(",") if s):
+            row: dict[str, tuple[float, float] | None] = {mode: None for mode in modes}
+            # Rounds go through every mode in turn, so that the modes of a row are measured
+            # under the same conditions; each figure is the best of its rounds.
+            for _ in range(args.rounds):
+                for mode in modes:
+                    if mode == "async" and n > args.async_max:
+                        continue
+                    wall, cpu = env_steps_per_second(lambda mode=mode, n=n, pixels=pixels: make(mode, n, pixels, cores), args.seconds)
+                    best = row[mode]
+                    row[mode] = (wall, cpu) if best is None else (max(best[0], wall), max(best[1], cpu))
+                    print(f"  {kind:6s} N={n:3d} {mode:15s} {wall:9.0f} env-steps/s   {cpu:9.0f} per CPU-second", flush=True)
+            rows[(kind, n)] = row
+    load_after = os.getloadavg()
+
+    for title, which in (("env-steps/s of wall-clock time", 0), ("env-steps per CPU-second (this process and its workers)", 1)):
+        print()
+        print(f"Cerebellum-Sim-v0 vector envs, {title}; batched random policy, {cores} cores")
+        print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min)")
+        header = f"| obs | N | {' | '.join(modes)} | native/sync | native/async | sharded/native |"
+        print(header)
+        print("|" + "---|" * (header.count("|") - 1))
+        for (kind, n), row in rows.items():
+            figures = {m: (v[which] if v is not None else None) for m, v in row.items()}
+            cells = [f"{figures[m]:,.0f}" if figures.get(m) is not None else "-" for m in modes]
+
+            def ratio(a: str, b: str, figures: dict[str, float | None] = figures) -> str:
+                x, y = figures.get(a), figures.get(b)
+                return f"{x / y:.2f}x" if x is not None and y else "-"
+
+            print(
+                f"| {kind} | {n} | {' | '.join(cells)} "
+                f"| {ratio('native', 'sync')} | {ratio('native', 'async')} | {ratio('native-sharded', 'native')} |"
+            )
+
+
+if __name__ == "__main__":
+    main()

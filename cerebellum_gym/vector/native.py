@@ -1,0 +1,854 @@
+"""Native batched vector envs for in-process devices (the simulator): no per-env dicts, no copies.
+
+:class:`NativeVectorEnv` steps N envs in one process. Each sub-env writes its observation straight
+into preallocated batch arrays (its rows of ``screenshot``, ``history.screenshots``, the masks)
+instead of assembling a dict of fresh arrays that a vector env would then copy again; the text
+parts are gathered into the batch's tuples. Same seeds give the same observations, rewards and
+infos as gymnasium's ``SyncVectorEnv`` over the same envs, bit for bit (a test holds them
+together), and autoreset follows gymnasium's modes (``NEXT_STEP``, ``SAME_STEP``, ``DISABLED``).
+
+:class:`ShardedVectorEnv` spreads the N envs over K shards so that every core works: each shard
+is a :class:`NativeVectorEnv` in a worker process that writes into shared-memory batch arrays
+(only the text parts and the infos travel through the pipe), or, with ``workers="ray"``, in a Ray
+actor (its arrays travel through Ray's object store, so shards may live on other machines).
+
+``gym.make_vec("Cerebellum-Sim-v0", num_envs=N)`` builds these (the id's ``vector_entry_point``,
+gymnasium's default mode when an id has one); ``shards=K`` asks for the sharded form.
+
+Example:
+    >>> import gymnasium as gym
+    >>> import cerebellum_gym
+    >>> envs = gym.make_vec("Cerebellum-Sim-v0", num_envs=2, task="SystemWifiTurnOn", pixels=False)
+    >>> type(envs).__name__, envs.num_envs
+    ('NativeVectorEnv', 2)
+    >>> obs, info = envs.reset(seed=0)
+    >>> obs["goal"], obs["action_mask"].shape
+    (('Turn wifi on.', 'Turn wifi on.'), (2, 12))
+    >>> obs, reward, terminated, truncated, info = envs.step(["W", "H"])
+    >>> list(info["action"])
+    ['W', 'H']
+    >>> envs.close()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy as copy_module
+import multiprocessing
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from multiprocessing.connection import Connection
+from typing import Any, Final
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
+
+from cerebellum_gym.env import MAX_GOAL_CHARS, CerebellumEnv, ObsType
+from cerebellum_gym.errors import CerebellumError, ConfigError, DeviceLostError
+
+#: The observation entries a sub-env writes into the batch itself; an observation space with any
+#: other entry (an env that grew a field) makes the batch fall back to gymnasium's concatenation.
+_NATIVE_KEYS: Final = frozenset({"goal", "tree", "labels", "action_mask", "label_mask", "history", "screenshot"})
+_NATIVE_HISTORY_KEYS: Final = frozenset({"actions", "subtrees", "mask", "screenshots"})
+
+Path = tuple[str, ...]
+
+
+def numeric_leaves(space: spaces.Space[Any], path: Path = ()) -> list[tuple[Path, tuple[int, ...], np.dtype[Any]]]:
+    """The array entries of an observation space (``Box``, ``MultiBinary``, ...): path, shape, dtype.
+
+    Text entries (``Text``, ``Sequence``, ``Tuple`` of texts) are not arrays and are left out.
+    """
+    if isinstance(space, spaces.Dict):
+        out: list[tuple[Path, tuple[int, ...], np.dtype[Any]]] = []
+        for key, sub in space.spaces.items():
+            out.extend(numeric_leaves(sub, (*path, key)))
+        return out
+    if isinstance(space, spaces.Box | spaces.MultiBinary | spaces.MultiDiscrete | spaces.Discrete):
+        return [(path, tuple(space.shape or ()), np.dtype(space.dtype))]
+    return []
+
+
+def allocate(space: spaces.Space[Any], num_envs: int) -> dict[Path, np.ndarray]:
+    """Zeroed batch arrays for every array entry of ``space`` (keyed by path)."""
+    return {path: np.zeros((num_envs, *shape), dtype) for path, shape, dtype in numeric_leaves(space)}
+
+
+class _Batch:
+    """A batch's observation storage: arrays (possibly in shared memory) and per-env text parts."""
+
+    def __init__(self, space: spaces.Dict, num_envs: int, arrays: Mapping[Path, np.ndarray]) -> None:
+        self.space = space
+        self.arrays = dict(arrays)
+        self.goal: list[str] = [""] * num_envs
+        self.tree: list[str] = [""] * num_envs
+        self.labels: list[tuple[str, ...]] = [()] * num_envs
+        self.history_actions: list[tuple[str, ...]] = [()] * num_envs
+        self.history_subtrees: list[tuple[str, ...]] = [()] * num_envs
+        get = self.arrays.get
+        self.action_mask = self.arrays[("action_mask",)]
+        self.label_mask = self.arrays[("label_mask",)]
+        self.history_mask = self.arrays[("history", "mask")]
+        self.history_screens = get(("history", "screenshots"))
+        self.screenshot = get(("screenshot",))
+
+    def observation(self) -> dict[str, Any]:
+        """The batched observation, in the space's key order (the arrays are the storage itself)."""
+        history_len = self.history_mask.shape[1]
+        history: dict[str, Any] = {}
+        for key in self.space["history"].spaces:  # type: ignore[attr-defined]
+            if key == "actions":
+                history[key] = tuple(zip(*self.history_actions, strict=True)) if history_len else ()
+            elif key == "subtrees":
+                history[key] = tuple(zip(*self.history_subtrees, strict=True)) if history_len else ()
+            else:
+                history[key] = self.arrays[("history", key)]
+        values = {
+            "goal": tuple(self.goal),
+            "tree": tuple(self.tree),
+            "labels": tuple(self.labels),
+            "history": history,
+        }
+        return {key: values[key] if key in values else self.arrays[(key,)] for key in self.space.spaces}
+
+
+class BatchSlotEnv(CerebellumEnv):
+    """A :class:`CerebellumEnv` that writes its observation into a batch's rows.
+
+    Outside a batch (``attach`` not called, or after ``detach``) it is a plain env. In a batch,
+    ``reset`` and ``step`` return ``None`` for the observation: it is in the batch.
+    """
+
+    _batch: _Batch | None = None
+    _index = 0
+
+    def attach(self, batch: _Batch, index: int) -> None:
+        self._batch, self._index = batch, index
+
+    def detach(self) -> None:
+        self._batch = None
+
+    def observation(self) -> ObsType:
+        """The current observation as a plain env returns it (fresh arrays), batch or not."""
+        return super()._observation()
+
+    def _observation(self) -> ObsType:
+        batch = self._batch
+        if batch is None:
+            return super()._observation()
+        i = self._index
+        screen, task = self.screen, self.task
+        assert screen is not None and task is not None
+        batch.goal[i] = task.goal[:MAX_GOAL_CHARS]
+        batch.tree[i] = screen.text(self.max_tree_chars)
+        batch.labels[i] = screen.labels
+        batch.action_mask[i] = self._action_mask(screen)
+        row = batch.label_mask[i]
+        n = len(screen.labels)
+        row[:n] = 1
+        row[n:] = 0
+        screens = batch.history_screens
+        batch.history_actions[i], batch.history_subtrees[i] = self.history.write(
+            batch.history_mask[i], screens[i] if screens is not None else None
+        )
+        if batch.screenshot is not None:
+            batch.screenshot[i] = self._screenshot
+        # The observation is in the batch.
+        return None  # type: ignore[return-value]
+
+
+def _build_slot(env_kwargs: Mapping[str, Any]) -> BatchSlotEnv:
+    from cerebellum_gym.loader import make_env
+
+    kwargs = dict(env_kwargs)
+    kwargs.setdefault("backend", "sim")
+    env = make_env(env_class=BatchSlotEnv, **kwargs)
+    assert isinstance(env, BatchSlotEnv)
+    return env
+
+
+def _seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:
+    if seed is None:
+        return [None] * num_envs
+    if isinstance(seed, int | np.integer):
+        return [int(seed) + i for i in range(num_envs)]
+    seeds = list(seed)
+    if len(seeds) != num_envs:
+        raise ValueError(f"If seeds are passed as a list the length must match num_envs={num_envs} but got length={len(seeds)}.")
+    return seeds
+
+
+def _reset_mask(options: dict[str, Any] | None, num_envs: int) -> np.ndarray | None:
+    """Pop and check ``options["reset_mask"]`` as gymnasium's vector envs do."""
+    if options is None or "reset_mask" not in options:
+        return None
+    mask = options.pop("reset_mask")
+    if not isinstance(mask, np.ndarray):
+        raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(mask)}")
+    if mask.shape != (num_envs,):
+        raise ValueError(f"`options['reset_mask']` must have shape `({num_envs},)`, got {mask.shape}")
+    if mask.dtype != np.bool_:
+        raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
+    if not np.any(mask):
+        raise ValueError(f"`options['reset_mask']` must contain a boolean array with at least one True value, got reset_mask={mask}")
+    return mask
+
+
+def split_actions(actions: Any, num_envs: int) -> Sequence[Any]:
+    """One action per env from the batched structured form (``{"code", "label", "text"}`` of
+    length-N entries) or from a sequence of N actions (strings, :class:`Action`, mappings)."""
+    if isinstance(actions, Mapping):
+        codes, labels, texts = actions["code"], actions["label"], actions["text"]
+        if not (len(codes) == len(labels) == len(texts) == num_envs):
+            raise ValueError(f"a batched action needs {num_envs} entries in code, label and text")
+        return [{"code": codes[i], "label": labels[i], "text": texts[i]} for i in range(num_envs)]
+    if isinstance(actions, str) or len(actions) != num_envs:
+        raise ValueError(f"expected {num_envs} actions, got {actions!r}")
+    return actions
+
+
+class NativeVectorEnv(VectorEnv[Any, Any, Any]):
+    """N envs stepped in this process, observations written into preallocated batch arrays.
+
+    Args:
+        num_envs: how many sub-envs.
+        autoreset_mode: gymnasium's autoreset mode.
+        copy: return copies of the batched observation; by default the arrays returned are the
+            batch's own storage, overwritten by the next ``reset``/``step`` (copy what you keep).
+        arrays: the batch arrays to write into (keyed by path, as :func:`allocate` makes them):
+            a shard of :class:`ShardedVectorEnv` passes views of shared memory.
+        env_fn: builds one sub-env from ``env_kwargs`` (a :class:`BatchSlotEnv`; default: the loader).
+        **env_kwargs: ``gym.make``'s options for every sub-env (``task``, ``pixels``, ...).
+
+    ``step`` takes the batched structured action (``{"code", "label", "text"}``, as
+    :func:`~cerebellum_gym.core.actions.batch_actions` builds it) or a sequence of N actions in any
+    form a single env takes (``["T UE", "W", ...]``).
+    """
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        *,
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        copy: bool = False,
+        arrays: Mapping[Path, np.ndarray] | None = None,
+        env_fn: Callable[[Mapping[str, Any]], BatchSlotEnv] = _build_slot,
+        **env_kwargs: Any,
+    ) -> None:
+        if num_envs < 1:
+            raise ConfigError(f"num_envs must be at least 1, got {num_envs}")
+        self.autoreset_mode = autoreset_mode if isinstance(autoreset_mode, AutoresetMode) else AutoresetMode(autoreset_mode)
+        self.copy = copy
+        self.num_envs = num_envs
+        self.envs: list[BatchSlotEnv] = []
+        try:
+            for _ in range(num_envs):
+                self.envs.append(env_fn(env_kwargs))
+        except BaseException:
+            for env in self.envs:
+                env.close()
+            raise
+        first = self.envs[0]
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.metadata = {**first.metadata, "autoreset_mode": self.autoreset_mode}
+        self.render_mode = first.render_mode
+        space = self.single_observation_space
+        assert isinstance(space, spaces.Dict)
+        if arrays is None:
+            arrays = allocate(space, num_envs)
+        self._arrays = dict(arrays)
+        history = space.spaces.get("history")
+        # The sub-envs write their rows themselves; an observation they do not know falls back
+        # to per-env dicts and gymnasium's concatenation (slower, still correct).
+        self.native = set(space.spaces) <= _NATIVE_KEYS and isinstance(history, spaces.Dict) and set(history.spaces) <= _NATIVE_HISTORY_KEYS
+        if self.native:
+            self._batch: _Batch | None = _Batch(space, num_envs, self._arrays)
+            for i, env in enumerate(self.envs):
+                env.attach(self._batch, i)
+        else:
+            self._batch = None
+            self._env_obs: list[Any] = [None] * num_envs
+            self._out = self._generic_storage(space)
+        self._rewards = np.zeros(num_envs, np.float64)
+        self._terminations = np.zeros(num_envs, np.bool_)
+        self._truncations = np.zeros(num_envs, np.bool_)
+        self._autoreset_envs = np.zeros(num_envs, np.bool_)
+
+    # --- gymnasium API -----------------------------------------------------------------------
+
+    def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        seeds = _seeds(seed, self.num_envs)
+        mask = _reset_mask(options, self.num_envs)
+        if mask is None:
+            mask = np.ones(self.num_envs, np.bool_)
+        self._terminations[mask] = False
+        self._truncations[mask] = False
+        self._autoreset_envs[mask] = False
+        entries: list[tuple[int, dict[str, Any]]] = []
+        for i, env in enumerate(self.envs):
+            if mask[i]:
+                obs, info = env.reset(seed=seeds[i], options=options)
+                self._keep(i, obs)
+                entries.append((i, info))
+        return self._observation(), self._infos(entries)
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        per_env = split_actions(actions, self.num_envs)
+        mode = self.autoreset_mode
+        rewards, terminations, truncations = self._rewards, self._terminations, self._truncations
+        entries: list[tuple[int, dict[str, Any]]] = []
+        for i, env in enumerate(self.envs):
+            if mode == AutoresetMode.NEXT_STEP and self._autoreset_envs[i]:
+                obs, info = env.reset()
+                rewards[i] = 0.0
+                terminations[i] = truncations[i] = False
+            else:
+                if mode == AutoresetMode.DISABLED:
+                    assert not self._autoreset_envs[i], f"{self._autoreset_envs=}"
+                obs, reward, terminated, truncated, info = env.step(per_env[i])
+                rewards[i], terminations[i], truncations[i] = reward, terminated, truncated
+                if mode == AutoresetMode.SAME_STEP and (terminated or truncated):
+                    final = env.observation() if obs is None else obs
+                    entries.append((i, {"final_obs": final, "final_info": info}))
+                    obs, info = env.reset()
+            self._keep(i, obs)
+            entries.append((i, info))
+        np.logical_or(terminations, truncations, out=self._autoreset_envs)
+        return self._observation(), rewards.copy(), terminations.copy(), truncations.copy(), self._infos(entries)
+
+    def render(self) -> tuple[Any, ...]:
+        return tuple(env.render() for env in self.envs)
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        results = []
+        for env in self.envs:
+            attr = env.get_wrapper_attr(name)
+            results.append(attr(*args, **kwargs) if callable(attr) else attr)
+        return tuple(results)
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        return self.call(name)
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | object) -> None:
+        if not isinstance(values, list | tuple):
+            values = [values for _ in range(self.num_envs)]
+        if len(values) != self.num_envs:
+            raise ValueError(
+                f"Values must be a list or tuple with length equal to the number of environments. "
+                f"Got {len(values)} values for {self.num_envs} environments."
+            )
+        for env, value in zip(self.envs, values, strict=True):
+            env.set_wrapper_attr(name, value)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        for env in self.envs:
+            env.close()
+
+    # --- internals ---------------------------------------------------------------------------
+
+    def _infos(self, entries: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+        """The batch's infos from ``(env index, info)`` in env order, exactly as gymnasium's
+        ``_add_info`` builds them; the common case (every env one info of the same plain keys)
+        is built a key at a time instead of an env at a time."""
+        n = self.num_envs
+        if len(entries) == n:
+            keys = list(entries[0][1])
+            out: dict[str, Any] | None = {}
+            for _, info in entries:
+                if len(info) != len(keys) or list(info) != keys:
+                    out = None
+                    break
+            for key in keys if out is not None else ():
+                values = [info[key] for _, info in entries]
+                kind = type(values[0])
+                try:
+                    if kind in (int, float, bool) or issubclass(kind, np.number):
+                        array = np.array(values, dtype=kind)
+                    elif all(type(v) is str for v in values):
+                        array = np.empty(n, object)
+                        array[:] = values
+                    else:
+                        out = None
+                        break
+                except (TypeError, ValueError):
+                    out = None
+                    break
+                assert out is not None
+                out[key] = array
+                out[f"_{key}"] = np.ones(n, np.bool_)
+            if out is not None:
+                return out
+        infos: dict[str, Any] = {}
+        for i, info in entries:
+            infos = self._add_info(infos, info, i)
+        return infos
+
+    def _keep(self, i: int, obs: Any) -> None:
+        if self._batch is None:
+            self._env_obs[i] = obs
+
+    def _observation(self) -> Any:
+        obs: Any
+        if self._batch is not None:
+            obs = self._batch.observation()
+        else:
+            obs = concatenate(self.single_observation_space, self._env_obs, self._out)
+            self._out = obs
+        return copy_module.deepcopy(obs) if self.copy else obs
+
+    def _generic_storage(self, space: spaces.Dict) -> Any:
+        """gymnasium's empty batch with its array entries replaced by this env's arrays."""
+        out = create_empty_array(space, self.num_envs)
+
+        def swap(node: Any, path: Path) -> Any:
+            if isinstance(node, dict):
+                return {key: swap(value, (*path, key)) for key, value in node.items()}
+            return self._arrays.get(path, node)
+
+        return swap(out, ())
+
+
+# --- shards ----------------------------------------------------------------------------------------
+
+
+def _strip_arrays(obs: Any) -> Any:
+    """The observation without its arrays (they are in shared memory): text parts only."""
+    if isinstance(obs, dict):
+        return {key: _strip_arrays(value) for key, value in obs.items()}
+    return None if isinstance(obs, np.ndarray) else obs
+
+
+class ShardHost:
+    """One shard: a :class:`NativeVectorEnv` answering ``reset``/``step`` with plain data.
+
+    It runs in a worker process (arrays in shared memory, ``with_arrays=False``) or as a Ray actor
+    (``ray.remote(ShardHost)``; the arrays travel with the answer).
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        autoreset_mode: str,
+        env_kwargs: Mapping[str, Any],
+        arrays: Mapping[Path, np.ndarray] | None = None,
+        with_arrays: bool = True,
+    ) -> None:
+        self.env = NativeVectorEnv(num_envs, autoreset_mode=autoreset_mode, arrays=arrays, **dict(env_kwargs))
+        self.with_arrays = with_arrays
+
+    def describe(self) -> tuple[Any, Any, dict[str, Any], str | None]:
+        env = self.env
+        return env.single_observation_space, env.single_action_space, dict(env.metadata), env.render_mode
+
+    def reset(self, seeds: list[int | None], options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
+        obs, info = self.env.reset(seed=seeds, options=options)
+        return self._out(obs), info
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        obs, rewards, terminations, truncations, info = self.env.step(actions)
+        return self._out(obs), rewards, terminations, truncations, info
+
+    def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        return self.env.call(name, *args, **kwargs)
+
+    def set_attr(self, name: str, values: list[Any]) -> None:
+        self.env.set_attr(name, values)
+
+    def close(self) -> None:
+        self.env.close()
+
+    def _out(self, obs: Any) -> Any:
+        return obs if self.with_arrays else _strip_arrays(obs)
+
+
+def _shard_worker(
+    conn: Connection,
+    num_envs: int,
+    autoreset_mode: str,
+    env_kwargs: Mapping[str, Any],
+    shared: Mapping[Path, tuple[Any, tuple[int, ...], str, int]],
+) -> None:
+    """A worker process's loop: a :class:`ShardHost` over views of the shared arrays."""
+    arrays = {
+        path: np.frombuffer(raw, dtype=np.dtype(dtype), count=int(np.prod(shape)) * num_envs, offset=offset).reshape(num_envs, *shape)
+        for path, (raw, shape, dtype, offset) in shared.items()
+    }
+    host: ShardHost | None = None
+    try:
+        host = ShardHost(num_envs, autoreset_mode, env_kwargs, arrays, with_arrays=False)
+        conn.send((True, host.describe()))
+    except Exception as exc:
+        conn.send((False, (_portable(exc), traceback.format_exc(limit=12))))
+        conn.close()
+        return
+    try:
+        while True:
+            command, payload = conn.recv()
+            if command == "close":
+                host.close()
+                conn.send((True, None))
+                break
+            try:
+                result = getattr(host, command)(*payload)
+                conn.send((True, result))
+            except Exception as exc:
+                conn.send((False, (_portable(exc), traceback.format_exc(limit=12))))
+    except (EOFError, KeyboardInterrupt, BrokenPipeError):
+        pass
+    finally:
+        with contextlib.suppress(Exception):
+            host.close()
+        conn.close()
+
+
+def _portable(exc: BaseException) -> BaseException:
+    import pickle
+
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return RuntimeError(f"{type(exc).__name__}: {exc}")
+    return exc
+
+
+def shard_sizes(num_envs: int, num_shards: int) -> list[int]:
+    """``num_envs`` split into ``num_shards`` contiguous shards as even as can be (larger first)."""
+    base, extra = divmod(num_envs, num_shards)
+    return [base + (1 if k < extra else 0) for k in range(num_shards)]
+
+
+class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
+    """N envs spread over K shards, each a :class:`NativeVectorEnv` in its own worker.
+
+    Args:
+        num_envs: how many sub-envs in all.
+        num_shards: how many workers (default: one per core, at most ``num_envs``).
+        workers: ``"process"`` (worker processes on this machine, shared-memory batch arrays) or
+            ``"ray"`` (Ray actors, on this machine or a cluster).
+        autoreset_mode: gymnasium's autoreset mode.
+        copy: return copies of the batched observation (see :class:`NativeVectorEnv`).
+        context: the multiprocessing start method for ``"process"`` (default: the platform's).
+        ray_address: the Ray cluster for ``"ray"`` (``None``: this process's Ray, or a local one).
+        actor_options: Ray options for each actor (``num_cpus``, ``scheduling_strategy``, ...).
+        **env_kwargs: ``gym.make``'s options for every sub-env.
+
+    Results equal a single-process :class:`NativeVectorEnv`'s with the same seeds (a test holds
+    them together): env ``i`` of shard ``k`` is env ``offset_k + i`` of the batch.
+    """
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        *,
+        num_shards: int | None = None,
+        workers: str = "process",
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        copy: bool = False,
+        context: str | None = None,
+        ray_address: str | None = None,
+        actor_options: Mapping[str, Any] | None = None,
+        **env_kwargs: Any,
+    ) -> None:
+        if num_envs < 1:
+            raise ConfigError(f"num_envs must be at least 1, got {num_envs}")
+        if workers not in ("process", "ray"):
+            raise ConfigError(f"workers must be 'process' or 'ray', got {workers!r}")
+        import os
+
+        shards = (
+            num_shards
+            if num_shards is not None
+            else min(num_envs, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+        )
+        if not 1 <= shards <= num_envs:
+            raise ConfigError(f"num_shards must be between 1 and num_envs={num_envs}, got {shards}")
+        self.autoreset_mode = autoreset_mode if isinstance(autoreset_mode, AutoresetMode) else AutoresetMode(autoreset_mode)
+        self.copy = copy
+        self.num_envs = num_envs
+        self.workers = workers
+        self.sizes = shard_sizes(num_envs, shards)
+        self.offsets = [sum(self.sizes[:k]) for k in range(shards)]
+        self._closed_workers = False
+        self._conns: list[Connection] = []
+        self._processes: list[Any] = []
+        self._actors: list[Any] = []
+        # The spaces come from one env built here (cheap: a phone is a few MB and ~1 ms).
+        probe = _build_slot(env_kwargs)
+        space = probe.observation_space
+        self.single_observation_space = space
+        self.single_action_space = probe.action_space
+        self.metadata = {**probe.metadata, "autoreset_mode": self.autoreset_mode}
+        self.render_mode = probe.render_mode
+        probe.close()
+        self.observation_space = batch_space(space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        leaves = numeric_leaves(space)
+        try:
+            if workers == "process":
+                self._arrays = self._start_processes(leaves, context, env_kwargs)
+            else:
+                self._arrays = allocate(space, num_envs)
+                self._start_actors(ray_address, actor_options, env_kwargs)
+        except BaseException:
+            self._shutdown(terminate=True)
+            raise
+        self._texts: list[Any] = [None] * shards
+
+    # --- gymnasium API -----------------------------------------------------------------------
+
+    def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        seeds = _seeds(seed, self.num_envs)
+        mask = _reset_mask(options, self.num_envs)
+        requests: dict[int, tuple[str, tuple[Any, ...]]] = {}
+        for k, (offset, size) in enumerate(zip(self.offsets, self.sizes, strict=True)):
+            shard_options = options
+            if mask is not None:
+                part = mask[offset : offset + size]
+                if not part.any():
+                    continue
+                shard_options = {**(options or {}), "reset_mask": part.copy()}
+            requests[k] = ("reset", (seeds[offset : offset + size], shard_options))
+        answers = self._run(requests)
+        infos = [answers[k][1] if k in answers else {} for k in range(len(self.sizes))]
+        for k, answer in answers.items():
+            self._take(k, answer[0])
+        return self._observation(), self._merge_infos(infos)
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        split_actions(actions, self.num_envs)  # checks the batch before any shard acts
+        parts: list[Any]
+        if isinstance(actions, Mapping):
+            # Slices of the batched arrays pickle far smaller than one dict per env.
+            parts = [
+                {key: actions[key][o : o + n] for key in ("code", "label", "text")} for o, n in zip(self.offsets, self.sizes, strict=True)
+            ]
+        else:
+            parts = [list(actions[o : o + n]) for o, n in zip(self.offsets, self.sizes, strict=True)]
+        requests = {k: ("step", (part,)) for k, part in enumerate(parts)}
+        answers = self._run(requests)
+        rewards = np.concatenate([answers[k][1] for k in range(len(self.sizes))])
+        terminations = np.concatenate([answers[k][2] for k in range(len(self.sizes))])
+        truncations = np.concatenate([answers[k][3] for k in range(len(self.sizes))])
+        for k, answer in answers.items():
+            self._take(k, answer[0])
+        return self._observation(), rewards, terminations, truncations, self._merge_infos([answers[k][4] for k in range(len(self.sizes))])
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        answers = self._run({k: ("call", (name, args, kwargs)) for k in range(len(self.sizes))})
+        return tuple(value for k in range(len(self.sizes)) for value in answers[k])
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        return self.call(name)
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | object) -> None:
+        if not isinstance(values, list | tuple):
+            values = [values for _ in range(self.num_envs)]
+        if len(values) != self.num_envs:
+            raise ValueError(
+                f"Values must be a list or tuple with length equal to the number of environments. "
+                f"Got {len(values)} values for {self.num_envs} environments."
+            )
+        values = list(values)
+        self._run({k: ("set_attr", (name, values[o : o + n])) for k, (o, n) in enumerate(zip(self.offsets, self.sizes, strict=True))})
+
+    def close_extras(self, terminate: bool = False, **kwargs: Any) -> None:
+        self._shutdown(terminate=terminate)
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self._shutdown(terminate=True)
+
+    # --- workers -----------------------------------------------------------------------------
+
+    def _start_processes(
+        self, leaves: list[tuple[Path, tuple[int, ...], np.dtype[Any]]], context: str | None, env_kwargs: Mapping[str, Any]
+    ) -> dict[Path, np.ndarray]:
+        ctx = multiprocessing.get_context(context)
+        raws: dict[Path, Any] = {}
+        arrays: dict[Path, np.ndarray] = {}
+        for path, shape, dtype in leaves:
+            per_env = int(np.prod(shape)) * dtype.itemsize
+            raw = ctx.RawArray("B", max(1, per_env * self.num_envs))
+            raws[path] = raw
+            arrays[path] = np.frombuffer(raw, dtype=dtype, count=int(np.prod(shape)) * self.num_envs).reshape(self.num_envs, *shape)
+        for offset, size in zip(self.offsets, self.sizes, strict=True):
+            shared = {path: (raws[path], shape, dtype.str, offset * int(np.prod(shape)) * dtype.itemsize) for path, shape, dtype in leaves}
+            parent, child = ctx.Pipe()
+            process = ctx.Process(  # type: ignore[attr-defined]
+                target=_shard_worker,
+                args=(child, size, self.autoreset_mode.value, dict(env_kwargs), shared),
+                daemon=True,
+                name=f"cerebellum-shard-{len(self._processes)}",
+            )
+            process.start()
+            child.close()
+            self._conns.append(parent)
+            self._processes.append(process)
+        for k, conn in enumerate(self._conns):
+            ok, value = conn.recv()
+            if not ok:
+                raise self._remote_error(k, value)
+        return arrays
+
+    def _start_actors(self, address: str | None, actor_options: Mapping[str, Any] | None, env_kwargs: Mapping[str, Any]) -> None:
+        from cerebellum_gym.vector.ray import import_ray
+
+        ray = import_ray()
+        if not ray.is_initialized():
+            ray.init(address=address, include_dashboard=False)
+        remote = ray.remote(ShardHost)
+        options = {"num_cpus": 1, **dict(actor_options or {})}
+        self._actors = [remote.options(**options).remote(size, self.autoreset_mode.value, dict(env_kwargs)) for size in self.sizes]
+        ray.get([actor.describe.remote() for actor in self._actors])
+
+    def _run(self, requests: Mapping[int, tuple[str, tuple[Any, ...]]]) -> dict[int, Any]:
+        if self._closed_workers:
+            raise CerebellumError("the vector env is closed")
+        if self.workers == "ray":
+            from cerebellum_gym.vector.ray import import_ray
+
+            ray = import_ray()
+            refs = {k: getattr(self._actors[k], command).remote(*payload) for k, (command, payload) in requests.items()}
+            return dict(zip(refs, ray.get(list(refs.values())), strict=True))
+        answers: dict[int, Any] = {}
+        error: BaseException | None = None
+        for k, request in requests.items():
+            try:
+                self._conns[k].send(request)
+            except OSError as exc:  # BrokenPipeError: the worker is gone
+                raise DeviceLostError(f"shard {k}'s worker process died (exit code {self._processes[k].exitcode})") from exc
+        for k in requests:
+            try:
+                ok, value = self._conns[k].recv()
+            except (EOFError, OSError) as exc:
+                raise DeviceLostError(f"shard {k}'s worker process died (exit code {self._processes[k].exitcode})") from exc
+            if ok:
+                answers[k] = value
+            elif error is None:
+                error = self._remote_error(k, value)
+        if error is not None:
+            raise error
+        return answers
+
+    @staticmethod
+    def _remote_error(k: int, value: tuple[BaseException, str]) -> BaseException:
+        exc, trace = value
+        exc.add_note(f"in shard {k}:\n{trace}")
+        return exc
+
+    def _shutdown(self, terminate: bool) -> None:
+        if self._closed_workers:
+            return
+        self._closed_workers = True
+        for conn in self._conns:
+            with contextlib.suppress(Exception):
+                conn.send(("close", ()))
+        for conn in self._conns:
+            with contextlib.suppress(Exception):
+                if conn.poll(5.0):
+                    conn.recv()
+            with contextlib.suppress(Exception):
+                conn.close()
+        for process in self._processes:
+            process.join(timeout=5.0)
+            if process.is_alive():
+                process.terminate()
+                process.join(timeout=1.0)
+        if self._actors:
+            from cerebellum_gym.vector.ray import import_ray
+
+            ray = import_ray()
+            for actor in self._actors:
+                with contextlib.suppress(Exception):
+                    ray.get(actor.close.remote(), timeout=5.0)
+                with contextlib.suppress(Exception):
+                    ray.kill(actor)
+
+    # --- merging -----------------------------------------------------------------------------
+
+    def _take(self, k: int, texts: Any) -> None:
+        """Keep shard ``k``'s text parts; with Ray, also copy its arrays into the batch arrays."""
+        if self.workers == "ray":
+            offset, size = self.offsets[k], self.sizes[k]
+            for path, array in self._arrays.items():
+                node = texts
+                for key in path:
+                    node = node[key]
+                array[offset : offset + size] = node
+        self._texts[k] = texts
+
+    def _observation(self) -> Any:
+        obs = self._merge(self.single_observation_space, [t for t in self._texts], ())
+        return copy_module.deepcopy(obs) if self.copy else obs
+
+    def _merge(self, space: spaces.Space[Any], parts: list[Any], path: Path) -> Any:
+        if isinstance(space, spaces.Dict):
+            return {key: self._merge(sub, [p[key] for p in parts], (*path, key)) for key, sub in space.spaces.items()}
+        if path in self._arrays:
+            return self._arrays[path]
+        if isinstance(space, spaces.Tuple):
+            return tuple(self._merge(sub, [p[j] for p in parts], (*path, str(j))) for j, sub in enumerate(space.spaces))
+        merged: list[Any] = []
+        for part in parts:
+            merged.extend(part)
+        return tuple(merged)
+
+    def _merge_infos(self, infos: list[dict[str, Any]]) -> dict[str, Any]:
+        """Shards' infos as one batch's, as gymnasium's ``_add_info`` would have built them."""
+        out: dict[str, Any] = {}
+        keys: list[str] = []
+        for info in infos:
+            keys.extend(key for key in info if not key.startswith("_") and key not in keys)
+        for key in keys:
+            present = [(k, info) for k, info in enumerate(infos) if key in info]
+            first = present[0][1][key]
+            if isinstance(first, dict):
+                out[key] = self._merge_infos([info.get(key, {}) for info in infos])
+            else:
+                array = (
+                    np.zeros((self.num_envs, *first.shape[1:]), first.dtype)
+                    if first.dtype != object
+                    else np.full(self.num_envs, None, object)
+                )
+                for k, info in present:
+                    array[self.offsets[k] : self.offsets[k] + self.sizes[k]] = info[key]
+                out[key] = array
+            mask = np.zeros(self.num_envs, np.bool_)
+            for k, info in present:
+                mask[self.offsets[k] : self.offsets[k] + self.sizes[k]] = info[f"_{key}"]
+            out[f"_{key}"] = mask
+        return out
+
+
+def make_native_vec(
+    num_envs: int = 1,
+    *,
+    shards: int = 1,
+    workers: str = "process",
+    autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+    copy: bool = False,
+    **env_kwargs: Any,
+) -> VectorEnv[Any, Any, Any]:
+    """The ``vector_entry_point`` of ``Cerebellum-Sim-v0``: a :class:`NativeVectorEnv`, or with
+    ``shards > 1`` (or ``workers="ray"``) a :class:`ShardedVectorEnv` of that many shards."""
+    if shards == 1 and workers == "process":
+        return NativeVectorEnv(num_envs, autoreset_mode=autoreset_mode, copy=copy, **env_kwargs)
+    return ShardedVectorEnv(num_envs, num_shards=shards, workers=workers, autoreset_mode=autoreset_mode, copy=copy, **env_kwargs)
+
+
+__all__ = [
+    "BatchSlotEnv",
+    "NativeVectorEnv",
+    "ShardHost",
+    "ShardedVectorEnv",
+    "allocate",
+    "make_native_vec",
+    "numeric_leaves",
+    "shard_sizes",
+    "split_actions",
+]

@@ -1,0 +1,107 @@
+"""The simulator's caches for screens that return (trees by signature, whole frames by their
+tiles) give exactly what building and compositing afresh would: random walks over every app with
+each cached tree checked against a fresh one, and frames checked against a compositing with the
+frame cache off."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cerebellum_gym.core.tree import to_uiautomator_xml
+from cerebellum_gym.sim import render, screen
+from cerebellum_gym.sim.phone import Phone
+from cerebellum_gym.sim.render import FRAMES, FrameCache
+from cerebellum_gym.sim.screen import TreeCache
+
+
+def _walk(phone: Phone, rng: np.random.Generator, steps: int) -> None:
+    """Random taps on interactive widgets, long presses, typing, scrolls, back and home."""
+    for _ in range(steps):
+        lay = phone.layout
+        pick = int(rng.integers(12))
+        if pick < 7 and lay.interactive:
+            item = lay.interactive[int(rng.integers(len(lay.interactive)))]
+            left, top, right, bottom = item.bounds
+            x, y = (left + right) // 2, (top + bottom) // 2
+            phone.long_press(x, y) if pick == 6 else phone.tap(x, y)
+        elif pick == 7:
+            phone.type_text("hi")
+        elif pick == 8:
+            phone.swipe(540, 1800, 540, 600)
+        elif pick == 9:
+            phone.swipe(540, 600, 540, 1800)
+        elif pick == 10:
+            phone.press_key(4)
+        else:
+            phone.press_key(3)
+        phone.ui_tree()
+
+
+def test_cached_trees_equal_fresh_ones_on_random_walks(monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = TreeCache(check=True)
+    monkeypatch.setattr(screen, "TREES", cache)
+    import cerebellum_gym.sim.phone as phone_module
+
+    monkeypatch.setattr(phone_module, "TREES", cache)
+    rng = np.random.default_rng(5)
+    phone = Phone()
+    for app in phone.launchable_apps():
+        phone.factory_reset()
+        phone.start_app(app.package)
+        _walk(phone, rng, 40)  # every hit builds the tree afresh too and compares (check=True)
+    assert cache.hits > 100, "screens return often on random walks"
+    assert cache.misses > 20
+
+
+def test_a_cached_tree_comes_back_for_a_screen_that_returns() -> None:
+    phone = Phone()
+    home = phone.ui_tree()
+    phone.start_app("com.android.settings")
+    assert phone.ui_tree() is not home
+    phone.press_key(3)
+    # The same tree object (its compact-text plan and label scan already derived) ...
+    assert phone.ui_tree() is home
+    # ... and a second phone in the process shares it.
+    assert Phone().ui_tree() is home
+    assert to_uiautomator_xml(home) == to_uiautomator_xml(screen.layout(phone.foreground_app.build(), phone.foreground_package()).root)
+
+
+def test_cached_frames_equal_freshly_composed_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(9)
+    phone = Phone()
+    seen: list[tuple[int, np.ndarray]] = []
+    for app in phone.launchable_apps()[:8]:
+        phone.start_app(app.package)
+        for _ in range(12):
+            _walk(phone, rng, 1)
+            width = (464, 232)[int(rng.integers(2))]
+            seen.append((width, np.array(phone.screenshot(width))))
+            phone.invalidate()  # compose (or fetch) again on the next call, not the phone's last frame
+    assert FRAMES.hits > 0
+    # Replay the same walk on a fresh phone with an empty frame cache that keeps nothing.
+    monkeypatch.setattr(render, "FRAMES", FrameCache(max_bytes=0))
+    import cerebellum_gym.sim.phone as phone_module
+
+    monkeypatch.setattr(phone_module, "FRAMES", render.FRAMES)
+    rng = np.random.default_rng(9)
+    phone = Phone()
+    fresh: list[tuple[int, np.ndarray]] = []
+    for app in phone.launchable_apps()[:8]:
+        phone.start_app(app.package)
+        for _ in range(12):
+            _walk(phone, rng, 1)
+            width = (464, 232)[int(rng.integers(2))]
+            fresh.append((width, np.array(phone.screenshot(width))))
+            phone.invalidate()
+    assert render.FRAMES.hits == 0
+    assert len(seen) == len(fresh)
+    for (w1, a), (w2, b) in zip(seen, fresh, strict=True):
+        assert w1 == w2 and np.array_equal(a, b)
+
+
+def test_frame_cache_is_bounded_by_bytes() -> None:
+    cache = FrameCache(max_bytes=3 * 1000)
+    for i in range(5):
+        cache.put(i, np.zeros(1000, np.uint8))
+    assert cache.nbytes == 3000 and cache.get(0) is None and cache.get(4) is not None

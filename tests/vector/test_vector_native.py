@@ -1,0 +1,265 @@
+"""The native batched simulator env and its sharded form, against gymnasium's SyncVectorEnv.
+
+Same seeds and actions must give the same observations, rewards, ends and infos bit for bit, in
+every autoreset mode; the sharded form (worker processes writing into shared memory, or Ray
+actors) must equal the single-process native env.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+
+import cerebellum_gym  # noqa: F401  (registers the env ids)
+from cerebellum_gym.core.actions import batch_actions
+from cerebellum_gym.env import CerebellumEnv
+from cerebellum_gym.loader import make_env
+from cerebellum_gym.vector.native import BatchSlotEnv, NativeVectorEnv, ShardedVectorEnv, shard_sizes
+
+ENV_ID = "Cerebellum-Sim-v0"
+TASKS = ["SystemWifiTurnOn", "ContactsAddContact", "SimpleSmsSend", "FilesDeleteFile"]
+#: Small budgets so that episodes end (and autoreset) within a short run.
+KWARGS: dict[str, Any] = {"task": TASKS, "max_steps": 7}
+
+
+def assert_same(a: Any, b: Any, where: str = "obs") -> None:
+    """Recursive equality: arrays by dtype, shape and bytes; object arrays element by element."""
+    if isinstance(a, dict):
+        assert isinstance(b, dict) and list(a) == list(b), f"{where}: keys {list(a)} != {list(b)}"
+        for key in a:
+            assert_same(a[key], b[key], f"{where}.{key}")
+    elif isinstance(a, np.ndarray):
+        assert isinstance(b, np.ndarray), f"{where}: {type(b)} is not an array"
+        assert a.dtype == b.dtype and a.shape == b.shape, f"{where}: {a.dtype}{a.shape} != {b.dtype}{b.shape}"
+        if a.dtype == object:
+            for i, (x, y) in enumerate(zip(a, b, strict=True)):
+                assert_same(x, y, f"{where}[{i}]")
+        else:
+            assert np.array_equal(a, b), f"{where}: values differ"
+    elif isinstance(a, tuple | list):
+        assert type(a) is type(b) and len(a) == len(b), f"{where}: {type(a)}/{len(a)} != {type(b)}"
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            assert_same(x, y, f"{where}[{i}]")
+    else:
+        assert type(a) is type(b) and a == b, f"{where}: {a!r} != {b!r}"
+
+
+def policy(rng: np.random.Generator, obs: dict[str, Any], num_envs: int) -> list[str]:
+    """Random actions: taps and long-presses of visible labels, typing, scrolls, keys, and now and
+    then an illegal action or a terminal one (so that episodes end early too)."""
+    actions = []
+    for i in range(num_envs):
+        labels = obs["labels"][i]
+        pick = int(rng.integers(16))
+        if pick < 7 and labels:
+            actions.append(f"{'T' if pick < 6 else 'P'} {labels[int(rng.integers(len(labels)))]}")
+        elif pick == 15:
+            actions.append(str(rng.choice(["F", "I", "F done"])))
+        else:
+            actions.append(str(rng.choice(["K hello", "U", "D", "L", "R", "B", "H", "W"])))
+    return actions
+
+
+def rollout(envs: gym.vector.VectorEnv[Any, Any, Any], steps: int, seed: int = 7) -> list[tuple[Any, ...]]:
+    """Every result of a seeded rollout, deep-copied (the native env reuses its arrays)."""
+    rng = np.random.default_rng(seed)
+    obs, info = envs.reset(seed=seed)
+    out: list[tuple[Any, ...]] = [copy.deepcopy((obs, info))]
+    for _ in range(steps):
+        actions = batch_actions(policy(rng, obs, envs.num_envs), obs["labels"])
+        obs, reward, terminated, truncated, info = envs.step(actions)
+        out.append(copy.deepcopy((obs, reward, terminated, truncated, info)))
+    return out
+
+
+def make_sync(num_envs: int, mode: AutoresetMode, **kwargs: Any) -> gym.vector.VectorEnv[Any, Any, Any]:
+    return gym.make_vec(ENV_ID, num_envs=num_envs, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode}, **KWARGS, **kwargs)
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+@pytest.mark.parametrize("pixels", [True, False])
+def test_native_equals_sync_bit_for_bit(mode: AutoresetMode, pixels: bool) -> None:
+    sync = make_sync(3, mode, pixels=pixels)
+    native = gym.make_vec(ENV_ID, num_envs=3, vectorization_mode="vector_entry_point", autoreset_mode=mode, pixels=pixels, **KWARGS)
+    try:
+        assert isinstance(native, NativeVectorEnv)
+        want, got = rollout(sync, 30), rollout(native, 30)
+        ends = sum(int(np.sum(step[2] | step[3])) for step in want[1:])
+        assert ends >= 3, "the rollout should end (and autoreset) some episodes"
+        if mode == AutoresetMode.SAME_STEP:
+            assert any("final_obs" in step[4] for step in want[1:])
+        for t, (w, g) in enumerate(zip(want, got, strict=True)):
+            assert_same(w, g, f"step {t}")
+    finally:
+        sync.close()
+        native.close()
+
+
+def test_disabled_autoreset_resets_only_the_masked_envs() -> None:
+    sync = make_sync(2, AutoresetMode.DISABLED, pixels=False)
+    native = NativeVectorEnv(2, autoreset_mode=AutoresetMode.DISABLED, pixels=False, **KWARGS)
+    try:
+        results = []
+        for envs in (sync, native):
+            obs, info = envs.reset(seed=3)
+            first = copy.deepcopy(envs.step(batch_actions(["F", "W"], obs["labels"])))
+            assert list(first[2]) == [True, False]
+            again = copy.deepcopy(envs.reset(options={"reset_mask": np.array([True, False])}))
+            after = copy.deepcopy(envs.step(batch_actions(["W", "W"], again[0]["labels"])))
+            results.append([first, again, after])
+        assert_same(results[0], results[1])
+        # The finished env was reset (step 1 of its new episode); the other went on.
+        assert list(results[1][2][4]["step"]) == [1, 2]
+    finally:
+        sync.close()
+        native.close()
+
+
+def test_native_is_gym_make_vec_default_and_takes_strings() -> None:
+    envs = gym.make_vec(ENV_ID, num_envs=2, task="SystemWifiTurnOn", pixels=False)
+    try:
+        assert isinstance(envs, NativeVectorEnv)
+        obs, _ = envs.reset(seed=0)
+        label = obs["labels"][1][0]
+        obs, reward, terminated, truncated, info = envs.step(["W", f"T {label}"])
+        assert list(info["action"]) == ["W", f"T {label}"]
+        assert obs["tree"][0] != obs["tree"][1]
+        # Without copy=True the batch arrays are the env's storage, overwritten by the next step.
+        again = envs.step(["W", "W"])[0]
+        assert again["action_mask"] is obs["action_mask"]
+        with pytest.raises(ValueError, match="expected 2 actions"):
+            envs.step(["W"])
+    finally:
+        envs.close()
+    copied = NativeVectorEnv(2, copy=True, task="SystemWifiTurnOn", pixels=False)
+    try:
+        first = copied.reset(seed=0)[0]
+        assert copied.step(["W", "W"])[0]["action_mask"] is not first["action_mask"]
+    finally:
+        copied.close()
+
+
+def test_shard_sizes_split_evenly() -> None:
+    assert shard_sizes(7, 3) == [3, 2, 2]
+    assert shard_sizes(2, 2) == [1, 1]
+    assert sum(shard_sizes(64, 5)) == 64
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_sharded_equals_single_process_native(mode: AutoresetMode) -> None:
+    native = NativeVectorEnv(5, autoreset_mode=mode, pixels=True, **KWARGS)
+    sharded = gym.make_vec(ENV_ID, num_envs=5, shards=2, autoreset_mode=mode, pixels=True, **KWARGS)
+    try:
+        assert isinstance(sharded, ShardedVectorEnv) and sharded.sizes == [3, 2]
+        want, got = rollout(native, 20), rollout(sharded, 20)
+        for t, (w, g) in enumerate(zip(want, got, strict=True)):
+            assert_same(w, g, f"step {t}")
+        assert sharded.get_attr("max_steps") == native.get_attr("max_steps")
+        # A masked reset reaches only the shards that hold a masked env.
+        mask = np.array([False, False, False, True, False])
+        want_reset = copy.deepcopy(native.reset(seed=1, options={"reset_mask": mask.copy()}))
+        assert_same(want_reset, sharded.reset(seed=1, options={"reset_mask": mask.copy()}))
+    finally:
+        native.close()
+        sharded.close()
+
+
+def test_sharded_worker_errors_reach_the_caller() -> None:
+    sharded = ShardedVectorEnv(2, num_shards=2, task="SystemWifiTurnOn", pixels=False)
+    try:
+        sharded.reset(seed=0)
+        with pytest.raises(AttributeError):
+            sharded.call("no_such_method")
+        # The workers survive an error and keep stepping.
+        obs, *_ = sharded.step(["W", "W"])
+        assert obs["goal"] == ("Turn wifi on.", "Turn wifi on.")
+    finally:
+        sharded.close()
+    assert all(not p.is_alive() for p in sharded._processes)
+
+
+@pytest.mark.xdist_group("ray")
+def test_ray_actors_run_shards() -> None:
+    ray = pytest.importorskip("ray")
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False, object_store_memory=80 * 1024 * 1024)
+    try:
+        native = NativeVectorEnv(3, pixels=True, **KWARGS)
+        sharded = ShardedVectorEnv(3, num_shards=2, workers="ray", actor_options={"num_cpus": 0}, pixels=True, **KWARGS)
+        try:
+            want, got = rollout(native, 8), rollout(sharded, 8)
+            for t, (w, g) in enumerate(zip(want, got, strict=True)):
+                assert_same(w, g, f"step {t}")
+        finally:
+            native.close()
+            sharded.close()
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def test_project_make_vec_builds_the_native_env_on_request() -> None:
+    from cerebellum_gym.errors import ConfigError
+    from cerebellum_gym.vector import make_vec
+
+    envs = make_vec(ENV_ID, 2, "native", task="SystemWifiTurnOn", pixels=False, autoreset_mode=AutoresetMode.SAME_STEP)
+    try:
+        assert isinstance(envs, NativeVectorEnv) and envs.autoreset_mode == AutoresetMode.SAME_STEP
+    finally:
+        envs.close()
+    with pytest.raises(ConfigError, match="no native vector env"):
+        make_vec("Cerebellum-Adb-v0", 2, "native")
+
+
+class _GrownEnv(BatchSlotEnv):
+    """An env whose observation has a field the batch slot does not know (as a future env might)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.observation_space = spaces.Dict({**self.observation_space.spaces, "steps": spaces.Box(0, 1000, (1,), np.int64)})
+
+    def _observation(self) -> dict[str, Any]:
+        obs = CerebellumEnv._observation(self)
+        obs["steps"] = np.array([self._steps], np.int64)
+        return obs
+
+
+def _grown(env_kwargs: Any) -> BatchSlotEnv:
+    env = make_env(env_class=_GrownEnv, **{"backend": "sim", **dict(env_kwargs)})
+    assert isinstance(env, BatchSlotEnv)
+    return env
+
+
+def test_an_observation_the_slot_does_not_know_falls_back_to_concatenation() -> None:
+    native = NativeVectorEnv(2, env_fn=_grown, pixels=False, **KWARGS)
+    sync = gym.vector.SyncVectorEnv([lambda: _grown({"pixels": False, **KWARGS}) for _ in range(2)])
+    try:
+        assert not native.native
+        want, got = rollout(sync, 12), rollout(native, 12)
+        assert list(got[-1][0]["steps"][:, 0]) == list(got[-1][4]["step"])
+        for t, (w, g) in enumerate(zip(want, got, strict=True)):
+            assert_same(w, g, f"step {t}")
+    finally:
+        native.close()
+        sync.close()
+
+
+def test_a_dead_shard_worker_is_a_device_loss() -> None:
+    from cerebellum_gym.errors import DeviceLostError
+
+    sharded = ShardedVectorEnv(2, num_shards=2, task="SystemWifiTurnOn", pixels=False)
+    try:
+        sharded.reset(seed=0)
+        sharded._processes[1].kill()
+        sharded._processes[1].join(5)
+        with pytest.raises(DeviceLostError, match="shard 1"):
+            sharded.step(["W", "W"])
+    finally:
+        sharded.close()
