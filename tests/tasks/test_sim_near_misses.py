@@ -25,7 +25,7 @@ SMS_PKG = "com.simplemobiletools.smsmessenger"
 CONTACTS = "content://com.android.contacts/data/phones"
 CAL = "content://com.simplemobiletools.calendar.pro/events"
 EXP = "content://com.arduia.expense/expenses"
-MARKOR = "/sdcard/Markor"
+MARKOR = "/sdcard/Documents/Markor"
 RECORDS = "/sdcard/Android/data/com.dimowner.audiorecorder/files/Music/records"
 
 
@@ -306,6 +306,7 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
     "MarkorAddNoteHeader": [
         ("no blank line", lambda p, t: _rename(p, t, f"{t.params['header']}\n{t.params['original_content']}")),
         ("header at the bottom", lambda p, t: _rename(p, t, f"{t.params['original_content']}\n\n{t.params['header']}")),
+        ("two blank lines", lambda p, t: _rename(p, t, f"{t.params['header']}\n\n\n{t.params['original_content']}\n")),
     ],
     "MarkorCreateFolder": [
         ("a file of that name", write(lambda t: f"{MARKOR}/{t.params['folder_name']}", lambda t: "")),
@@ -314,13 +315,13 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
     "MarkorMoveNote": [
         (
             "copied, not moved",
-            write(lambda t: f"{MARKOR}/{t.params['destination_folder']}/{t.params['file_name']}", lambda t: t.params["text"]),
+            write(lambda t: f"{MARKOR}/{t.params['destination_folder']}/{t.params['file_name']}", lambda t: "a copy"),
         ),
         (
             "moved to the wrong folder",
             lambda p, t: done(
                 p.remove_path(f"{MARKOR}/{t.params['source_folder']}/{t.params['file_name']}"),
-                p.write_file(f"{MARKOR}/{t.params['file_name']}", t.params["text"].encode()),
+                p.write_file(f"{MARKOR}/{t.params['file_name']}", b"moved"),
             ),
         ),
     ],
@@ -366,9 +367,11 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
     ],
     "SimpleSmsReplyMostRecent": [
         (
-            "reply to an older sender",
+            "reply to an older sender (or another number, when the newest text is the only one)",
             lambda p, t: sms_sent(
-                p, next(r["address"] for r in p.content_query(SMS) if r["address"] != t.params["number"]), t.params["message"]
+                p,
+                next((r["address"] for r in p.content_query(SMS) if r["address"] != t.params["number"]), "+15550001111"),
+                t.params["message"],
             ),
         )
     ],
@@ -468,7 +471,7 @@ def test_near_misses_are_rejected(name: str) -> None:
         ("MarkorCreateNote", write(lambda t: f"{MARKOR}/{t.params['file_name']}", lambda t: "Something else entirely, not the text."), 0.5),
         (
             "MarkorMoveNote",
-            write(lambda t: f"{MARKOR}/{t.params['destination_folder']}/{t.params['file_name']}", lambda t: t.params["text"]),
+            write(lambda t: f"{MARKOR}/{t.params['destination_folder']}/{t.params['file_name']}", lambda t: "a copy"),
             0.5,
         ),
         ("ExpenseAddMultiple", lambda p, t: done([p.content_insert(EXP, expense(r)) for r in t.params["rows"][:2]]), 2 / 3),
