@@ -336,6 +336,7 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
         ("wrong duration", lambda p, t: p.content_insert(CAL, event_row(t, end_ts=int(event_row(t)["end_ts"]) + 900))),
         ("added twice", lambda p, t: done([p.content_insert(CAL, event_row(t)) for _ in range(2)])),
         ("wrong title", lambda p, t: p.content_insert(CAL, event_row(t, title="Completely different title"))),
+        ("a location the goal never gave", lambda p, t: p.content_insert(CAL, event_row(t, location="Conference Room A"))),
     ],
     "SimpleCalendarDeleteEvents": [
         ("two of three deleted", lambda p, t: delete_rows(p, CAL, sorted(t._targets)[:2])),  # type: ignore[attr-defined]
@@ -502,3 +503,14 @@ def test_sms_judge_uses_device_clock() -> None:
     assert task.progress(phone) == 1.0
     phone.wait(timedelta(minutes=6).total_seconds())
     assert task.progress(phone) == 0.0
+
+
+def test_location_answer_is_matched_fuzzily_as_in_androidworld() -> None:
+    """AndroidWorld compares the location with a 0.9 similarity ratio: a typo passes, another place fails."""
+    phone, task = setup("SimpleCalendarLocationOfEvent", 5)
+    location = task.params["location"]
+    assert location == "Conference Room A"  # this seed's draw
+    assert task.progress(phone, location.lower()) == 1.0
+    assert task.progress(phone, "Conference Rooms A") == 1.0
+    assert task.progress(phone, "Somewhere else entirely") == 0.0
+    assert task.progress(phone, f"{location}, {location}") == 0.0  # two answers for one location
