@@ -155,6 +155,10 @@ class Device(abc.ABC):
     def remove_path(self, path: str) -> None:
         """Remove a file or a directory tree; nothing happens when it does not exist."""
 
+    def make_dir(self, path: str) -> None:
+        """``mkdir -p``: create directory ``path`` and its parents (an empty folder a task needs)."""
+        raise UnsupportedOperationError(f"{self.backend} devices cannot create directories")
+
     @abc.abstractmethod
     def now(self) -> datetime:
         """The device's wall clock."""

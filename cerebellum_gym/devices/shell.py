@@ -274,6 +274,9 @@ class ShellDevice(Device):
     def remove_path(self, path: str) -> None:
         self.shell(["rm", "-rf", path])
 
+    def make_dir(self, path: str) -> None:
+        self.shell(["mkdir", "-p", path])
+
     def now(self) -> datetime:
         text = self.shell(["date", "+%s"], readonly=True).text.strip()
         try:

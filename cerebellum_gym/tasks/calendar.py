@@ -3,6 +3,7 @@ table that AndroidWorld pulls with root sqlite)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, ClassVar
 
@@ -10,19 +11,17 @@ import numpy as np
 
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device, Row
+from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
-from cerebellum_gym.tasks.common import fraction, fuzzy_match, normalize_answer, same_items
-from cerebellum_gym.tasks.contacts import GIVEN_NAMES
+from cerebellum_gym.tasks.common import fraction, fuzzy_match, same_items
 from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
 CAL_PACKAGE = "com.simplemobiletools.calendar.pro"
 CALENDAR_URI = "content://com.simplemobiletools.calendar.pro/events"
-TODAY = date(2023, 10, 15)
-PREFIXES = ("Meeting with", "Workshop on", "Call with", "Review of", "Lunch with", "Catch up on")
-SUBJECTS = ("the budget", "Project Atlas", "the roadmap", "hiring plans", "the Q4 report", "design ideas", "marketing", "the launch")
-ACTIONS = ("discuss", "review", "plan", "finalize", "brainstorm")
-LOCATIONS = ("Conference Room A", "Main Office", "Cafe Central", "Room 204", "City Library", "Online", "Town Hall", "Studio B")
+TODAY = awdata.DEVICE_TODAY
+#: AndroidWorld's device clock (``device_constants.DT``), the centre of its random event window.
+NOW = datetime(2023, 10, 15, 15, 34, tzinfo=timezone.utc)
 
 
 def ts(day: date, hour: int, minute: int = 0) -> int:
@@ -34,46 +33,93 @@ def long_date(day: date) -> str:
 
 
 def random_title(rng: np.random.Generator) -> str:
-    other = rng.choice(GIVEN_NAMES) if rng.random() < 0.5 else rng.choice(SUBJECTS)
-    return f"{rng.choice(PREFIXES)} {other}"
+    """``events_generator.generate_event_title``: "Meeting with Bob", "Workshop on Budget Planning"."""
+    prefix = awdata.pick(rng, awdata.EVENT_TITLES_PREFIXES)
+    return f"{prefix} {awdata.pick(rng, awdata.EVENT_NAMES if 'with' in prefix else awdata.EVENT_SUBJECTS)}"
 
 
-def random_event(rng: np.random.Generator, day: date, avoid_titles: set[str]) -> dict[str, str]:
-    title = random_title(rng)
-    while title in avoid_titles:
-        title = random_title(rng)
-    hour = int(rng.integers(7, 21))
-    start = ts(day, hour, int(rng.choice([0, 30])))
+def random_description(rng: np.random.Generator) -> str:
+    """``events_generator.generate_event_description``: "We will <act> <subject>." and, half the time, a note."""
+    text = f"We will {awdata.pick(rng, awdata.EVENT_ACTIONS)} {awdata.pick(rng, awdata.EVENT_SUBJECTS_DESCRIPTIONS)}."
+    return text + f" {awdata.pick(rng, awdata.EVENT_ADDITIONAL_NOTES)}" if rng.integers(2) else text
+
+
+def event_row(title: str, description: str, start: int, minutes: int, location: str = "") -> dict[str, str]:
     return {
         "title": title,
-        "location": str(rng.choice(LOCATIONS)),
-        "description": f"We will {rng.choice(ACTIONS)} {rng.choice(SUBJECTS)}.",
+        "location": location,
+        "description": description,
         "start_ts": str(start),
-        "end_ts": str(start + 60 * int(rng.choice([30, 45, 60, 90]))),
+        "end_ts": str(start + 60 * minutes),
         "repeat_interval": "0",
     }
 
 
-def seed_noise(device: Device, rng: np.random.Generator, count: int, avoid_days: set[date], avoid_titles: set[str]) -> None:
-    days = [TODAY + timedelta(days=i) for i in range(-10, 17) if TODAY + timedelta(days=i) not in avoid_days]
-    for _ in range(count):
-        device.content_insert(CALENDAR_URI, random_event(rng, days[int(rng.integers(len(days)))], avoid_titles))
+def random_event(rng: np.random.Generator, first_day: int = 15, last_day: int = 31) -> dict[str, str]:
+    """``generate_event`` at ``create_random_october_2023_unix_ts(first_day, last_day)``: a whole hour
+    of a random October day in range, 15 to 60 minutes long, no location."""
+    start = ts(date(2023, 10, int(rng.integers(first_day, last_day + 1))), int(rng.integers(0, 24)))
+    minutes = int(awdata.pick(rng, ("15", "30", "45", "60")))
+    return event_row(random_title(rng), random_description(rng), start, minutes)
+
+
+def seed_noise(device: Device, rng: np.random.Generator, count: int, keep: Callable[[dict[str, str]], bool]) -> None:
+    """``count`` random October events that ``keep`` accepts (AndroidWorld's ``generate_noise_events``)."""
+    added = 0
+    while added < count:
+        row = random_event(rng, first_day=1)
+        if keep(row):
+            device.content_insert(CALENDAR_URI, row)
+            added += 1
+
+
+def day_of(row: Mapping[str, str]) -> date:
+    return datetime.fromtimestamp(int(row["start_ts"]), timezone.utc).date()
 
 
 def rows_by_id(device: Device) -> dict[str, Row]:
     return {r["_id"]: r for r in device.content_query(CALENDAR_URI)}
 
 
-def relative_phrase(day: date) -> str:
-    """How AndroidWorld's questions name a date: today, tomorrow, a weekday this week, or the date."""
+def reworded_dates(day: date) -> list[str]:
+    """Every way AndroidWorld's ``generate_reworded_date`` may name ``day`` in a question."""
+    options = [day.strftime("%B %d"), day.strftime("%B %d %Y")]
     delta = (day - TODAY).days
-    if delta == 0:
-        return "today"
-    if delta == 1:
-        return "tomorrow"
-    if delta < 7:
-        return f"on {day.strftime('%A')}"
-    return f"on {day.strftime('%B')} {day.day}"
+    options += {0: ["today"], 1: ["tomorrow"], -1: ["yesterday"]}.get(delta, [])
+    name = day.strftime("%A")
+    if 0 < delta <= 7:
+        options += [name, f"this {name}"]
+    elif 7 < delta <= 14:
+        options.append(f"the {name} after next")
+    if -7 <= delta < 0:
+        options.append(name)
+    return options
+
+
+def parse_time(text: str) -> tuple[int, int]:
+    """``datetime_utils.parse_time``: 24-hour ``H:MM``, ``H:MMam`` or ``Ham``."""
+    for fmt in ("%H:%M", "%I:%M%p", "%I%p"):
+        try:
+            moment = datetime.strptime(text, fmt)
+        except ValueError:
+            continue
+        return moment.hour, moment.minute
+    raise ValueError(f"unknown time {text!r}")
+
+
+def parse_minutes(text: str) -> int:
+    """``calendar_utils.parse_duration`` in minutes: "1.5 hours", "2 h", "45min", "30 m"."""
+    if "h" in text:
+        return round(60 * float(text[: text.find("h")].strip()))
+    return int(text[: text.find("m")].strip())
+
+
+def random_window_event(rng: np.random.Generator) -> dict[str, str]:
+    """``calendar_utils.generate_random_event``: a random minute of the 30 days around the device's
+    now, 15 to 60 minutes long, with a generated title and description."""
+    start = NOW - timedelta(days=15) + timedelta(minutes=int(rng.integers(0, 30 * 24 * 60)))
+    minutes = int(awdata.pick(rng, ("15", "30", "45", "60")))
+    return event_row(random_title(rng), random_description(rng), int(start.timestamp()), minutes)
 
 
 def day_params(day: date) -> dict[str, Any]:
@@ -164,23 +210,23 @@ class _AddEvent(Task):
     family: ClassVar[str] = "calendar"
     complexity: ClassVar[float] = 3.4
     judge = (
-        "Exactly one new event, with that start and end time and fuzzy-matching title and description, and every earlier event unchanged; "
-        "the new event earns a quarter each for title, description, start and end (AndroidWorld scores it 0/1)."
+        "Exactly one new event, with that start and end time, fuzzy-matching title and description and an empty location (as "
+        "AndroidWorld's reference event has), and every earlier event unchanged; the new event earns a fifth each for title, "
+        "description, location, start and end (AndroidWorld scores it 0/1)."
     )
-
-    @classmethod
-    def pick_day(cls, rng: np.random.Generator) -> date:
-        return TODAY + timedelta(days=int(rng.integers(0, 17)))
+    #: The October days the event may fall on (AndroidWorld: today to the month's end).
+    days: ClassVar[tuple[int, int]] = (15, 31)
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        day = cls.pick_day(rng)
+        event = random_event(rng, *cls.days)
+        start = datetime.fromtimestamp(int(event["start_ts"]), timezone.utc)
         return {
-            **day_params(day),
-            "hour": int(rng.integers(0, 24)),
-            "event_title": random_title(rng),
-            "event_description": f"We will {rng.choice(ACTIONS)} {rng.choice(SUBJECTS)}.",
-            "duration_mins": int(rng.choice([15, 30, 45, 60])),
+            **day_params(start.date()),
+            "hour": start.hour,
+            "event_title": event["title"],
+            "event_description": event["description"],
+            "duration_mins": (int(event["end_ts"]) - int(event["start_ts"])) // 60,
             "noise_seed": int(rng.integers(2**31)),
             "noise": int(rng.integers(0, 21)),
         }
@@ -192,7 +238,8 @@ class _AddEvent(Task):
 
     def initialize(self, device: Device) -> None:
         device.content_delete(CALENDAR_URI)
-        seed_noise(device, np.random.default_rng(self.params["noise_seed"]), self.params["noise"], set(), {self.params["event_title"]})
+        title = self.params["event_title"]
+        seed_noise(device, np.random.default_rng(self.params["noise_seed"]), self.params["noise"], lambda r: r["title"] != title)
         self._before = rows_by_id(device)
 
     def progress(self, device: Device, answer: str | None = None) -> float:
@@ -207,6 +254,7 @@ class _AddEvent(Task):
             [
                 fuzzy_match(row.get("title", ""), self.params["event_title"]),
                 fuzzy_match(row.get("description", ""), self.params["event_description"]),
+                fuzzy_match(row.get("location", ""), ""),
                 row.get("start_ts") == str(start),
                 row.get("end_ts") == str(start + 60 * self.params["duration_mins"]),
             ]
@@ -251,9 +299,7 @@ class SimpleCalendarAddOneEventTomorrow(_AddEvent):
         "and the description '{event_description}'. The event should last for {duration_mins} mins."
     )
 
-    @classmethod
-    def pick_day(cls, rng: np.random.Generator) -> date:
-        return TODAY + timedelta(days=1)
+    days = (16, 16)
 
 
 @register_task
@@ -265,9 +311,7 @@ class SimpleCalendarAddOneEventRelativeDay(_AddEvent):
         "and the description '{event_description}'. The event should last for {duration_mins} mins."
     )
 
-    @classmethod
-    def pick_day(cls, rng: np.random.Generator) -> date:
-        return TODAY + timedelta(days=int(rng.integers(1, 7)))
+    days = (16, 21)  # this Monday to this Saturday
 
 
 class DeleteEventsOracle(CalendarOracle):
@@ -297,28 +341,26 @@ class _DeleteEvents(Task):
     complexity: ClassVar[float] = 1.4
     judge = "The target events are gone (partial credit per event) while every other event is unchanged and nothing was added (else 0)."
     targets: ClassVar[int] = 3
-
-    @classmethod
-    def pick_day(cls, rng: np.random.Generator) -> date:
-        return TODAY + timedelta(days=int(rng.integers(0, 17)))
+    #: The October days the target day may be (AndroidWorld: today to the month's end).
+    days: ClassVar[tuple[int, int]] = (15, 31)
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        day = cls.pick_day(rng)
-        return {
-            **day_params(day),
-            "noise_seed": int(rng.integers(2**31)),
-        }
+        day = date(2023, 10, int(rng.integers(cls.days[0], cls.days[1] + 1)))
+        return {**day_params(day), "noise_seed": int(rng.integers(2**31))}
 
     @property
     def target_day(self) -> date:
         return date(self.params["year"], self.params["month"], self.params["day"])
 
     def target_rows(self, rng: np.random.Generator) -> list[dict[str, str]]:
-        rows: list[dict[str, str]] = []
-        for _ in range(self.targets):
-            rows.append(random_event(rng, self.target_day, {r["title"] for r in rows}))
-        return rows
+        """The events to delete: random events on the target day."""
+        day = self.target_day.day
+        return [random_event(rng, day, day) for _ in range(self.targets)]
+
+    def keep_noise(self, row: dict[str, str], targets: list[dict[str, str]]) -> bool:
+        """Whether a random event may be noise (AndroidWorld: not on the target day)."""
+        return day_of(row) != self.target_day
 
     def initialize(self, device: Device) -> None:
         device.content_delete(CALENDAR_URI)
@@ -326,10 +368,9 @@ class _DeleteEvents(Task):
         targets = self.target_rows(rng)
         for row in targets:
             device.content_insert(CALENDAR_URI, row)
-        target_ids = set(rows_by_id(device))
-        seed_noise(device, rng, 20, {self.target_day}, {r["title"] for r in targets})
+        self._targets = set(rows_by_id(device))
+        seed_noise(device, rng, 20, lambda r: self.keep_noise(r, targets))
         self._before = rows_by_id(device)
-        self._targets = target_ids
         self._titles = [r["title"] for r in targets]
 
     def progress(self, device: Device, answer: str | None = None) -> float:
@@ -360,10 +401,7 @@ class SimpleCalendarDeleteEventsOnRelativeDay(_DeleteEvents):
     complexity: ClassVar[float] = 1.2
     template = "In Simple Calendar Pro, delete all events scheduled for this {day_of_week}."
     targets = 2
-
-    @classmethod
-    def pick_day(cls, rng: np.random.Generator) -> date:
-        return TODAY + timedelta(days=int(rng.integers(1, 7)))
+    days = (16, 21)  # this Monday to this Saturday
 
 
 @register_task
@@ -372,21 +410,30 @@ class SimpleCalendarDeleteOneEvent(_DeleteEvents):
     mirrors = "SimpleCalendarDeleteOneEvent"
     complexity: ClassVar[float] = 1.2
     template = "In Simple Calendar Pro, delete the calendar event on {year}-{month}-{day} at {hour}h with the title '{event_title}'"
-    judge = "That one event is gone while every other event (including others on the same day) is unchanged and nothing was added."
+    judge = "That one event is gone while every other event (including a decoy on the same day) is unchanged and nothing was added."
     targets = 1
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        params = super().generate_params(rng)
-        event = random_event(np.random.default_rng(params["noise_seed"]), date(params["year"], params["month"], params["day"]), set())
+        noise_seed = int(rng.integers(2**31))
+        # The target is the first draw of the set-up's generator, so the goal can name it.
+        event = random_event(np.random.default_rng(noise_seed))
         start = datetime.fromtimestamp(int(event["start_ts"]), timezone.utc)
-        return {**params, "hour": start.hour, "event_title": event["title"]}
+        return {**day_params(start.date()), "hour": start.hour, "event_title": event["title"], "noise_seed": noise_seed}
 
     def target_rows(self, rng: np.random.Generator) -> list[dict[str, str]]:
-        target = random_event(rng, self.target_day, set())
+        target = random_event(rng)
         # A decoy on the same day, so "delete everything that day" is a near miss.
-        self._decoy = random_event(rng, self.target_day, {target["title"]})
+        day = self.target_day.day
+        decoy = random_event(rng, day, day)
+        while decoy["title"] == target["title"] or decoy["start_ts"] == target["start_ts"]:
+            decoy = random_event(rng, day, day)
+        self._decoy = decoy
         return [target]
+
+    def keep_noise(self, row: dict[str, str], targets: list[dict[str, str]]) -> bool:
+        # AndroidWorld: noise anywhere in October, but not at the target's time or with its title.
+        return row["start_ts"] != targets[0]["start_ts"] and row["title"] != targets[0]["title"]
 
     def initialize(self, device: Device) -> None:
         super().initialize(device)
@@ -413,6 +460,23 @@ class AnswerOracle(CalendarOracle):
         return f"F {self.answer}"
 
 
+def ir_event_row(date_text: str, time_text: str, minutes: int, title: str, location: str = "") -> dict[str, str]:
+    """An event of an information-retrieval task's state (``create_event_from_proto``)."""
+    day = datetime.strptime(date_text, "%B %d %Y").date()
+    hour, minute = parse_time(time_text)
+    return event_row(title, "", ts(day, hour, minute), minutes, location)
+
+
+def seed_window_noise(device: Device, rng: np.random.Generator, keep: Callable[[dict[str, str]], bool], count: int = 75) -> None:
+    """AndroidWorld's 75 random events around today that its exclusion conditions let through."""
+    added = 0
+    while added < count:
+        row = random_window_event(rng)
+        if keep(row):
+            device.content_insert(CALENDAR_URI, row)
+            added += 1
+
+
 @register_task
 class SimpleCalendarEventsOnDate(Task):
     name = "SimpleCalendarEventsOnDate"
@@ -426,30 +490,30 @@ class SimpleCalendarEventsOnDate(Task):
         "If there are multiple titles, format your answer as a comma separated list."
     )
     judge = (
-        "The answer, split on commas, matches the titles of that day's events as an unordered list of the same length "
-        "(fuzzy 0.9 per title)."
+        "The answer, split on commas, is the title of the day's one event (fuzzy 0.9); the day is named as AndroidWorld rewords "
+        "it (today, tomorrow, this Friday, October 25, ...) and 75 random events fill the other days."
     )
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        day = TODAY + timedelta(days=int(rng.integers(0, 15)))
+        date_text = awdata.pick(rng, awdata.EVENTS_ON_DATE_DATES)
+        day = datetime.strptime(date_text, "%B %d %Y").date()
         return {
-            "date": relative_phrase(day),
+            "date": awdata.pick(rng, reworded_dates(day)),
             "iso": day.isoformat(),
-            "count": int(rng.integers(1, 4)),
+            "time": awdata.pick(rng, awdata.EVENTS_ON_DATE_TIMES),
+            "duration": awdata.pick(rng, awdata.EVENTS_ON_DATE_DURATIONS),
+            "title": awdata.pick(rng, awdata.EVENTS_ON_DATE_TITLES),
             "noise_seed": int(rng.integers(2**31)),
         }
 
     def initialize(self, device: Device) -> None:
+        p = self.params
         device.content_delete(CALENDAR_URI)
-        rng = np.random.default_rng(self.params["noise_seed"])
-        day = date.fromisoformat(self.params["iso"])
-        self._titles: list[str] = []
-        for _ in range(self.params["count"]):
-            row = random_event(rng, day, set(self._titles))
-            device.content_insert(CALENDAR_URI, row)
-            self._titles.append(row["title"])
-        seed_noise(device, rng, 20, {day}, set(self._titles))
+        day = date.fromisoformat(p["iso"])
+        device.content_insert(CALENDAR_URI, ir_event_row(day.strftime("%B %d %Y"), p["time"], parse_minutes(p["duration"]), p["title"]))
+        seed_window_noise(device, np.random.default_rng(p["noise_seed"]), lambda r: day_of(r) != day)
+        self._titles = [p["title"]]
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         return 1.0 if answer is not None and same_items(answer, self._titles) else 0.0
@@ -470,33 +534,29 @@ class SimpleCalendarLocationOfEvent(Task):
     complexity: ClassVar[float] = 1.0
     answer: ClassVar[bool] = True
     template = "What is the location of my {title} event in Simple Calendar Pro? Answer with the location only."
-    judge = (
-        "The answer equals (case, spaces and a final full stop aside) the location of the one event with that title; "
-        "stricter than AndroidWorld's 0.9 fuzzy match."
-    )
+    judge = "The answer fuzzy-matches (ratio >= 0.9, case aside) the location of the one event with that title, as AndroidWorld's does."
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        day = TODAY + timedelta(days=int(rng.integers(0, 15)))
+        date_text = awdata.pick(rng, awdata.LOCATION_OF_EVENT_DATES)
         return {
-            "title": random_title(rng),
-            "iso": day.isoformat(),
-            "location": str(rng.choice(LOCATIONS)),
+            "title": awdata.pick(rng, awdata.LOCATION_OF_EVENT_TITLES),
+            "location": awdata.pick(rng, awdata.LOCATION_OF_EVENT_LOCATIONS),
+            "iso": datetime.strptime(date_text, "%B %d %Y").date().isoformat(),
+            "time": awdata.pick(rng, awdata.LOCATION_OF_EVENT_TIMES),
             "noise_seed": int(rng.integers(2**31)),
         }
 
     def initialize(self, device: Device) -> None:
+        p = self.params
         device.content_delete(CALENDAR_URI)
-        rng = np.random.default_rng(self.params["noise_seed"])
-        day = date.fromisoformat(self.params["iso"])
-        row = random_event(rng, day, set())
-        row.update(title=self.params["title"], location=self.params["location"])
-        device.content_insert(CALENDAR_URI, row)
-        seed_noise(device, rng, 20, set(), {self.params["title"]})
+        day = date.fromisoformat(p["iso"])
+        # No duration in this task's state: AndroidWorld's default, 30 minutes.
+        device.content_insert(CALENDAR_URI, ir_event_row(day.strftime("%B %d %Y"), p["time"], 30, p["title"], p["location"]))
+        seed_window_noise(device, np.random.default_rng(p["noise_seed"]), lambda r: p["title"] not in r["title"])
 
     def progress(self, device: Device, answer: str | None = None) -> float:
-        # Exact after normalising: AndroidWorld's 0.9 fuzzy ratio would take "Room A" for "Room Z".
-        return 1.0 if answer is not None and normalize_answer(answer) == normalize_answer(self.params["location"]) else 0.0
+        return 1.0 if answer is not None and same_items(answer, [self.params["location"]]) else 0.0
 
     def text_candidates(self) -> list[str]:
         return []

@@ -1,5 +1,5 @@
-"""Helpers the task modules share: word lists, random names, fuzzy matching, answer parsing and
-screen checks, all over the Device interface."""
+"""Helpers the task modules share: fuzzy matching, answer parsing, file and screen checks, all
+over the Device interface (AndroidWorld's word lists and name generators are in ``awdata``)."""
 
 from __future__ import annotations
 
@@ -7,66 +7,7 @@ import difflib
 import re
 from collections.abc import Iterable
 
-import numpy as np
-
 from cerebellum_gym.devices.base import Device
-
-ADJECTIVES = (
-    "quick", "bright", "calm", "eager", "fancy", "gentle", "happy", "jolly", "kind", "lively",
-    "nice", "proud", "silly", "witty", "brave", "clever", "cosmic", "dusty", "frozen", "golden",
-)  # fmt: skip
-NOUNS = (
-    "apple", "river", "mountain", "ocean", "forest", "planet", "garden", "window", "pencil", "rocket",
-    "violin", "lantern", "meadow", "harbor", "castle", "comet", "island", "falcon", "tiger", "butterfly",
-)  # fmt: skip
-SENTENCES = (
-    "Remember to buy milk and eggs.",
-    "The meeting moved to Thursday afternoon.",
-    "Call the plumber about the kitchen sink.",
-    "Pack the blue jacket for the trip.",
-    "Finish reading chapter four tonight.",
-    "Water the plants on the balcony.",
-    "Book a table for two at eight.",
-    "Send the slides to the whole team.",
-    "Pick up the parcel from the post office.",
-    "Try the new pasta recipe this weekend.",
-    "Renew the library books before Friday.",
-    "Practice the guitar for twenty minutes.",
-)
-MESSAGES = (
-    "Running a few minutes late, see you soon.",
-    "Can you send me the address?",
-    "Happy birthday! Have a great day.",
-    "Don't forget the meeting at 3pm.",
-    "Thanks for dinner last night!",
-    "Are we still on for tomorrow?",
-    "I left the keys under the mat.",
-    "Let me know when you land.",
-    "The package arrived this morning.",
-    "Call me when you get a chance.",
-)
-TAGS = ("final", "copy", "backup", "edited", "draft", "v2")
-
-
-def random_file_stem(rng: np.random.Generator) -> str:
-    """An ``adjective_noun`` name with a date, a short code or a tag, as AndroidWorld's file names."""
-    stem = f"{rng.choice(ADJECTIVES)}_{rng.choice(NOUNS)}"
-    kind = int(rng.integers(3))
-    if kind == 0:
-        return f"{2023}_{int(rng.integers(1, 13)):02d}_{int(rng.integers(1, 29)):02d}_{stem}"
-    if kind == 1:
-        code = "".join(str(rng.choice(list("abcdefghjkmnpqrstuvwxyz23456789"))) for _ in range(4))
-        return f"{stem}_{code}"
-    return f"{stem}_{rng.choice(TAGS)}"
-
-
-def random_file_name(rng: np.random.Generator, extensions: tuple[str, ...] = (".md", ".txt")) -> str:
-    return random_file_stem(rng) + str(rng.choice(list(extensions)))
-
-
-def random_code(rng: np.random.Generator, length: int) -> str:
-    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz23456789"
-    return "".join(alphabet[int(i)] for i in rng.integers(0, len(alphabet), size=length))
 
 
 def fuzzy_match(got: str, want: str, threshold: float = 0.9) -> bool:
@@ -111,6 +52,16 @@ def file_text(device: Device, path: str) -> str | None:
         return device.read_file(path).decode("utf-8", "replace")
     except FileNotFoundError:
         return None
+
+
+def find_under(device: Device, root: str, name: str) -> bool:
+    """Whether a file or folder called ``name`` is anywhere below ``root`` (AndroidWorld's recursive
+    ``check_file_or_folder_exists``)."""
+    for entry in device.list_dir(root):
+        path = f"{root}/{entry}"
+        if entry == name or (file_text(device, path) is None and find_under(device, path, name)):
+            return True
+    return False
 
 
 def is_file(device: Device, path: str) -> bool:

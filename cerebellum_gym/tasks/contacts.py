@@ -9,6 +9,7 @@ import numpy as np
 
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device
+from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
 from cerebellum_gym.tasks.registry import register_task
@@ -97,17 +98,12 @@ class ContactsAddContact(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        first, last = random_name(rng)
-        return {
-            "first": first,
-            "last": last,
-            "name": f"{first} {last}",
-            "number": random_number(rng),
-            "noise_seed": int(rng.integers(2**31)),
-        }
+        name = awdata.random_person_name(rng)
+        first, last = name.split(" ", 1)
+        return {"first": first, "last": last, "name": name, "number": awdata.random_phone_number(rng)}
 
     def initialize(self, device: Device) -> None:
-        seed_contacts(device, np.random.default_rng(self.params["noise_seed"]), 3, {self.params["name"]})
+        device.content_delete(CONTACTS_URI)  # AndroidWorld starts from an empty address book
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         want = digits(self.params["number"])

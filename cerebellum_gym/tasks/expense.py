@@ -9,6 +9,7 @@ import numpy as np
 
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device, Row
+from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import fuzzy_match
 from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
@@ -16,31 +17,44 @@ from cerebellum_gym.tasks.registry import register_task
 
 EXPENSE_PACKAGE = "com.arduia.expense"
 EXPENSES_URI = "content://com.arduia.expense/expenses"
-NAMES_BY_CATEGORY = {
-    "Food": ("Groceries", "Lunch", "Coffee beans", "Pizza night", "Bakery"),
-    "Housing": ("Rent", "Plumber", "Paint supplies", "Furniture"),
-    "Social": ("Birthday gift", "Dinner party", "Club fee"),
-    "Entertainment": ("Concert tickets", "Movie night", "Streaming plan", "Board game"),
-    "Transportation": ("Bus pass", "Taxi ride", "Fuel", "Bike repair"),
-    "Clothes": ("Winter jacket", "Running shoes", "Jeans"),
-    "Health Care": ("Pharmacy", "Dentist", "Gym membership"),
-    "Education": ("Textbooks", "Online course", "Workshop fee"),
-}
-NOTES = ("Paid by card", "Monthly", "Shared with roommate", "Discount applied", "Urgent", "Reimbursable", "Gift", "Weekend")
+#: AndroidWorld's expense names by category (its 11 categories, ids 1-11 in this order) and notes.
+NAMES_BY_CATEGORY = awdata.EXPENSE_NAMES
+NOTES = awdata.EXPENSE_NOTES
+#: AndroidWorld dates expenses between October 1 and the device's today, October 15, 2023.
+FIRST_DAY_MS = 1696118400000  # 2023-10-01 00:00 UTC
+LAST_DAY_MS = 1697328000000  # 2023-10-15 00:00 UTC
 
 
 def random_expense(rng: np.random.Generator, avoid: set[str]) -> dict[str, str]:
+    """One expense as AndroidWorld's ``_generate_expense`` draws it (amount in cents, $10-$500)."""
     while True:
-        category = str(rng.choice(list(NAMES_BY_CATEGORY)))
-        name = str(rng.choice(NAMES_BY_CATEGORY[category]))
+        category = awdata.pick(rng, list(NAMES_BY_CATEGORY))
+        name = awdata.pick(rng, NAMES_BY_CATEGORY[category])
         if name not in avoid:
             break
-    return {"name": name, "amount": str(100 * int(rng.integers(10, 501))), "category": category, "note": str(rng.choice(NOTES))}
+    day = int(rng.integers(0, (LAST_DAY_MS - FIRST_DAY_MS) // 86_400_000 + 1))
+    created = FIRST_DAY_MS + day * 86_400_000 + int(rng.integers(0, 24)) * 3_600_000
+    return {
+        "name": name,
+        "amount": str(int(rng.integers(1000, 50001))),
+        "category": category,
+        "note": awdata.pick(rng, NOTES),
+        "created_at": str(created),
+    }
 
 
-def insert(device: Device, row: dict[str, str], minutes_ago: int) -> None:
-    created = int(device.now().timestamp() * 1000) - minutes_ago * 60_000
-    device.content_insert(EXPENSES_URI, {**row, "created_at": str(created)})
+def dollars(cents: str | int) -> str:
+    """``$`` and the amount as Python prints ``cents / 100`` (AndroidWorld's ``amount_dollars``: $123.4, $50.0)."""
+    return f"${int(cents) / 100}"
+
+
+def typed_amount(cents: str | int) -> str:
+    """What to type in the amount field."""
+    return f"{int(cents) / 100:.2f}"
+
+
+def insert(device: Device, row: dict[str, str]) -> None:
+    device.content_insert(EXPENSES_URI, row)
 
 
 def rows_by_id(device: Device) -> dict[str, Row]:
@@ -57,12 +71,16 @@ def matches(row: Row, want: dict[str, str]) -> bool:
 
 
 def render_expenses(rows: list[dict[str, str]], csv: bool) -> str:
-    """The goal's listing, as CSV or as a text block, like AndroidWorld's two representations."""
+    """The goal's listing in AndroidWorld's two representations (``get_text_representation_of_rows``):
+    ``|``-separated values under a header, or one ``Expense: <name>`` block per row."""
+    fields = ("name", "amount_dollars", "category_name", "note")
+    values = [(r["name"], dollars(r["amount"]), r["category"], r["note"]) for r in rows]
     if csv:
-        lines = ["name, amount, category, note"] + [f"{r['name']}, {int(r['amount']) // 100}, {r['category']}, {r['note']}" for r in rows]
-    else:
-        lines = [f"Name: {r['name']}, Amount: ${int(r['amount']) // 100}, Category: {r['category']}, Note: {r['note']}" for r in rows]
-    return "\n".join(lines)
+        return "|".join(fields) + "\n" + "\n".join("|".join(v) for v in values)
+    blocks = [
+        f"Expense: {v[0]}\n" + "".join(f" {field}: {value}\n" for field, value in zip(fields[1:], v[1:], strict=True)) for v in values
+    ]
+    return "\n".join(blocks)
 
 
 class AddExpensesOracle(ScriptedOracle):
@@ -81,7 +99,7 @@ class AddExpensesOracle(ScriptedOracle):
         if screen.root.find(resource_id="android:id/alertTitle") is not None:
             return self.tap(label_for(screen, text=want["category"]) or "")
         if screen.root.find(text="Add expense") is not None:
-            for rid, value in (("name", want["name"]), ("amount", str(int(want["amount"]) // 100)), ("note", want["note"])):
+            for rid, value in (("name", want["name"]), ("amount", typed_amount(want["amount"])), ("note", want["note"])):
                 hit = find(screen, by_id(f"{EXPENSE_PACKAGE}:id/{rid}"))
                 if hit is not None and hit[1].text != value:
                     return self.type_into(screen, hit[1], hit[0], value)
@@ -115,8 +133,8 @@ class _AddExpenses(Task):
         device.content_delete(EXPENSES_URI)
         rng = np.random.default_rng(self.params["noise_seed"])
         avoid = {r["name"] for r in self.params["rows"]}
-        for i in range(10):
-            insert(device, random_expense(rng, avoid), 600 * (i + 1))
+        for _ in range(10):  # AndroidWorld's ten noise rows, none named like a target
+            insert(device, random_expense(rng, avoid))
         self._before = rows_by_id(device)
 
     def progress(self, device: Device, answer: str | None = None) -> float:
@@ -136,7 +154,7 @@ class _AddExpenses(Task):
     def text_candidates(self) -> list[str]:
         out: list[str] = []
         for r in self.params["rows"]:
-            out += [r["name"], str(int(r["amount"]) // 100), r["note"]]
+            out += [r["name"], typed_amount(r["amount"]), r["note"]]
         return out
 
     def oracle(self) -> Oracle:
@@ -206,14 +224,11 @@ class _DeleteExpenses(Task):
         device.content_delete(EXPENSES_URI)
         rng = np.random.default_rng(self.params["noise_seed"])
         names = {r["name"] for r in self.params["rows"]}
-        minutes = 60
         for row in self.params["rows"]:
-            insert(device, row, minutes)
-            minutes += 300
+            insert(device, row)
         self._targets = set(rows_by_id(device))
         for _ in range(self.noise):
-            insert(device, random_expense(rng, names), minutes)
-            minutes += 300
+            insert(device, random_expense(rng, names))
         self._before = rows_by_id(device)
 
     def progress(self, device: Device, answer: str | None = None) -> float:
@@ -273,14 +288,15 @@ class ExpenseDeleteDuplicates(Task):
     def initialize(self, device: Device) -> None:
         device.content_delete(EXPENSES_URI)
         rng = np.random.default_rng(self.params["noise_seed"])
+        # AndroidWorld: six distinct expenses, one of them twice.
         target = random_expense(rng, set())
         names = {target["name"]}
-        for i in range(5):
+        for _ in range(5):
             row = random_expense(rng, names)
             names.add(row["name"])
-            insert(device, row, 100 * (i + 2))
-        insert(device, target, 30)
-        insert(device, target, 30)
+            insert(device, row)
+        insert(device, target)
+        insert(device, target)
         self._target = target["name"]
         self._before = rows_by_id(device)
         self._dupes = {i for i, r in self._before.items() if r["name"] == target["name"]}

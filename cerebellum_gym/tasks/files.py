@@ -10,8 +10,9 @@ import numpy as np
 from cerebellum_gym.appdata.browser_pages import maze_path, multiply_numbers, page_html
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device
+from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
-from cerebellum_gym.tasks.common import fraction, is_file, random_file_stem, screen_shows
+from cerebellum_gym.tasks.common import find_under, fraction, is_file, screen_shows
 from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
@@ -19,20 +20,8 @@ FILES_PACKAGE = "com.google.android.documentsui"
 CHROME_PACKAGE = "com.android.chrome"
 ROOT = "/sdcard"
 STORAGE_NAME = "sdk_gphone64_x86_64"
-FOLDER_EXTENSIONS = {
-    "Alarms": ".mp3",
-    "DCIM": ".jpg",
-    "Documents": ".pdf",
-    "Download": ".zip",
-    "Movies": ".mp4",
-    "Music": ".mp3",
-    "Notifications": ".ogg",
-    "Pictures": ".png",
-    "Podcasts": ".mp3",
-    "Recordings": ".m4a",
-    "Ringtones": ".ogg",
-    "Audiobooks": ".m4b",
-}
+#: AndroidWorld's shared-storage folders and the file names typical of each.
+FOLDERS = awdata.EMULATOR_DIRECTORIES
 
 
 class FilesOracle(ScriptedOracle):
@@ -78,16 +67,19 @@ class FilesOracle(ScriptedOracle):
         return self.tap(label) if label else self.scroll_search(screen)
 
 
-def seed_folder(device: Device, rng: np.random.Generator, folder: str, count: int, avoid: set[str]) -> list[str]:
-    names: list[str] = []
-    ext = FOLDER_EXTENSIONS[folder]
-    while len(names) < count:
-        name = random_file_stem(rng) + ext
-        if name in avoid or name in names:
-            continue
-        device.write_file(f"{ROOT}/{folder}/{name}", b"decoy " + name.encode())
-        names.append(name)
+def seed_folder(device: Device, rng: np.random.Generator, folder: str, base: str) -> list[str]:
+    """Decoys in ``folder`` as AndroidWorld's ``generate_noise_files`` names them (variants of the
+    folder's typical names and of ``base``), each with 20 random characters as its content."""
+    names = awdata.noise_file_names(rng, base, FOLDERS[folder])
+    for name in names:
+        device.write_file(f"{ROOT}/{folder}/{name}", (awdata.random_string(rng, 20) + "\n").encode())
     return names
+
+
+def clear_storage(device: Device) -> None:
+    """Empty the standard folders (AndroidWorld deletes every file in shared storage)."""
+    for folder in FOLDERS:
+        device.remove_path(f"{ROOT}/{folder}")
 
 
 @register_task
@@ -105,25 +97,22 @@ class FilesDeleteFile(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        folder = str(rng.choice(list(FOLDER_EXTENSIONS)))
-        return {
-            "subfolder": folder,
-            "file_name": random_file_stem(rng) + FOLDER_EXTENSIONS[folder],
-            "noise_seed": int(rng.integers(2**31)),
-            "noise": int(rng.integers(1, 8)),
-        }
+        # AndroidWorld: a random file name with the extension of the folder's first typical file.
+        folder = awdata.pick(rng, list(FOLDERS))
+        extension = FOLDERS[folder][0][FOLDERS[folder][0].rfind(".") :]
+        return {"subfolder": folder, "file_name": awdata.random_file_name(rng) + extension, "noise_seed": int(rng.integers(2**31))}
 
     def initialize(self, device: Device) -> None:
         p = self.params
-        for folder in FOLDER_EXTENSIONS:
-            device.remove_path(f"{ROOT}/{folder}")
-        device.write_file(f"{ROOT}/{p['subfolder']}/{p['file_name']}", b"target")
-        self._decoys = seed_folder(device, np.random.default_rng(p["noise_seed"]), p["subfolder"], p["noise"], {p["file_name"]})
+        clear_storage(device)
+        rng = np.random.default_rng(p["noise_seed"])
+        device.write_file(f"{ROOT}/{p['subfolder']}/{p['file_name']}", (awdata.random_string(rng, 20) + "\n").encode())
+        self._decoys = seed_folder(device, rng, p["subfolder"], p["file_name"])
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         p = self.params
         folder = f"{ROOT}/{p['subfolder']}"
-        ok = not is_file(device, f"{folder}/{p['file_name']}") and all(is_file(device, f"{folder}/{d}") for d in self._decoys)
+        ok = not find_under(device, folder, p["file_name"]) and all(is_file(device, f"{folder}/{d}") for d in self._decoys)
         return 1.0 if ok else 0.0
 
     def text_candidates(self) -> list[str]:
@@ -144,34 +133,32 @@ class FilesMoveFile(Task):
         "Move the file {file_name} from {source_folder} within the sdk_gphone_x86_64 storage area to the {destination_folder} "
         "within the same sdk_gphone_x86_64 storage area in the Android filesystem."
     )
-    judge = (
-        "The file is absent from the source folder (0.5) and present with its content in the destination folder (0.5); AndroidWorld 0/1."
-    )
+    judge = "The file is nowhere in the source folder (0.5) and somewhere in the destination folder (0.5); AndroidWorld 0/1."
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        source, dest = (str(x) for x in rng.choice(list(FOLDER_EXTENSIONS), size=2, replace=False))
+        # AndroidWorld names the file after one typical of the destination folder.
+        source = awdata.pick(rng, list(FOLDERS))
+        dest = awdata.pick(rng, [f for f in FOLDERS if f != source])
         return {
+            "file_name": awdata.pick(rng, FOLDERS[dest]),
             "source_folder": source,
             "destination_folder": dest,
-            "file_name": random_file_stem(rng) + FOLDER_EXTENSIONS[dest],
             "noise_seed": int(rng.integers(2**31)),
         }
 
     def initialize(self, device: Device) -> None:
         p = self.params
-        for folder in FOLDER_EXTENSIONS:
-            device.remove_path(f"{ROOT}/{folder}")
-        device.write_file(f"{ROOT}/{p['source_folder']}/{p['file_name']}", b"the file to move")
-        seed_folder(device, np.random.default_rng(p["noise_seed"]), p["source_folder"], 3, {p["file_name"]})
+        clear_storage(device)
+        rng = np.random.default_rng(p["noise_seed"])
+        seed_folder(device, rng, p["source_folder"], p["file_name"])
+        device.write_file(f"{ROOT}/{p['source_folder']}/{p['file_name']}", (awdata.random_string(rng, 20) + "\n").encode())
+        device.make_dir(f"{ROOT}/{p['destination_folder']}")
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         p = self.params
-        gone = not is_file(device, f"{ROOT}/{p['source_folder']}/{p['file_name']}")
-        try:
-            there = device.read_file(f"{ROOT}/{p['destination_folder']}/{p['file_name']}") == b"the file to move"
-        except FileNotFoundError:
-            there = False
+        gone = not find_under(device, f"{ROOT}/{p['source_folder']}", p["file_name"])
+        there = find_under(device, f"{ROOT}/{p['destination_folder']}", p["file_name"])
         return fraction([gone, there])
 
     def text_candidates(self) -> list[str]:

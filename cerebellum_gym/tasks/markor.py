@@ -1,4 +1,10 @@
-"""Markor tasks, judged on the note files under ``/sdcard/Markor`` as AndroidWorld does."""
+"""Markor tasks, judged on the note files under Markor's notebook, where AndroidWorld keeps them.
+
+AndroidWorld's ``MARKOR_DATA`` is ``/storage/emulated/0/Documents/Markor``; the simulator names
+the same storage ``/sdcard`` (Android links one to the other). Notes are written as AndroidWorld's
+``file_utils.create_file`` writes them (``echo 'text' > file``: a trailing newline; no text means
+twenty random letters and digits), and decoys are drawn as its ``generate_noise_files`` draws them.
+"""
 
 from __future__ import annotations
 
@@ -9,38 +15,32 @@ import numpy as np
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.core.tree import UINode
 from cerebellum_gym.devices.base import Device
+from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
-from cerebellum_gym.tasks.common import SENTENCES, file_text, fraction, fuzzy_match, random_code, random_file_name, random_file_stem
+from cerebellum_gym.tasks.common import file_text, find_under, fraction, fuzzy_match
 from cerebellum_gym.tasks.oracle import ScriptedOracle, by_text, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
 MARKOR_PACKAGE = "net.gsantner.markor"
-ROOT = "/sdcard/Markor"
+ROOT = "/sdcard/Documents/Markor"
 EDITOR_ID = f"{MARKOR_PACKAGE}:id/document__fragment__edit__highlighting_editor"
-SUBFOLDERS = (
-    "BookNotes",
-    "CodeSnippets",
-    "DailyNotes",
-    "FitnessPlans",
-    "MeetingNotes",
-    "PersonalJournal",
-    "RecipeCollections",
-    "StudyGuides",
-    "TravelItineraries",
-    "WorkProjects",
-)
-NOTE_TITLES = ("grocery_list", "weekly_plan", "ideas", "reading_log", "todo", "journal_entry", "project_notes", "travel_plan")
+SUBFOLDERS = awdata.MARKOR_SUBFOLDERS
+NOTE_TITLES = awdata.NOTE_TITLES
 
 
-def seed_notes(device: Device, rng: np.random.Generator, folder: str, count: int, avoid: set[str]) -> list[str]:
-    """Write ``count`` decoy notes with distinct names (none in ``avoid``) into ``folder``."""
-    names: list[str] = []
-    while len(names) < count:
-        name = f"{rng.choice(NOTE_TITLES)}_{random_code(rng, 3).lower()}.md"
-        if name in avoid or name in names:
-            continue
-        device.write_file(f"{folder}/{name}", str(rng.choice(SENTENCES)).encode())
-        names.append(name)
+def create_file(device: Device, path: str, content: str, rng: np.random.Generator | None = None) -> str:
+    """Write ``content`` and a newline, as ``echo`` does; empty content becomes 20 random characters."""
+    if not content:
+        content = awdata.random_string(rng if rng is not None else np.random.default_rng(0), 20)
+    device.write_file(path, (content + "\n").encode())
+    return content
+
+
+def seed_noise(device: Device, rng: np.random.Generator, folder: str, base: str, n: int = 20) -> list[str]:
+    """Decoy notes in ``folder``, named as AndroidWorld names them: variants of its note titles and of ``base``."""
+    names = awdata.noise_file_names(rng, base, NOTE_TITLES, n)
+    for name in names:
+        create_file(device, f"{folder}/{name}", "", rng)
     return names
 
 
@@ -148,11 +148,6 @@ class CreateNoteOracle(MarkorOracle):
         return self.tap(label_for(screen, desc="Create a new file or folder") or "")
 
 
-def _note_parts(device: Device, path: str, text: str) -> tuple[bool, bool]:
-    content = file_text(device, path)
-    return content is not None, content is not None and fuzzy_match(content, text)
-
-
 @register_task
 class MarkorCreateNote(Task):
     name = "MarkorCreateNote"
@@ -162,20 +157,21 @@ class MarkorCreateNote(Task):
     complexity: ClassVar[float] = 1.6
     template = "Create a new note in Markor named {file_name} with the following text: {text}"
     judge = (
-        "The note /sdcard/Markor/<file_name> exists (0.5) and its text fuzzy-matches (ratio >= 0.9) the requested text (0.5); "
-        "AndroidWorld scores it 0/1."
+        "A note <file_name> exists in Markor's notebook (0.5) and the text of <notebook>/<file_name>, trimmed, fuzzy-matches "
+        "(ratio >= 0.9) the requested text (0.5); AndroidWorld scores it 0/1."
     )
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        return {"file_name": random_file_name(rng), "text": str(rng.choice(SENTENCES)), "noise_seed": int(rng.integers(2**31))}
+        return {"file_name": awdata.random_note_name(rng), "text": awdata.pick(rng, awdata.SENTENCES)}
 
     def initialize(self, device: Device) -> None:
         reset_markor(device)
-        seed_notes(device, np.random.default_rng(self.params["noise_seed"]), ROOT, 2, {self.params["file_name"]})
 
     def progress(self, device: Device, answer: str | None = None) -> float:
-        return fraction(_note_parts(device, f"{ROOT}/{self.params['file_name']}", self.params["text"]))
+        content = file_text(device, f"{ROOT}/{self.params['file_name']}")
+        exists = find_under(device, ROOT, self.params["file_name"])
+        return fraction([exists, exists and content is not None and fuzzy_match(content.strip(), self.params["text"])])
 
     def oracle(self) -> Oracle:
         return CreateNoteOracle(self.params["file_name"], self.params["text"])
@@ -228,25 +224,29 @@ class MarkorDeleteNote(Task):
     family: ClassVar[str] = "markor"
     complexity: ClassVar[float] = 1.0
     template = "Delete the note in Markor named {file_name}."
-    judge = "The note <file_name>.md is gone from /sdcard/Markor and every decoy note is still there (AndroidWorld checks only the first)."
+    judge = (
+        "No file or folder <file_name> is left in Markor's notebook, and every decoy note is still there "
+        "(AndroidWorld checks only the first)."
+    )
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        return {"file_name": random_file_stem(rng), "noise_seed": int(rng.integers(2**31))}
+        # AndroidWorld's name here has no extension (generate_random_file_name).
+        return {"file_name": awdata.random_file_name(rng), "noise_seed": int(rng.integers(2**31))}
 
     def initialize(self, device: Device) -> None:
         reset_markor(device)
-        target = f"{self.params['file_name']}.md"
-        device.write_file(f"{ROOT}/{target}", str(SENTENCES[0]).encode())
-        self._decoys = seed_notes(device, np.random.default_rng(self.params["noise_seed"]), ROOT, 3, {target})
+        rng = np.random.default_rng(self.params["noise_seed"])
+        create_file(device, f"{ROOT}/{self.params['file_name']}", "", rng)
+        self._decoys = seed_noise(device, rng, ROOT, self.params["file_name"])
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         names = set(device.list_dir(ROOT))
-        ok = f"{self.params['file_name']}.md" not in names and all(d in names for d in self._decoys)
+        ok = not find_under(device, ROOT, self.params["file_name"]) and all(d in names for d in self._decoys)
         return 1.0 if ok else 0.0
 
     def oracle(self) -> Oracle:
-        return DeleteOracle([f"{self.params['file_name']}.md"])
+        return DeleteOracle([self.params["file_name"]])
 
 
 @register_task
@@ -258,16 +258,19 @@ class MarkorDeleteAllNotes(Task):
     complexity: ClassVar[float] = 1.4
     template = "Delete all my notes in Markor."
     judge = (
-        "No regular files remain in /sdcard/Markor; partial credit is the share of the seeded notes deleted (AndroidWorld scores it 0/1)."
+        "No regular files remain at the top of Markor's notebook; partial credit is the share of the seeded notes deleted "
+        "(AndroidWorld scores it 0/1)."
     )
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        return {"count": int(rng.integers(3, 7)), "noise_seed": int(rng.integers(2**31))}
+        # AndroidWorld: 1 to n decoy notes, n drawn from 2-6, named after a random 5-character stem.
+        return {"stem": awdata.random_string(rng, 5), "max_notes": int(rng.integers(2, 7)), "noise_seed": int(rng.integers(2**31))}
 
     def initialize(self, device: Device) -> None:
         reset_markor(device)
-        self._notes = seed_notes(device, np.random.default_rng(self.params["noise_seed"]), ROOT, self.params["count"], set())
+        rng = np.random.default_rng(self.params["noise_seed"])
+        self._notes = seed_noise(device, rng, ROOT, self.params["stem"], self.params["max_notes"])
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         names = set(device.list_dir(ROOT))
@@ -332,48 +335,42 @@ class MarkorEditNote(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        picks = [str(s) for s in rng.choice(SENTENCES, size=5, replace=False)]
-        return {
-            "file_name": f"note_{random_code(rng, 5)}{rng.choice(['.md', '.txt'])}",
-            "edit_type": str(rng.choice(["header", "footer", "replace"])),
-            "original": picks[0],
-            "header": picks[1],
-            "footer": picks[2],
-            "replace_text": "\n".join(picks[2:5]),
-            "noise_seed": int(rng.integers(2**31)),
+        sentence = lambda: awdata.pick(rng, awdata.SENTENCES)  # noqa: E731
+        params: dict[str, Any] = {
+            "file_name": f"note_{awdata.random_string(rng, 5)}{awdata.pick(rng, ('.md', '.txt'))}",
+            "edit_type": awdata.pick(rng, ("header", "footer", "replace")),
         }
+        # Only the chosen edit's text, as AndroidWorld draws it; the note's text is drawn at set-up there.
+        field = {"header": "header", "footer": "footer", "replace": "replace_text"}[params["edit_type"]]
+        params[field] = "\n".join(sentence() for _ in range(3)) if field == "replace_text" else sentence()
+        return {**params, "original": sentence(), "noise_seed": int(rng.integers(2**31))}
 
     @property
     def goal(self) -> str:
-        p = self.params
-        base = f"Edit {p['file_name']} in Markor. "
-        return (
-            base
-            + {
-                "header": f"Add to the top of the note {p['header']}",
-                "footer": f"Add to the bottom of the note {p['footer']}",
-                "replace": f"Replace the text with {p['replace_text']}",
-            }[p["edit_type"]]
-        )
+        # AndroidWorld's template property: one template per edit type, in this order.
+        variant = self.template.split(" | ")[("header", "footer", "replace").index(self.params["edit_type"])]
+        return variant.format(**self.params)
 
     @property
     def expected(self) -> str:
         p = self.params
-        return {"header": f"{p['header']}\n{p['original']}", "footer": f"{p['original']}\n{p['footer']}", "replace": p["replace_text"]}[
-            p["edit_type"]
-        ]
+        if p["edit_type"] == "header":
+            return f"{p['header']}\n{p['original']}"
+        if p["edit_type"] == "footer":
+            return f"{p['original']}\n{p['footer']}"
+        return str(p["replace_text"])
 
     def text_candidates(self) -> list[str]:
         return [self.expected, self.params[{"header": "header", "footer": "footer", "replace": "replace_text"}[self.params["edit_type"]]]]
 
     def initialize(self, device: Device) -> None:
         reset_markor(device)
-        device.write_file(f"{ROOT}/{self.params['file_name']}", self.params["original"].encode())
-        seed_notes(device, np.random.default_rng(self.params["noise_seed"]), ROOT, 2, {self.params["file_name"]})
+        seed_noise(device, np.random.default_rng(self.params["noise_seed"]), ROOT, self.params["file_name"])
+        create_file(device, f"{ROOT}/{self.params['file_name']}", self.params["original"])
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         content = file_text(device, f"{ROOT}/{self.params['file_name']}")
-        return 1.0 if content is not None and fuzzy_match(content, self.expected) else 0.0
+        return 1.0 if content is not None and fuzzy_match(content.replace("\r", "").strip(), self.expected) else 0.0
 
     def oracle(self) -> Oracle:
         return EditOracle(self.params["file_name"], self.expected)
@@ -385,19 +382,12 @@ class _RenameEdit(Task):
     complexity: ClassVar[float] = 1.2
 
     @classmethod
-    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        original_name = random_file_name(rng)
-        new_name = random_file_name(rng)
-        while new_name == original_name:
-            new_name = random_file_name(rng)
-        return {
-            "original_name": original_name,
-            "new_name": new_name,
-            "original_content": str(rng.choice(SENTENCES)),
-            "header": random_code(rng, 20),
-            "updated_content": random_code(rng, 20),
-            "noise_seed": int(rng.integers(2**31)),
-        }
+    def note_names(cls, rng: np.random.Generator) -> tuple[str, str]:
+        original_name = awdata.random_note_name(rng)
+        new_name = awdata.random_note_name(rng)
+        while new_name == original_name:  # AndroidWorld may draw the same name twice; the task is then void
+            new_name = awdata.random_note_name(rng)
+        return original_name, new_name
 
     @property
     def expected(self) -> str:
@@ -405,19 +395,21 @@ class _RenameEdit(Task):
 
     def initialize(self, device: Device) -> None:
         reset_markor(device)
-        device.write_file(f"{ROOT}/{self.params['original_name']}", self.params["original_content"].encode())
-        seed_notes(
-            device, np.random.default_rng(self.params["noise_seed"]), ROOT, 2, {self.params["original_name"], self.params["new_name"]}
-        )
+        rng = np.random.default_rng(self.params["noise_seed"])
+        create_file(device, f"{ROOT}/{self.params['original_name']}", self.params["original_content"])
+        seed_noise(device, rng, ROOT, self.params["original_name"])
+        # A decoy may not take the new name (AndroidWorld's finds it anywhere below the notebook).
+        device.remove_path(f"{ROOT}/{self.params['new_name']}")
 
     def content_ok(self, content: str) -> bool:
-        return fuzzy_match(content, self.expected)
+        return fuzzy_match(content.replace("\r", "").strip(), self.expected)
 
     def progress(self, device: Device, answer: str | None = None) -> float:
-        old = file_text(device, f"{ROOT}/{self.params['original_name']}")
-        new = file_text(device, f"{ROOT}/{self.params['new_name']}")
+        p = self.params
+        new = file_text(device, f"{ROOT}/{p['new_name']}")
         # Three parts: the old name is gone, the new name exists, and it holds the right text.
-        return fraction([old is None, new is not None, new is not None and self.content_ok(new)])
+        old_gone = not find_under(device, ROOT, p["original_name"])
+        return fraction([old_gone, find_under(device, ROOT, p["new_name"]), new is not None and self.content_ok(new)])
 
     def text_candidates(self) -> list[str]:
         return [self.expected, self.params["new_name"]]
@@ -431,7 +423,18 @@ class MarkorChangeNoteContent(_RenameEdit):
     name = "MarkorChangeNoteContent"
     mirrors = "MarkorChangeNoteContent"
     template = 'Update the content of {original_name} to "{updated_content}" in Markor and change its name to {new_name}.'
-    judge = "Old name gone, new name exists, its text fuzzy-matches the update (a third each; AndroidWorld scores it 0/1)."
+    judge = "Old name gone, new name exists, its trimmed text fuzzy-matches the update (a third each; AndroidWorld scores it 0/1)."
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        original_name, new_name = cls.note_names(rng)
+        return {
+            "original_name": original_name,
+            "new_name": new_name,
+            "updated_content": awdata.random_string(rng, 20),
+            "original_content": awdata.random_string(rng, 20),
+            "noise_seed": int(rng.integers(2**31)),
+        }
 
     @property
     def expected(self) -> str:
@@ -447,14 +450,31 @@ class MarkorAddNoteHeader(_RenameEdit):
         'along with a new blank line before the existing content: "{header}", '
         "and rename it to {new_name}."
     )
-    judge = "Old name gone, new name exists, its text is exactly header + blank line + original text (a third each; AndroidWorld 0/1)."
+    judge = (
+        "Old name gone, new name exists, its text is exactly header, blank line, the original text, with or without the note's "
+        "final newline (a third each; AndroidWorld 0/1 and the newline required)."
+    )
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        original_name, new_name = cls.note_names(rng)
+        return {
+            "original_name": original_name,
+            "original_content": awdata.pick(rng, awdata.SENTENCES),
+            "new_name": new_name,
+            "header": awdata.random_string(rng, 20),
+            "noise_seed": int(rng.integers(2**31)),
+        }
 
     @property
     def expected(self) -> str:
-        return f"{self.params['header']}\n\n{self.params['original_content']}"
+        # The note was written with echo, so it ends in a newline, which AndroidWorld's exact match keeps.
+        return f"{self.params['header']}\n\n{self.params['original_content']}\n"
 
     def content_ok(self, content: str) -> bool:
-        return content.strip() == self.expected
+        # Exact, except that the final newline may be missing: the simulator's editor has no cursor, so
+        # a header goes in by retyping the note, and that newline is invisible (docs/tasks.md).
+        return content in (self.expected, self.expected[:-1])
 
 
 class CreateFolderOracle(MarkorOracle):
@@ -485,7 +505,7 @@ class MarkorCreateFolder(Task):
     complexity: ClassVar[float] = 1.0
     template = "Create a new folder in Markor named {folder_name}."
     judge = (
-        "A directory (not a file) of that name exists in /sdcard/Markor "
+        "A directory (not a file) of that name exists at the top of Markor's notebook "
         "(the name comes from the seed, not the host clock as in AndroidWorld)."
     )
 
@@ -496,7 +516,7 @@ class MarkorCreateFolder(Task):
 
     def initialize(self, device: Device) -> None:
         reset_markor(device)
-        seed_notes(device, np.random.default_rng(self.params["noise_seed"]), ROOT, 2, set())
+        seed_noise(device, np.random.default_rng(self.params["noise_seed"]), ROOT, "file")
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         name = self.params["folder_name"]
@@ -546,34 +566,32 @@ class MarkorMoveNote(Task):
     family: ClassVar[str] = "markor"
     complexity: ClassVar[float] = 1.4
     template = "In Markor, move the note {file_name} from {source_folder} to {destination_folder}."
-    judge = (
-        "The note is gone from the source subfolder (0.5) and present, with its text, in the destination subfolder (0.5); AndroidWorld 0/1."
-    )
+    judge = "The note is nowhere in the source folder (0.5) and somewhere in the destination folder (0.5); AndroidWorld 0/1."
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        source, dest = (str(x) for x in rng.choice(SUBFOLDERS, size=2, replace=False))
+        source = awdata.pick(rng, SUBFOLDERS)
+        dest = awdata.pick(rng, [f for f in SUBFOLDERS if f != source])
         return {
-            "file_name": random_file_name(rng),
+            "file_name": awdata.random_note_name(rng),
             "source_folder": source,
             "destination_folder": dest,
-            "text": str(rng.choice(SENTENCES)),
             "noise_seed": int(rng.integers(2**31)),
         }
 
     def initialize(self, device: Device) -> None:
+        p = self.params
         reset_markor(device)
-        rng = np.random.default_rng(self.params["noise_seed"])
-        for folder in rng.choice(SUBFOLDERS, size=3, replace=False):
-            seed_notes(device, rng, f"{ROOT}/{folder}", 1, {self.params["file_name"]})
-        seed_notes(device, rng, f"{ROOT}/{self.params['source_folder']}", 2, {self.params["file_name"]})
-        seed_notes(device, rng, f"{ROOT}/{self.params['destination_folder']}", 1, {self.params["file_name"]})
-        device.write_file(f"{ROOT}/{self.params['source_folder']}/{self.params['file_name']}", self.params["text"].encode())
+        rng = np.random.default_rng(p["noise_seed"])
+        source = f"{ROOT}/{p['source_folder']}"
+        seed_noise(device, rng, source, p["file_name"])
+        create_file(device, f"{source}/{p['file_name']}", "", rng)
+        device.make_dir(f"{ROOT}/{p['destination_folder']}")
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         p = self.params
-        gone = file_text(device, f"{ROOT}/{p['source_folder']}/{p['file_name']}") is None
-        there = file_text(device, f"{ROOT}/{p['destination_folder']}/{p['file_name']}") == p["text"]
+        gone = not find_under(device, f"{ROOT}/{p['source_folder']}", p["file_name"])
+        there = find_under(device, f"{ROOT}/{p['destination_folder']}", p["file_name"])
         return fraction([gone, there])
 
     def oracle(self) -> Oracle:

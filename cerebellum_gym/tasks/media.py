@@ -8,8 +8,8 @@ import numpy as np
 
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device
+from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
-from cerebellum_gym.tasks.common import random_file_stem
 from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
@@ -103,7 +103,8 @@ class AudioRecorderRecordAudioWithFileName(_RecorderTask):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        return {**super().generate_params(rng), "file_name": random_file_stem(rng) + ".m4a"}
+        # AndroidWorld: a recording word with ".m4a", then modified (a date, a code or a tag).
+        return {"existing": 0, "file_name": awdata.modified_file_name(rng, awdata.pick(rng, awdata.RECORDING_NAMES) + ".m4a")}
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         return 1.0 if f"{self.params['file_name']}.m4a" in device.list_dir(RECORDS_DIR) else 0.0
@@ -147,16 +148,9 @@ class _CameraTask(Task):
     folder: ClassVar[str] = PHOTOS_DIR
     video: ClassVar[bool] = False
 
-    @classmethod
-    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        return {"existing": int(rng.integers(0, 4))}
-
     def initialize(self, device: Device) -> None:
-        for folder in (PHOTOS_DIR, VIDEOS_DIR):
+        for folder in (PHOTOS_DIR, VIDEOS_DIR):  # AndroidWorld clears both folders first
             device.remove_path(folder)
-        ext = ".mp4" if self.video else ".jpg"
-        for i in range(self.params["existing"]):
-            device.write_file(f"{self.folder}/{'VID' if self.video else 'IMG'}_2023101{i}_0930{i:02d}{ext}", b"old")
         self._before = set(device.list_dir(self.folder))
 
     def progress(self, device: Device, answer: str | None = None) -> float:

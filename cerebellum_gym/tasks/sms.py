@@ -8,24 +8,20 @@ import numpy as np
 
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device
+from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
-from cerebellum_gym.tasks.common import MESSAGES, fuzzy_match
-from cerebellum_gym.tasks.contacts import CONTACTS_URI, digits, random_name, random_number
+from cerebellum_gym.tasks.common import fuzzy_match
+from cerebellum_gym.tasks.contacts import CONTACTS_URI, digits
 from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
 SMS_PACKAGE = "com.simplemobiletools.smsmessenger"
 SMS_URI = "content://sms"
-ADDRESSES = (
-    "1600 Amphitheatre Pkwy, Mountain View, CA 94043",
-    "350 Fifth Avenue, New York, NY 10118",
-    "221 Baker Street, Portland, OR 97201",
-    "742 Evergreen Terrace, Springfield, IL 62704",
-    "1 Infinite Loop, Cupertino, CA 95014",
-    "4059 Mt Lee Dr, Hollywood, CA 90068",
-    "11 Wall Street, New York, NY 10005",
-    "600 Montgomery St, San Francisco, CA 94111",
-)
+#: AndroidWorld's message pool (its ``RANDOM_SENTENCES``) and the addresses it texts.
+MESSAGES = awdata.SENTENCES
+ADDRESSES = awdata.ADDRESSES
+#: The text AndroidWorld's resend task receives after the user's message.
+GLITCH = "Sorry, there was a glitch, what was the last message you sent me?"
 #: AndroidWorld requires the message to have been sent within the last five minutes.
 RECENT_MS = 5 * 60 * 1000
 
@@ -40,13 +36,10 @@ def add_sms(device: Device, address: str, body: str, kind: str, minutes_ago: int
     )
 
 
-def seed_inbox(device: Device, rng: np.random.Generator, count: int, avoid: set[str]) -> None:
-    """Received messages from random numbers, an hour to a few days old."""
-    for _ in range(count):
-        number = random_number(rng)
-        if digits(number) in avoid:
-            continue
-        add_sms(device, number, str(rng.choice(MESSAGES)), "1", int(rng.integers(60, 4000)))
+def receive(device: Device, texts: list[tuple[str, str]]) -> None:
+    """Texts arriving one a minute, the last one now (AndroidWorld sends them to the emulator in turn)."""
+    for i, (number, body) in enumerate(texts):
+        add_sms(device, number, body, "1", len(texts) - 1 - i)
 
 
 class SmsOracle(ScriptedOracle):
@@ -136,11 +129,10 @@ class SimpleSmsSend(_SmsTask):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        return {"number": random_number(rng), "message": str(rng.choice(MESSAGES)), "noise_seed": int(rng.integers(2**31))}
+        return {"number": awdata.random_phone_number(rng), "message": awdata.pick(rng, MESSAGES), "noise_seed": int(rng.integers(2**31))}
 
     def initialize(self, device: Device) -> None:
-        device.content_delete(SMS_URI)
-        seed_inbox(device, np.random.default_rng(self.params["noise_seed"]), 3, {digits(self.params["number"])})
+        device.content_delete(SMS_URI)  # AndroidWorld clears the SMS tables and sends nothing here
 
     def oracle(self) -> Oracle:
         number = self.params["number"]
@@ -154,8 +146,19 @@ class SimpleSmsReply(SimpleSmsSend):
     template = "Reply to {number} with message: {message} in Simple SMS Messenger"
 
     def initialize(self, device: Device) -> None:
+        # AndroidWorld: 1-5 texts from random numbers, the one from {number} slipped in at a random turn.
         super().initialize(device)
-        add_sms(device, self.params["number"], "Hey, are you around?", "1", 30)
+        rng = np.random.default_rng(self.params["noise_seed"])
+        texts: list[tuple[str, str]] = []
+        relevant_sent = False
+        for _ in range(int(rng.integers(1, 6))):
+            if not relevant_sent and rng.integers(2):
+                texts.append((self.params["number"], awdata.pick(rng, MESSAGES)))
+                relevant_sent = True
+            texts.append((awdata.random_phone_number(rng), awdata.pick(rng, MESSAGES)))
+        if not relevant_sent:
+            texts.append((self.params["number"], awdata.pick(rng, MESSAGES)))
+        receive(device, texts)
 
     def oracle(self) -> Oracle:
         return SmsOracle(self.params["number"], self.params["message"])
@@ -172,12 +175,15 @@ class SimpleSmsReplyMostRecent(_SmsTask):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        return {"message": str(rng.choice(MESSAGES)), "number": random_number(rng), "noise_seed": int(rng.integers(2**31))}
+        return {"message": awdata.pick(rng, MESSAGES), "number": awdata.random_phone_number(rng), "noise_seed": int(rng.integers(2**31))}
 
     def initialize(self, device: Device) -> None:
+        # AndroidWorld: 0-5 texts from random numbers, then one from {number}; none carries the goal message.
         device.content_delete(SMS_URI)
-        seed_inbox(device, np.random.default_rng(self.params["noise_seed"]), 4, {digits(self.params["number"])})
-        add_sms(device, self.params["number"], "Did you get my last message?", "1", 5)
+        rng = np.random.default_rng(self.params["noise_seed"])
+        others = [m for m in MESSAGES if m != self.params["message"]]
+        texts = [(awdata.random_phone_number(rng), awdata.pick(rng, others)) for _ in range(int(rng.integers(0, 6)))]
+        receive(device, [*texts, (self.params["number"], awdata.pick(rng, others))])
 
     def text_candidates(self) -> list[str]:
         return [self.params["message"]]
@@ -212,21 +218,15 @@ class SimpleSmsResend(_SmsTask):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        first, last = random_name(rng)
-        return {
-            "name": f"{first} {last}",
-            "number": random_number(rng),
-            "message": str(rng.choice(MESSAGES)),
-            "noise_seed": int(rng.integers(2**31)),
-        }
+        return {"name": awdata.random_person_name(rng), "number": awdata.random_phone_number(rng), "message": awdata.pick(rng, MESSAGES)}
 
     def initialize(self, device: Device) -> None:
+        # AndroidWorld: the contact, the message sent to them, then their reply asking for it again.
         device.content_delete(SMS_URI)
         device.content_delete(CONTACTS_URI)
         device.content_insert(CONTACTS_URI, {"display_name": self.params["name"], "number": self.params["number"]})
-        seed_inbox(device, np.random.default_rng(self.params["noise_seed"]), 3, {digits(self.params["number"])})
-        add_sms(device, self.params["number"], "What time works for you?", "1", 20)
-        add_sms(device, self.params["number"], self.params["message"], "2", 2)
+        add_sms(device, self.params["number"], self.params["message"], "2", 1)
+        add_sms(device, self.params["number"], GLITCH, "1", 0)
         self._before = {r["_id"] for r in device.content_query(SMS_URI)}
 
     def progress(self, device: Device, answer: str | None = None) -> float:
@@ -259,28 +259,24 @@ class SimpleSmsSendReceivedAddress(_SmsTask):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        name1 = " ".join(random_name(rng))
-        name2 = " ".join(random_name(rng))
-        while name2 == name1:  # AndroidWorld's exclusion is broken; ours is not
-            name2 = " ".join(random_name(rng))
+        name1 = awdata.random_person_name(rng)
+        name2 = awdata.random_person_name(rng, excluding=name1)  # AndroidWorld's exclusion is broken; ours is not
         return {
             "name1": name1,
             "name2": name2,
-            "number": random_number(rng),
-            "number2": random_number(rng),
-            "message": str(rng.choice(ADDRESSES)),
-            "noise_seed": int(rng.integers(2**31)),
+            "number": awdata.random_phone_number(rng),
+            "number2": awdata.random_phone_number(rng),
+            "message": awdata.pick(rng, ADDRESSES),
         }
 
     def initialize(self, device: Device) -> None:
+        # AndroidWorld: both contacts, then one text from name2 with the address.
         p = self.params
         device.content_delete(SMS_URI)
         device.content_delete(CONTACTS_URI)
         device.content_insert(CONTACTS_URI, {"display_name": p["name1"], "number": p["number"]})
         device.content_insert(CONTACTS_URI, {"display_name": p["name2"], "number": p["number2"]})
-        seed_inbox(device, np.random.default_rng(p["noise_seed"]), 3, {digits(p["number"]), digits(p["number2"])})
-        add_sms(device, p["number2"], "The party is on Saturday at 7, here's the address:", "1", 4)
-        add_sms(device, p["number2"], p["message"], "1", 3)
+        add_sms(device, p["number2"], p["message"], "1", 0)
 
     def text_candidates(self) -> list[str]:
         return [self.params["name1"], self.params["message"]]

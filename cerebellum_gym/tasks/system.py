@@ -45,14 +45,24 @@ class _Toggle(Task):
     path: ClassVar[tuple[str, ...]] = ()
     switch_text: ClassVar[str] = ""
 
+    #: Values that count as on: AndroidWorld takes wifi_on 2 ("on, airplane mode") as on, but
+    #: only bluetooth_on 1.
+    on_values: ClassVar[tuple[str, ...]] = ("1",)
+
+    @classmethod
+    def generate_params(cls, rng: Any) -> dict[str, Any]:
+        # AndroidWorld's template has the field; each task fixes its value.
+        return {"on_or_off": "on" if cls.want_on else "off"}
+
     def initialize(self, device: Device) -> None:
         device.put_setting(self.namespace, self.key, "0" if self.want_on else "1")
 
     def progress(self, device: Device, answer: str | None = None) -> float:
-        value = device.get_setting(self.namespace, self.key)
-        # AndroidWorld accepts wifi_on 2 ("on, airplane mode") as on.
-        on = value in ("1", "2")
+        on = device.get_setting(self.namespace, self.key) in self.on_values
         return 1.0 if on == self.want_on else 0.0
+
+    def text_candidates(self) -> list[str]:
+        return []
 
     def oracle(self) -> Oracle:
         return ToggleOracle(self.path, self.switch_text, self.want_on)
@@ -66,9 +76,10 @@ _BT_PATH = ("Connected devices", "Connection preferences", "Bluetooth")
 class SystemWifiTurnOn(_Toggle):
     name = "SystemWifiTurnOn"
     mirrors = "SystemWifiTurnOn"
-    template = "Turn wifi on."
+    template = "Turn wifi {on_or_off}."
     judge = "settings global wifi_on is 1 (or 2); starts at 0."
     key = "wifi_on"
+    on_values = ("1", "2")
     path = _WIFI_PATH
     switch_text = "Wi-Fi"
 
@@ -77,7 +88,6 @@ class SystemWifiTurnOn(_Toggle):
 class SystemWifiTurnOff(SystemWifiTurnOn):
     name = "SystemWifiTurnOff"
     mirrors = "SystemWifiTurnOff"
-    template = "Turn wifi off."
     judge = "settings global wifi_on is 0; starts at 1."
     want_on = False
 
@@ -86,7 +96,7 @@ class SystemWifiTurnOff(SystemWifiTurnOn):
 class SystemBluetoothTurnOn(_Toggle):
     name = "SystemBluetoothTurnOn"
     mirrors = "SystemBluetoothTurnOn"
-    template = "Turn bluetooth on."
+    template = "Turn bluetooth {on_or_off}."
     judge = "settings global bluetooth_on is 1; starts at 0."
     key = "bluetooth_on"
     path = _BT_PATH
@@ -97,7 +107,6 @@ class SystemBluetoothTurnOn(_Toggle):
 class SystemBluetoothTurnOff(SystemBluetoothTurnOn):
     name = "SystemBluetoothTurnOff"
     mirrors = "SystemBluetoothTurnOff"
-    template = "Turn bluetooth off."
     judge = "settings global bluetooth_on is 0; starts at 1."
     want_on = False
 
@@ -126,6 +135,7 @@ class _Brightness(Task):
     family: ClassVar[str] = "system"
     complexity: ClassVar[float] = 1.0
     target: ClassVar[int] = BRIGHTNESS_MAX
+    template = "Turn brightness to the {max_or_min} value."
 
     def initialize(self, device: Device) -> None:
         start = BRIGHTNESS_MIN if self.target == BRIGHTNESS_MAX else BRIGHTNESS_MAX
@@ -139,14 +149,17 @@ class _Brightness(Task):
 
     @classmethod
     def generate_params(cls, rng: Any) -> dict[str, Any]:
-        return {}
+        # AndroidWorld's template has the field; each task fixes its value.
+        return {"max_or_min": "max" if cls.target == BRIGHTNESS_MAX else "min"}
+
+    def text_candidates(self) -> list[str]:
+        return []
 
 
 @register_task
 class SystemBrightnessMax(_Brightness):
     name = "SystemBrightnessMax"
     mirrors = "SystemBrightnessMax"
-    template = "Turn brightness to the max value."
     judge = "settings system screen_brightness is 255; starts at 1."
     target = BRIGHTNESS_MAX
 
@@ -155,7 +168,6 @@ class SystemBrightnessMax(_Brightness):
 class SystemBrightnessMin(_Brightness):
     name = "SystemBrightnessMin"
     mirrors = "SystemBrightnessMin"
-    template = "Turn brightness to the min value."
     judge = "settings system screen_brightness is 1; starts at 255."
     target = BRIGHTNESS_MIN
 
@@ -261,12 +273,13 @@ class OpenAppOracle(ScriptedOracle):
         return self.tap(hit) if hit else self.scroll_search(screen)
 
 
-#: AndroidWorld's app names for the open-app tasks (its "dialer" has no simulated app).
+#: AndroidWorld's app names for the open-app tasks: package and launcher label.
 OPEN_APPS = {
     "camera": ("com.android.camera2", "Camera"),
     "clock": ("com.google.android.deskclock", "Clock"),
     "contacts": ("com.google.android.contacts", "Contacts"),
     "settings": (SETTINGS_PACKAGE, "Settings"),
+    "dialer": ("com.google.android.dialer", "Phone"),
 }
 
 

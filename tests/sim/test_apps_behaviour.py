@@ -33,7 +33,7 @@ def test_stopwatch_runs_on_the_virtual_clock() -> None:
 
 def test_long_press_selects_all_so_typing_replaces() -> None:
     phone = Phone()
-    phone.write_file("/sdcard/Markor/a.md", b"old text")
+    phone.write_file("/sdcard/Documents/Markor/a.md", b"old text")
     phone.start_app("net.gsantner.markor")
     tap(phone, text="Skip")
     tap(phone, text="a.md")
@@ -44,25 +44,25 @@ def test_long_press_selects_all_so_typing_replaces() -> None:
     phone.long_press(*editor.center)
     phone.type_text("new")
     phone.press_key(KEYCODE_BACK)  # Markor saves when the document is left
-    assert phone.read_file("/sdcard/Markor/a.md") == b"new"
+    assert phone.read_file("/sdcard/Documents/Markor/a.md") == b"new"
 
 
 def test_markor_creates_empty_folders_and_moves_notes() -> None:
     phone = Phone()
-    phone.write_file("/sdcard/Markor/n.md", b"x")
+    phone.write_file("/sdcard/Documents/Markor/n.md", b"x")
     phone.start_app("net.gsantner.markor")
     tap(phone, text="Skip")
     tap(phone, desc="Create a new file or folder")
     phone.type_text("Inbox")  # the dialog opens with the keyboard up
     tap(phone, text="Folder")
-    assert phone.list_dir("/sdcard/Markor") == ["Inbox", "n.md"] and phone.is_dir("/sdcard/Markor/Inbox")
+    assert phone.list_dir("/sdcard/Documents/Markor") == ["Inbox", "n.md"] and phone.is_dir("/sdcard/Documents/Markor/Inbox")
     phone.long_press(*node(phone, text="n.md").center)
     tap(phone, desc="Move")
     tap(phone, text="Inbox")
     tap(phone, text="Move here")
-    assert phone.list_dir("/sdcard/Markor/Inbox") == ["n.md"] and phone.read_file("/sdcard/Markor/Inbox/n.md") == b"x"
-    phone.remove_path("/sdcard/Markor/Inbox")
-    assert phone.list_dir("/sdcard/Markor") == []
+    assert phone.list_dir("/sdcard/Documents/Markor/Inbox") == ["n.md"] and phone.read_file("/sdcard/Documents/Markor/Inbox/n.md") == b"x"
+    phone.remove_path("/sdcard/Documents/Markor/Inbox")
+    assert phone.list_dir("/sdcard/Documents/Markor") == []
 
 
 def test_recorder_asks_for_the_microphone_until_granted() -> None:
@@ -110,3 +110,21 @@ def test_sms_send_writes_the_provider() -> None:
     sent = phone.content_query("content://sms/sent")
     assert [(r["address"], r["body"]) for r in sent] == [("+15550001111", "hi there")]
     assert int(sent[0]["date"]) == int(phone.now().timestamp() * 1000) - 1000  # stamped when Send was tapped
+
+
+def test_dialer_opens_from_the_launcher_and_dials() -> None:
+    """AndroidWorld's open-app tasks name "dialer" (com.google.android.dialer): it is on the home screen."""
+    phone = Phone()
+    tap(phone, text="Phone")
+    assert phone.foreground_package() == "com.google.android.dialer"
+    assert node(phone, text="No recent calls") is not None
+    tap(phone, desc="Dial pad")
+    for key in "1234":
+        tap(phone, text=key)
+    assert node(phone, rid=":id/digits").text == "1234"
+    tap(phone, desc="Backspace")
+    tap(phone, text="Call")
+    assert node(phone, text="123") is not None and node(phone, text="End call") is not None
+    tap(phone, text="End call")
+    phone.press_key(KEYCODE_BACK)
+    assert node(phone, text="123") is not None  # the call is in the recents list

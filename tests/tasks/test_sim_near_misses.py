@@ -25,7 +25,7 @@ SMS_PKG = "com.simplemobiletools.smsmessenger"
 CONTACTS = "content://com.android.contacts/data/phones"
 CAL = "content://com.simplemobiletools.calendar.pro/events"
 EXP = "content://com.arduia.expense/expenses"
-MARKOR = "/sdcard/Markor"
+MARKOR = "/sdcard/Documents/Markor"
 RECORDS = "/sdcard/Android/data/com.dimowner.audiorecorder/files/Music/records"
 
 
@@ -306,6 +306,7 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
     "MarkorAddNoteHeader": [
         ("no blank line", lambda p, t: _rename(p, t, f"{t.params['header']}\n{t.params['original_content']}")),
         ("header at the bottom", lambda p, t: _rename(p, t, f"{t.params['original_content']}\n\n{t.params['header']}")),
+        ("two blank lines", lambda p, t: _rename(p, t, f"{t.params['header']}\n\n\n{t.params['original_content']}\n")),
     ],
     "MarkorCreateFolder": [
         ("a file of that name", write(lambda t: f"{MARKOR}/{t.params['folder_name']}", lambda t: "")),
@@ -314,13 +315,13 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
     "MarkorMoveNote": [
         (
             "copied, not moved",
-            write(lambda t: f"{MARKOR}/{t.params['destination_folder']}/{t.params['file_name']}", lambda t: t.params["text"]),
+            write(lambda t: f"{MARKOR}/{t.params['destination_folder']}/{t.params['file_name']}", lambda t: "a copy"),
         ),
         (
             "moved to the wrong folder",
             lambda p, t: done(
                 p.remove_path(f"{MARKOR}/{t.params['source_folder']}/{t.params['file_name']}"),
-                p.write_file(f"{MARKOR}/{t.params['file_name']}", t.params["text"].encode()),
+                p.write_file(f"{MARKOR}/{t.params['file_name']}", b"moved"),
             ),
         ),
     ],
@@ -335,6 +336,7 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
         ("wrong duration", lambda p, t: p.content_insert(CAL, event_row(t, end_ts=int(event_row(t)["end_ts"]) + 900))),
         ("added twice", lambda p, t: done([p.content_insert(CAL, event_row(t)) for _ in range(2)])),
         ("wrong title", lambda p, t: p.content_insert(CAL, event_row(t, title="Completely different title"))),
+        ("a location the goal never gave", lambda p, t: p.content_insert(CAL, event_row(t, location="Conference Room A"))),
     ],
     "SimpleCalendarDeleteEvents": [
         ("two of three deleted", lambda p, t: delete_rows(p, CAL, sorted(t._targets)[:2])),  # type: ignore[attr-defined]
@@ -366,9 +368,11 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
     ],
     "SimpleSmsReplyMostRecent": [
         (
-            "reply to an older sender",
+            "reply to an older sender (or another number, when the newest text is the only one)",
             lambda p, t: sms_sent(
-                p, next(r["address"] for r in p.content_query(SMS) if r["address"] != t.params["number"]), t.params["message"]
+                p,
+                next((r["address"] for r in p.content_query(SMS) if r["address"] != t.params["number"]), "+15550001111"),
+                t.params["message"],
             ),
         )
     ],
@@ -468,7 +472,7 @@ def test_near_misses_are_rejected(name: str) -> None:
         ("MarkorCreateNote", write(lambda t: f"{MARKOR}/{t.params['file_name']}", lambda t: "Something else entirely, not the text."), 0.5),
         (
             "MarkorMoveNote",
-            write(lambda t: f"{MARKOR}/{t.params['destination_folder']}/{t.params['file_name']}", lambda t: t.params["text"]),
+            write(lambda t: f"{MARKOR}/{t.params['destination_folder']}/{t.params['file_name']}", lambda t: "a copy"),
             0.5,
         ),
         ("ExpenseAddMultiple", lambda p, t: done([p.content_insert(EXP, expense(r)) for r in t.params["rows"][:2]]), 2 / 3),
@@ -499,3 +503,14 @@ def test_sms_judge_uses_device_clock() -> None:
     assert task.progress(phone) == 1.0
     phone.wait(timedelta(minutes=6).total_seconds())
     assert task.progress(phone) == 0.0
+
+
+def test_location_answer_is_matched_fuzzily_as_in_androidworld() -> None:
+    """AndroidWorld compares the location with a 0.9 similarity ratio: a typo passes, another place fails."""
+    phone, task = setup("SimpleCalendarLocationOfEvent", 5)
+    location = task.params["location"]
+    assert location == "Conference Room A"  # this seed's draw
+    assert task.progress(phone, location.lower()) == 1.0
+    assert task.progress(phone, "Conference Rooms A") == 1.0
+    assert task.progress(phone, "Somewhere else entirely") == 0.0
+    assert task.progress(phone, f"{location}, {location}") == 0.0  # two answers for one location

@@ -8,6 +8,7 @@ from cerebellum_gym.sim.apps.calendar import SimpleCalendarApp
 from cerebellum_gym.sim.apps.camera import CameraApp
 from cerebellum_gym.sim.apps.clock import ClockApp
 from cerebellum_gym.sim.apps.contacts import ContactsApp
+from cerebellum_gym.sim.apps.dialer import DialerApp
 from cerebellum_gym.sim.apps.expense import ProExpenseApp
 from cerebellum_gym.sim.apps.files import FilesApp
 from cerebellum_gym.sim.apps.markor import MarkorApp
@@ -28,6 +29,7 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     ProExpenseApp,
     FilesApp,
     ChromeApp,
+    DialerApp,
 )
 
 __all__ = [
@@ -38,6 +40,7 @@ __all__ = [
     "ChromeApp",
     "ClockApp",
     "ContactsApp",
+    "DialerApp",
     "FilesApp",
     "MarkorApp",
     "ProExpenseApp",

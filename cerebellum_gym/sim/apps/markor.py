@@ -1,4 +1,7 @@
-"""Markor (net.gsantner.markor): notes as plain files under ``/sdcard/Markor``, in folders.
+"""Markor (net.gsantner.markor): notes as plain files under ``/sdcard/Documents/Markor``, in folders.
+
+That is Markor's default notebook, ``/storage/emulated/0/Documents/Markor`` (AndroidWorld's
+``MARKOR_DATA``; ``/sdcard`` is the same storage, and the served shell folds the aliases).
 
 The file list browses folders; a long press starts a selection (delete, rename, move, select
 all); the + button creates a note or a folder; the editor saves on Save, on back and on rename,
@@ -16,7 +19,7 @@ from cerebellum_gym.sim.apps.folders import FolderApp
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, Text, Widget
 
-ROOT = "/sdcard/Markor"
+ROOT = "/sdcard/Documents/Markor"
 GREEN = (27, 94, 32)
 EXTENSIONS = (".md", ".txt", ".org", ".todo.txt")
 

@@ -1,0 +1,983 @@
+"""AndroidWorld's parameter pools and name generators, so mirrored tasks draw what AndroidWorld draws.
+
+The lists are data read from AndroidWorld's source at the pinned commit (google-research/
+android_world d9c569f, Apache-2.0); the module each comes from is named beside it, and
+``tests/tasks/test_androidworld_conformance.py`` checks every list against that source. The
+generators follow AndroidWorld's documented behaviour with a numpy ``Generator`` in place of
+Python's global ``random``, so a seed fixes an episode here (same pools and shapes, not the same
+draws as AndroidWorld for a given seed).
+
+Example:
+    >>> import numpy as np
+    >>> from cerebellum_gym.tasks import awdata
+    >>> rng = np.random.default_rng(0)
+    >>> awdata.random_phone_number(rng)[:2], len(awdata.random_phone_number(rng))
+    ('+1', 12)
+    >>> awdata.modified_file_name(np.random.default_rng(3), "memo.m4a").endswith(".m4a")
+    True
+"""
+
+from __future__ import annotations
+
+import string
+from datetime import date, timedelta
+from typing import Final
+
+import numpy as np
+
+#: AndroidWorld's "today" on the device (``device_constants.DT``), in UTC.
+DEVICE_TODAY: Final = date(2023, 10, 15)
+_ALNUM: Final = string.ascii_letters + string.digits
+_FIXED_TAGS: Final = ("backup", "copy", "final", "edited")
+
+
+def pick(rng: np.random.Generator, items: tuple[str, ...] | list[str]) -> str:
+    """One item, uniformly (``random.choice``)."""
+    return str(items[int(rng.integers(len(items)))])
+
+
+def random_string(rng: np.random.Generator, length: int) -> str:
+    """Letters and digits (``user_data_generation.generate_random_string``)."""
+    return "".join(_ALNUM[int(i)] for i in rng.integers(0, len(_ALNUM), size=length))
+
+
+def random_date_str(rng: np.random.Generator) -> str:
+    """A day of 2023 before the device's today, as ``YYYY_MM_DD`` (``_generate_random_date_str``)."""
+    start = date(2023, 1, 1)
+    day = start + timedelta(days=int(rng.integers(0, (date(2023, 10, 14) - start).days + 1)))
+    return day.strftime("%Y_%m_%d")
+
+
+def modified_file_name(rng: np.random.Generator, base: str) -> str:
+    """``base`` with a date, a 4-character code or a tag as prefix or suffix, before the extension
+    (``user_data_generation.generate_modified_file_name``)."""
+    kind = int(rng.integers(3))
+    as_prefix = bool(rng.integers(2))
+    stem, dot, ext = base.rpartition(".") if "." in base.lstrip(".") else (base, "", "")
+    ext = dot + ext
+    if kind == 0:
+        mod = random_date_str(rng)
+    elif kind == 1:
+        mod = random_string(rng, 4)
+    else:
+        mod = pick(rng, _FIXED_TAGS)
+    return f"{mod}_{stem}{ext}" if as_prefix else f"{stem}_{mod}{ext}"
+
+
+def random_file_name(rng: np.random.Generator) -> str:
+    """``adjective_noun``, modified, without an extension (``generate_random_file_name``)."""
+    return modified_file_name(rng, f"{pick(rng, ADJECTIVES)}_{pick(rng, NOUNS)}")
+
+
+def random_note_name(rng: np.random.Generator) -> str:
+    """A note's file name: a random file name ending in ``.md`` or ``.txt`` (markor's ``_generate_random_note``)."""
+    return random_file_name(rng) + pick(rng, (".md", ".txt"))
+
+
+def random_person_name(rng: np.random.Generator, excluding: str = "") -> str:
+    """``Given Family`` (``generate_random_name``), avoiding every word of ``excluding``.
+
+    AndroidWorld's own exclusion passes its arguments to ``re.split`` the wrong way round and so
+    excludes nothing; here it works.
+    """
+    avoid = set(excluding.replace(",", " ").split())
+    family = pick(rng, [n for n in FAMILY_NAMES if n not in avoid])
+    given = pick(rng, [n for n in GIVEN_NAMES if n not in avoid])
+    return f"{given} {family}"
+
+
+def random_phone_number(rng: np.random.Generator) -> str:
+    """``+1`` and ten digits (``generate_random_number``)."""
+    return "+1" + "".join(str(int(d)) for d in rng.integers(0, 10, size=10))
+
+
+def noise_file_names(rng: np.random.Generator, base: str, variants: tuple[str, ...], n: int = 20) -> list[str]:
+    """Decoy file names as ``generate_noise_files`` draws them: 1 to ``n`` distinct names, each a
+    modified variant (85%) or a modified ``base`` (15%), given a variant's extension when it has none."""
+    count = int(rng.integers(1, n + 1))
+    names: list[str] = []
+    while len(names) < count:
+        name = modified_file_name(rng, pick(rng, variants) if rng.random() <= 0.85 else base)
+        if "." not in name:
+            variant = pick(rng, variants)
+            name += variant[variant.rfind(".") :] if "." in variant else ""
+        if name not in names:
+            names.append(name)
+    return names
+
+
+# --- the lists ---------------------------------------------------------------------------------
+
+#: Given names (``user_data_generation.COMMON_GIVEN_NAMES``).
+GIVEN_NAMES: Final[tuple[str, ...]] = (
+    "Abdullah",
+    "Adam",
+    "Ahmed",
+    "Alejandro",
+    "Ali",
+    "Alice",
+    "Amelia",
+    "Amina",
+    "Amir",
+    "Ana",
+    "Anna",
+    "Aria",
+    "Arthur",
+    "Ava",
+    "Camila",
+    "Carlos",
+    "Charlie",
+    "Charlotte",
+    "Daniel",
+    "David",
+    "Elias",
+    "Ella",
+    "Ema",
+    "Emil",
+    "Emilia",
+    "Emily",
+    "Emma",
+    "Eva",
+    "Fatima",
+    "Freya",
+    "Gabriel",
+    "George",
+    "Grace",
+    "Hana",
+    "Hannah",
+    "Henry",
+    "Hugo",
+    "Ian",
+    "Ibrahim",
+    "Isabella",
+    "Isla",
+    "Ivan",
+    "Jack",
+    "James",
+    "Jose",
+    "Juan",
+    "Laura",
+    "Leo",
+    "Leon",
+    "Leonardo",
+    "Liam",
+    "Lily",
+    "Lina",
+    "Louis",
+    "Luca",
+    "Lucas",
+    "Luis",
+    "Luka",
+    "Maria",
+    "Mariam",
+    "Mark",
+    "Martin",
+    "Martina",
+    "Maryam",
+    "Mateo",
+    "Matteo",
+    "Maya",
+    "Mia",
+    "Miguel",
+    "Mila",
+    "Mohammad",
+    "Muhammad",
+    "Nikola",
+    "Noa",
+    "Noah",
+    "Nora",
+    "Oliver",
+    "Olivia",
+    "Omar",
+    "Oscar",
+    "Petar",
+    "Samuel",
+    "Santiago",
+    "Sara",
+    "Sarah",
+    "Sofia",
+    "Sofija",
+    "Sophia",
+    "Sophie",
+    "Theo",
+    "Theodore",
+    "Thiago",
+    "Thomas",
+    "Valentina",
+    "Victoria",
+    "William",
+    "Willow",
+)
+
+#: Family names (``user_data_generation._COMMON_FAMILY_NAMES``).
+FAMILY_NAMES: Final[tuple[str, ...]] = (
+    "Ahmed",
+    "Ali",
+    "Alves",
+    "Chen",
+    "Fernandez",
+    "Ferreira",
+    "Garcia",
+    "Gonzalez",
+    "Hernandez",
+    "Ibrahim",
+    "Li",
+    "Liu",
+    "Lopez",
+    "Martin",
+    "Mohamed",
+    "Mohammed",
+    "Muller",
+    "Pereira",
+    "Wang",
+    "Zhang",
+    "da Silva",
+    "dos Santos",
+)
+
+#: The sentence pool of notes and text messages (``user_data_generation.RANDOM_SENTENCES``).
+SENTENCES: Final[tuple[str, ...]] = (
+    "Don't forget to water the plants while I'm away.",
+    "Your dentist appointment is scheduled for 2 PM on Thursday.",
+    "Lunch meeting with Sarah at 1 PM Cafe L'amour.",
+    "The dog's vet appointment is next Monday at 11 AM.",
+    "Parents' evening at school this Wednesday.",
+    "Monthly budget meeting pushed to Friday.",
+    "Pick up groceries: Milk and Bread and Apples.",
+    "Gym membership renewal due on the 20th.",
+    "The library book is due back on the 15th.",
+    "Reminder to call Grandma for her birthday.",
+    "Weekend plans: Hiking trip to Blue Mountain.",
+    "Book club meets next Tuesday to discuss '1984'.",
+    "Dry cleaning is ready for pick-up.",
+    "Wedding anniversary on the 30th. Make reservations!",
+    "Yoga class every Tuesday and Thursday at 6 PM.",
+    "Hello, World!",
+    "To be or not to be.",
+    "A quick brown fox.",
+    "Lorem Ipsum is simply dummy text.",
+    "The night is dark and full of terrors.",
+    "May the Force be with you.",
+    "Elementary, my dear Watson.",
+    "It's a bird, it's a plane.",
+    "Winter is coming.",
+    "The cake is a lie.",
+    "Inconceivable!",
+    "A journey of a thousand miles begins with a single step.",
+    "I think, therefore I am.",
+    "The early bird catches the worm.",
+    "Ignorance is bliss.",
+    "Actions speak louder than words.",
+    "Beauty is in the eye of the beholder.",
+    "Better late than never.",
+    "Cleanliness is next to godliness.",
+    "Don't cry over spilled milk.",
+    "The pen is mightier than the sword.",
+    "When in Rome, do as the Romans do.",
+    "The squeaky wheel gets the grease.",
+    "Where there is smoke, there is fire.",
+    "You can't make an omelette without breaking a few eggs.",
+)
+
+#: File-name adjectives (``user_data_generation._ADJECTIVES``).
+ADJECTIVES: Final[tuple[str, ...]] = (
+    "quick",
+    "happy",
+    "silly",
+    "brave",
+    "kind",
+    "clever",
+    "gentle",
+    "proud",
+    "friendly",
+    "funny",
+    "curious",
+    "smart",
+    "bold",
+    "calm",
+    "fierce",
+    "wise",
+    "strong",
+    "bright",
+    "eager",
+    "fancy",
+    "helpful",
+    "jolly",
+    "lively",
+    "neat",
+    "polite",
+    "sharp",
+    "shy",
+    "super",
+    "tough",
+    "witty",
+    "active",
+    "alert",
+    "best",
+    "busy",
+    "cool",
+    "fair",
+    "fancy",
+    "fine",
+    "glad",
+    "good",
+    "great",
+    "hot",
+    "nice",
+    "pretty",
+    "proud",
+    "ready",
+    "real",
+    "safe",
+    "sure",
+    "warm",
+)
+
+#: File-name nouns (``user_data_generation._NOUNS``).
+NOUNS: Final[tuple[str, ...]] = (
+    "apple",
+    "banana",
+    "cat",
+    "dog",
+    "elephant",
+    "fish",
+    "guitar",
+    "house",
+    "island",
+    "jacket",
+    "king",
+    "lion",
+    "monkey",
+    "nest",
+    "ocean",
+    "penguin",
+    "queen",
+    "rabbit",
+    "snake",
+    "tree",
+    "umbrella",
+    "violin",
+    "watch",
+    "xylophone",
+    "yacht",
+    "zebra",
+    "ant",
+    "bear",
+    "cow",
+    "deer",
+    "eagle",
+    "frog",
+    "goat",
+    "horse",
+    "igloo",
+    "jelly",
+    "koala",
+    "lamp",
+    "mouse",
+    "nurse",
+    "owl",
+    "pig",
+    "quilt",
+    "rose",
+    "sun",
+    "tiger",
+    "unicorn",
+    "vase",
+    "wolf",
+    "fox",
+    "zebra",
+)
+
+#: Shared-storage folders and typical file names in each (``user_data_generation.EMULATOR_DIRECTORIES``).
+EMULATOR_DIRECTORIES: Final[dict[str, tuple[str, ...]]] = {
+    "Alarms": (
+        "morning_alarm.mp3",
+        "wake_up.mp3",
+        "early_alarm.mp3",
+        "daily_reminder.mp3",
+        "weekend_alarm.mp3",
+        "night_alarm.mp3",
+        "early_bird.mp3",
+        "fitness_reminder.mp3",
+        "meditation_time.mp3",
+    ),
+    "Audiobooks": (
+        "sci_fi_book.mp3",
+        "history_lecture.mp3",
+        "novel_chapter.mp3",
+        "biography_audio.mp3",
+        "mystery_novel.mp3",
+        "self_help_guide.mp3",
+        "adventure_story.mp3",
+        "language_lessons.mp3",
+        "childrens_fable.mp3",
+    ),
+    "DCIM": (
+        "holiday_photos.jpg",
+        "birthday_party.jpg",
+        "wedding_event.jpg",
+        "nature_pics.jpg",
+        "road_trip.jpg",
+        "graduation_ceremony.jpg",
+        "first_day_school.jpg",
+        "mountain_hike.jpg",
+        "winter_holiday.jpg",
+    ),
+    "Documents": (
+        "resume.pdf",
+        "cover_letter.pdf",
+        "annual_report.pdf",
+        "meeting_notes.pdf",
+        "project_plan.pdf",
+        "expense_report.pdf",
+        "invoice_details.pdf",
+        "client_brief.pdf",
+        "contract_agreement.pdf",
+    ),
+    "Download": (
+        "setup_exe.exe",
+        "sample_pdf.pdf",
+        "test_download.zip",
+        "image_file.png",
+        "movie_trailer.mp4",
+        "software_patch.exe",
+        "ebook_reader.apk",
+        "music_album.zip",
+    ),
+    "Movies": (
+        "action_film.mp4",
+        "romantic_comedy.mp4",
+        "documentary.mp4",
+        "horror_movie.mp4",
+        "sci_fi_thriller.mp4",
+        "animation_kids.mp4",
+        "drama_series.mp4",
+        "mystery_feature.mp4",
+    ),
+    "Music": (
+        "rock_album.mp3",
+        "jazz_song.mp3",
+        "classical_music.mp3",
+        "pop_hit.mp3",
+        "electronic_dance.mp3",
+        "folk_tunes.mp3",
+        "hip_hop_beats.mp3",
+        "opera_recordings.mp3",
+    ),
+    "Notifications": (
+        "new_message.mp3",
+        "app_alert.mp3",
+        "system_notification.mp3",
+        "calendar_event.mp3",
+        "email_received.mp3",
+        "weather_update.mp3",
+        "traffic_info.mp3",
+        "sports_score.mp3",
+    ),
+    "Pictures": (
+        "selfie.jpg",
+        "sunset.jpg",
+        "beach_day.jpg",
+        "city_night.jpg",
+        "family_gathering.jpg",
+        "pets_playing.jpg",
+        "garden_blooms.jpg",
+        "food_snapshot.jpg",
+    ),
+    "Podcasts": (
+        "news_podcast.mp3",
+        "tech_talk.mp3",
+        "comedy_show.mp3",
+        "health_series.mp3",
+        "educational_content.mp3",
+        "music_reviews.mp3",
+        "political_discussion.mp3",
+        "travel_tips.mp3",
+    ),
+    "Recordings": (
+        "interview_recording.mp3",
+        "lecture_capture.mp3",
+        "memoir_audio.mp3",
+        "meeting_audio.mp3",
+        "brainstorm_session.mp3",
+        "book_reading.mp3",
+        "therapy_session.mp3",
+        "personal_notes.mp3",
+    ),
+    "Ringtones": (
+        "default_ringtone.mp3",
+        "custom_tone.mp3",
+        "vintage_bell.mp3",
+        "modern_beep.mp3",
+        "jazzy_ring.mp3",
+        "funky_tune.mp3",
+        "classic_music.mp3",
+        "nature_sounds.mp3",
+    ),
+}
+
+#: Street addresses (``user_data_generation.generate_random_address``).
+ADDRESSES: Final[tuple[str, ...]] = (
+    "123 Main St Girdwood, AK, 99587",
+    "6 Elm St, Birmingham, AL, 35217",
+    "789 E Oak St, Phoenix AZ 85006",
+    "1011 S Maple St, Little Rock, AR, 72204",
+    "1415 W Cedar Ave Denver, CO, 80223",
+    "968 Spruce St, Hartford, CT, 06103",
+    "1819 Birch Ct, Dover, DE, 19901",
+    "2021 Poplar St, Atlanta, GA, 30340",
+)
+
+#: Markor decoy note names (``markor._NOTE_TITLES``).
+NOTE_TITLES: Final[tuple[str, ...]] = (
+    "grocery_list_weekly.md",
+    "meeting_notes_project_team.md",
+    "personal_goals_2024.md",
+    "reading_list_2024.md",
+    "research_paper_summary.md",
+    "summer_vacation_plans.md",
+    "budget_home_renovation.md",
+    "april_workout_routine.md",
+    "birthday_gift_ideas_mom.md",
+    "recipe_homemade_pizza.md",
+    "weekend_todo_list.md",
+    "insurance_plan_comparison.md",
+    "art_project_sketches.md",
+    "python_learning_goals.md",
+    "trip_reflections_recent.md",
+    "startup_ideas_launch.md",
+    "client_meetings_schedule.md",
+    "favorite_book_quotes.md",
+    "garden_layout_plan.md",
+    "upcoming_presentation_outline.md",
+)
+
+#: Markor folders of the move task (``MarkorMoveNote.generate_random_params``).
+MARKOR_SUBFOLDERS: Final[tuple[str, ...]] = (
+    "BookNotes",
+    "CodeSnippets",
+    "DailyNotes",
+    "FitnessPlans",
+    "MeetingMinutes",
+    "PersonalJournal",
+    "RecipeCollections",
+    "StudyGuides",
+    "TravelItineraries",
+    "WorkProjects",
+)
+
+#: Expense names by category (``expense._EXPENSE_NAMES``).
+EXPENSE_NAMES: Final[dict[str, tuple[str, ...]]] = {
+    "Others": (
+        "Emergency Repairs",
+        "Pet Supplies",
+        "Pet Care",
+        "Household Items",
+        "Stationery",
+        "Unexpected Expenses",
+        "Miscellaneous Gifts",
+        "Subscriptions",
+        "Membership Fees",
+        "Legal Fees",
+    ),
+    "Income": (
+        "Salary",
+        "Freelance Payment",
+        "Bonus",
+        "Dividends",
+        "Interest Income",
+        "Rental Income",
+        "Capital Gains",
+        "Reimbursements",
+        "Side Business",
+        "Consulting Fees",
+    ),
+    "Food": (
+        "Restaurant Meal",
+        "Groceries",
+        "Coffee",
+        "Fast Food",
+        "Fine Dining",
+        "Bakery Items",
+        "Snacks",
+        "Food Delivery",
+        "Specialty Foods",
+        "Dining Out",
+    ),
+    "Housing": (
+        "Rent Payment",
+        "Mortgage",
+        "Home Repairs",
+        "Utilities",
+        "Property Taxes",
+        "Home Insurance",
+        "Furnishing",
+        "Cleaning Services",
+        "Landscaping",
+        "Pest Control",
+    ),
+    "Social": (
+        "Dinner Party",
+        "Gift for Friend",
+        "Club Membership",
+        "Wedding Gift",
+        "Charity Donations",
+        "Birthday Present",
+        "Social Club Dues",
+        "Event Tickets",
+        "Night Out",
+        "Party Supplies",
+    ),
+    "Entertainment": (
+        "Concert Tickets",
+        "Movie Night",
+        "Theater Show",
+        "Streaming Services",
+        "Video Games",
+        "Books",
+        "Magazines",
+        "Hobbies",
+        "Museum Tickets",
+        "Amusement Park",
+    ),
+    "Transportation": (
+        "Taxi Fare",
+        "Public Transit Pass",
+        "Gas",
+        "Parking Fees",
+        "Car Maintenance",
+        "Bike Repairs",
+        "Car Insurance",
+        "Public Transit",
+        "Flight Tickets",
+        "Ride-Sharing",
+    ),
+    "Clothes": (
+        "New Jacket",
+        "Shirt Purchase",
+        "Shoes",
+        "Dress",
+        "Jeans",
+        "Accessories",
+        "Sportswear",
+        "Undergarments",
+        "Tailoring Services",
+        "Laundry",
+    ),
+    "Health Care": (
+        "Doctor Visits",
+        "Medications",
+        "Health Insurance",
+        "Dental Care",
+        "Eyecare",
+        "Wellness Products",
+        "Gym Membership",
+        "Therapy Sessions",
+        "Medical Tests",
+    ),
+    "Education": (
+        "Tuition Fees",
+        "School Supplies",
+        "Textbooks",
+        "Online Courses",
+        "Seminars",
+        "Workshops",
+        "Educational Software",
+        "Library Fees",
+        "ProDev",
+        "Tutoring Services",
+    ),
+    "Donation": (
+        "Charity",
+        "Fundraising Events",
+        "Sponsorships",
+        "Non-Profit Support",
+        "Crowdfunding",
+        "Religious",
+        "Political",
+        "Educational",
+        "Medical Research",
+        "Environmental",
+    ),
+}
+
+#: Expense notes (``expense._NOTES``).
+EXPENSE_NOTES: Final[tuple[str, ...]] = (
+    "Paid by card",
+    "Urgent",
+    "Monthly recurring",
+    "Want to have",
+    "A need",
+    "Remember to transfer funds",
+    "I may repeat this",
+)
+
+#: Calendar title prefixes (``events_generator.TITLES_PREFIXES``).
+EVENT_TITLES_PREFIXES: Final[tuple[str, ...]] = (
+    "Meeting with",
+    "Call with",
+    "Workshop on",
+    "Appointment for",
+    "Catch up on",
+    "Review session for",
+)
+
+#: Who a calendar event is with (``events_generator.NAMES``).
+EVENT_NAMES: Final[tuple[str, ...]] = ("Alice", "Bob", "the Team", "HR", "Dr. Smith", "Marketing")
+
+#: What a calendar event is on (``events_generator.SUBJECTS``).
+EVENT_SUBJECTS: Final[tuple[str, ...]] = ("Project X", "Annual Report", "Budget Planning", "Campaign")
+
+#: Description verbs (``events_generator.ACTIONS``).
+EVENT_ACTIONS: Final[tuple[str, ...]] = (
+    "discuss",
+    "finalize",
+    "plan",
+    "celebrate",
+    "prepare for",
+    "review",
+    "explore",
+    "understand",
+    "organize",
+    "strategize about",
+)
+
+#: Description subjects (``events_generator.SUBJECTS_DESCRIPTIONS``).
+EVENT_SUBJECTS_DESCRIPTIONS: Final[tuple[str, ...]] = (
+    "upcoming project milestones",
+    "marketing strategies",
+    "annual budget",
+    "product launch",
+    "team roles",
+    "client feedback",
+    "contract details",
+    "software updates",
+    "business objectives",
+)
+
+#: Optional description endings (``events_generator.ADDITIONAL_NOTES``).
+EVENT_ADDITIONAL_NOTES: Final[tuple[str, ...]] = (
+    "Please bring relevant documents.",
+    "Remember to confirm attendance.",
+    "Let's be punctual.",
+    "Looking forward to productive discussions.",
+    "Snacks will be provided.",
+)
+
+#: Recording base names (``AudioRecorderRecordAudioWithFileName.generate_random_params``).
+RECORDING_NAMES: Final[tuple[str, ...]] = (
+    "interview",
+    "meeting",
+    "lecture",
+    "session",
+    "note",
+    "conference",
+    "webinar",
+    "workshop",
+    "seminar",
+    "briefing",
+    "discussion",
+    "talk",
+    "presentation",
+    "training",
+    "guidance",
+    "memo",
+    "narration",
+    "storytelling",
+    "journal",
+    "diary",
+    "debate",
+    "symposium",
+    "roundtable",
+    "consultation",
+    "review",
+)
+
+#: ``time`` values of ``SimpleCalendarEventsOnDate`` (``information_retrieval/proto/tasks.textproto``).
+EVENTS_ON_DATE_TIMES: Final[tuple[str, ...]] = (
+    "11:00am",
+    "1:30pm",
+    "9:45am",
+    "21:45",
+    "10:00am",
+    "3:15pm",
+    "12pm",
+    "6:30am",
+    "8:00pm",
+    "12am",
+    "5:20pm",
+    "23:59",
+    "7:45am",
+    "4pm",
+    "10:30am",
+    "16:15",
+    "2:45am",
+    "9:15pm",
+    "11:30am",
+    "20:00",
+)
+
+#: ``date`` values of ``SimpleCalendarEventsOnDate`` (``information_retrieval/proto/tasks.textproto``).
+EVENTS_ON_DATE_DATES: Final[tuple[str, ...]] = (
+    "October 15 2023",
+    "October 16 2023",
+    "October 17 2023",
+    "October 18 2023",
+    "October 19 2023",
+    "October 20 2023",
+    "October 21 2023",
+    "October 22 2023",
+    "October 23 2023",
+    "October 24 2023",
+    "October 25 2023",
+    "October 26 2023",
+    "October 27 2023",
+    "October 28 2023",
+    "October 29 2023",
+)
+
+#: ``duration`` values of ``SimpleCalendarEventsOnDate`` (``information_retrieval/proto/tasks.textproto``).
+EVENTS_ON_DATE_DURATIONS: Final[tuple[str, ...]] = (
+    "30 m",
+    "60 minutes",
+    "45min",
+    "1 h",
+    "2 hours",
+    "15 minutes",
+    "1.5 hours",
+    "90 min",
+    "20 min",
+    "3 h",
+    "25 minutes",
+    "10 min",
+    "50 min",
+    "2.5 hours",
+    "75 minutes",
+    "5 minutes",
+)
+
+#: ``title`` values of ``SimpleCalendarEventsOnDate`` (``information_retrieval/proto/tasks.textproto``).
+EVENTS_ON_DATE_TITLES: Final[tuple[str, ...]] = (
+    "Data Dive",
+    "Bug Bash",
+    "Dan's Birthday Party",
+    "Trivia Night",
+    "Product demo",
+    "Team lunch",
+    "Coffee with CEO",
+    "Quarterly review",
+    "Scrum meeting",
+    "Doctor's appointment",
+    "Birthday party",
+    "Coding challenge",
+    "Board meeting",
+    "Marketing strategy workshop",
+    "Movie night",
+    "Dinner with friends",
+    "Concert",
+    "Game night",
+    "Date night",
+    "Weekend trip",
+    "Family reunion",
+    "Volunteer cleanup",
+    "Sports game",
+)
+
+#: ``title`` values of ``SimpleCalendarLocationOfEvent`` (``information_retrieval/proto/tasks.textproto``).
+LOCATION_OF_EVENT_TITLES: Final[tuple[str, ...]] = (
+    "Marketing Brainstorm",
+    "Lunch with Client",
+    "Team Offsite",
+    "Product demo",
+    "Team lunch",
+    "Coffee with CEO",
+    "Quarterly review",
+    "Scrum meeting",
+    "Doctor's appointment",
+    "Birthday party",
+    "Coding challenge",
+    "Board meeting",
+    "Marketing strategy workshop",
+    "Movie night",
+    "Dinner with friends",
+    "Concert",
+    "Game night",
+    "Date night",
+    "Weekend trip",
+    "Family reunion",
+    "Volunteer cleanup",
+    "Sports game",
+)
+
+#: ``location`` values of ``SimpleCalendarLocationOfEvent`` (``information_retrieval/proto/tasks.textproto``).
+LOCATION_OF_EVENT_LOCATIONS: Final[tuple[str, ...]] = (
+    "Conference Room A",
+    "McDonald's",
+    "100 Main St Chicago",
+    "City Park",
+    "The Coffee Bean",
+    "Sarah's apartment",
+    "Conference Room A",
+    "Zoom meeting",
+    "Riverside Restaurant",
+    "Local library",
+    "Bowling alley",
+    "Community center",
+    "Online",
+    "The beach",
+    "John's backyard",
+    "State Park",
+    "Art Museum",
+    "Hiking trail",
+    "Downtown",
+    "Mall",
+    "The gym",
+    "School auditorium",
+    "Virtual",
+)
+
+#: ``date`` values of ``SimpleCalendarLocationOfEvent`` (``information_retrieval/proto/tasks.textproto``).
+LOCATION_OF_EVENT_DATES: Final[tuple[str, ...]] = (
+    "October 15 2023",
+    "October 16 2023",
+    "October 17 2023",
+    "October 18 2023",
+    "October 19 2023",
+    "October 20 2023",
+    "October 21 2023",
+    "October 22 2023",
+    "October 23 2023",
+    "October 24 2023",
+    "October 25 2023",
+    "October 26 2023",
+    "October 27 2023",
+    "October 28 2023",
+    "October 29 2023",
+)
+
+#: ``time`` values of ``SimpleCalendarLocationOfEvent`` (``information_retrieval/proto/tasks.textproto``).
+LOCATION_OF_EVENT_TIMES: Final[tuple[str, ...]] = (
+    "11:00",
+    "1:30pm",
+    "9:45am",
+    "11:00am",
+    "1:30pm",
+    "9:45am",
+    "21:45",
+    "10:00am",
+    "3:15pm",
+    "12pm",
+    "6:30am",
+    "8:00pm",
+    "12am",
+    "5:20pm",
+    "23:59",
+    "7:45am",
+    "4pm",
+    "10:30am",
+    "16:15",
+    "2:45am",
+    "9:15pm",
+    "11:30am",
+    "20:00",
+)
