@@ -91,12 +91,22 @@ def served_module(adb_server: PrivateAdbServer) -> Iterator[Served]:
 
 @pytest.fixture(scope="session")
 def standin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StandinSdk]:
-    """A fake SDK whose emulator is the stand-in, and an adb server with the emulator scan on."""
+    """A fake SDK whose emulator is the stand-in, and an adb server with the emulator scan on.
+
+    adb's emulator scan sees every emulator port on the machine, so two test sessions on one
+    machine (two checkouts) would see each other's stand-ins: a machine-wide lock runs them one
+    after the other.
+    """
+    import fcntl
+    import tempfile
+
     root = tmp_path_factory.mktemp("standin")
     make_standin_sdk(root)
     base = standin_port_base()
-    server = scanning_adb_server(base)
-    try:
-        yield StandinSdk(root, server, base, 18500 + (base - 5700))
-    finally:
-        server.stop()
+    with open(os.path.join(tempfile.gettempdir(), f"cerebellum-gym-standin-{base}.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        server = scanning_adb_server(base)
+        try:
+            yield StandinSdk(root, server, base, 18500 + (base - 5700))
+        finally:
+            server.stop()
