@@ -118,6 +118,14 @@ def make_vec(
             env_id, num_envs=num_envs, vectorization_mode="vector_entry_point", autoreset_mode=autoreset_mode, **env_kwargs
         )
         return envs
+    if env_kwargs.get("emulators") is not None or env_kwargs.get("pool") is not None:
+        # One emulator per sub-env, from a pool (cerebellum_gym.vector.emulators).
+        from cerebellum_gym.vector.emulators import make_emulator_vec
+
+        backend = env_kwargs.pop("backend", gym.spec(env_id).kwargs.get("backend"))
+        return make_emulator_vec(
+            num_envs, backend=backend, vectorization=vectorization, autoreset_mode=autoreset_mode, ray_address=ray_address, **env_kwargs
+        )
     fns = [partial(gym.make, env_id, **env_kwargs) for _ in range(num_envs)]
     in_process = env_kwargs.get("backend", gym.spec(env_id).kwargs.get("backend")) == "sim"
     return vectorize(fns, vectorization, in_process=in_process, autoreset_mode=autoreset_mode, ray_address=ray_address)
