@@ -191,7 +191,10 @@ class PooledEnv(gym.Wrapper[Any, Any, Any, Any]):
         self._hold = hold
         self._closed = False
         try:
-            env = build(pool.device_options(index, backend))
+            # A fresh env on an emulator whose last episode has not been checked (the evaluation
+            # harness rebuilds its env after a fault): check it first, not after building on a corpse.
+            self._restart = self._check(_entry(lease))
+            env = self._build_env(pool)
         except BaseException:
             if hold:
                 release(lease)
@@ -213,28 +216,24 @@ class PooledEnv(gym.Wrapper[Any, Any, Any, Any]):
         on a restarted emulator."""
         entry = _entry(self.lease)
         pool = entry.pool
-        restart: str | None = None
-        fault = entry.ran.pop(self.index, None)
-        if fault is not None:
-            done = pool.between_episodes(self.index, fault)
-            if done is not None:
-                restart = done
-            if fault or done is not None:
-                self._rebuild(pool)
+        restart, self._restart = self._restart, None
+        checked = self._check(entry)
+        if checked is not None:
+            restart = checked
+            self._rebuild(pool)
         try:
             obs, info = self.env.reset(seed=seed, options=options)
         except InfraError as exc:
             # The emulator died between episodes or while the task was set up.
-            health = pool.health(self.index)
-            reason = health.reason if not health.ok else f"reset failed: {type(exc).__name__}: {exc}"
-            pool.restart(self.index, reason=reason, graceful=not health.wedged)
-            restart = f"restarted: {reason}"
+            restart = self._restart_now(pool, exc)
             self._rebuild(pool)
             obs, info = self.env.reset(seed=seed, options=options)
+        if self._restart:  # a rebuild above had to restart the emulator first
+            restart, self._restart = self._restart, None
         entry.ran[self.index] = False
         info = dict(info)
         info["emulator"] = pool.emulators[self.index].serial
-        if restart is not None:
+        if restart:
             info["emulator_restart"] = restart
         return obs, info
 
@@ -259,11 +258,37 @@ class PooledEnv(gym.Wrapper[Any, Any, Any, Any]):
             if self._hold:
                 release(self.lease)
 
+    def _check(self, entry: _Entry) -> str | None:
+        """After an episode on this env's emulator: the pool's check (restart, recycling); what
+        was done, or ``""`` after a fault that needed nothing (the env is rebuilt all the same),
+        or ``None`` when there is nothing to rebuild for."""
+        fault = entry.ran.pop(self.index, None)
+        if fault is None:
+            return None
+        done = entry.pool.between_episodes(self.index, fault)
+        if done is not None:
+            return done
+        return "" if fault else None
+
+    def _build_env(self, pool: EmulatorPool) -> gym.Env[Any, Any]:
+        try:
+            return self._build(pool.device_options(self.index, self.backend))
+        except InfraError as exc:
+            # The emulator is gone (the env could not even connect): restart it and build once more.
+            self._restart = self._restart_now(pool, exc)
+            return self._build(pool.device_options(self.index, self.backend))
+
+    def _restart_now(self, pool: EmulatorPool, exc: BaseException) -> str:
+        health = pool.health(self.index)
+        reason = health.reason if not health.ok else f"{type(exc).__name__}: {exc}"
+        pool.restart(self.index, reason=reason, graceful=not health.wedged)
+        return f"restarted: {reason}"
+
     def _rebuild(self, pool: EmulatorPool) -> None:
         old = self.env
         with contextlib.suppress(Exception):
             old.close()
-        self.env = self._build(pool.device_options(self.index, self.backend))
+        self.env = self._build_env(pool)
 
 
 class PooledFactory:
