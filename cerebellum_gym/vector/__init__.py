@@ -11,6 +11,10 @@ project means the same thing by ``vectorization="async"``.
 - ``native`` (:func:`make_vec` only, for the simulator): the native batched env of
   :mod:`cerebellum_gym.vector.native` (also ``gym.make_vec``'s default for ``Cerebellum-Sim-v0``);
   ``shards=K`` spreads it over K worker processes.
+- emulators: ``Cerebellum-Adb-v0`` and ``Cerebellum-AndroidWorld-v0`` with ``emulators=`` (pool
+  options) or ``pool=`` give each sub-env its own emulator, checked and restarted between
+  episodes, in any of sync, async and ray (:mod:`cerebellum_gym.vector.emulators`, their
+  ``vector_entry_point``).
 - ``auto``: ``sync`` for one env, and for in-process envs (the simulator) on a machine of two
   cores or fewer, where pipes to worker processes cost more than a sub-millisecond step; ``async``
   otherwise (devices with I/O latency gain from processes). ``auto`` never picks Ray: it starts or
