@@ -116,7 +116,8 @@ def make_vec(
         raise ConfigError(f"num_envs must be at least 1, got {num_envs}")
     if vectorization == "native":
         spec = gym.spec(env_id)
-        if spec.vector_entry_point is None:
+        # The device ids' entry point (an emulator per sub-env) is no native batched env.
+        if spec.vector_entry_point is None or spec.vector_entry_point == "cerebellum_gym.vector.emulators:make_emulator_vec":
             raise ConfigError(f"{env_id} has no native vector env; use sync, async or ray")
         envs: VectorEnv[Any, Any, Any] = gym.make_vec(
             env_id, num_envs=num_envs, vectorization_mode="vector_entry_point", autoreset_mode=autoreset_mode, **env_kwargs
