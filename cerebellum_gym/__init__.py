@@ -46,7 +46,14 @@ def _register() -> None:
         "Cerebellum-AndroidWorld-v0": {"backend": "androidworld"},
     }
     # The simulator steps in-process: its native batched env is gym.make_vec's default for it.
-    vector_entry_points = {"Cerebellum-Sim-v0": "cerebellum_gym.vector.native:make_native_vec"}
+    # The device ids' entry point gives each sub-env its own emulator when asked (emulators=/pool=),
+    # and is a SyncVectorEnv of gym.make copies otherwise, as gymnasium's default was.
+    emulator_vec = "cerebellum_gym.vector.emulators:make_emulator_vec"
+    vector_entry_points = {
+        "Cerebellum-Sim-v0": "cerebellum_gym.vector.native:make_native_vec",
+        "Cerebellum-Adb-v0": emulator_vec,
+        "Cerebellum-AndroidWorld-v0": emulator_vec,
+    }
     for env_id, kwargs in variants.items():
         if env_id not in registry:
             # The step budget comes from the task (10 x complexity), so no TimeLimit wrapper.

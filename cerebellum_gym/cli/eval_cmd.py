@@ -110,6 +110,13 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--avd", default=None, help="with --emulators: the AVD to launch them from")
     parser.add_argument(
+        "--envs-per-actor",
+        type=int,
+        default=1,
+        metavar="K",
+        help="with --vectorization ray and --emulators: envs (and emulators) per Ray actor, which starts them on its machine",
+    )
+    parser.add_argument(
         "--emulator-options",
         default=None,
         metavar="JSON",
@@ -201,9 +208,15 @@ def _emulator_pool(args: argparse.Namespace, env_id: str, config: Any) -> Any:
         raise CerebellumError(f"--emulators must be >= 1, got {args.emulators}")
     if args.num_envs is not None and args.num_envs != args.emulators:
         raise CerebellumError(f"--num-envs {args.num_envs} differs from --emulators {args.emulators}: each env gets one emulator")
-    if config.vectorization == "ray":
-        raise CerebellumError("--emulators launches emulators on this machine; it does not combine with --vectorization ray")
     options = _json_object(args.emulator_options, "--emulator-options")
+    if config.vectorization == "ray":
+        # Each Ray actor starts the emulators of its slots on its own machine (and checks them there).
+        if "num" in options:
+            raise CerebellumError("--emulator-options takes no 'num': --emulators N is the number of emulators")
+        config.num_envs = args.emulators
+        config.emulators = {"avd": args.avd, **options}
+        config.envs_per_actor = args.envs_per_actor
+        return None
     try:
         pool = EmulatorPool(
             args.emulators, avd=args.avd, on_event=lambda text: print(f"emulators: {text}", file=sys.stderr, flush=True), **options

@@ -86,6 +86,11 @@ class EvalConfig:
             (:meth:`EmulatorPool.between_episodes`). It runs in this process.
         record_dir: record every episode (observations, actions, outcomes) into this dataset
             folder (:mod:`cerebellum_gym.datasets`).
+        emulators: with ``ray``: :class:`~cerebellum_gym.devices.emulators.EmulatorPool` options
+            (``avd``, ``sdk``, ...); each Ray actor starts a pool of its slots' emulators on its
+            machine, checks them between episodes there and closes it with itself
+            (:mod:`cerebellum_gym.vector.emulators`). ``between_episodes`` is then not used.
+        envs_per_actor: with ``ray``: slots (and so emulators) per Ray actor.
     """
 
     env_id: str | None = None
@@ -103,6 +108,8 @@ class EvalConfig:
     env_kwargs_per_env: Sequence[Mapping[str, Any]] | None = None
     between_episodes: Callable[[int, bool], object] | None = None
     record_dir: str | None = None
+    emulators: Mapping[str, Any] | None = None
+    envs_per_actor: int = 1
 
 
 @dataclass
@@ -221,14 +228,69 @@ def make_vector_env(
     ray_address: str | None = None,
     per_env_kwargs: Sequence[Mapping[str, Any]] | None = None,
     record: Recording | None = None,
+    emulators: Mapping[str, Any] | None = None,
+    envs_per_actor: int = 1,
 ) -> gym.vector.VectorEnv[Any, Any, Any]:
     """A vector env of :class:`EpisodeSlot` sub-envs with autoreset disabled (sub-env ``i``
-    built with ``env_kwargs`` updated by ``per_env_kwargs[i]``; recording when asked)."""
+    built with ``env_kwargs`` updated by ``per_env_kwargs[i]``; recording when asked; with
+    ``emulators`` and ``ray``, on an emulator of its Ray actor's own pool)."""
     if per_env_kwargs is not None and len(per_env_kwargs) < num_envs:
         raise CerebellumError(f"{num_envs} envs but options for only {len(per_env_kwargs)} of them (one emulator per env)")
     kwargs = [_env_kwargs(env_kwargs, per_env_kwargs[i] if per_env_kwargs is not None else {}) for i in range(num_envs)]
+    if emulators is not None:
+        return _pooled_ray_slots(
+            env_id, num_envs, kwargs, fault_plan, frame_width, vectorization, ray_address, record, emulators, envs_per_actor
+        )
     fns = [partial(_make_slot, env_id, kwargs[i], fault_plan, frame_width, i, record) for i in range(num_envs)]
     return vectorize(fns, vectorization, autoreset_mode=gym.vector.AutoresetMode.DISABLED, ray_address=ray_address, on_env_lost=_lost_slot)
+
+
+def _pooled_ray_slots(
+    env_id: str,
+    num_envs: int,
+    kwargs: Sequence[Mapping[str, Any]],
+    fault_plan: FaultPlan | None,
+    frame_width: int | None,
+    vectorization: str,
+    ray_address: str | None,
+    record: Recording | None,
+    emulators: Mapping[str, Any],
+    envs_per_actor: int,
+) -> gym.vector.VectorEnv[Any, Any, Any]:
+    # Each actor's slots share a pool started in that actor (on its machine); a slot's factory holds
+    # the pool across the envs it rebuilds after device faults, and lets it go when the slot closes.
+    from cerebellum_gym.vector.emulators import PooledFactory, group_leases
+
+    if vectorization != "ray":
+        raise CerebellumError(f"emulator pools per worker are for vectorization='ray', not {vectorization!r}")
+    backend = gym.spec(env_id).kwargs.get("backend")
+    if backend not in ("adb", "androidworld"):
+        raise CerebellumError(f"{env_id} does not run on emulators (its backend is {backend!r})")
+    if envs_per_actor < 1:
+        raise CerebellumError(f"envs_per_actor must be at least 1, got {envs_per_actor}")
+    sizes = [min(envs_per_actor, num_envs - a) for a in range(0, num_envs, envs_per_actor)]
+    leases = group_leases(emulators, sizes)
+    fns: list[Callable[[], gym.Env[Any, Any]]] = []
+    for i in range(num_envs):
+        build = partial(_pooled_slot_env, env_id, kwargs[i], fault_plan, record)
+        factory = PooledFactory(leases[i // envs_per_actor], i % envs_per_actor, backend, build)
+        fns.append(partial(EpisodeSlot, factory, i, frame_width))
+    return RayVectorEnv(
+        fns, envs_per_actor=envs_per_actor, address=ray_address, autoreset_mode=gym.vector.AutoresetMode.DISABLED, on_env_lost=_lost_slot
+    )
+
+
+def _pooled_slot_env(
+    env_id: str, env_kwargs: Mapping[str, Any], fault_plan: FaultPlan | None, record: Recording | None, device_options: dict[str, Any]
+) -> gym.Env[Any, Any]:
+    """A slot's env on the emulator whose ``device_options`` its pool handed out (module level: it pickles)."""
+    merged = _env_kwargs(env_kwargs, {"device_options": device_options})
+    factory: Any = partial(make_env, env_id, merged, fault_plan)
+    if record is not None:
+        from cerebellum_gym.datasets.recorder import recorded_env
+
+        return recorded_env(factory, record.directory, record.agent, record.metadata)
+    return factory()
 
 
 @dataclass
@@ -367,6 +429,8 @@ def _rollout(
         ray_address=config.ray_address,
         per_env_kwargs=config.env_kwargs_per_env,
         record=record,
+        emulators=config.emulators,
+        envs_per_actor=config.envs_per_actor,
     )
     # The bar starts after the workers fork (tqdm runs a monitor thread).
     solved_before = sum(1 for r in writer.records if r.get("success"))

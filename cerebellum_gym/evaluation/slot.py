@@ -237,7 +237,13 @@ class EpisodeSlot(gym.Env[Any, str]):
         return list(self.env.unwrapped.text_candidates())  # type: ignore[attr-defined]
 
     def close(self) -> None:
-        self._drop_env()
+        try:
+            self._drop_env()
+        finally:
+            # A factory may hold what its envs run on (an emulator pool's lease): let it go with the slot.
+            release = getattr(self._factory, "close", None)
+            if callable(release):
+                release()
 
     # --- internals ---------------------------------------------------------------------------
 

@@ -11,6 +11,10 @@ project means the same thing by ``vectorization="async"``.
 - ``native`` (:func:`make_vec` only, for the simulator): the native batched env of
   :mod:`cerebellum_gym.vector.native` (also ``gym.make_vec``'s default for ``Cerebellum-Sim-v0``);
   ``shards=K`` spreads it over K worker processes.
+- emulators: ``Cerebellum-Adb-v0`` and ``Cerebellum-AndroidWorld-v0`` with ``emulators=`` (pool
+  options) or ``pool=`` give each sub-env its own emulator, checked and restarted between
+  episodes, in any of sync, async and ray (:mod:`cerebellum_gym.vector.emulators`, their
+  ``vector_entry_point``).
 - ``auto``: ``sync`` for one env, and for in-process envs (the simulator) on a machine of two
   cores or fewer, where pipes to worker processes cost more than a sub-millisecond step; ``async``
   otherwise (devices with I/O latency gain from processes). ``auto`` never picks Ray: it starts or
@@ -112,12 +116,21 @@ def make_vec(
         raise ConfigError(f"num_envs must be at least 1, got {num_envs}")
     if vectorization == "native":
         spec = gym.spec(env_id)
-        if spec.vector_entry_point is None:
+        # The device ids' entry point (an emulator per sub-env) is no native batched env.
+        if spec.vector_entry_point is None or spec.vector_entry_point == "cerebellum_gym.vector.emulators:make_emulator_vec":
             raise ConfigError(f"{env_id} has no native vector env; use sync, async or ray")
         envs: VectorEnv[Any, Any, Any] = gym.make_vec(
             env_id, num_envs=num_envs, vectorization_mode="vector_entry_point", autoreset_mode=autoreset_mode, **env_kwargs
         )
         return envs
+    if env_kwargs.get("emulators") is not None or env_kwargs.get("pool") is not None:
+        # One emulator per sub-env, from a pool (cerebellum_gym.vector.emulators).
+        from cerebellum_gym.vector.emulators import make_emulator_vec
+
+        backend = env_kwargs.pop("backend", gym.spec(env_id).kwargs.get("backend"))
+        return make_emulator_vec(
+            num_envs, backend=backend, vectorization=vectorization, autoreset_mode=autoreset_mode, ray_address=ray_address, **env_kwargs
+        )
     fns = [partial(gym.make, env_id, **env_kwargs) for _ in range(num_envs)]
     in_process = env_kwargs.get("backend", gym.spec(env_id).kwargs.get("backend")) == "sim"
     return vectorize(fns, vectorization, in_process=in_process, autoreset_mode=autoreset_mode, ray_address=ray_address)
