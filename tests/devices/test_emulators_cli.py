@@ -16,7 +16,12 @@ from standins import StandinSdk
 
 from cerebellum_gym.devices.emulators import group_processes, read_state
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc for process groups")
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc for process groups"),
+    # One xdist worker for every test that starts stand-ins (the Ray ones too): adb's emulator
+    # scan reaches every port from 5555 up, so another worker's stand-ins would show up here.
+    pytest.mark.xdist_group("ray"),
+]
 
 
 def _cli(standin: StandinSdk, state: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:

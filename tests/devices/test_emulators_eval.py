@@ -26,7 +26,12 @@ from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.evaluation.runner import EvalConfig, run_suite
 from cerebellum_gym.evaluation.suites import load_suite
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc for process groups")
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc for process groups"),
+    # One xdist worker for every test that starts stand-ins (the Ray ones too): adb's emulator
+    # scan reaches every port from 5555 up, so another worker's stand-ins would show up here.
+    pytest.mark.xdist_group("ray"),
+]
 
 
 class KillingOracle(Agent):

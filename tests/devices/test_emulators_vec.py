@@ -24,7 +24,12 @@ from cerebellum_gym.devices.emulators import EmulatorCapacityError, EmulatorPool
 from cerebellum_gym.errors import ConfigError
 from cerebellum_gym.vector.emulators import PooledEnv, group_leases
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc for process groups")
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc for process groups"),
+    # One xdist worker for every test that starts stand-ins (the Ray ones too): adb's emulator
+    # scan reaches every port from 5555 up, so another worker's stand-ins would show up here.
+    pytest.mark.xdist_group("ray"),
+]
 
 ENV = {"task": "SystemWifiTurnOn", "pixels": False, "device_options": {"timeout": 5.0}}
 
