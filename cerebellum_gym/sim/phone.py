@@ -440,6 +440,11 @@ class Phone(Device):
     def remove_path(self, path: str) -> None:
         target = self._norm(path)
         prefix = target.rstrip("/") + "/"
+        parent = posixpath.dirname(target)
+        if parent != "/" and self.is_dir(parent):
+            # The folder stays when its last file goes (``rm -r dir/*`` keeps ``dir``), as on a
+            # device; a folder that held only files existed implicitly until now.
+            self.state.dirs.add(parent)
         for name in [p for p in self.state.files if p == target or p.startswith(prefix)]:
             del self.state.files[name]
             self.state.mtimes.pop(name, None)
