@@ -57,3 +57,12 @@ def test_activities_carry_the_real_apps_names(sh: Shell, package: str, component
     sh.phone.start_app(package)
     stack = sh.run("am stack list").stdout.decode()
     assert f"topActivity=ComponentInfo{{{component}}}" in stack.split("RootTask id=1 ")[0]
+
+
+def test_removing_a_folders_files_keeps_the_folder(sh: Shell) -> None:
+    """``rm -r DIR/*`` (AndroidWorld's clear_directory) empties DIR but leaves it, as on a device."""
+    sh.phone.write_file(f"{RECORDS}/a.m4a", b"1")
+    sh.phone.write_file(f"{RECORDS}/b.m4a", b"2")
+    assert sh.run(f"rm -r {RECORDS}/*").code == 0
+    assert sh.run(f"ls -1 {RECORDS}").stdout == b"" and sh.run(f"[ -d {RECORDS} ]").code == 0
+    assert sh.run(f"rm -r {RECORDS}").code == 0 and sh.run(f"[ -d {RECORDS} ]").code == 1
