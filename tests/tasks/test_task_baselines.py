@@ -43,6 +43,6 @@ def test_markor_edit_note_reads_the_original_from_the_note() -> None:
     phone.write_file("/sdcard/Documents/Markor/n.md", b"Original text.\n")
     task = BUILTIN.get("MarkorEditNote")({"file_name": "n.md", "edit_type": "footer", "footer": "More."})
     task.baseline(phone)
-    assert task.expected == "Original text.\nMore."
+    assert task.expected == "Original text.\nMore."  # type: ignore[attr-defined]
     phone.write_file("/sdcard/Documents/Markor/n.md", b"Original text.\nMore.\n")
     assert task.progress(phone) == 1.0
