@@ -60,6 +60,8 @@ class PhoneState:
     settings: dict[str, dict[str, str]] = field(default_factory=default_settings)
     content: dict[str, list[Row]] = field(default_factory=dict)
     files: dict[str, bytes] = field(default_factory=dict)
+    #: When each file was last written (the phone's clock, seconds): ``ls -l`` shows it.
+    mtimes: dict[str, float] = field(default_factory=dict)
     #: Directories made explicitly (``mkdir``); directories holding files exist implicitly.
     dirs: set[str] = field(default_factory=set)
     app_data: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -426,14 +428,26 @@ class Phone(Device):
             raise FileNotFoundError(path) from None
 
     def write_file(self, path: str, data: bytes) -> None:
-        self.state.files[self._norm(path)] = bytes(data)
+        norm = self._norm(path)
+        self.state.files[norm] = bytes(data)
+        self.state.mtimes[norm] = self.state.clock
         self.invalidate()
+
+    def file_mtime(self, path: str) -> float:
+        """When file ``path`` was last written (the clock's start for files of unknown age)."""
+        return self.state.mtimes.get(self._norm(path), DEFAULT_CLOCK)
 
     def remove_path(self, path: str) -> None:
         target = self._norm(path)
         prefix = target.rstrip("/") + "/"
+        parent = posixpath.dirname(target)
+        if parent != "/" and self.is_dir(parent):
+            # The folder stays when its last file goes (``rm -r dir/*`` keeps ``dir``), as on a
+            # device; a folder that held only files existed implicitly until now.
+            self.state.dirs.add(parent)
         for name in [p for p in self.state.files if p == target or p.startswith(prefix)]:
             del self.state.files[name]
+            self.state.mtimes.pop(name, None)
         self.state.dirs = {d for d in self.state.dirs if d != target and not d.startswith(prefix)}
         self.invalidate()
 

@@ -107,6 +107,18 @@ class Task(abc.ABC):
     def initialize(self, device: Device) -> None:
         """Put the device into the task's start state (the device is already factory fresh)."""
 
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        """This task's parameters from AndroidWorld's parameters of the task it mirrors (the
+        same, by default; a task that splits or adds fields derives them here)."""
+        return dict(params)
+
+    def baseline(self, device: Device) -> None:
+        """Record what the judge compares the end state with (the files already there, ...),
+        reading the device only. :meth:`initialize` calls it last; a harness whose set-up ran
+        another way (AndroidWorld's own ``initialize_task``, see
+        ``benchmarks/androidworld/conformance.py``) calls it instead. Nothing by default."""
+
     def tear_down(self, device: Device) -> None:
         """Undo what the episode left that the next one must not see; the env calls it once per
         episode, when the episode ends, is cut short or the env closes. Nothing by default."""

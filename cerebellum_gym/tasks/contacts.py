@@ -102,6 +102,11 @@ class ContactsAddContact(Task):
         first, last = name.split(" ", 1)
         return {"first": first, "last": last, "name": name, "number": awdata.random_phone_number(rng)}
 
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        first, _, last = str(params["name"]).partition(" ")
+        return {**params, "first": first, "last": last}
+
     def initialize(self, device: Device) -> None:
         device.content_delete(CONTACTS_URI)  # AndroidWorld starts from an empty address book
 

@@ -107,7 +107,13 @@ class FilesDeleteFile(Task):
         clear_storage(device)
         rng = np.random.default_rng(p["noise_seed"])
         device.write_file(f"{ROOT}/{p['subfolder']}/{p['file_name']}", (awdata.random_string(rng, 20) + "\n").encode())
-        self._decoys = seed_folder(device, rng, p["subfolder"], p["file_name"])
+        seed_folder(device, rng, p["subfolder"], p["file_name"])
+        self.baseline(device)
+
+    def baseline(self, device: Device) -> None:
+        # Every other file in the folder at the start is a decoy that must survive.
+        folder = f"{ROOT}/{self.params['subfolder']}"
+        self._decoys = [n for n in device.list_dir(folder) if n != self.params["file_name"] and is_file(device, f"{folder}/{n}")]
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         p = self.params

@@ -238,7 +238,12 @@ class MarkorDeleteNote(Task):
         reset_markor(device)
         rng = np.random.default_rng(self.params["noise_seed"])
         create_file(device, f"{ROOT}/{self.params['file_name']}", "", rng)
-        self._decoys = seed_noise(device, rng, ROOT, self.params["file_name"])
+        seed_noise(device, rng, ROOT, self.params["file_name"])
+        self.baseline(device)
+
+    def baseline(self, device: Device) -> None:
+        # Every other note at the start is a decoy that must survive.
+        self._decoys = [n for n in device.list_dir(ROOT) if n != self.params["file_name"]]
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         names = set(device.list_dir(ROOT))
@@ -270,7 +275,11 @@ class MarkorDeleteAllNotes(Task):
     def initialize(self, device: Device) -> None:
         reset_markor(device)
         rng = np.random.default_rng(self.params["noise_seed"])
-        self._notes = seed_noise(device, rng, ROOT, self.params["stem"], self.params["max_notes"])
+        seed_noise(device, rng, ROOT, self.params["stem"], self.params["max_notes"])
+        self.baseline(device)
+
+    def baseline(self, device: Device) -> None:
+        self._notes = [n for n in device.list_dir(ROOT) if file_text(device, f"{ROOT}/{n}") is not None]
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         names = set(device.list_dir(ROOT))
@@ -367,6 +376,11 @@ class MarkorEditNote(Task):
         reset_markor(device)
         seed_noise(device, np.random.default_rng(self.params["noise_seed"]), ROOT, self.params["file_name"])
         create_file(device, f"{ROOT}/{self.params['file_name']}", self.params["original"])
+
+    def baseline(self, device: Device) -> None:
+        # Set up elsewhere (AndroidWorld writes its own random sentence): the note holds the original.
+        if "original" not in self.params:
+            self.params["original"] = (file_text(device, f"{ROOT}/{self.params['file_name']}") or "").replace("\r", "").strip()
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         content = file_text(device, f"{ROOT}/{self.params['file_name']}")

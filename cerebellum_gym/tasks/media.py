@@ -71,6 +71,9 @@ class _RecorderTask(Task):
         device.remove_path(RECORDS_DIR)
         for i in range(self.params["existing"]):
             device.write_file(f"{RECORDS_DIR}/Voice note {i + 1}.m4a", b"\x00\x00\x00\x18ftypM4A " + b"\x21" * 2048)
+        self.baseline(device)
+
+    def baseline(self, device: Device) -> None:
         self._before = _listing(device, RECORDS_DIR)
 
 
@@ -151,6 +154,9 @@ class _CameraTask(Task):
     def initialize(self, device: Device) -> None:
         for folder in (PHOTOS_DIR, VIDEOS_DIR):  # AndroidWorld clears both folders first
             device.remove_path(folder)
+        self.baseline(device)
+
+    def baseline(self, device: Device) -> None:
         self._before = set(device.list_dir(self.folder))
 
     def progress(self, device: Device, answer: str | None = None) -> float:

@@ -55,6 +55,11 @@ SOLVABLE = (
     "OpenAppTaskEval",
     "CameraTakePhoto",
     "CameraTakeVideo",
+    "ClockStopWatchPausedVerify",
+    "ClockStopWatchRunning",
+    "ClockTimerEntry",
+    "AudioRecorderRecordAudio",
+    "AudioRecorderRecordAudioWithFileName",
 )
 
 

@@ -90,7 +90,7 @@ def test_settings_and_content_print_like_a_device(sh: Shell) -> None:
 def test_apps_windows_and_input(sh: Shell) -> None:
     phone = sh.phone
     assert "Events injected: 1" in out(sh, "monkey -p com.android.settings -c android.intent.category.LAUNCHER 1")
-    assert "mCurrentFocus=Window{5e1a2c0 u0 com.android.settings/.MainActivity}" in out(sh, "dumpsys window")
+    assert "mCurrentFocus=Window{5e1a2c0 u0 com.android.settings/.Settings}" in out(sh, "dumpsys window")
     assert sh.run("monkey -p com.example.none 1").code == 252
     node = phone.ui_tree().find(text="Network & internet")
     assert node is not None

@@ -27,6 +27,10 @@ class App:
     """
 
     package: ClassVar[str] = ""
+    #: The main activity's class, as the real app names it (``.Name`` is relative to the
+    #: package): ``dumpsys`` and ``am stack list`` report it, and judges such as AndroidWorld's
+    #: clock tasks read it.
+    activity: ClassVar[str] = ".MainActivity"
     label: ClassVar[str] = ""
     color: ClassVar[RGB] = (90, 90, 200)
     #: Whether the app shows in the launcher.

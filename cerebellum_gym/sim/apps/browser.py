@@ -24,6 +24,7 @@ RED = (219, 68, 55)
 
 class ChromeApp(App):
     package: ClassVar[str] = "com.android.chrome"
+    activity: ClassVar[str] = "com.google.android.apps.chrome.Main"
     label: ClassVar[str] = "Chrome"
     color: ClassVar[tuple[int, int, int]] = RED
     root_screen: ClassVar[str] = "tab"

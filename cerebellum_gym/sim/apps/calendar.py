@@ -36,6 +36,7 @@ def long_date(day: date) -> str:
 
 class SimpleCalendarApp(App):
     package: ClassVar[str] = "com.simplemobiletools.calendar.pro"
+    activity: ClassVar[str] = "com.simplemobiletools.calendar.pro.activities.MainActivity"
     label: ClassVar[str] = "Simple Calendar Pro"
     color: ClassVar[tuple[int, int, int]] = ORANGE
 

@@ -20,6 +20,7 @@ DARK = (20, 20, 24)
 
 class CameraApp(App):
     package: ClassVar[str] = "com.android.camera2"
+    activity: ClassVar[str] = "com.android.camera.CameraLauncher"
     label: ClassVar[str] = "Camera"
     color: ClassVar[tuple[int, int, int]] = (55, 71, 79)
 

@@ -35,6 +35,7 @@ def format_timer_entry(digits: str) -> str:
 
 class ClockApp(App):
     package: ClassVar[str] = "com.google.android.deskclock"
+    activity: ClassVar[str] = "com.android.deskclock.DeskClock"
     label: ClassVar[str] = "Clock"
     color: ClassVar[tuple[int, int, int]] = (66, 133, 244)
 

@@ -22,6 +22,7 @@ def avatar_color(name: str) -> tuple[int, int, int]:
 
 class ContactsApp(App):
     package: ClassVar[str] = "com.google.android.contacts"
+    activity: ClassVar[str] = "com.android.contacts.activities.PeopleActivity"
     label: ClassVar[str] = "Contacts"
     color: ClassVar[tuple[int, int, int]] = (26, 115, 232)
     clock_dependent: ClassVar[bool] = False

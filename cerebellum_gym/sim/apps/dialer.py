@@ -19,6 +19,7 @@ KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "*", "0", "#")
 
 class DialerApp(App):
     package: ClassVar[str] = "com.google.android.dialer"
+    activity: ClassVar[str] = "com.google.android.dialer.extensions.GoogleDialtactsActivity"
     label: ClassVar[str] = "Phone"
     color: ClassVar[tuple[int, int, int]] = BLUE
     clock_dependent: ClassVar[bool] = False

@@ -46,6 +46,7 @@ def parse_cents(text: str) -> int | None:
 
 class ProExpenseApp(App):
     package: ClassVar[str] = "com.arduia.expense"
+    activity: ClassVar[str] = "com.arduia.expense.ui.MainActivity"
     label: ClassVar[str] = "Pro Expense"
     color: ClassVar[tuple[int, int, int]] = TEAL
 

@@ -38,6 +38,7 @@ CHROME_PACKAGE = "com.android.chrome"
 
 class FilesApp(FolderApp):
     package: ClassVar[str] = "com.google.android.documentsui"
+    activity: ClassVar[str] = "com.android.documentsui.files.FilesActivity"
     label: ClassVar[str] = "Files"
     color: ClassVar[tuple[int, int, int]] = BLUE
     root: ClassVar[str] = ROOT

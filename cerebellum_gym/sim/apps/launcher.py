@@ -23,6 +23,7 @@ def _date_line(minute: int) -> str:
 
 class Launcher(App):
     package: ClassVar[str] = "com.google.android.apps.nexuslauncher"
+    activity: ClassVar[str] = ".NexusLauncherActivity"
     label: ClassVar[str] = "Home"
     launchable: ClassVar[bool] = False
     clock_dependent: ClassVar[bool] = False

@@ -26,6 +26,7 @@ EXTENSIONS = (".md", ".txt", ".org", ".todo.txt")
 
 class MarkorApp(FolderApp):
     package: ClassVar[str] = "net.gsantner.markor"
+    activity: ClassVar[str] = "net.gsantner.markor.activity.MainActivity"
     label: ClassVar[str] = "Markor"
     root: ClassVar[str] = ROOT
     move_button: ClassVar[str] = "Move here"

@@ -25,6 +25,7 @@ def fake_m4a(seconds: int) -> bytes:
 
 class AudioRecorderApp(App):
     package: ClassVar[str] = "com.dimowner.audiorecorder"
+    activity: ClassVar[str] = "com.dimowner.audiorecorder.app.main.MainActivity"
     label: ClassVar[str] = "Audio Recorder"
     color: ClassVar[tuple[int, int, int]] = RED
 

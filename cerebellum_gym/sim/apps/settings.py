@@ -36,6 +36,7 @@ _MAIN_ITEMS: tuple[tuple[str, str, str | None], ...] = (
 
 class SettingsApp(App):
     package: ClassVar[str] = "com.android.settings"
+    activity: ClassVar[str] = ".Settings"
     label: ClassVar[str] = "Settings"
     color: ClassVar[tuple[int, int, int]] = (84, 110, 122)
     clock_dependent: ClassVar[bool] = False

@@ -27,6 +27,7 @@ def digits(number: str) -> str:
 
 class SimpleSmsApp(App):
     package: ClassVar[str] = "com.simplemobiletools.smsmessenger"
+    activity: ClassVar[str] = "com.simplemobiletools.smsmessenger.activities.MainActivity"
     label: ClassVar[str] = "Simple SMS Messenger"
     color: ClassVar[tuple[int, int, int]] = BLUE
 

@@ -320,9 +320,9 @@ class Shell(AndroidWorldCommands, Interpreter):
     # --- activities --------------------------------------------------------------------------
 
     def _activity(self, package: str) -> str:
-        from cerebellum_gym.sim.phone import LAUNCHER_PACKAGE
-
-        return f"{package}/.NexusLauncherActivity" if package == LAUNCHER_PACKAGE else f"{package}/.MainActivity"
+        """``package/Activity``: the app's main activity as the real app names it."""
+        app = self.phone.apps.get(package)
+        return f"{package}/{app.activity if app is not None else '.MainActivity'}"
 
     def _dumpsys(self, args: list[str], stdin: bytes) -> ShellResult:
         service = args[0] if args else ""

@@ -64,6 +64,7 @@ class AndroidWorldCommands:
     _date: Handler
     _content: Handler
     _pm: Handler
+    _ls: Handler
     is_dir: Callable[[str], bool]
     listdir: Callable[[str], list[str]]
     read: Callable[[str], bytes | None]
@@ -88,6 +89,7 @@ class AndroidWorldCommands:
             "chmod": self._aw_chmod,
             "restorecon": self._aw_chmod,
             "printf": self._aw_printf,
+            "ls": self._aw_ls,
         }
 
     # --- who adbd runs as --------------------------------------------------------------------
@@ -112,6 +114,50 @@ class AndroidWorldCommands:
             if args[:1] == ["delete"]:
                 return ShellResult()
         return self._content(args, stdin)
+
+    # --- ls -l ------------------------------------------------------------------------------
+
+    def _aw_ls(self, args: list[str], stdin: bytes) -> ShellResult:
+        """toybox ``ls``; with ``-l`` the long listing (``-ll``: full time, as ``--full-time``),
+        options anywhere among the operands (``ls DIR -ll -au``, as AndroidWorld lists files)."""
+        flags = "".join(a[1:] for a in args if a.startswith("-") and len(a) > 1)
+        if "l" not in flags:
+            return self._ls(args, stdin)
+        full_time = flags.count("l") > 1
+        names = [a for a in args if not (a.startswith("-") and len(a) > 1)] or ["."]
+        out: list[str] = []
+        err: list[str] = []
+        code = 0
+        for name in names:
+            if self.read(name) is not None:
+                out.append(self._long_line(name, name, full_time))
+            elif self.is_dir(name):
+                entries = self.listdir(name)
+                if "a" in flags:
+                    entries = [".", "..", *entries]
+                if len(names) > 1:
+                    out.append(f"{name}:")
+                lines = [self._long_line(posixpath.join(name, entry), entry, full_time) for entry in entries]
+                out.append(f"total {sum(4 if line.startswith('d') else 8 for line in lines)}")
+                out.extend(lines)
+            else:
+                err.append(f"ls: {name}: No such file or directory")
+                code = 1
+        text = "".join(line + "\n" for line in out)
+        return ShellResult(text.encode("utf-8", "surrogateescape"), "".join(e + "\n" for e in err).encode(), code)
+
+    def _long_line(self, path: str, shown: str, full_time: bool) -> str:
+        """One ``ls -l`` line, as toybox prints it on shared storage."""
+        data = self.read(path)
+        full = self.path(path)
+        owner = "u0_a158 media_rw" if full.startswith("/sdcard") else "root root"
+        if data is None:
+            mode, links, size, when = "drwxrws---", 2, 4096, self.phone.now()
+        else:
+            mode, links, size = "-rw-rw----", 1, len(data)
+            when = datetime.fromtimestamp(self.phone.file_mtime(full), timezone.utc)
+        stamp = when.strftime("%Y-%m-%d %H:%M:%S.%f000 +0000") if full_time else when.strftime("%Y-%m-%d %H:%M")
+        return f"{mode} {links} {owner} {size} {stamp} {shown}"
 
     # --- printf ------------------------------------------------------------------------------
 
