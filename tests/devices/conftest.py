@@ -103,7 +103,7 @@ def standin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StandinSdk]:
     root = tmp_path_factory.mktemp("standin")
     make_standin_sdk(root)
     base = standin_port_base()
-    with open(os.path.join(tempfile.gettempdir(), f"cerebellum-gym-standin-{base}.lock"), "w") as lock:
+    with open(os.path.join(tempfile.gettempdir(), "cerebellum-gym-standin.lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         server = scanning_adb_server(base)
         try:
