@@ -147,6 +147,10 @@ def run_up(args: argparse.Namespace) -> int:
     )
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
+    # Ctrl-C stops the pool, as the ready line says, even when this was started from a script's
+    # background job (`cmd &`), which starts with SIGINT ignored. (A --detach watcher runs in a
+    # session of its own, where no terminal's Ctrl-C reaches it.)
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with pool:
             print(_table(pool.report()), flush=True)
@@ -154,6 +158,7 @@ def run_up(args: argparse.Namespace) -> int:
             pool.watch(stop, interval=args.check_interval)
     finally:
         signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_int)
     print("emulators shut down", file=sys.stderr, flush=True)
     return 0
 
