@@ -424,53 +424,39 @@ def _parse_block(tokens: list[Token], i: int, stop: frozenset[str]) -> tuple[lis
         word = _keyword(tokens[i]) if at_start else None
         if word in stop:
             break
-        if word == "if":
-            segment = tokens[start:i]
-            if_connector = ";"
-            last = segment[-1] if segment else None
-            if isinstance(last, Op) and last.text in ("&&", "||"):
-                if_connector, segment = last.text, segment[:-1]
-            _add_plain(nodes, segment, connector)
-            clause, i = _parse_if(tokens, i + 1, if_connector)
-            nodes.append(clause)
-            connector = ";"
-            if i < len(tokens) and isinstance(tokens[i], Op):
-                op = tokens[i]
-                assert isinstance(op, Op)
-                if op.text in ("&&", "||"):
-                    connector = op.text
-                elif op.text not in (";", "\n"):
-                    raise ShellSyntaxError(f"'{op.text}' unexpected")
-                i += 1
-            start, at_start = i, True
-            continue
         if word is not None and word != "if":
             raise ShellSyntaxError(f"'{word}' unexpected")
         token = tokens[i]
-        if at_start and isinstance(token, Op) and token.text == "(":
-            segment = tokens[start:i]
-            sub_connector = ";"
+        compound = _parse_if if word == "if" else _parse_subshell if at_start and isinstance(token, Op) and token.text == "(" else None
+        if compound is not None:
+            # The plain commands before it, then the compound command joined by its connector.
+            segment, inner = tokens[start:i], ";"
             last = segment[-1] if segment else None
             if isinstance(last, Op) and last.text in ("&&", "||"):
-                sub_connector, segment = last.text, segment[:-1]
+                inner, segment = last.text, segment[:-1]
             _add_plain(nodes, segment, connector)
-            subshell, i = _parse_subshell(tokens, i + 1, sub_connector)
-            nodes.append(subshell)
-            connector = ";"
-            if i < len(tokens) and isinstance(tokens[i], Op):
-                op = tokens[i]
-                assert isinstance(op, Op)
-                if op.text in ("&&", "||"):
-                    connector = op.text
-                elif op.text not in (";", "\n"):
-                    raise ShellSyntaxError(f"'{op.text}' unexpected")
-                i += 1
+            node, i = compound(tokens, i + 1, inner)
+            nodes.append(node)
+            connector, i = _after_compound(tokens, i)
             start, at_start = i, True
             continue
         at_start = isinstance(token, Op) and token.text in _COMMAND_SEPARATORS
         i += 1
     _add_plain(nodes, tokens[start:i], connector)
     return nodes, i
+
+
+def _after_compound(tokens: list[Token], i: int) -> tuple[str, int]:
+    """The connector after a compound command (``;`` when none) and the index past it."""
+    if i < len(tokens) and isinstance(tokens[i], Op):
+        op = tokens[i]
+        assert isinstance(op, Op)
+        if op.text in ("&&", "||"):
+            return op.text, i + 1
+        if op.text not in (";", "\n"):
+            raise ShellSyntaxError(f"'{op.text}' unexpected")
+        return ";", i + 1
+    return ";", i
 
 
 def _add_plain(nodes: list[Node], segment: list[Token], connector: str) -> None:
