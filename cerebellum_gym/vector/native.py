@@ -47,6 +47,7 @@ from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
 from cerebellum_gym.env import MAX_GOAL_CHARS, CerebellumEnv, ObsType
 from cerebellum_gym.errors import CerebellumError, ConfigError, DeviceLostError
+from cerebellum_gym.vector.ray import portable_exception
 
 #: The observation entries a sub-env writes into the batch itself; an observation space with any
 #: other entry (an env that grew a field) makes the batch fall back to gymnasium's concatenation.
@@ -335,13 +336,7 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         return self.call(name)
 
     def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | object) -> None:
-        if not isinstance(values, list | tuple):
-            values = [values for _ in range(self.num_envs)]
-        if len(values) != self.num_envs:
-            raise ValueError(
-                f"Values must be a list or tuple with length equal to the number of environments. "
-                f"Got {len(values)} values for {self.num_envs} environments."
-            )
+        values = per_env_values(values, self.num_envs)
         for env, value in zip(self.envs, values, strict=True):
             env.set_wrapper_attr(name, value)
 
@@ -483,7 +478,7 @@ def _shard_worker(
         host = ShardHost(num_envs, autoreset_mode, env_kwargs, arrays, with_arrays=False)
         conn.send((True, host.describe()))
     except Exception as exc:
-        conn.send((False, (_portable(exc), traceback.format_exc(limit=12))))
+        conn.send((False, (portable_exception(exc), traceback.format_exc(limit=12))))
         conn.close()
         return
     try:
@@ -497,7 +492,7 @@ def _shard_worker(
                 result = getattr(host, command)(*payload)
                 conn.send((True, result))
             except Exception as exc:
-                conn.send((False, (_portable(exc), traceback.format_exc(limit=12))))
+                conn.send((False, (portable_exception(exc), traceback.format_exc(limit=12))))
     except (EOFError, KeyboardInterrupt, BrokenPipeError):
         pass
     finally:
@@ -506,14 +501,17 @@ def _shard_worker(
         conn.close()
 
 
-def _portable(exc: BaseException) -> BaseException:
-    import pickle
-
-    try:
-        pickle.loads(pickle.dumps(exc))
-    except Exception:
-        return RuntimeError(f"{type(exc).__name__}: {exc}")
-    return exc
+def per_env_values(values: list[Any] | tuple[Any, ...] | object, num_envs: int) -> list[Any]:
+    """``set_attr``'s values, one per env (a single value is given to every env), as gymnasium's
+    vector envs take them."""
+    if not isinstance(values, list | tuple):
+        return [values] * num_envs
+    if len(values) != num_envs:
+        raise ValueError(
+            f"Values must be a list or tuple with length equal to the number of environments. "
+            f"Got {len(values)} values for {num_envs} environments."
+        )
+    return list(values)
 
 
 def shard_sizes(num_envs: int, num_shards: int) -> list[int]:
@@ -646,14 +644,7 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         return self.call(name)
 
     def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | object) -> None:
-        if not isinstance(values, list | tuple):
-            values = [values for _ in range(self.num_envs)]
-        if len(values) != self.num_envs:
-            raise ValueError(
-                f"Values must be a list or tuple with length equal to the number of environments. "
-                f"Got {len(values)} values for {self.num_envs} environments."
-            )
-        values = list(values)
+        values = per_env_values(values, self.num_envs)
         self._run({k: ("set_attr", (name, values[o : o + n])) for k, (o, n) in enumerate(zip(self.offsets, self.sizes, strict=True))})
 
     def close_extras(self, terminate: bool = False, **kwargs: Any) -> None:

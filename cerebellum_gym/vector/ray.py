@@ -148,11 +148,12 @@ class _EnvHost:
         try:
             return True, fn(k, data)
         except Exception as exc:
-            return False, (_portable(exc), traceback.format_exc(limit=12))
+            return False, (portable_exception(exc), traceback.format_exc(limit=12))
 
 
-def _portable(exc: BaseException) -> BaseException:
-    # An exception that cannot be pickled would fail the whole answer and read as a lost actor.
+def portable_exception(exc: BaseException) -> BaseException:
+    """``exc``, or a RuntimeError saying what it was when it cannot be pickled (an answer that
+    cannot be pickled would fail whole, and read as a lost worker or actor)."""
     try:
         pickle.loads(pickle.dumps(exc))
     except Exception:
