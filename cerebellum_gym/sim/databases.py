@@ -34,7 +34,7 @@ import posixpath
 import sqlite3
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
@@ -88,7 +88,8 @@ class AppDatabase:
     from_db: Callable[[dict[str, Any]], dict[str, str]] = lambda row: {}
     derived: Callable[[list[dict[str, str]]], dict[str, list[dict[str, Any]]]] = lambda rows: {}
     launched_by_app: bool = True
-    static_rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    #: Database columns that :attr:`from_db` renames (not kept under their own name).
+    renamed: frozenset[str] = frozenset()
 
     @property
     def directory(self) -> str:
@@ -214,6 +215,7 @@ EXPENSE_DB: Final = AppDatabase(
     columns=_EXPENSE_COLUMNS,
     to_db=_expense_to_db,
     from_db=_expense_from_db,
+    renamed=frozenset({"created_date"}),
 )
 
 
@@ -502,8 +504,8 @@ def parse(db: AppDatabase, image: bytes) -> list[dict[str, str]] | None:
         row: dict[str, str] = {"_id": str(values.pop(db.key, None) or 0)}
         special = db.from_db(values)
         for name, value in values.items():
-            if name == "thread_id" and db is SMS_DB:
-                continue  # derived from the address when the image is built
+            if name in db.renamed or (name == "thread_id" and db is SMS_DB):
+                continue  # renamed, or derived from the address when the image is built
             if value is not None and (name in known or name not in row):
                 row[name] = str(value)
         row.update(special)

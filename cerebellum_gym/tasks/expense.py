@@ -55,6 +55,11 @@ def from_aw_row(expense: Any) -> dict[str, str]:
     }
 
 
+def money(cents: int) -> str:
+    """An amount as the app shows it in its list (``$1,234.50``)."""
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
 def dollars(cents: str | int) -> str:
     """``$`` and the amount as Python prints ``cents / 100`` (AndroidWorld's ``amount_dollars``: $123.4, $50.0)."""
     return f"${int(cents) / 100}"
@@ -295,8 +300,22 @@ class ExpenseDeleteMultiple(_DeleteExpenses):
 
 
 class DedupOracle(DeleteExpensesOracle):
-    def __init__(self, name: str) -> None:
+    """Delete one of the two identical expenses: found by name and by the list row's
+    "category · amount" line (an expense of the same name but another amount is not one)."""
+
+    def __init__(self, name: str, line: str) -> None:
         super().__init__([name])
+        self.line = line
+
+    def act(self, screen: LabelledScreen) -> str:
+        step = self.open_app(screen, EXPENSE_PACKAGE, "Pro Expense")
+        if step is not None:
+            return step
+        on_list = screen.root.find(resource_id=f"{EXPENSE_PACKAGE}:id/tv_total") is not None
+        if on_list and self.names:
+            label = label_for(screen, text=self.line)
+            return self.tap(label) if label is not None else self.scroll_search(screen)
+        return super().act(screen)
 
 
 @register_task
@@ -352,4 +371,5 @@ class ExpenseDeleteDuplicates(Task):
         return 1.0 if others_ok and kept == 1 else 0.0
 
     def oracle(self) -> Oracle:
-        return DedupOracle(self._target)
+        row = self._before[min(self._dupes, key=int)] if self._dupes else {"category": "", "amount": "0"}
+        return DedupOracle(self._target, f"{row['category']} · {money(int(row['amount']))}")
