@@ -194,10 +194,9 @@ def _expense_to_db(row: dict[str, str]) -> dict[str, Any]:
 
 def _expense_from_db(row: dict[str, Any]) -> dict[str, str]:
     category = row.get("category")
-    out = {"created_at": str(row.get("created_date") or 0)}
-    if isinstance(category, int) and 1 <= category <= len(EXPENSE_CATEGORIES):
-        out["category"] = EXPENSE_CATEGORIES[category - 1]
-    return out
+    index = category - 1 if isinstance(category, int) and 1 <= category <= len(EXPENSE_CATEGORIES) else 0
+    # An id the app does not know shows as its first category, as the app falls back.
+    return {"created_at": str(row.get("created_date") or 0), "category": EXPENSE_CATEGORIES[index]}
 
 
 EXPENSE_DB: Final = AppDatabase(
@@ -374,9 +373,10 @@ def listing(phone: Phone, directory: str) -> list[str]:
     names = [db.name for db in _BY_DIR.get(directory, ()) if present(phone, db) or db.path in phone.state.files]
     if directory == DATA_ROOT:
         names += sorted({db.package for db in DATABASES.values() if _installed(phone, db)} | set(phone.apps))
-    elif posixpath.dirname(directory) == DATA_ROOT:
-        if any(db.package == posixpath.basename(directory) and (present(phone, db) or db.path in phone.state.files) for db in DATABASES.values()):
-            names.append("databases")
+    elif posixpath.dirname(directory) == DATA_ROOT and any(
+        db.package == posixpath.basename(directory) and (present(phone, db) or db.path in phone.state.files) for db in DATABASES.values()
+    ):
+        names.append("databases")
     return names
 
 
@@ -430,7 +430,7 @@ def _value(column: Column, value: Any) -> Any:
         except ValueError:
             try:
                 return int(float(str(value)))
-            except ValueError:
+            except (ValueError, OverflowError):  # text, NaN, infinity
                 return column.default
     return str(value)
 
@@ -454,9 +454,7 @@ def build(db: AppDatabase, rows: list[dict[str, str]]) -> bytes:
             con.execute(insert, values)
         for table, table_rows in derived.items():
             for extra in table_rows:
-                con.execute(
-                    f"INSERT INTO `{table}` ({', '.join(extra)}) VALUES ({', '.join('?' * len(extra))})", list(extra.values())
-                )
+                con.execute(f"INSERT INTO `{table}` ({', '.join(extra)}) VALUES ({', '.join('?' * len(extra))})", list(extra.values()))
         con.commit()
         return con.serialize()
     finally:
@@ -497,17 +495,22 @@ def parse(db: AppDatabase, image: bytes) -> list[dict[str, str]] | None:
         return None
     finally:
         con.close()
-    known = {c.name for c in db.columns}
+    known = {c.name: c for c in db.columns}
     rows = []
     for record in found:
         values = dict(record)
-        row: dict[str, str] = {"_id": str(values.pop(db.key, None) or 0)}
+        key = _value(Column(db.key, "INTEGER"), values.pop(db.key, None))
+        row: dict[str, str] = {"_id": str(key) if key else ""}
         special = db.from_db(values)
         for name, value in values.items():
             if name in db.renamed or (name == "thread_id" and db is SMS_DB):
                 continue  # renamed, or derived from the address when the image is built
-            if value is not None and (name in known or name not in row):
-                row[name] = str(value)
+            column = known.get(name)
+            # A value of the wrong type reads as the app would default it, never as text where
+            # the app expects a number.
+            kept = _value(column, value) if column is not None else value
+            if kept is not None:
+                row[name] = str(kept)
         row.update(special)
         rows.append(row)
     return rows
@@ -529,11 +532,13 @@ def write(phone: Phone, path: str, data: bytes) -> None:
         phone.invalidate()
         return
     phone.state.files.pop(path, None)
+    for row in rows:
+        if not row["_id"]:
+            row["_id"] = str(phone.new_id())  # a row without a key gets one, as AUTOINCREMENT gives
     phone.state.content[db.provider] = rows
     flags.update(present=True)
     # Ids from the pushed database must not be handed out again by the phone's counter.
-    highest = max((int(r["_id"]) for r in rows if r["_id"].lstrip("-").isdigit()), default=0)
-    phone.state.next_id = max(phone.state.next_id, highest)
+    phone.state.next_id = max([phone.state.next_id, *(int(r["_id"]) for r in rows)])
     phone.invalidate()
 
 

@@ -69,6 +69,7 @@ class AndroidWorldCommands:
     is_dir: Callable[[str], bool]
     listdir: Callable[[str], list[str]]
     read: Callable[[str], bytes | None]
+    write: Callable[..., None]
     path: Callable[[str], str]
     exists: Callable[[str], bool]
     remove: Callable[[str], None]
