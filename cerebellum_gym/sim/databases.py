@@ -19,7 +19,7 @@ Example:
     >>> phone = Phone()
     >>> phone.content_insert("content://com.arduia.expense/expenses",
     ...     {"name": "Coffee", "amount": "450", "category": "Food", "note": "", "created_at": "0"})
-    >>> image = read(phone, EXPENSE_DB)
+    >>> image = read(phone, EXPENSE_DB.path)
     >>> import sqlite3
     >>> con = sqlite3.connect(":memory:"); con.deserialize(image)
     >>> con.execute("SELECT name, amount, category FROM expense").fetchall()
