@@ -567,16 +567,42 @@ class SqlResult:
 
 
 def statements(sql: str) -> list[str]:
-    """``sql`` split into complete statements (a trailing incomplete one is kept, so that it
-    fails as the sqlite3 shell's does)."""
-    out, start = [], 0
-    for i, char in enumerate(sql):
-        if char == ";" and sqlite3.complete_statement(sql[start : i + 1]):
-            out.append(sql[start : i + 1])
-            start = i + 1
-    if sql[start:].strip():
-        out.append(sql[start:])
+    """``sql`` split into complete statements and dot-commands (a line starting with ``.``
+    outside a statement), as the sqlite3 shell reads its input; a trailing incomplete statement
+    is kept, so that it fails as the shell's does."""
+    out: list[str] = []
+    buffer = ""
+    for line in sql.splitlines(keepends=True):
+        if not buffer.strip() and line.lstrip().startswith("."):
+            out.append(line.strip())
+            buffer = ""
+            continue
+        buffer += line
+        start = 0
+        for i, char in enumerate(buffer):
+            if char == ";" and sqlite3.complete_statement(buffer[start : i + 1]):
+                out.append(buffer[start : i + 1])
+                start = i + 1
+        buffer = buffer[start:]
+    if buffer.strip():
+        out.append(buffer)
     return [s for s in out if s.strip().rstrip(";").strip()]
+
+
+def _dot(con: sqlite3.Connection, command: str) -> tuple[str, str]:
+    """The sqlite3 shell's ``.tables`` and ``.schema [TABLE]``: (output, error)."""
+    words = command.split()
+    if words[0] == ".tables":
+        names = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name")]
+        return "".join(f"{n}\n" for n in names if not n.startswith("sqlite_")), ""
+    if words[0] == ".schema":
+        query = "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL"
+        args: tuple[str, ...] = ()
+        if len(words) > 1:
+            query += " AND tbl_name LIKE ?"
+            args = (words[1],)
+        return "".join(f"{r[0]};\n" for r in con.execute(query + " ORDER BY rowid", args)), ""
+    return "", f'Error: unknown command or invalid arguments:  "{words[0][1:]}". Enter ".help" for help\n'
 
 
 def _show(value: Any) -> str:
@@ -606,6 +632,18 @@ def run_sql(image: bytes | None, sql: str, *, header: bool = False, separator: s
             except (sqlite3.Error, OverflowError, ValueError) as exc:
                 return SqlResult("", f"Error: {exc}\n", 1, None)
         for statement in statements(sql):
+            if statement.startswith("."):
+                try:
+                    shown, problem = _dot(con, statement)
+                except sqlite3.Error as exc:
+                    shown, problem = "", f"Error: {exc}\n"
+                out.append(shown)
+                if problem:
+                    err.append(problem)
+                    code = 1
+                    if bail:
+                        break
+                continue
             try:
                 cursor = con.execute(statement)
                 rows = cursor.fetchall()

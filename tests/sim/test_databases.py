@@ -50,6 +50,8 @@ def test_app_rows_read_as_the_real_schema(sh: Shell) -> None:
     ]  # fmt: skip
     events = sh.run(f"sqlite3 {EVENTS_DB} 'SELECT COUNT(*) FROM events; SELECT title FROM event_types;'")
     assert events.stdout == b"0\nRegular event\n"
+    assert sh.run(f"sqlite3 {ACCOUNTING} .tables").stdout == b"android_metadata\nexpense\nroom_master_table\n"
+    assert sh.run(f"sqlite3 {ACCOUNTING} '.schema expense'").stdout.startswith(b"CREATE TABLE `expense` (`expense_id` INTEGER")
 
 
 def test_a_sqlite3_write_changes_what_the_app_shows(sh: Shell) -> None:
