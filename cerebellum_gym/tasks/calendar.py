@@ -240,6 +240,9 @@ class _AddEvent(Task):
         device.content_delete(CALENDAR_URI)
         title = self.params["event_title"]
         seed_noise(device, np.random.default_rng(self.params["noise_seed"]), self.params["noise"], lambda r: r["title"] != title)
+        self.baseline(device)
+
+    def baseline(self, device: Device) -> None:
         self._before = rows_by_id(device)
 
     def progress(self, device: Device, answer: str | None = None) -> float:
@@ -362,16 +365,29 @@ class _DeleteEvents(Task):
         """Whether a random event may be noise (AndroidWorld: not on the target day)."""
         return day_of(row) != self.target_day
 
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        day = date(int(params["year"]), int(params["month"]), int(params["day"]))
+        targets = [[str(e.title), str(int(e.start_ts))] for e in params["row_objects"]]
+        return {**{k: v for k, v in params.items() if "row_objects" not in k}, **day_params(day), "targets": targets, "noise_seed": 0}
+
     def initialize(self, device: Device) -> None:
         device.content_delete(CALENDAR_URI)
         rng = np.random.default_rng(self.params["noise_seed"])
         targets = self.target_rows(rng)
         for row in targets:
             device.content_insert(CALENDAR_URI, row)
-        self._targets = set(rows_by_id(device))
         seed_noise(device, rng, 20, lambda r: self.keep_noise(r, targets))
+        self._target_keys = [[r["title"], r["start_ts"]] for r in targets]
+        self.baseline(device)
+
+    def baseline(self, device: Device) -> None:
+        # The targets: the events with a target's title and start (AndroidWorld's row objects,
+        # or the ones this task's set-up drew).
+        keys = [list(k) for k in self.params.get("targets") or self._target_keys]
         self._before = rows_by_id(device)
-        self._titles = [r["title"] for r in targets]
+        self._targets = {i for i, r in self._before.items() if [r.get("title"), r.get("start_ts")] in keys}
+        self._titles = [title for title, _ in keys]
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         after = rows_by_id(device)
@@ -438,7 +454,7 @@ class SimpleCalendarDeleteOneEvent(_DeleteEvents):
     def initialize(self, device: Device) -> None:
         super().initialize(device)
         device.content_insert(CALENDAR_URI, self._decoy)
-        self._before = rows_by_id(device)
+        self.baseline(device)
 
 
 class AnswerOracle(CalendarOracle):
@@ -513,7 +529,18 @@ class SimpleCalendarEventsOnDate(Task):
         day = date.fromisoformat(p["iso"])
         device.content_insert(CALENDAR_URI, ir_event_row(day.strftime("%B %d %Y"), p["time"], parse_minutes(p["duration"]), p["title"]))
         seed_window_noise(device, np.random.default_rng(p["noise_seed"]), lambda r: day_of(r) != day)
-        self._titles = [p["title"]]
+        self.baseline(device)
+
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        # AndroidWorld rewords the date in place ("this Friday"): the day is read from the device.
+        return {**params, "noise_seed": 0}
+
+    def baseline(self, device: Device) -> None:
+        rows = device.content_query(CALENDAR_URI)
+        titled = [r for r in rows if r.get("title") == self.params["title"]]
+        self._day = day_of(titled[0]) if titled else date.fromisoformat(self.params.get("iso", TODAY.isoformat()))
+        self._titles = [r["title"] for r in sorted(rows, key=lambda r: int(r["start_ts"])) if day_of(r) == self._day]
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         return 1.0 if answer is not None and same_items(answer, self._titles) else 0.0
@@ -522,7 +549,7 @@ class SimpleCalendarEventsOnDate(Task):
         return []
 
     def oracle(self) -> Oracle:
-        return AnswerOracle(date.fromisoformat(self.params["iso"]), ", ".join(self._titles))
+        return AnswerOracle(self._day, ", ".join(self._titles))
 
 
 @register_task
@@ -554,6 +581,16 @@ class SimpleCalendarLocationOfEvent(Task):
         # No duration in this task's state: AndroidWorld's default, 30 minutes.
         device.content_insert(CALENDAR_URI, ir_event_row(day.strftime("%B %d %Y"), p["time"], 30, p["title"], p["location"]))
         seed_window_noise(device, np.random.default_rng(p["noise_seed"]), lambda r: p["title"] not in r["title"])
+        self.baseline(device)
+
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        return {**params, "noise_seed": 0}
+
+    def baseline(self, device: Device) -> None:
+        # The event's day, read from the device (AndroidWorld rewords its date parameter).
+        titled = [r for r in device.content_query(CALENDAR_URI) if r.get("title") == self.params["title"]]
+        self._day = day_of(titled[0]) if titled else date.fromisoformat(self.params.get("iso", TODAY.isoformat()))
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         return 1.0 if answer is not None and same_items(answer, [self.params["location"]]) else 0.0
@@ -562,4 +599,4 @@ class SimpleCalendarLocationOfEvent(Task):
         return []
 
     def oracle(self) -> Oracle:
-        return AnswerOracle(date.fromisoformat(self.params["iso"]), self.params["location"], open_title=self.params["title"])
+        return AnswerOracle(self._day, self.params["location"], open_title=self.params["title"])

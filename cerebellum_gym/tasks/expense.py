@@ -20,6 +20,7 @@ EXPENSES_URI = "content://com.arduia.expense/expenses"
 #: AndroidWorld's expense names by category (its 11 categories, ids 1-11 in this order) and notes.
 NAMES_BY_CATEGORY = awdata.EXPENSE_NAMES
 NOTES = awdata.EXPENSE_NOTES
+CATEGORY_NAMES = list(NAMES_BY_CATEGORY)
 #: AndroidWorld dates expenses between October 1 and the device's today, October 15, 2023.
 FIRST_DAY_MS = 1696118400000  # 2023-10-01 00:00 UTC
 LAST_DAY_MS = 1697328000000  # 2023-10-15 00:00 UTC
@@ -41,6 +42,22 @@ def random_expense(rng: np.random.Generator, avoid: set[str]) -> dict[str, str]:
         "note": awdata.pick(rng, NOTES),
         "created_at": str(created),
     }
+
+
+def from_aw_row(expense: Any) -> dict[str, str]:
+    """One of AndroidWorld's ``Expense`` rows (a dataclass, category by id) as a provider row."""
+    return {
+        "name": str(expense.name),
+        "amount": str(int(expense.amount)),
+        "category": CATEGORY_NAMES[int(expense.category) - 1],
+        "note": str(expense.note or ""),
+        "created_at": str(int(expense.created_date)),
+    }
+
+
+def money(cents: int) -> str:
+    """An amount as the app shows it in its list (``$1,234.50``)."""
+    return f"${cents // 100:,}.{cents % 100:02d}"
 
 
 def dollars(cents: str | int) -> str:
@@ -129,12 +146,21 @@ class _AddExpenses(Task):
         csv = bool(rng.random() < 0.5)
         return {"rows": rows, "expenses": render_expenses(rows, csv), "noise_seed": int(rng.integers(2**31))}
 
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        rows = [from_aw_row(r) for r in params["row_objects"]]
+        csv = params.get("text_representation_type") == "csv"
+        return {"rows": rows, "expenses": render_expenses(rows, csv), "noise_seed": 0}
+
     def initialize(self, device: Device) -> None:
         device.content_delete(EXPENSES_URI)
         rng = np.random.default_rng(self.params["noise_seed"])
         avoid = {r["name"] for r in self.params["rows"]}
         for _ in range(10):  # AndroidWorld's ten noise rows, none named like a target
             insert(device, random_expense(rng, avoid))
+        self.baseline(device)
+
+    def baseline(self, device: Device) -> None:
         self._before = rows_by_id(device)
 
     def progress(self, device: Device, answer: str | None = None) -> float:
@@ -220,16 +246,26 @@ class _DeleteExpenses(Task):
             rows.append(random_expense(rng, {r["name"] for r in rows}))
         return {"rows": rows, "expense_names": ", ".join(r["name"] for r in rows), "noise_seed": int(rng.integers(2**31))}
 
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        rows = [from_aw_row(r) for r in params["row_objects"]]
+        return {"rows": rows, "expense_names": ", ".join(r["name"] for r in rows), "noise_seed": 0}
+
     def initialize(self, device: Device) -> None:
         device.content_delete(EXPENSES_URI)
         rng = np.random.default_rng(self.params["noise_seed"])
         names = {r["name"] for r in self.params["rows"]}
         for row in self.params["rows"]:
             insert(device, row)
-        self._targets = set(rows_by_id(device))
         for _ in range(self.noise):
             insert(device, random_expense(rng, names))
+        self.baseline(device)
+
+    def baseline(self, device: Device) -> None:
+        # The targets are the rows named in the goal (no noise row shares a target's name).
+        names = {r["name"] for r in self.params["rows"]}
         self._before = rows_by_id(device)
+        self._targets = {i for i, r in self._before.items() if r.get("name") in names}
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         after = rows_by_id(device)
@@ -264,8 +300,22 @@ class ExpenseDeleteMultiple(_DeleteExpenses):
 
 
 class DedupOracle(DeleteExpensesOracle):
-    def __init__(self, name: str) -> None:
+    """Delete one of the two identical expenses: found by name and by the list row's
+    "category · amount" line (an expense of the same name but another amount is not one)."""
+
+    def __init__(self, name: str, line: str) -> None:
         super().__init__([name])
+        self.line = line
+
+    def act(self, screen: LabelledScreen) -> str:
+        step = self.open_app(screen, EXPENSE_PACKAGE, "Pro Expense")
+        if step is not None:
+            return step
+        on_list = screen.root.find(resource_id=f"{EXPENSE_PACKAGE}:id/tv_total") is not None
+        if on_list and self.names:
+            label = label_for(screen, text=self.line)
+            return self.tap(label) if label is not None else self.scroll_search(screen)
+        return super().act(screen)
 
 
 @register_task
@@ -285,6 +335,10 @@ class ExpenseDeleteDuplicates(Task):
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
         return {"noise_seed": int(rng.integers(2**31))}
 
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        return {"noise_seed": 0}
+
     def initialize(self, device: Device) -> None:
         device.content_delete(EXPENSES_URI)
         rng = np.random.default_rng(self.params["noise_seed"])
@@ -297,9 +351,16 @@ class ExpenseDeleteDuplicates(Task):
             insert(device, row)
         insert(device, target)
         insert(device, target)
-        self._target = target["name"]
+        self.baseline(device)
+
+    def baseline(self, device: Device) -> None:
+        # The duplicates: the rows equal in every column but their id.
         self._before = rows_by_id(device)
-        self._dupes = {i for i, r in self._before.items() if r["name"] == target["name"]}
+        seen: dict[tuple[tuple[str, str], ...], list[str]] = {}
+        for i, row in self._before.items():
+            seen.setdefault(tuple(sorted((k, v) for k, v in row.items() if k != "_id")), []).append(i)
+        self._dupes = next((set(ids) for ids in seen.values() if len(ids) > 1), set())
+        self._target = next((self._before[i]["name"] for i in self._dupes), "")
 
     def progress(self, device: Device, answer: str | None = None) -> float:
         after = rows_by_id(device)
@@ -310,4 +371,5 @@ class ExpenseDeleteDuplicates(Task):
         return 1.0 if others_ok and kept == 1 else 0.0
 
     def oracle(self) -> Oracle:
-        return DedupOracle(self._target)
+        row = self._before[min(self._dupes, key=int)] if self._dupes else {"category": "", "amount": "0"}
+        return DedupOracle(self._target, f"{row['category']} · {money(int(row['amount']))}")

@@ -50,6 +50,20 @@ class App:
         """The app's private data on a freshly installed phone."""
         return {}
 
+    def first_run_data(self) -> dict[str, Any]:
+        """What differs from :meth:`initial_data` after ``pm clear`` (a phone starts as
+        AndroidWorld's set-up leaves it, every app run once; a data clear makes the next start
+        a first run again, with its onboarding)."""
+        return {}
+
+    def clear_data(self) -> None:
+        """``pm clear``: the app's screens, private data and databases go."""
+        from cerebellum_gym.sim import databases
+
+        self.phone.state.stacks.pop(self.package, None)
+        self.phone.state.app_data[self.package] = {**self.initial_data(), **self.first_run_data()}
+        databases.app_data_cleared(self.phone, self.package)
+
     @property
     def data(self) -> dict[str, Any]:
         store = self.phone.state.app_data
@@ -76,6 +90,9 @@ class App:
 
     def on_launch(self) -> None:
         """Called when the app comes to the foreground from the launcher or ``am start``."""
+        from cerebellum_gym.sim import databases
+
+        databases.app_launched(self.phone, self.package)  # a first start creates its databases
         _ = self.route
 
     def push(self, name: str, **params: Any) -> None:

@@ -32,6 +32,10 @@ CATEGORIES = (
 )
 
 
+LANGUAGES = ("English", "Myanmar (Unicode)", "Myanmar (Zawgyi)")
+CURRENCIES = ("USD - $", "EUR - €", "MMK - Ks", "JPY - ¥")
+
+
 def money(cents: int) -> str:
     return f"${cents // 100:,}.{cents % 100:02d}"
 
@@ -49,6 +53,37 @@ class ProExpenseApp(App):
     activity: ClassVar[str] = "com.arduia.expense.ui.MainActivity"
     label: ClassVar[str] = "Pro Expense"
     color: ClassVar[tuple[int, int, int]] = TEAL
+
+    def first_run_data(self) -> dict[str, object]:
+        return {"onboarded": False}
+
+    def on_launch(self) -> None:
+        super().on_launch()
+        if not self.data.get("onboarded", True) and self.route["screen"] != "onboarding":
+            self.reset_to("onboarding", step="language", choice="English")
+
+    # --- first run: language, then currency ---------------------------------------------------
+
+    def screen_onboarding(self, route: Route) -> ScreenSpec:
+        """The first start's two pages (after a fresh install or ``pm clear``): the language,
+        NEXT, then the currency, CONTINUE."""
+        language = route["step"] == "language"
+        choices = LANGUAGES if language else CURRENCIES
+
+        def pick(choice: str) -> None:
+            route["choice"] = choice
+
+        def advance() -> None:
+            if language:
+                route.update(step="currency", choice=CURRENCIES[0])
+            else:
+                self.data["onboarded"] = True
+                self.reset_to("main")
+
+        body: list[Widget] = [Text("Choose language" if language else "Choose currency", size=56, height=200)]
+        body += [ListItem(c, avatar="✓" if c == route["choice"] else "", on_tap=lambda c=c: pick(c), height=140) for c in choices]
+        button = Button("NEXT" if language else "CONTINUE", filled=True, on_tap=advance, rid=f"{self.package}:id/btn_next")
+        return ScreenSpec(title=None, body=body, bottom=[button])
 
     def expenses(self) -> list[dict[str, str]]:
         return sorted(self.phone.content_query(EXPENSES_URI), key=lambda r: (-int(r.get("created_at", 0)), -int(r.get("_id", 0))))

@@ -37,6 +37,7 @@ from cerebellum_gym.devices.android import (
 )
 from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_DEL, KEYCODE_ENTER, KEYCODE_HOME
 from cerebellum_gym.errors import CerebellumError
+from cerebellum_gym.sim import databases
 from cerebellum_gym.sim.shell.androidworld import AndroidWorldCommands
 from cerebellum_gym.sim.shell.language import Interpreter, ShellResult
 
@@ -155,8 +156,11 @@ class Shell(AndroidWorldCommands, Interpreter):
         return full
 
     def read(self, name: str) -> bytes | None:
+        full = self.path(name)
+        if databases.owns(full):
+            return databases.read(self.phone, full)
         try:
-            return self.phone.read_file(self.path(name))
+            return self.phone.read_file(full)
         except FileNotFoundError:
             return None
 
@@ -170,7 +174,9 @@ class Shell(AndroidWorldCommands, Interpreter):
         files = self.phone.state.files
         if len(data) > MAX_STORAGE or sum(len(v) for k, v in files.items() if k != full) + len(data) > MAX_STORAGE:
             raise CerebellumError(f"{name}: No space left on device")
-        if invalidate:
+        if databases.owns(full):
+            databases.write(self.phone, full, data)  # the app's rows follow its database
+        elif invalidate:
             self.phone.write_file(self.path(name), data)
         else:
             # Scratch files (a uiautomator dump) change nothing an app shows: keep the frame cache.
@@ -182,7 +188,15 @@ class Shell(AndroidWorldCommands, Interpreter):
             return True
         if full.count("/") == 1 and full[1:] in ROOT_DIRS:
             return True
-        return self.phone.is_dir(full)
+        return self.phone.is_dir(full) or (full.startswith(databases.DATA_ROOT) and databases.is_dir(self.phone, full))
+
+    def remove(self, name: str) -> None:
+        """Delete a file or a directory tree (``rm -r``, ``find -delete``)."""
+        full = self.path(name)
+        for path in [p for p in databases.DATABASES if p == full or p.startswith(full.rstrip("/") + "/")]:
+            if databases.read(self.phone, path) is not None:
+                databases.remove(self.phone, path)
+        self.phone.remove_path(full)
 
     def exists(self, name: str) -> bool:
         return self.read(name) is not None or self.is_dir(name)
@@ -192,6 +206,8 @@ class Shell(AndroidWorldCommands, Interpreter):
         names = set(self.phone.list_dir(full))
         if full == "/":
             names.update(ROOT_DIRS)
+        if full.startswith(databases.DATA_ROOT):
+            names.update(databases.listing(self.phone, full))
         return sorted(names)
 
     def _sleep(self, args: list[str], stdin: bytes) -> ShellResult:
@@ -257,7 +273,7 @@ class Shell(AndroidWorldCommands, Interpreter):
                 err.append(f"rm: {name}: Is a directory")
                 code = 1
                 continue
-            self.phone.remove_path(self.path(name))
+            self.remove(name)
         return ShellResult(b"", "".join(e + "\n" for e in err).encode(), code)
 
     def _mkdir(self, args: list[str], stdin: bytes) -> ShellResult:
@@ -431,7 +447,11 @@ class Shell(AndroidWorldCommands, Interpreter):
         if args[:1] == ["clear"] and len(args) > 1:
             package = args[-1]
             self.phone.force_stop(package)
-            self.phone.state.app_data.pop(package, None)
+            if package in self.phone.apps:
+                self.phone.apps[package].clear_data()
+            else:
+                self.phone.state.app_data.pop(package, None)
+                databases.app_data_cleared(self.phone, package)
             self.phone.invalidate()
             return self._ok("Success\n")
         return self._fail("usage: pm [list packages|path PACKAGE|clear PACKAGE]\n", 255)

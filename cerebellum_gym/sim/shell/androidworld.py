@@ -26,6 +26,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Final
 
+from cerebellum_gym.sim.databases import run_sql
 from cerebellum_gym.sim.shell.language import ShellResult
 
 if TYPE_CHECKING:
@@ -68,8 +69,10 @@ class AndroidWorldCommands:
     is_dir: Callable[[str], bool]
     listdir: Callable[[str], list[str]]
     read: Callable[[str], bytes | None]
+    write: Callable[..., None]
     path: Callable[[str], str]
     exists: Callable[[str], bool]
+    remove: Callable[[str], None]
     props: dict[str, str]
 
     def _androidworld_commands(self) -> dict[str, Handler]:
@@ -90,6 +93,7 @@ class AndroidWorldCommands:
             "restorecon": self._aw_chmod,
             "printf": self._aw_printf,
             "ls": self._aw_ls,
+            "sqlite3": self._aw_sqlite3,
         }
 
     # --- who adbd runs as --------------------------------------------------------------------
@@ -114,6 +118,44 @@ class AndroidWorldCommands:
             if args[:1] == ["delete"]:
                 return ShellResult()
         return self._content(args, stdin)
+
+    # --- sqlite3 -----------------------------------------------------------------------------
+
+    def _aw_sqlite3(self, args: list[str], stdin: bytes) -> ShellResult:
+        """``sqlite3 [OPTIONS] DB [SQL]`` (SQL from stdin when not given), in list mode: the
+        shell that Android's userdebug builds ship. Writes go through the file, so an app's
+        database changes what the app shows (:mod:`~cerebellum_gym.sim.databases`)."""
+        header, separator, bail = False, "|", True
+        positional: list[str] = []
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            if arg in ("-header", "-noheader"):
+                header = arg == "-header"
+            elif arg == "-separator" and i + 1 < len(args):
+                separator, i = _unescape(args[i + 1]), i + 1
+            elif arg in ("-batch", "-bail", "-list", "-readonly"):
+                pass
+            elif arg.startswith("-") and not positional:
+                return ShellResult(b"", f"sqlite3: Error: unknown option: {arg}\nUse -help for a list of options.\n".encode(), 1)
+            else:
+                positional.append(arg)
+            i += 1
+        name = positional[0] if positional else ""
+        sql = " ".join(positional[1:]) if len(positional) > 1 else stdin.decode("utf-8", "surrogateescape")
+        image: bytes | None = None
+        if name and name != ":memory:":
+            full = self.path(name)
+            private = full.startswith("/data/") and not full.startswith("/data/local/tmp")
+            folder = posixpath.dirname(full)
+            if (private and not self.root) or self.is_dir(name) or not self.is_dir(folder):
+                message = f'Error: unable to open database "{name}": unable to open database file\n'
+                return ShellResult(b"", message.encode(), 1)
+            image = self.read(name)
+        result = run_sql(image, sql, header=header, separator=separator, bail=bail)
+        if result.image is not None and name and name != ":memory:":
+            self.write(name, result.image)
+        return ShellResult(result.stdout.encode("utf-8", "surrogateescape"), result.stderr.encode("utf-8", "surrogateescape"), result.code)
 
     # --- ls -l ------------------------------------------------------------------------------
 
@@ -278,7 +320,7 @@ class AndroidWorldCommands:
                         err.append(f"find: {path}: Directory not empty")
                         code = 1
                     else:
-                        self.phone.remove_path(self.path(path))
+                        self.remove(path)
             else:
                 out.extend(matches)
         text = "".join(line + "\n" for line in out)
