@@ -85,19 +85,25 @@ class AdbConfig:
 
 @dataclass(frozen=True)
 class AndroidWorldConfig:
-    """AndroidWorld's emulator (:class:`~cerebellum_gym.devices.androidworld.AndroidWorldDevice`);
-    see ``docs/androidworld.md``. ``task_family`` also picks the task catalogue."""
+    """AndroidWorld's own env and tasks
+    (:class:`~cerebellum_gym.devices.androidworld.AndroidWorldDevice`); see ``docs/androidworld.md``.
+    ``task_family`` also picks the task catalogue.
+
+    Where it runs: ``env`` given, that env; an emulator named (``console_port`` or ``grpc_port``),
+    that emulator; neither, the embedded simulator served over ADB in-process
+    (``info["device_backend"]`` says which).
+    """
 
     env: Any = None
-    console_port: int = 5554
-    grpc_port: int = 8554
+    console_port: int | None = None
+    grpc_port: int | None = None
     adb_path: str | None = None
     emulator_setup: bool = False
     freeze_datetime: bool = True
-    tree_source: str = "forest"
+    tree_source: str = "auto"
     all_windows: bool = False
     text_input: str = "adb"
-    transition_pause: float | None = 1.0
+    transition_pause: float | str | None = "auto"
     timeout: float = 10.0
     task_family: str = "android_world"
     close_env: bool | None = None

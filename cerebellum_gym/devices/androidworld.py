@@ -74,6 +74,7 @@ from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_ENTER, KEYCODE_HOM
 from cerebellum_gym.devices.shell import ShellDevice, ShellOutput, input_text_chunks
 from cerebellum_gym.errors import (
     CerebellumError,
+    ConfigError,
     DeviceLostError,
     DeviceProtocolError,
     DeviceTimeoutError,
@@ -85,12 +86,16 @@ TreeSource = Literal["forest", "uiautomator"]
 TextInput = Literal["adb", "json_action"]
 
 INSTALL_HINT: Final = (
-    "AndroidWorld is not on PyPI; install it from source into this environment:\n"
+    "AndroidWorld is not on PyPI; install it from its repository into this environment:\n"
     "  git clone https://github.com/google-research/android_world && cd android_world\n"
     "  pip install -r requirements.txt && python setup.py install\n"
-    "and start its emulator (Pixel 6, API 33): emulator -avd AndroidWorldAvd -no-snapshot -grpc 8554\n"
+    "In CI (no Git host), install the pinned wheel instead: pip install ../shared/third_party/android_world-*.whl\n"
+    "With no emulator named, its tasks run on the embedded simulator (also needs adbutils: pip install 'cerebellum-gym[adb]');\n"
+    "for an emulator (Pixel 6, API 33), start it: emulator -avd AndroidWorldAvd -no-snapshot -grpc 8554\n"
     "See docs/androidworld.md."
 )
+#: Where an :class:`AndroidWorldDevice`'s env runs (``info["device_backend"]``).
+DeviceBackend = Literal["simulator", "emulator", "env"]
 #: ``android_env.proto.adb_pb2.AdbResponse.Status`` values (proto enums are ints).
 ADB_STATUS_OK: Final = 1
 ADB_STATUS_TIMEOUT: Final = 6
@@ -286,31 +291,47 @@ def _build(node: Any, by_id: Mapping[int, Any], screen: tuple[int, int], index: 
 
 
 class AndroidWorldDevice(ShellDevice):
-    """A phone behind an AndroidWorld ``AsyncEnv``.
+    """A phone behind an AndroidWorld ``AsyncEnv``: the embedded simulator, an emulator, or an
+    env of the caller's.
+
+    Which one (``info["device_backend"]``, :attr:`device_backend`):
+
+    - ``"env"``: ``env`` given; it is driven as it is.
+    - ``"emulator"``: an emulator named by ``console_port`` or ``grpc_port`` (the other takes
+      AndroidWorld's default, 5554 or 8554); the env comes from ``env_launcher.load_and_setup_env``.
+    - ``"simulator"``: none of those. The embedded simulator is served over ADB in this process,
+      with a private adb server, and AndroidWorld's env is built over it
+      (:class:`~cerebellum_gym.devices.androidworld_embedded.EmbeddedAndroidWorld`); all of it
+      stops on :meth:`close`. The first one in a process logs a line saying so.
 
     Args:
-        env: a ready AndroidWorld env (``interface.AsyncEnv``); when ``None`` one is built with
-            ``env_launcher.load_and_setup_env`` from the options below.
+        env: a ready AndroidWorld env (``interface.AsyncEnv``).
         console_port: the emulator's console port (its adb port is this plus one).
         grpc_port: the emulator's gRPC port (``-grpc``).
-        adb_path: the adb binary; ``None`` takes AndroidWorld's default.
+        adb_path: the adb binary; ``None`` takes AndroidWorld's default for an emulator and
+            cerebellum's (``$ADB``, ``PATH``, adbutils' wheel) for the simulator.
         emulator_setup: install and set up AndroidWorld's apps first (once per emulator; minutes).
+            Names no emulator by itself: with no port it is a :class:`ConfigError`.
         freeze_datetime: freeze the device clock as AndroidWorld's benchmark does.
-        tree_source: ``"forest"`` (default) or ``"uiautomator"``; see the module docstring.
+        tree_source: ``"forest"``, ``"uiautomator"``, or ``"auto"`` (default): the forest on an
+            emulator or a given env, ``uiautomator`` dumps on the simulator (its AndroidWorld env
+            reads the UI through ``uiautomator``, with no forest); see the module docstring.
         all_windows: keep every window of the forest (status bar, keyboard, ...), not only the
             active one.
         text_input: ``"adb"`` (exact, no Enter) or ``"json_action"`` (AndroidWorld's
             ``input_text``, which presses Enter after typing).
         transition_pause: seconds between an input and the next observation, as AndroidWorld's
             agents pause (1 s); ``None`` polls until the UI is stable instead
-            (``get_state(wait_to_stabilize=True)``).
+            (``get_state(wait_to_stabilize=True)``); ``"auto"`` (default): 1 s on an emulator or a
+            given env, 0 on the simulator (it has settled when an input returns).
         timeout: seconds an adb command may take.
         task_family: the AndroidWorld registry family whose tasks the loader offers on this device.
         close_env: close the env on :meth:`close`; defaults to whether this device built it.
 
     Raises:
         CerebellumError: AndroidWorld is not importable (with install instructions).
-        InfraError: the emulator could not be reached.
+        ConfigError: ``emulator_setup`` with no emulator named.
+        InfraError: the emulator, or the served simulator, could not be reached.
     """
 
     backend = "androidworld"
@@ -319,44 +340,72 @@ class AndroidWorldDevice(ShellDevice):
         self,
         env: Any = None,
         *,
-        console_port: int = 5554,
-        grpc_port: int = 8554,
+        console_port: int | None = None,
+        grpc_port: int | None = None,
         adb_path: str | None = None,
         emulator_setup: bool = False,
         freeze_datetime: bool = True,
-        tree_source: TreeSource = "forest",
+        tree_source: TreeSource | Literal["auto"] = "auto",
         all_windows: bool = False,
         text_input: TextInput = "adb",
-        transition_pause: float | None = 1.0,
+        transition_pause: float | None | Literal["auto"] = "auto",
         timeout: float = 10.0,
         task_family: str = "android_world",
         close_env: bool | None = None,
     ) -> None:
-        if tree_source not in ("forest", "uiautomator"):
-            raise ValueError(f"tree_source must be 'forest' or 'uiautomator', got {tree_source!r}")
+        if tree_source not in ("auto", "forest", "uiautomator"):
+            raise ValueError(f"tree_source must be 'auto', 'forest' or 'uiautomator', got {tree_source!r}")
         if text_input not in ("adb", "json_action"):
             raise ValueError(f"text_input must be 'adb' or 'json_action', got {text_input!r}")
-        if transition_pause is not None and transition_pause < 0:
-            raise ValueError(f"transition_pause must be >= 0 or None, got {transition_pause}")
+        if transition_pause is not None and transition_pause != "auto" and float(transition_pause) < 0:
+            raise ValueError(f"transition_pause must be >= 0, None or 'auto', got {transition_pause}")
         if timeout <= 0:
             raise ValueError(f"timeout must be positive, got {timeout}")
+        where: DeviceBackend
+        if env is not None:
+            where = "env"
+        elif console_port is None and grpc_port is None:
+            if emulator_setup:
+                raise ConfigError(
+                    "emulator_setup=True needs an emulator: name it with console_port (and grpc_port), "
+                    "for example device_options={'console_port': 5554, 'grpc_port': 8554, 'emulator_setup': True}; "
+                    "with no emulator named, AndroidWorld runs on the embedded simulator, which needs no set-up"
+                )
+            where = "simulator"
+        else:
+            where = "emulator"
         self._json_action = import_android_world("env.json_action")
         self._adb_utils = import_android_world("env.adb_utils")
-        if env is None:
+        self.device_backend: DeviceBackend = where
+        #: The served simulator and its adb server, when this device runs on them.
+        self.embedded: Any = None
+        if where == "simulator":
+            from cerebellum_gym.devices.androidworld_embedded import EmbeddedAndroidWorld
+
+            self.embedded = EmbeddedAndroidWorld(adb_path=adb_path, freeze_datetime=freeze_datetime, timeout=timeout)
+            env = self.embedded.env
+            self._close_env = True if close_env is None else close_env
+        elif where == "emulator":
             launcher = import_android_world("env.env_launcher")
+            console = 5554 if console_port is None else int(console_port)
+            grpc = 8554 if grpc_port is None else int(grpc_port)
             kwargs: dict[str, Any] = {
-                "console_port": console_port,
+                "console_port": console,
                 "emulator_setup": emulator_setup,
                 "freeze_datetime": freeze_datetime,
-                "grpc_port": grpc_port,
+                "grpc_port": grpc,
             }
             if adb_path is not None:
                 kwargs["adb_path"] = adb_path
-            with guarded(f"connecting to the emulator (console {console_port}, gRPC {grpc_port})"):
+            with guarded(f"connecting to the emulator (console {console}, gRPC {grpc})"):
                 env = launcher.load_and_setup_env(**kwargs)
             self._close_env = True if close_env is None else close_env
         else:
             self._close_env = False if close_env is None else close_env
+        if tree_source == "auto":
+            tree_source = "uiautomator" if where == "simulator" else "forest"
+        if transition_pause == "auto":
+            transition_pause = 0.0 if where == "simulator" else 1.0
         self.env: Any = env
         self.tree_source: TreeSource = tree_source
         self.all_windows = all_windows
@@ -369,9 +418,17 @@ class AndroidWorldDevice(ShellDevice):
         self._state_fresh = False
         self._last_input = -math.inf
         self._settled = True  # no input since the last observation
-        with guarded("reading the logical screen size"):
-            width, height = env.logical_screen_size
+        try:
+            with guarded("reading the logical screen size"):
+                width, height = env.logical_screen_size
+        except BaseException:
+            self.close()
+            raise
         self._size = (int(width), int(height))
+
+    def info_entries(self) -> dict[str, Any]:
+        """``info["device_backend"]``: ``"simulator"``, ``"emulator"`` or ``"env"``."""
+        return {"device_backend": self.device_backend}
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -649,9 +706,14 @@ class AndroidWorldDevice(ShellDevice):
         if self._close_env:
             with contextlib.suppress(Exception):  # closing a dead emulator link must not fail
                 self.env.close()
+        if self.embedded is not None:
+            self.embedded.close()  # the served simulator and its adb server
 
     def __repr__(self) -> str:
-        return f"AndroidWorldDevice(screen={self._size[0]}x{self._size[1]}, tree={self.tree_source}, text={self.text_input})"
+        return (
+            f"AndroidWorldDevice({self.device_backend}, screen={self._size[0]}x{self._size[1]}, "
+            f"tree={self.tree_source}, text={self.text_input})"
+        )
 
 
 __all__ = [
