@@ -141,6 +141,54 @@ def import_android_world(module: str) -> Any:
         raise CerebellumError(f"the androidworld backend needs {what} and it is not importable ({exc}).\n{INSTALL_HINT}") from exc
 
 
+#: What the adb client prints when it could not reach the device (adb's ``commandline.cpp`` and
+#: ``adb_client.cpp``): the transport failed, the device did not answer.
+ADB_TRANSPORT_FAILURES: Final = (
+    "adb: device '",
+    "error: device '",
+    "error: closed",
+    "error: protocol fault",
+    "device offline",
+    "device unauthorized",
+    "device still authorizing",
+    "device still connecting",
+    "no devices/emulators found",
+    "more than one device/emulator",
+    "failed to get feature set",
+    "cannot connect to daemon",
+    "daemon not running",
+    "failed to connect to",
+    "error: connect failed",
+)
+
+
+def device_answer(exc: BaseException) -> subprocess.CalledProcessError | None:
+    """The device's own answer behind an android_env adb failure, or ``None``.
+
+    android_env raises ``AdbControllerError`` from the ``CalledProcessError`` of its last try
+    (wrapped again by some AndroidWorld helpers, such as ``clear_app_data``). When that process
+    ran the command on the device, which exited non-zero with its own message (``sqlite3`` on a
+    bad statement, ``pm`` on an unknown package), the device answered: it is not lost. When the
+    adb client itself could not reach the device, its output is one of
+    :data:`ADB_TRANSPORT_FAILURES` (``adb: device '...' not found``, ``error: closed``, ...), and
+    that is no answer.
+    """
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, subprocess.CalledProcessError):
+            output = current.output if current.output is not None else current.stdout
+            text = output.decode("utf-8", "replace") if isinstance(output, bytes) else str(output or "")
+            if any(marker in text for marker in ADB_TRANSPORT_FAILURES):
+                return None
+            return current
+        if isinstance(current, subprocess.TimeoutExpired):
+            return None
+        current = current.__cause__ or current.__context__
+    return None
+
+
 def map_error(exc: BaseException, what: str) -> CerebellumError | None:
     """The cerebellum error for a failure raised inside AndroidWorld or android_env, or ``None``
     when it looks like a programming error that should surface as it is.
@@ -160,6 +208,10 @@ def map_error(exc: BaseException, what: str) -> CerebellumError | None:
         return DeviceTimeoutError(message) if "DEADLINE_EXCEEDED" in status else DeviceLostError(message)
     if timed_out or (names & _ANDROID_ENV_ERRORS and ("TimeoutExpired" in str(exc) or "timed out" in str(exc))):
         return DeviceTimeoutError(message)
+    answered = device_answer(exc) if names & _ANDROID_ENV_ERRORS else None
+    if answered is not None:
+        # The device is there; it answered a command of ours with an error.
+        return DeviceProtocolError(f"{message} (the device answered with status {answered.returncode})")
     if names & _ANDROID_ENV_ERRORS or isinstance(exc, ConnectionError | EOFError | OSError):
         return DeviceLostError(message)
     if isinstance(exc, subprocess.CalledProcessError | RuntimeError | ValueError):
@@ -176,10 +228,15 @@ def infra_error(exc: BaseException, what: str) -> InfraError | None:
     ``OSError`` of its own (a bad parameter, a set-up that found the wrong state, a local file),
     which are the task's errors, not the device's. Infra here is android_env's errors (adb
     failed after its retries), gRPC errors, time-outs, broken connections and a failed adb
-    subprocess.
+    subprocess, except a command the device ran and answered with an error and a non-zero
+    status (:func:`device_answer`: AndroidWorld's SMS set-up's failing ``sqlite3``): the device
+    is there, and what failed is the task's command (``None``; the caller's probe of the device
+    still turns a real loss into infra).
     """
     if isinstance(exc, InfraError):
         return exc
+    if device_answer(exc) is not None:
+        return None
     names = {cls.__name__ for cls in type(exc).__mro__}
     if names & (_ANDROID_ENV_ERRORS | {"RpcError", "_InactiveRpcError"}) or isinstance(
         exc, TimeoutError | subprocess.TimeoutExpired | subprocess.CalledProcessError | ConnectionError | EOFError
@@ -717,8 +774,10 @@ class AndroidWorldDevice(ShellDevice):
 
 
 __all__ = [
+    "ADB_TRANSPORT_FAILURES",
     "INSTALL_HINT",
     "AndroidWorldDevice",
+    "device_answer",
     "ShellOutput",
     "forest_to_tree",
     "guarded",
