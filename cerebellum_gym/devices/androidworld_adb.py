@@ -197,6 +197,11 @@ class AdbAndroidEnv(env_interface.AndroidEnvInterface):
             starts the adb binary, as android_env's own controller does.
         lazy_pixels: each timestep's pixels are a :class:`LazyPixels`, taken when first read
             (default); ``False`` takes every screenshot when the timestep is made.
+        screencap_format: ``"raw"`` (``screencap``: the framebuffer as is, no encoding on the
+            device nor decoding here, about 10 MB a frame), ``"png"`` (``screencap -p``), or
+            ``"auto"`` (default): raw where the bytes stay on this machine (an emulator's serial
+            or a loopback ``host:port``), as :func:`~cerebellum_gym.devices.adb.device.auto_screencap_format`
+            decides for the ADB backend.
     """
 
     def __init__(
@@ -208,9 +213,17 @@ class AdbAndroidEnv(env_interface.AndroidEnvInterface):
         timeout: float = 30.0,
         adb_client: AdbClient = "socket",
         lazy_pixels: bool = True,
+        screencap_format: Literal["auto", "raw", "png"] = "auto",
     ) -> None:
         if adb_client not in ("socket", "binary"):
             raise ValueError(f"adb_client must be 'socket' or 'binary', got {adb_client!r}")
+        if screencap_format not in ("auto", "raw", "png"):
+            raise ValueError(f"screencap_format must be 'auto', 'raw' or 'png', got {screencap_format!r}")
+        if screencap_format == "auto":
+            from cerebellum_gym.devices.adb.device import auto_screencap_format
+
+            screencap_format = auto_screencap_format(serial)
+        self.screencap_format = screencap_format
         config = config_classes.AdbControllerConfig(
             adb_path=adb_path,
             device_name=serial,
@@ -274,7 +287,11 @@ class AdbAndroidEnv(env_interface.AndroidEnvInterface):
                 self.adb.execute_command(["connect", self.serial], timeout=10.0, device_specific=False)
 
     def screenshot(self) -> np.ndarray:
-        """The screen now, as RGB (``adb exec-out screencap -p``)."""
+        """The screen now, as RGB (``adb exec-out screencap``, raw or ``-p``)."""
+        if self.screencap_format == "raw":
+            from cerebellum_gym.devices.adb.frames import parse_raw_screencap
+
+            return parse_raw_screencap(self.adb.execute_command(["exec-out", "screencap"])).rgb()
         png = self.adb.execute_command(["exec-out", "screencap", "-p"])
         from PIL import Image
 
@@ -295,6 +312,7 @@ def load_adb_env(
     timeout: float = 30.0,
     adb_client: AdbClient = "socket",
     lazy_pixels: bool = True,
+    screencap_format: Literal["auto", "raw", "png"] = "auto",
 ) -> Any:
     """AndroidWorld's ``AsyncAndroidEnv`` on the ADB device ``serial``, set up as
     ``env_launcher.load_and_setup_env`` sets up an emulator (no app installation).
@@ -307,6 +325,7 @@ def load_adb_env(
         timeout: default seconds per adb command.
         adb_client: how adb commands reach the server (:class:`AdbAndroidEnv`).
         lazy_pixels: take each state's screenshot when it is first read (:class:`LazyPixels`).
+        screencap_format: ``"auto"``, ``"raw"`` or ``"png"`` (:class:`AdbAndroidEnv`).
 
     Raises:
         CerebellumError: AndroidWorld is not importable.
@@ -319,7 +338,15 @@ def load_adb_env(
     controller_mod = import_android_world("env.android_world_controller")
     interface = import_android_world("env.interface")
     launcher = import_android_world("env.env_launcher")
-    shim = AdbAndroidEnv(serial, adb_path, adb_env=adb_env, timeout=timeout, adb_client=adb_client, lazy_pixels=lazy_pixels)
+    shim = AdbAndroidEnv(
+        serial,
+        adb_path,
+        adb_env=adb_env,
+        timeout=timeout,
+        adb_client=adb_client,
+        lazy_pixels=lazy_pixels,
+        screencap_format=screencap_format,
+    )
     with guarded(f"setting up AndroidWorld on {serial}"):
         controller = controller_mod.AndroidWorldController(shim, a11y_method=controller_mod.A11yMethod.UIAUTOMATOR)
         env = interface.AsyncAndroidEnv(controller)

@@ -80,13 +80,26 @@ class EmbeddedAndroidWorld:
         timeout: default seconds per adb command.
         phone: the simulator to serve (a fresh :class:`~cerebellum_gym.sim.phone.Phone` when
             ``None``); it is served, never called by AndroidWorld directly.
+        adb_client: ``"socket"`` or ``"binary"`` (:class:`~cerebellum_gym.devices.androidworld_adb.AdbAndroidEnv`).
+        lazy_pixels: take each state's screenshot when it is first read.
+        screencap_format: ``"auto"`` (raw: the served simulator is on loopback), ``"raw"`` or ``"png"``.
 
     Raises:
         CerebellumError: AndroidWorld (or android_env, or an adb binary) is missing.
         InfraError: the served device could not be reached or set up.
     """
 
-    def __init__(self, *, adb_path: str | None = None, freeze_datetime: bool = True, timeout: float = 10.0, phone: Any = None) -> None:
+    def __init__(
+        self,
+        *,
+        adb_path: str | None = None,
+        freeze_datetime: bool = True,
+        timeout: float = 10.0,
+        phone: Any = None,
+        adb_client: str = "socket",
+        lazy_pixels: bool = True,
+        screencap_format: str = "auto",
+    ) -> None:
         require_android_world()
         from cerebellum_gym.devices.adb import PrivateAdbServer
         from cerebellum_gym.devices.androidworld_adb import load_adb_env
@@ -102,10 +115,20 @@ class EmbeddedAndroidWorld:
             self.adb = PrivateAdbServer(adb=adb_path).start()
             connected = self.adb.run("connect", self.serial)
             if "connected" not in connected.stdout:
-                raise DeviceLostError(f"adb could not connect to the served simulator {self.serial}: {connected.stdout.strip()} {connected.stderr.strip()}")
+                said = f"{connected.stdout.strip()} {connected.stderr.strip()}".strip()
+                raise DeviceLostError(f"adb could not connect to the served simulator {self.serial}: {said}")
             # Only the private server's variables: android_env copies the rest of os.environ itself.
             adb_env = {k: v for k, v in self.adb.env.items() if k.startswith(("ANDROID_ADB", "ADB_")) or k == "HOME"}
-            self.env = load_adb_env(self.serial, adb_path=self.adb.adb, adb_env=adb_env, freeze_datetime=freeze_datetime, timeout=timeout)
+            self.env = load_adb_env(
+                self.serial,
+                adb_path=self.adb.adb,
+                adb_env=adb_env,
+                freeze_datetime=freeze_datetime,
+                timeout=timeout,
+                adb_client=adb_client,  # type: ignore[arg-type]  # checked by AdbAndroidEnv
+                lazy_pixels=lazy_pixels,
+                screencap_format=screencap_format,  # type: ignore[arg-type]
+            )
         except BaseException:
             self.close()
             raise

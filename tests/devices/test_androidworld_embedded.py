@@ -14,6 +14,7 @@ cerebellum that imported them removed), since the wheel is installed here.
 from __future__ import annotations
 
 import importlib
+import io
 import logging
 import os
 import sys
@@ -26,6 +27,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
+from PIL import Image
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.errors import CerebellumError, ConfigError, InfraError, TaskError
@@ -34,12 +36,12 @@ from cerebellum_gym.tasks.catalog import BUILTIN
 pytest.importorskip("android_world", reason="AndroidWorld is not installed (scripts/dev.sh test installs it)")
 pytest.importorskip("adbutils")
 
-from android_world.env import adb_utils  # noqa: E402
-from android_world.task_evals import task_eval  # noqa: E402
+from android_world.env import adb_utils
+from android_world.task_evals import task_eval
 
-from cerebellum_gym.devices import androidworld_embedded  # noqa: E402
-from cerebellum_gym.devices.androidworld import AndroidWorldDevice  # noqa: E402
-from cerebellum_gym.tasks.androidworld import _adapter  # noqa: E402
+from cerebellum_gym.devices import androidworld_embedded
+from cerebellum_gym.devices.androidworld import AndroidWorldDevice
+from cerebellum_gym.tasks.androidworld import _adapter
 
 
 def adb_server_alive(port: int) -> bool:
@@ -239,3 +241,59 @@ def test_without_androidworld_the_error_says_how_to_install_it_and_nothing_start
     embedded = importlib.import_module("cerebellum_gym.devices.androidworld_embedded")
     with pytest.raises(CerebellumError, match="not on PyPI"):
         embedded.EmbeddedAndroidWorld()
+
+
+# --- the served path's own parts: commands over the server's socket, screenshots when read -------------
+
+
+@pytest.fixture(scope="module")
+def world() -> Iterator[Any]:
+    with androidworld_embedded.EmbeddedAndroidWorld() as served:
+        yield served
+
+
+def test_commands_over_the_socket_answer_as_the_adb_binary_does(world: Any) -> None:
+    from android_env.components import adb_controller, errors
+
+    shim = world.env.controller._env
+    fast = shim.adb
+    assert type(fast).__name__ == "SocketAdbController"
+    binary = adb_controller.AdbController(fast._config)
+    binary._os_env_vars.update(fast._os_env_vars)
+    for args in (
+        ["shell", "echo", "a  b;", "echo", "$((1+2))"],  # joined with spaces, unquoted, as adb does
+        ["shell", "echo out; echo err >&2; echo out2"],  # stderr merged, as android_env reads it
+        ["shell", "settings", "get", "global", "wifi_on"],
+        ["exec-out", "echo", "raw"],
+    ):
+        assert fast.execute_command(args) == binary.execute_command(args), args
+    # A command the device answers with an error: android_env's error, caused by the process
+    # result (status and output), at once (no adb server restart, no second run).
+    started = time.monotonic()
+    with pytest.raises(errors.AdbControllerError) as raised:
+        fast.execute_command(["shell", "echo", "no", "such", "table", ">&2;", "exit", "3"])
+    assert time.monotonic() - started < 2.0
+    cause = raised.value.__cause__
+    assert cause.returncode == 3 and b"no such table" in cause.output
+    assert fast.execute_command(["shell", "echo", "still", "here"]) == b"still here\n"
+
+
+def test_states_take_their_screenshot_only_when_it_is_read(world: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    shim = world.env.controller._env
+    taken: list[str] = []
+    screenshot = shim.screenshot
+
+    def counted() -> np.ndarray:
+        taken.append(shim.screencap_format)
+        return screenshot()
+
+    monkeypatch.setattr(shim, "screenshot", counted)
+    state = world.env.get_state()
+    assert state.ui_elements and taken == []  # AndroidWorld read the UI; no frame was taken
+    pixels = np.asarray(state.pixels)
+    assert taken == ["raw"]  # loopback: the raw framebuffer, no PNG round trip
+    assert pixels.shape == (2400, 1080, 3) and pixels.dtype == np.uint8
+    assert state.pixels.shape == pixels.shape and taken == ["raw"]  # taken once
+    png = shim.adb.execute_command(["exec-out", "screencap", "-p"])
+    with Image.open(io.BytesIO(png)) as image:
+        assert np.array_equal(np.asarray(image.convert("RGB")), pixels)  # the same frame either way
