@@ -9,8 +9,10 @@ actuation) goes through ``execute_adb_call`` and android_env's ``AdbCallParser``
 such as the simulator served by ``cerebellum-gym serve-adb``).
 
 :class:`AdbAndroidEnv` is that ``AndroidEnvInterface``: adb calls go through the real
-``AdbCallParser`` and ``AdbController`` to the device, and the pixels of each timestep come from
-``adb exec-out screencap -p``. :func:`load_adb_env` wraps it in the real
+``AdbCallParser`` and an ``AdbController`` to the device (:class:`SocketAdbController` by default:
+``shell`` and ``exec-out`` over the adb server's socket protocol, no ``adb`` process per command),
+and the pixels of each timestep come from ``adb exec-out screencap`` when first read
+(:class:`LazyPixels`; raw frames over loopback, PNG otherwise). :func:`load_adb_env` wraps it in the real
 ``AndroidWorldController`` (UI tree from ``uiautomator dump``: no accessibility forwarder app)
 and ``AsyncAndroidEnv``, then runs AndroidWorld's own ``setup_env`` (the clock frozen), as
 ``env_launcher.load_and_setup_env`` does for an emulator.
