@@ -5,6 +5,10 @@ AndroidWorld is not on PyPI: it installs from its source and drives an emulator 
 ``import cerebellum_gym`` works without it; building a device without it raises a
 :class:`~cerebellum_gym.errors.CerebellumError` that says how to install it (``docs/androidworld.md``).
 
+With no emulator named (no ``console_port``, ``grpc_port`` or ``env``) the device runs AndroidWorld
+on the embedded simulator, served over ADB in this process
+(:mod:`cerebellum_gym.devices.androidworld_embedded`); ``info["device_backend"]`` says which.
+
 What goes where, and why:
 
 - **screen**: one ``AsyncEnv.get_state()`` gives ``State.pixels`` and the accessibility forest of
