@@ -161,6 +161,17 @@ def test_the_notice_is_logged_once_per_process_and_make_vec_gives_each_env_its_o
         assert world.closed and not served_threads(world) and not adb_server_alive(world.adb.port)
 
 
+def test_async_make_vec_builds_each_embedded_phone_in_its_worker() -> None:
+    envs = gym.make_vec("Cerebellum-AndroidWorld-v0", num_envs=2, vectorization="async", task="SystemWifiTurnOn", pixels=False)
+    try:
+        _, infos = envs.reset(seed=0)
+        assert list(infos["device_backend"]) == ["simulator", "simulator"]
+        _, _, terminated, _, infos = envs.step(np.array(["F", "F"], dtype=object))
+        assert terminated.all() and list(infos["progress"]) == [0.0, 0.0]  # AndroidWorld judged: wifi is off
+    finally:
+        envs.close()
+
+
 def test_naming_an_emulator_or_setting_one_up_never_falls_back_to_the_simulator(monkeypatch: pytest.MonkeyPatch) -> None:
     """The emulator itself is the boundary here: AndroidWorld's launcher is replaced by one that
     records what it was asked and fails as an unreachable emulator does."""
