@@ -89,8 +89,13 @@ class Served:
 
     def __init__(self, adb_client: str, lazy_pixels: bool, screencap_format: str) -> None:
         from cerebellum_gym.devices.androidworld_embedded import EmbeddedAndroidWorld
+        from cerebellum_gym.sim.adbd import AdbdServer
+        from cerebellum_gym.sim.phone import Phone
 
-        self.world = EmbeddedAndroidWorld(timeout=20.0, adb_client=adb_client, lazy_pixels=lazy_pixels, screencap_format=screencap_format)
+        served = AdbdServer(Phone(), port=0).start()
+        self.world = EmbeddedAndroidWorld(
+            served, timeout=20.0, adb_client=adb_client, lazy_pixels=lazy_pixels, screencap_format=screencap_format
+        )
         self.clean = self.world.phone.snapshot()
 
     def episode(self, name: str, seed: int, pixels: bool) -> tuple[float, float, float]:

@@ -5,8 +5,8 @@ AndroidWorld is not on PyPI: it installs from its source and drives an emulator 
 ``import cerebellum_gym`` works without it; building a device without it raises a
 :class:`~cerebellum_gym.errors.CerebellumError` that says how to install it (``docs/androidworld.md``).
 
-With no emulator named (no ``console_port``, ``grpc_port`` or ``env``) the device runs AndroidWorld
-on the embedded simulator, served over ADB in this process
+With no emulator named (no ``console_port``, ``grpc_port`` or ``env``) the loader serves the embedded
+simulator over ADB in this process and the device runs AndroidWorld there
 (:mod:`cerebellum_gym.devices.androidworld_embedded`); ``info["device_backend"]`` says which.
 
 What goes where, and why:
@@ -358,15 +358,22 @@ class AndroidWorldDevice(ShellDevice):
     Which one (``info["device_backend"]``, :attr:`device_backend`):
 
     - ``"env"``: ``env`` given; it is driven as it is.
+    - ``"simulator"``: ``served`` given, a device served over ADB in this process (the loader
+      serves the embedded simulator there when no emulator is named: ``gym.make`` with no
+      ``console_port``, ``grpc_port`` or ``env``). A private adb server connects to it and
+      AndroidWorld's env is built over it
+      (:class:`~cerebellum_gym.devices.androidworld_embedded.EmbeddedAndroidWorld`); all of it,
+      the served device included, stops on :meth:`close`.
     - ``"emulator"``: an emulator named by ``console_port`` or ``grpc_port`` (the other takes
       AndroidWorld's default, 5554 or 8554); the env comes from ``env_launcher.load_and_setup_env``.
-    - ``"simulator"``: none of those. The embedded simulator is served over ADB in this process,
-      with a private adb server, and AndroidWorld's env is built over it
-      (:class:`~cerebellum_gym.devices.androidworld_embedded.EmbeddedAndroidWorld`); all of it
-      stops on :meth:`close`. The first one in a process logs a line saying so.
+
+    Built directly with none of these it raises :class:`ConfigError` (this layer knows no
+    simulator to serve: build through ``gym.make`` or ``loader.make_device``, which do).
 
     Args:
         env: a ready AndroidWorld env (``interface.AsyncEnv``).
+        served: a device served over ADB in this process (``serial_for_adb`` and ``stop()``, as
+            the simulator's ``AdbdServer``); this device stops it on :meth:`close`.
         console_port: the emulator's console port (its adb port is this plus one).
         grpc_port: the emulator's gRPC port (``-grpc``).
         adb_path: the adb binary; ``None`` takes AndroidWorld's default for an emulator and
@@ -391,7 +398,7 @@ class AndroidWorldDevice(ShellDevice):
 
     Raises:
         CerebellumError: AndroidWorld is not importable (with install instructions).
-        ConfigError: ``emulator_setup`` with no emulator named.
+        ConfigError: nothing to run on (see above), or ``emulator_setup`` with no emulator named.
         InfraError: the emulator, or the served simulator, could not be reached.
     """
 
@@ -401,6 +408,7 @@ class AndroidWorldDevice(ShellDevice):
         self,
         env: Any = None,
         *,
+        served: Any = None,
         console_port: int | None = None,
         grpc_port: int | None = None,
         adb_path: str | None = None,
@@ -422,28 +430,43 @@ class AndroidWorldDevice(ShellDevice):
             raise ValueError(f"transition_pause must be >= 0, None or 'auto', got {transition_pause}")
         if timeout <= 0:
             raise ValueError(f"timeout must be positive, got {timeout}")
+        try:
+            self._json_action = import_android_world("env.json_action")
+            self._adb_utils = import_android_world("env.adb_utils")
+        except CerebellumError:
+            if served is not None:
+                served.stop()  # handed over: it stops with this device, built or not
+            raise
+        if served is not None and (env is not None or console_port is not None or grpc_port is not None):
+            served.stop()
+            raise ConfigError("served runs AndroidWorld on a device served in this process; it goes with no env and no emulator ports")
         where: DeviceBackend
         if env is not None:
             where = "env"
-        elif console_port is None and grpc_port is None:
-            if emulator_setup:
-                raise ConfigError(
-                    "emulator_setup=True needs an emulator: name it with console_port (and grpc_port), "
-                    "for example device_options={'console_port': 5554, 'grpc_port': 8554, 'emulator_setup': True}; "
-                    "with no emulator named, AndroidWorld runs on the embedded simulator, which needs no set-up"
-                )
+        elif served is not None:
             where = "simulator"
-        else:
+        elif console_port is not None or grpc_port is not None:
             where = "emulator"
-        self._json_action = import_android_world("env.json_action")
-        self._adb_utils = import_android_world("env.adb_utils")
+        elif emulator_setup:
+            raise ConfigError(
+                "emulator_setup=True needs an emulator: name it with console_port (and grpc_port), "
+                "for example device_options={'console_port': 5554, 'grpc_port': 8554, 'emulator_setup': True}; "
+                "with no emulator named, AndroidWorld runs on the embedded simulator, which needs no set-up"
+            )
+        else:
+            raise ConfigError(
+                "AndroidWorldDevice needs something to run on: console_port (and grpc_port) for an emulator, "
+                "env for an AndroidWorld env, or served for a device served over ADB in this process; "
+                "gym.make('Cerebellum-AndroidWorld-v0') and cerebellum_gym.loader.make_device('androidworld') "
+                "serve the embedded simulator when no emulator is named"
+            )
         self.device_backend: DeviceBackend = where
-        #: The served simulator and its adb server, when this device runs on them.
+        #: AndroidWorld's env over the served device and its adb server, when this device runs there.
         self.embedded: Any = None
         if where == "simulator":
             from cerebellum_gym.devices.androidworld_embedded import EmbeddedAndroidWorld
 
-            self.embedded = EmbeddedAndroidWorld(adb_path=adb_path, freeze_datetime=freeze_datetime, timeout=timeout)
+            self.embedded = EmbeddedAndroidWorld(served, adb_path=adb_path, freeze_datetime=freeze_datetime, timeout=timeout)
             env = self.embedded.env
             self._close_env = True if close_env is None else close_env
         elif where == "emulator":

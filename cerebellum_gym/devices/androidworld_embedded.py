@@ -1,28 +1,33 @@
-"""AndroidWorld with no emulator: its own code on the embedded simulator, served over ADB in-process.
+"""AndroidWorld with no emulator: its own code on a device served over ADB in this process.
 
 ``gym.make("Cerebellum-AndroidWorld-v0")`` with no emulator named (no ``console_port``, no
-``grpc_port``, no ``env``) builds an :class:`EmbeddedAndroidWorld`:
+``grpc_port``, no ``env``) runs AndroidWorld on the embedded simulator. The loader (which alone
+may assemble the simulator with a device backend, ``docs/architecture.md``) serves a fresh
+simulator :class:`~cerebellum_gym.sim.phone.Phone` as an ADB device
+(:class:`~cerebellum_gym.sim.adbd.AdbdServer` on a free loopback port, threads of this process)
+and hands it to :class:`~cerebellum_gym.devices.androidworld.AndroidWorldDevice` as ``served``,
+which builds an :class:`EmbeddedAndroidWorld` over it:
 
-1. a fresh simulator :class:`~cerebellum_gym.sim.phone.Phone`, served as an ADB device by
-   :class:`~cerebellum_gym.sim.adbd.AdbdServer` on a free loopback port (threads of this process);
-2. a private real adb server (:class:`~cerebellum_gym.devices.adb.PrivateAdbServer`: its own
-   port and ``HOME``, no emulator, USB or mDNS scanning) that ``adb connect``-s to it;
-3. AndroidWorld's real ``AsyncAndroidEnv`` over that serial
+1. a private real adb server (:class:`~cerebellum_gym.devices.adb.PrivateAdbServer`: its own
+   port and ``HOME``, no emulator, USB or mDNS scanning) that ``adb connect``-s to the served device;
+2. AndroidWorld's real ``AsyncAndroidEnv`` over that serial
    (:func:`~cerebellum_gym.devices.androidworld_adb.load_adb_env`: android_env's
-   ``AdbController`` runs the adb binary, AndroidWorld's ``setup_env`` freezes the clock).
+   ``AdbController`` reaching the adb server, AndroidWorld's ``setup_env`` freezing the clock).
 
 AndroidWorld's task code then runs unmodified: everything it sets up and judges goes through the
 device (adb shell, sync, ``uiautomator dump``), never into the simulator's Python objects.
-:meth:`EmbeddedAndroidWorld.close` closes AndroidWorld's env, stops the served device (its
-listener and connection threads) and kills the adb server.
+:meth:`EmbeddedAndroidWorld.close` closes AndroidWorld's env, kills the adb server and stops the
+served device (its listener and connection threads).
 
-The first one built in a process logs one line (logger ``cerebellum_gym.androidworld``, level
-WARNING) saying that AndroidWorld runs on the embedded simulator and how to name an emulator.
+The loader logs one line the first time in a process (:func:`notice_once`; logger
+``cerebellum_gym.androidworld``, level WARNING) saying that AndroidWorld runs on the embedded
+simulator and how to name an emulator.
 
-Example (needs AndroidWorld and adbutils)::
+Example (needs AndroidWorld and adbutils; tests and benchmarks build it this way)::
 
+    from cerebellum_gym.sim.adbd import AdbdServer
     from cerebellum_gym.devices.androidworld_embedded import EmbeddedAndroidWorld
-    with EmbeddedAndroidWorld() as world:
+    with EmbeddedAndroidWorld(AdbdServer(port=0).start()) as world:
         world.serial, world.env.logical_screen_size   # ('127.0.0.1:41234', (1080, 2400))
 """
 
@@ -70,19 +75,20 @@ def require_android_world() -> None:
 
 
 class EmbeddedAndroidWorld:
-    """The simulator served over ADB in this process, a private adb server, and AndroidWorld's
-    env set up over them.
+    """AndroidWorld's env set up over a device served over ADB in this process, through a
+    private adb server.
 
     Args:
+        served: the served device: an object with ``serial_for_adb`` (its ``host:port``) and
+            ``stop()``, such as the simulator's :class:`~cerebellum_gym.sim.adbd.AdbdServer`;
+            stopped on :meth:`close` (and if this fails half-way).
         adb_path: the adb binary (server and android_env's client); defaults to cerebellum's
             (``$ADB``, ``PATH``, adbutils' wheel).
         freeze_datetime: freeze the clock as AndroidWorld's benchmark does.
         timeout: default seconds per adb command.
-        phone: the simulator to serve (a fresh :class:`~cerebellum_gym.sim.phone.Phone` when
-            ``None``); it is served, never called by AndroidWorld directly.
         adb_client: ``"socket"`` or ``"binary"`` (:class:`~cerebellum_gym.devices.androidworld_adb.AdbAndroidEnv`).
         lazy_pixels: take each state's screenshot when it is first read.
-        screencap_format: ``"auto"`` (raw: the served simulator is on loopback), ``"raw"`` or ``"png"``.
+        screencap_format: ``"auto"`` (raw: the served device is on loopback), ``"raw"`` or ``"png"``.
 
     Raises:
         CerebellumError: AndroidWorld (or android_env, or an adb binary) is missing.
@@ -91,32 +97,31 @@ class EmbeddedAndroidWorld:
 
     def __init__(
         self,
+        served: Any,
         *,
         adb_path: str | None = None,
         freeze_datetime: bool = True,
         timeout: float = 10.0,
-        phone: Any = None,
         adb_client: str = "socket",
         lazy_pixels: bool = True,
         screencap_format: str = "auto",
     ) -> None:
-        require_android_world()
-        from cerebellum_gym.devices.adb import PrivateAdbServer
-        from cerebellum_gym.devices.androidworld_adb import load_adb_env
-        from cerebellum_gym.sim.adbd import AdbdServer
-        from cerebellum_gym.sim.phone import Phone
-
         self._closed = False
+        self._serial = ""
         self.env: Any = None
         self.adb: Any = None
-        self.server = AdbdServer(phone if phone is not None else Phone(), port=0).start()
-        self._serial = str(self.server.serial_for_adb)  # kept: the address is gone once stopped
+        self.server = served
         try:
+            self._serial = str(served.serial_for_adb)  # kept: the address is gone once stopped
+            require_android_world()
+            from cerebellum_gym.devices.adb import PrivateAdbServer
+            from cerebellum_gym.devices.androidworld_adb import load_adb_env
+
             self.adb = PrivateAdbServer(adb=adb_path).start()
             connected = self.adb.run("connect", self.serial)
             if "connected" not in connected.stdout:
                 said = f"{connected.stdout.strip()} {connected.stderr.strip()}".strip()
-                raise DeviceLostError(f"adb could not connect to the served simulator {self.serial}: {said}")
+                raise DeviceLostError(f"adb could not connect to the served device {self.serial}: {said}")
             # Only the private server's variables: android_env copies the rest of os.environ itself.
             adb_env = {k: v for k, v in self.adb.env.items() if k.startswith(("ANDROID_ADB", "ADB_")) or k == "HOME"}
             self.env = load_adb_env(
@@ -132,25 +137,24 @@ class EmbeddedAndroidWorld:
         except BaseException:
             self.close()
             raise
-        notice_once()
 
     @property
     def serial(self) -> str:
-        """The served simulator's adb serial (``127.0.0.1:<port>``)."""
+        """The served device's adb serial (``127.0.0.1:<port>``)."""
         return self._serial
 
     @property
     def phone(self) -> Any:
-        """The served simulator (for tests and benchmarks that compare judges; AndroidWorld never
-        touches it but through adb)."""
-        return self.server.phone
+        """The served simulator, when the served device has one (for tests and benchmarks that
+        compare judges; AndroidWorld never touches it but through adb)."""
+        return getattr(self.server, "phone", None)
 
     @property
     def closed(self) -> bool:
         return self._closed
 
     def close(self) -> None:
-        """Close AndroidWorld's env, stop the served device and kill the adb server. Idempotent."""
+        """Close AndroidWorld's env, kill the adb server and stop the served device. Idempotent."""
         if self._closed:
             return
         self._closed = True

@@ -31,6 +31,8 @@ from PIL import Image
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.errors import CerebellumError, ConfigError, InfraError, TaskError
+from cerebellum_gym.sim.adbd import AdbdServer
+from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.tasks.catalog import BUILTIN
 
 pytest.importorskip("android_world", reason="AndroidWorld is not installed (scripts/dev.sh test installs it)")
@@ -189,6 +191,9 @@ def test_naming_an_emulator_or_setting_one_up_never_falls_back_to_the_simulator(
     assert device_config("androidworld").console_port is None  # the default: the embedded simulator
     with pytest.raises(ConfigError, match="emulator_setup=True needs an emulator"):
         gym.make("Cerebellum-AndroidWorld-v0", device_options={"emulator_setup": True})
+    # The device layer knows no simulator: built directly with nothing named, it says where to go.
+    with pytest.raises(ConfigError, match="serve the embedded simulator"):
+        AndroidWorldDevice()
     started = threading.active_count()
     for options, (console, grpc) in (({"console_port": 5556}, (5556, 8554)), ({"grpc_port": 8556}, (5554, 8556))):
         with pytest.raises(InfraError, match="no emulator on that port"):
@@ -250,8 +255,10 @@ def test_without_androidworld_the_error_says_how_to_install_it_and_nothing_start
     assert "../shared/third_party/android_world-" in message and "docs/androidworld.md" in message
     assert threading.active_count() == started  # no adbd served, no adb server started
     embedded = importlib.import_module("cerebellum_gym.devices.androidworld_embedded")
+    served = AdbdServer(Phone(), port=0).start()
     with pytest.raises(CerebellumError, match="not on PyPI"):
-        embedded.EmbeddedAndroidWorld()
+        embedded.EmbeddedAndroidWorld(served)
+    assert served.stopping  # handed over, and stopped when the set-up failed
 
 
 # --- the served path's own parts: commands over the server's socket, screenshots when read -------------
@@ -259,7 +266,7 @@ def test_without_androidworld_the_error_says_how_to_install_it_and_nothing_start
 
 @pytest.fixture(scope="module")
 def world() -> Iterator[Any]:
-    with androidworld_embedded.EmbeddedAndroidWorld() as served:
+    with androidworld_embedded.EmbeddedAndroidWorld(AdbdServer(Phone(), port=0).start()) as served:
         yield served
 
 
