@@ -4,7 +4,8 @@ Importing the package registers the environment ids:
 
 - ``Cerebellum-Sim-v0``: the embedded phone simulator (in-process, CPU only; the default).
 - ``Cerebellum-Adb-v0``: any ADB device, including the simulator served over ADB.
-- ``Cerebellum-AndroidWorld-v0``: AndroidWorld's tasks on its emulator.
+- ``Cerebellum-AndroidWorld-v0``: AndroidWorld's own tasks and env, on the embedded simulator served
+  over ADB in-process, or on an emulator when one is named (``docs/androidworld.md``).
 
 Example:
     >>> import gymnasium as gym

@@ -510,6 +510,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
     def _info(self, *, invalid: InvalidActionError | None, infra: InfraError | None, action: str) -> dict[str, Any]:
         assert self.task is not None
         return {
+            **self.device.info_entries(),  # the env's own entries below win a clash
             "task": self.task.name,
             "goal": self.task.goal,
             "step": self._steps,

@@ -5,7 +5,9 @@ config from ``device_options`` (a misspelt option is an error listing the valid 
 the device through the backend's string entry point (so the core install needs none of the other
 backends' dependencies), picks the task catalogue (the bundled tasks, or the backend's own, as
 AndroidWorld's), wraps the device if asked (fault injection, recording, ...), and hands all of it
-to :class:`~cerebellum_gym.env.CerebellumEnv`.
+to :class:`~cerebellum_gym.env.CerebellumEnv`. For ``Cerebellum-AndroidWorld-v0`` with no emulator
+named it also serves the embedded simulator over ADB for AndroidWorld to run on (the one place
+a device backend meets the simulator; ``docs/androidworld.md``).
 
 Example:
     >>> from cerebellum_gym.loader import make_env, make_device
@@ -85,19 +87,31 @@ class AdbConfig:
 
 @dataclass(frozen=True)
 class AndroidWorldConfig:
-    """AndroidWorld's emulator (:class:`~cerebellum_gym.devices.androidworld.AndroidWorldDevice`);
-    see ``docs/androidworld.md``. ``task_family`` also picks the task catalogue."""
+    """AndroidWorld's own env and tasks
+    (:class:`~cerebellum_gym.devices.androidworld.AndroidWorldDevice`); see ``docs/androidworld.md``.
+    ``task_family`` also picks the task catalogue.
+
+    Where it runs: ``env`` given, that env; an emulator named (``console_port`` or ``grpc_port``),
+    that emulator; neither, the embedded simulator, which :func:`make_device` serves over ADB in
+    this process and hands to the device as ``served`` (``info["device_backend"]`` says which).
+    """
+
+    def wants_simulator(self) -> bool:
+        """No env, no emulator and nothing served named: the loader serves the embedded simulator."""
+        no_emulator = self.console_port is None and self.grpc_port is None and not self.emulator_setup
+        return self.env is None and self.served is None and no_emulator
 
     env: Any = None
-    console_port: int = 5554
-    grpc_port: int = 8554
+    served: Any = None
+    console_port: int | None = None
+    grpc_port: int | None = None
     adb_path: str | None = None
     emulator_setup: bool = False
     freeze_datetime: bool = True
-    tree_source: str = "forest"
+    tree_source: str = "auto"
     all_windows: bool = False
     text_input: str = "adb"
-    transition_pause: float | None = 1.0
+    transition_pause: float | str | None = "auto"
     timeout: float = 10.0
     task_family: str = "android_world"
     close_env: bool | None = None
@@ -197,7 +211,29 @@ def make_device(name: str, options: Mapping[str, Any] | BackendConfig | None = N
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise CerebellumError(f"backend {name!r} needs an optional dependency: {exc}") from exc
+    if isinstance(config, AndroidWorldConfig) and config.wants_simulator():
+        return _embedded_androidworld(config, getattr(module, attr))
     device: Device = getattr(module, attr)(**config.device_kwargs())
+    return device
+
+
+def _embedded_androidworld(config: AndroidWorldConfig, device_class: Callable[..., Device]) -> Device:
+    """AndroidWorld on the embedded simulator: a fresh phone served over ADB on a loopback port
+    (``AdbdServer``), handed to the device as ``served`` (it builds the adb server and
+    AndroidWorld's env over it, and stops it all on close). Logs once per process that it did."""
+    from cerebellum_gym.devices.androidworld_embedded import notice_once, require_android_world
+
+    require_android_world()  # before anything is served: the error says how to install it
+    from cerebellum_gym.sim.adbd import AdbdServer
+    from cerebellum_gym.sim.phone import Phone
+
+    served = AdbdServer(Phone(), port=0).start()
+    try:
+        device = device_class(**dataclasses.replace(config, served=served).device_kwargs())
+    except BaseException:
+        served.stop()  # idempotent: the device may have stopped it already
+        raise
+    notice_once()
     return device
 
 

@@ -5,6 +5,10 @@ AndroidWorld is not on PyPI: it installs from its source and drives an emulator 
 ``import cerebellum_gym`` works without it; building a device without it raises a
 :class:`~cerebellum_gym.errors.CerebellumError` that says how to install it (``docs/androidworld.md``).
 
+With no emulator named (no ``console_port``, ``grpc_port`` or ``env``) the loader serves the embedded
+simulator over ADB in this process and the device runs AndroidWorld there
+(:mod:`cerebellum_gym.devices.androidworld_embedded`); ``info["device_backend"]`` says which.
+
 What goes where, and why:
 
 - **screen**: one ``AsyncEnv.get_state()`` gives ``State.pixels`` and the accessibility forest of
@@ -74,6 +78,7 @@ from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_ENTER, KEYCODE_HOM
 from cerebellum_gym.devices.shell import ShellDevice, ShellOutput, input_text_chunks
 from cerebellum_gym.errors import (
     CerebellumError,
+    ConfigError,
     DeviceLostError,
     DeviceProtocolError,
     DeviceTimeoutError,
@@ -85,12 +90,16 @@ TreeSource = Literal["forest", "uiautomator"]
 TextInput = Literal["adb", "json_action"]
 
 INSTALL_HINT: Final = (
-    "AndroidWorld is not on PyPI; install it from source into this environment:\n"
+    "AndroidWorld is not on PyPI; install it from its repository into this environment:\n"
     "  git clone https://github.com/google-research/android_world && cd android_world\n"
     "  pip install -r requirements.txt && python setup.py install\n"
-    "and start its emulator (Pixel 6, API 33): emulator -avd AndroidWorldAvd -no-snapshot -grpc 8554\n"
+    "In CI (no Git host), install the pinned wheel instead: pip install ../shared/third_party/android_world-*.whl\n"
+    "With no emulator named, its tasks run on the embedded simulator (also needs adbutils: pip install 'cerebellum-gym[adb]');\n"
+    "for an emulator (Pixel 6, API 33), start it: emulator -avd AndroidWorldAvd -no-snapshot -grpc 8554\n"
     "See docs/androidworld.md."
 )
+#: Where an :class:`AndroidWorldDevice`'s env runs (``info["device_backend"]``).
+DeviceBackend = Literal["simulator", "emulator", "env"]
 #: ``android_env.proto.adb_pb2.AdbResponse.Status`` values (proto enums are ints).
 ADB_STATUS_OK: Final = 1
 ADB_STATUS_TIMEOUT: Final = 6
@@ -136,6 +145,54 @@ def import_android_world(module: str) -> Any:
         raise CerebellumError(f"the androidworld backend needs {what} and it is not importable ({exc}).\n{INSTALL_HINT}") from exc
 
 
+#: What the adb client prints when it could not reach the device (adb's ``commandline.cpp`` and
+#: ``adb_client.cpp``): the transport failed, the device did not answer.
+ADB_TRANSPORT_FAILURES: Final = (
+    "adb: device '",
+    "error: device '",
+    "error: closed",
+    "error: protocol fault",
+    "device offline",
+    "device unauthorized",
+    "device still authorizing",
+    "device still connecting",
+    "no devices/emulators found",
+    "more than one device/emulator",
+    "failed to get feature set",
+    "cannot connect to daemon",
+    "daemon not running",
+    "failed to connect to",
+    "error: connect failed",
+)
+
+
+def device_answer(exc: BaseException) -> subprocess.CalledProcessError | None:
+    """The device's own answer behind an android_env adb failure, or ``None``.
+
+    android_env raises ``AdbControllerError`` from the ``CalledProcessError`` of its last try
+    (wrapped again by some AndroidWorld helpers, such as ``clear_app_data``). When that process
+    ran the command on the device, which exited non-zero with its own message (``sqlite3`` on a
+    bad statement, ``pm`` on an unknown package), the device answered: it is not lost. When the
+    adb client itself could not reach the device, its output is one of
+    :data:`ADB_TRANSPORT_FAILURES` (``adb: device '...' not found``, ``error: closed``, ...), and
+    that is no answer.
+    """
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, subprocess.CalledProcessError):
+            output = current.output if current.output is not None else current.stdout
+            text = output.decode("utf-8", "replace") if isinstance(output, bytes) else str(output or "")
+            if any(marker in text for marker in ADB_TRANSPORT_FAILURES):
+                return None
+            return current
+        if isinstance(current, subprocess.TimeoutExpired):
+            return None
+        current = current.__cause__ or current.__context__
+    return None
+
+
 def map_error(exc: BaseException, what: str) -> CerebellumError | None:
     """The cerebellum error for a failure raised inside AndroidWorld or android_env, or ``None``
     when it looks like a programming error that should surface as it is.
@@ -155,6 +212,10 @@ def map_error(exc: BaseException, what: str) -> CerebellumError | None:
         return DeviceTimeoutError(message) if "DEADLINE_EXCEEDED" in status else DeviceLostError(message)
     if timed_out or (names & _ANDROID_ENV_ERRORS and ("TimeoutExpired" in str(exc) or "timed out" in str(exc))):
         return DeviceTimeoutError(message)
+    answered = device_answer(exc) if names & _ANDROID_ENV_ERRORS else None
+    if answered is not None:
+        # The device is there; it answered a command of ours with an error.
+        return DeviceProtocolError(f"{message} (the device answered with status {answered.returncode})")
     if names & _ANDROID_ENV_ERRORS or isinstance(exc, ConnectionError | EOFError | OSError):
         return DeviceLostError(message)
     if isinstance(exc, subprocess.CalledProcessError | RuntimeError | ValueError):
@@ -171,10 +232,15 @@ def infra_error(exc: BaseException, what: str) -> InfraError | None:
     ``OSError`` of its own (a bad parameter, a set-up that found the wrong state, a local file),
     which are the task's errors, not the device's. Infra here is android_env's errors (adb
     failed after its retries), gRPC errors, time-outs, broken connections and a failed adb
-    subprocess.
+    subprocess, except a command the device ran and answered with an error and a non-zero
+    status (:func:`device_answer`: AndroidWorld's SMS set-up's failing ``sqlite3``): the device
+    is there, and what failed is the task's command (``None``; the caller's probe of the device
+    still turns a real loss into infra).
     """
     if isinstance(exc, InfraError):
         return exc
+    if device_answer(exc) is not None:
+        return None
     names = {cls.__name__ for cls in type(exc).__mro__}
     if names & (_ANDROID_ENV_ERRORS | {"RpcError", "_InactiveRpcError"}) or isinstance(
         exc, TimeoutError | subprocess.TimeoutExpired | subprocess.CalledProcessError | ConnectionError | EOFError
@@ -286,31 +352,54 @@ def _build(node: Any, by_id: Mapping[int, Any], screen: tuple[int, int], index: 
 
 
 class AndroidWorldDevice(ShellDevice):
-    """A phone behind an AndroidWorld ``AsyncEnv``.
+    """A phone behind an AndroidWorld ``AsyncEnv``: the embedded simulator, an emulator, or an
+    env of the caller's.
+
+    Which one (``info["device_backend"]``, :attr:`device_backend`):
+
+    - ``"env"``: ``env`` given; it is driven as it is.
+    - ``"simulator"``: ``served`` given, a device served over ADB in this process (the loader
+      serves the embedded simulator there when no emulator is named: ``gym.make`` with no
+      ``console_port``, ``grpc_port`` or ``env``). A private adb server connects to it and
+      AndroidWorld's env is built over it
+      (:class:`~cerebellum_gym.devices.androidworld_embedded.EmbeddedAndroidWorld`); all of it,
+      the served device included, stops on :meth:`close`.
+    - ``"emulator"``: an emulator named by ``console_port`` or ``grpc_port`` (the other takes
+      AndroidWorld's default, 5554 or 8554); the env comes from ``env_launcher.load_and_setup_env``.
+
+    Built directly with none of these it raises :class:`ConfigError` (this layer knows no
+    simulator to serve: build through ``gym.make`` or ``loader.make_device``, which do).
 
     Args:
-        env: a ready AndroidWorld env (``interface.AsyncEnv``); when ``None`` one is built with
-            ``env_launcher.load_and_setup_env`` from the options below.
+        env: a ready AndroidWorld env (``interface.AsyncEnv``).
+        served: a device served over ADB in this process (``serial_for_adb`` and ``stop()``, as
+            the simulator's ``AdbdServer``); this device stops it on :meth:`close`.
         console_port: the emulator's console port (its adb port is this plus one).
         grpc_port: the emulator's gRPC port (``-grpc``).
-        adb_path: the adb binary; ``None`` takes AndroidWorld's default.
+        adb_path: the adb binary; ``None`` takes AndroidWorld's default for an emulator and
+            cerebellum's (``$ADB``, ``PATH``, adbutils' wheel) for the simulator.
         emulator_setup: install and set up AndroidWorld's apps first (once per emulator; minutes).
+            Names no emulator by itself: with no port it is a :class:`ConfigError`.
         freeze_datetime: freeze the device clock as AndroidWorld's benchmark does.
-        tree_source: ``"forest"`` (default) or ``"uiautomator"``; see the module docstring.
+        tree_source: ``"forest"``, ``"uiautomator"``, or ``"auto"`` (default): the forest on an
+            emulator or a given env, ``uiautomator`` dumps on the simulator (its AndroidWorld env
+            reads the UI through ``uiautomator``, with no forest); see the module docstring.
         all_windows: keep every window of the forest (status bar, keyboard, ...), not only the
             active one.
         text_input: ``"adb"`` (exact, no Enter) or ``"json_action"`` (AndroidWorld's
             ``input_text``, which presses Enter after typing).
         transition_pause: seconds between an input and the next observation, as AndroidWorld's
             agents pause (1 s); ``None`` polls until the UI is stable instead
-            (``get_state(wait_to_stabilize=True)``).
+            (``get_state(wait_to_stabilize=True)``); ``"auto"`` (default): 1 s on an emulator or a
+            given env, 0 on the simulator (it has settled when an input returns).
         timeout: seconds an adb command may take.
         task_family: the AndroidWorld registry family whose tasks the loader offers on this device.
         close_env: close the env on :meth:`close`; defaults to whether this device built it.
 
     Raises:
         CerebellumError: AndroidWorld is not importable (with install instructions).
-        InfraError: the emulator could not be reached.
+        ConfigError: nothing to run on (see above), or ``emulator_setup`` with no emulator named.
+        InfraError: the emulator, or the served simulator, could not be reached.
     """
 
     backend = "androidworld"
@@ -319,44 +408,88 @@ class AndroidWorldDevice(ShellDevice):
         self,
         env: Any = None,
         *,
-        console_port: int = 5554,
-        grpc_port: int = 8554,
+        served: Any = None,
+        console_port: int | None = None,
+        grpc_port: int | None = None,
         adb_path: str | None = None,
         emulator_setup: bool = False,
         freeze_datetime: bool = True,
-        tree_source: TreeSource = "forest",
+        tree_source: TreeSource | Literal["auto"] = "auto",
         all_windows: bool = False,
         text_input: TextInput = "adb",
-        transition_pause: float | None = 1.0,
+        transition_pause: float | Literal["auto"] | None = "auto",
         timeout: float = 10.0,
         task_family: str = "android_world",
         close_env: bool | None = None,
     ) -> None:
-        if tree_source not in ("forest", "uiautomator"):
-            raise ValueError(f"tree_source must be 'forest' or 'uiautomator', got {tree_source!r}")
+        if tree_source not in ("auto", "forest", "uiautomator"):
+            raise ValueError(f"tree_source must be 'auto', 'forest' or 'uiautomator', got {tree_source!r}")
         if text_input not in ("adb", "json_action"):
             raise ValueError(f"text_input must be 'adb' or 'json_action', got {text_input!r}")
-        if transition_pause is not None and transition_pause < 0:
-            raise ValueError(f"transition_pause must be >= 0 or None, got {transition_pause}")
+        if transition_pause is not None and transition_pause != "auto" and float(transition_pause) < 0:
+            raise ValueError(f"transition_pause must be >= 0, None or 'auto', got {transition_pause}")
         if timeout <= 0:
             raise ValueError(f"timeout must be positive, got {timeout}")
-        self._json_action = import_android_world("env.json_action")
-        self._adb_utils = import_android_world("env.adb_utils")
-        if env is None:
+        try:
+            self._json_action = import_android_world("env.json_action")
+            self._adb_utils = import_android_world("env.adb_utils")
+        except CerebellumError:
+            if served is not None:
+                served.stop()  # handed over: it stops with this device, built or not
+            raise
+        if served is not None and (env is not None or console_port is not None or grpc_port is not None):
+            served.stop()
+            raise ConfigError("served runs AndroidWorld on a device served in this process; it goes with no env and no emulator ports")
+        where: DeviceBackend
+        if env is not None:
+            where = "env"
+        elif served is not None:
+            where = "simulator"
+        elif console_port is not None or grpc_port is not None:
+            where = "emulator"
+        elif emulator_setup:
+            raise ConfigError(
+                "emulator_setup=True needs an emulator: name it with console_port (and grpc_port), "
+                "for example device_options={'console_port': 5554, 'grpc_port': 8554, 'emulator_setup': True}; "
+                "with no emulator named, AndroidWorld runs on the embedded simulator, which needs no set-up"
+            )
+        else:
+            raise ConfigError(
+                "AndroidWorldDevice needs something to run on: console_port (and grpc_port) for an emulator, "
+                "env for an AndroidWorld env, or served for a device served over ADB in this process; "
+                "gym.make('Cerebellum-AndroidWorld-v0') and cerebellum_gym.loader.make_device('androidworld') "
+                "serve the embedded simulator when no emulator is named"
+            )
+        self.device_backend: DeviceBackend = where
+        #: AndroidWorld's env over the served device and its adb server, when this device runs there.
+        self.embedded: Any = None
+        if where == "simulator":
+            from cerebellum_gym.devices.androidworld_embedded import EmbeddedAndroidWorld
+
+            self.embedded = EmbeddedAndroidWorld(served, adb_path=adb_path, freeze_datetime=freeze_datetime, timeout=timeout)
+            env = self.embedded.env
+            self._close_env = True if close_env is None else close_env
+        elif where == "emulator":
             launcher = import_android_world("env.env_launcher")
+            console = 5554 if console_port is None else int(console_port)
+            grpc = 8554 if grpc_port is None else int(grpc_port)
             kwargs: dict[str, Any] = {
-                "console_port": console_port,
+                "console_port": console,
                 "emulator_setup": emulator_setup,
                 "freeze_datetime": freeze_datetime,
-                "grpc_port": grpc_port,
+                "grpc_port": grpc,
             }
             if adb_path is not None:
                 kwargs["adb_path"] = adb_path
-            with guarded(f"connecting to the emulator (console {console_port}, gRPC {grpc_port})"):
+            with guarded(f"connecting to the emulator (console {console}, gRPC {grpc})"):
                 env = launcher.load_and_setup_env(**kwargs)
             self._close_env = True if close_env is None else close_env
         else:
             self._close_env = False if close_env is None else close_env
+        if tree_source == "auto":
+            tree_source = "uiautomator" if where == "simulator" else "forest"
+        if transition_pause == "auto":
+            transition_pause = 0.0 if where == "simulator" else 1.0
         self.env: Any = env
         self.tree_source: TreeSource = tree_source
         self.all_windows = all_windows
@@ -369,9 +502,17 @@ class AndroidWorldDevice(ShellDevice):
         self._state_fresh = False
         self._last_input = -math.inf
         self._settled = True  # no input since the last observation
-        with guarded("reading the logical screen size"):
-            width, height = env.logical_screen_size
+        try:
+            with guarded("reading the logical screen size"):
+                width, height = env.logical_screen_size
+        except BaseException:
+            self.close()
+            raise
         self._size = (int(width), int(height))
+
+    def info_entries(self) -> dict[str, Any]:
+        """``info["device_backend"]``: ``"simulator"``, ``"emulator"`` or ``"env"``."""
+        return {"device_backend": self.device_backend}
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -649,15 +790,22 @@ class AndroidWorldDevice(ShellDevice):
         if self._close_env:
             with contextlib.suppress(Exception):  # closing a dead emulator link must not fail
                 self.env.close()
+        if self.embedded is not None:
+            self.embedded.close()  # the served simulator and its adb server
 
     def __repr__(self) -> str:
-        return f"AndroidWorldDevice(screen={self._size[0]}x{self._size[1]}, tree={self.tree_source}, text={self.text_input})"
+        return (
+            f"AndroidWorldDevice({self.device_backend}, screen={self._size[0]}x{self._size[1]}, "
+            f"tree={self.tree_source}, text={self.text_input})"
+        )
 
 
 __all__ = [
+    "ADB_TRANSPORT_FAILURES",
     "INSTALL_HINT",
     "AndroidWorldDevice",
     "ShellOutput",
+    "device_answer",
     "forest_to_tree",
     "guarded",
     "import_android_world",

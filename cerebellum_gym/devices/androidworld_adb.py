@@ -9,8 +9,10 @@ actuation) goes through ``execute_adb_call`` and android_env's ``AdbCallParser``
 such as the simulator served by ``cerebellum-gym serve-adb``).
 
 :class:`AdbAndroidEnv` is that ``AndroidEnvInterface``: adb calls go through the real
-``AdbCallParser`` and ``AdbController`` to the device, and the pixels of each timestep come from
-``adb exec-out screencap -p``. :func:`load_adb_env` wraps it in the real
+``AdbCallParser`` and an ``AdbController`` to the device (:class:`SocketAdbController` by default:
+``shell`` and ``exec-out`` over the adb server's socket protocol, no ``adb`` process per command),
+and the pixels of each timestep come from ``adb exec-out screencap`` when first read
+(:class:`LazyPixels`; raw frames over loopback, PNG otherwise). :func:`load_adb_env` wraps it in the real
 ``AndroidWorldController`` (UI tree from ``uiautomator dump``: no accessibility forwarder app)
 and ``AsyncAndroidEnv``, then runs AndroidWorld's own ``setup_env`` (the clock frozen), as
 ``env_launcher.load_and_setup_env`` does for an emulator.
@@ -26,12 +28,17 @@ from __future__ import annotations
 
 import contextlib
 import io
-from collections.abc import Mapping
-from typing import Any
+import socket
+import struct
+import subprocess
+from collections.abc import Callable, Mapping
+from typing import Any, Final, Literal
 
 import numpy as np
 
+from cerebellum_gym.devices.adb.client import Deadline, Link
 from cerebellum_gym.devices.androidworld import guarded, import_android_world
+from cerebellum_gym.errors import CerebellumError
 
 try:  # android_env comes with AndroidWorld; the module is imported only when it is wanted
     import dm_env
@@ -40,9 +47,141 @@ try:  # android_env comes with AndroidWorld; the module is imported only when it
     from dm_env import specs
 except ImportError as exc:  # pragma: no cover - exercised only without AndroidWorld
     from cerebellum_gym.devices.androidworld import INSTALL_HINT
-    from cerebellum_gym.errors import CerebellumError
 
     raise CerebellumError(f"AndroidWorld over ADB needs android_env ({exc}).\n{INSTALL_HINT}") from exc
+
+
+AdbClient = Literal["socket", "binary"]
+#: Shell protocol v2 packet ids (adb's ``shell_protocol.h``).
+_V2_STDOUT: Final = 1
+_V2_STDERR: Final = 2
+_V2_EXIT: Final = 3
+
+
+class _Fallback(Exception):
+    """The socket path could not run the command to an answer: let the adb binary try."""
+
+
+class SocketAdbController(adb_controller.AdbController):
+    """android_env's ``AdbController`` that sends ``shell`` and ``exec-out`` commands to the adb
+    server over its socket protocol instead of starting an ``adb`` client process for each.
+
+    What reaches the device is what the adb client sends for the same arguments: the arguments
+    joined with spaces, unquoted (adb's ``commandline.cpp`` does not escape them either), as a
+    ``shell,v2,raw:`` service (no terminal, as under ``subprocess``) or an ``exec:`` one, through
+    the same adb server (``host:transport:SERIAL``). The answer is what android_env reads from the
+    client: stdout and stderr in the order they came (android_env merges them), the remote exit
+    status deciding success.
+
+    Differences, on purpose:
+
+    - a command the device answered with a non-zero status raises android_env's
+      ``AdbControllerError`` (caused by a ``CalledProcessError`` carrying the status and the
+      output) at once; android_env's own controller would restart the adb server (2.4 s of
+      sleeps, which also forgets network devices) and run the command a second time, which for
+      an answer the device gave can only repeat its side effects;
+    - anything else (the server unreachable, the device not found, a dropped connection, a
+      time-out, a request longer than the server reads, options before the command) goes to
+      android_env's own path, the adb binary with its retry and server restart.
+
+    Every other adb command (``root``, ``connect``, ``push``, ``devices``, ...) runs the binary.
+    """
+
+    def _server(self) -> tuple[str, int]:
+        env = self._os_env_vars
+        if self._config.use_adb_server_port_from_os_env:
+            port = int(env.get("ANDROID_ADB_SERVER_PORT") or 5037)
+        else:
+            port = int(self._config.adb_server_port)
+        return env.get("ANDROID_ADB_SERVER_ADDRESS") or "127.0.0.1", port
+
+    def execute_command(self, args: list[str], timeout: float | None = None, device_specific: bool = True) -> bytes:
+        if device_specific and len(args) > 1 and args[0] in ("shell", "exec-out") and not args[1].startswith("-"):
+            try:
+                return self._over_socket(args, self._config.default_timeout if timeout is None else timeout)
+            except _Fallback:
+                pass
+        return bytes(super().execute_command(args, timeout, device_specific))
+
+    def _over_socket(self, args: list[str], timeout: float) -> bytes:
+        command = " ".join(args[1:])
+        shell = args[0] == "shell"
+        deadline = Deadline(timeout, f"adb {args[0]} {command[:60]}")
+        try:
+            sock = socket.create_connection(self._server(), timeout=deadline.remaining())
+        except (OSError, CerebellumError) as exc:
+            raise _Fallback from exc
+        link = Link(sock, deadline)
+        try:
+            link.request(f"host:transport:{self._config.device_name}")
+            link.request(f"shell,v2,raw:{command}" if shell else f"exec:{command}")
+            if not shell:
+                return link.read_all()
+            output = bytearray()
+            while True:
+                kind, length = struct.unpack("<BI", link.read_exact(5))
+                data = link.read_exact(length)
+                if kind in (_V2_STDOUT, _V2_STDERR):
+                    output += data
+                elif kind == _V2_EXIT:
+                    code = data[0] if data else 0
+                    break
+        except CerebellumError as exc:
+            raise _Fallback from exc
+        finally:
+            link.close()
+        if code != 0:
+            cmd = [*self.command_prefix(include_device_name=True), *args]
+            failed = subprocess.CalledProcessError(code, cmd, output=bytes(output))
+            raise errors.AdbControllerError(f"Error executing adb command: [adb {' '.join(cmd[1:])}]\nCaused by: {failed}") from failed
+        return bytes(output)
+
+
+class LazyPixels:
+    """A screenshot taken when it is first read, not when the timestep is made.
+
+    AndroidWorld takes a state (pixels and UI elements) before every action and in several
+    judges, but reads only its UI elements there; on the served simulator a screenshot costs a
+    render, a PNG round trip through adb and a decode. ``np.asarray(pixels)``, indexing,
+    ``shape`` and any ndarray attribute take it (once; later reads reuse it). Read it before the
+    next input if it must show the same moment as the UI elements.
+    """
+
+    def __init__(self, fetch: Callable[[], np.ndarray]) -> None:
+        self._fetch: Callable[[], np.ndarray] | None = fetch
+        self._array: np.ndarray | None = None
+
+    @property
+    def taken(self) -> bool:
+        """Whether the screenshot was taken already."""
+        return self._array is not None
+
+    def materialize(self) -> np.ndarray:
+        """The screenshot, taken now if it was not."""
+        if self._array is None:
+            assert self._fetch is not None
+            self._array, self._fetch = self._fetch(), None
+        return self._array
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        array = self.materialize()
+        if dtype is not None and np.dtype(dtype) != array.dtype:
+            return array.astype(dtype)
+        return array.copy() if copy else array
+
+    def __getitem__(self, key: Any) -> Any:
+        return self.materialize()[key]
+
+    def __len__(self) -> int:
+        return len(self.materialize())
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.materialize(), name)
+
+    def __repr__(self) -> str:
+        return f"LazyPixels(taken={self.taken})"
 
 
 class AdbAndroidEnv(env_interface.AndroidEnvInterface):
@@ -55,9 +194,38 @@ class AdbAndroidEnv(env_interface.AndroidEnvInterface):
         adb_env: environment variables for the adb client (for example a private server's
             ``ANDROID_ADB_SERVER_PORT`` and ``HOME``); the process environment otherwise.
         timeout: default seconds per adb command.
+        adb_client: ``"socket"`` (default): ``shell`` and ``exec-out`` commands go to the adb
+            server over its protocol (:class:`SocketAdbController`); ``"binary"``: every command
+            starts the adb binary, as android_env's own controller does.
+        lazy_pixels: each timestep's pixels are a :class:`LazyPixels`, taken when first read
+            (default); ``False`` takes every screenshot when the timestep is made.
+        screencap_format: ``"raw"`` (``screencap``: the framebuffer as is, no encoding on the
+            device nor decoding here, about 10 MB a frame), ``"png"`` (``screencap -p``), or
+            ``"auto"`` (default): raw where the bytes stay on this machine (an emulator's serial
+            or a loopback ``host:port``), as :func:`~cerebellum_gym.devices.adb.device.auto_screencap_format`
+            decides for the ADB backend.
     """
 
-    def __init__(self, serial: str, adb_path: str, *, adb_env: Mapping[str, str] | None = None, timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        serial: str,
+        adb_path: str,
+        *,
+        adb_env: Mapping[str, str] | None = None,
+        timeout: float = 30.0,
+        adb_client: AdbClient = "socket",
+        lazy_pixels: bool = True,
+        screencap_format: Literal["auto", "raw", "png"] = "auto",
+    ) -> None:
+        if adb_client not in ("socket", "binary"):
+            raise ValueError(f"adb_client must be 'socket' or 'binary', got {adb_client!r}")
+        if screencap_format not in ("auto", "raw", "png"):
+            raise ValueError(f"screencap_format must be 'auto', 'raw' or 'png', got {screencap_format!r}")
+        if screencap_format == "auto":
+            from cerebellum_gym.devices.adb.device import auto_screencap_format
+
+            screencap_format = auto_screencap_format(serial)
+        self.screencap_format = screencap_format
         config = config_classes.AdbControllerConfig(
             adb_path=adb_path,
             device_name=serial,
@@ -67,7 +235,9 @@ class AdbAndroidEnv(env_interface.AndroidEnvInterface):
             use_adb_server_port_from_os_env=True,
         )
         self.serial = serial
-        self.adb = adb_controller.AdbController(config)
+        self.lazy_pixels = lazy_pixels
+        controller = SocketAdbController if adb_client == "socket" else adb_controller.AdbController
+        self.adb = controller(config)
         if adb_env is not None:
             # AdbController runs adb with the environment it copied at construction.
             self.adb._os_env_vars.update(adb_env)
@@ -118,12 +288,20 @@ class AdbAndroidEnv(env_interface.AndroidEnvInterface):
             with contextlib.suppress(errors.AdbControllerError):  # still gone: the next call says so
                 self.adb.execute_command(["connect", self.serial], timeout=10.0, device_specific=False)
 
-    def _observation(self) -> dict[str, Any]:
+    def screenshot(self) -> np.ndarray:
+        """The screen now, as RGB (``adb exec-out screencap``, raw or ``-p``)."""
+        if self.screencap_format == "raw":
+            from cerebellum_gym.devices.adb.frames import parse_raw_screencap
+
+            return parse_raw_screencap(self.adb.execute_command(["exec-out", "screencap"])).rgb()
         png = self.adb.execute_command(["exec-out", "screencap", "-p"])
         from PIL import Image
 
         with Image.open(io.BytesIO(png)) as image:
-            pixels = np.asarray(image.convert("RGB"))
+            return np.asarray(image.convert("RGB"))
+
+    def _observation(self) -> dict[str, Any]:
+        pixels: Any = LazyPixels(self.screenshot) if self.lazy_pixels else self.screenshot()
         return {"pixels": pixels, "orientation": np.zeros(4, np.uint8), "timedelta": np.int64(0)}
 
 
@@ -134,6 +312,9 @@ def load_adb_env(
     adb_env: Mapping[str, str] | None = None,
     freeze_datetime: bool = True,
     timeout: float = 30.0,
+    adb_client: AdbClient = "socket",
+    lazy_pixels: bool = True,
+    screencap_format: Literal["auto", "raw", "png"] = "auto",
 ) -> Any:
     """AndroidWorld's ``AsyncAndroidEnv`` on the ADB device ``serial``, set up as
     ``env_launcher.load_and_setup_env`` sets up an emulator (no app installation).
@@ -144,6 +325,9 @@ def load_adb_env(
         adb_env: environment variables for the adb client (a private server's).
         freeze_datetime: freeze the clock as AndroidWorld's benchmark does.
         timeout: default seconds per adb command.
+        adb_client: how adb commands reach the server (:class:`AdbAndroidEnv`).
+        lazy_pixels: take each state's screenshot when it is first read (:class:`LazyPixels`).
+        screencap_format: ``"auto"``, ``"raw"`` or ``"png"`` (:class:`AdbAndroidEnv`).
 
     Raises:
         CerebellumError: AndroidWorld is not importable.
@@ -156,7 +340,15 @@ def load_adb_env(
     controller_mod = import_android_world("env.android_world_controller")
     interface = import_android_world("env.interface")
     launcher = import_android_world("env.env_launcher")
-    shim = AdbAndroidEnv(serial, adb_path, adb_env=adb_env, timeout=timeout)
+    shim = AdbAndroidEnv(
+        serial,
+        adb_path,
+        adb_env=adb_env,
+        timeout=timeout,
+        adb_client=adb_client,
+        lazy_pixels=lazy_pixels,
+        screencap_format=screencap_format,
+    )
     with guarded(f"setting up AndroidWorld on {serial}"):
         controller = controller_mod.AndroidWorldController(shim, a11y_method=controller_mod.A11yMethod.UIAUTOMATOR)
         env = interface.AsyncAndroidEnv(controller)
@@ -164,4 +356,4 @@ def load_adb_env(
     return env
 
 
-__all__ = ["AdbAndroidEnv", "load_adb_env"]
+__all__ = ["AdbAndroidEnv", "LazyPixels", "SocketAdbController", "load_adb_env"]

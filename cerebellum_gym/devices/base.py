@@ -9,7 +9,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 
@@ -172,6 +172,11 @@ class Device(abc.ABC):
         snapshots instead.
         """
         raise UnsupportedOperationError(f"{self.backend} devices cannot be reset to factory state")
+
+    def info_entries(self) -> dict[str, Any]:
+        """Entries the env adds to every ``info`` dict it returns (none by default; the
+        AndroidWorld backend says where its env runs: ``info["device_backend"]``)."""
+        return {}
 
     def close(self) -> None:
         """Release the connection. Idempotent."""

@@ -26,7 +26,11 @@ gets an adapter class of the same name. The adapter keeps AndroidWorld's semanti
   :class:`~cerebellum_gym.errors.TaskError` (the case fails and says why; evaluation does not
   retry it), unless it is an adb, gRPC or emulator fault (android_env's errors, an RPC error, a
   time-out, a broken connection), or the device stops answering a probe right after the
-  exception: those stay :class:`~cerebellum_gym.errors.InfraError`.
+  exception: those stay :class:`~cerebellum_gym.errors.InfraError`. An adb command the device
+  ran and answered with an error (android_env's ``AdbControllerError`` from a non-zero exit
+  status, such as the SMS set-up's failing ``sqlite3``) is the task's error: the device is
+  there (:func:`~cerebellum_gym.devices.androidworld.device_answer`), and the TaskError quotes
+  its answer.
 
 These tasks need the ``androidworld`` backend: their judges read AndroidWorld's env, not the
 Device interface. They are not added to the shared registry (the simulator's tasks keep their
@@ -94,7 +98,7 @@ def _call(what: str, task: str, fn: Any, *args: Any, device: AndroidWorldDevice 
     TaskError, unless ``device`` no longer answers a probe right after, in which case the
     exception was a symptom of a lost device and is an InfraError too.
     """
-    from cerebellum_gym.devices.androidworld import infra_error
+    from cerebellum_gym.devices.androidworld import device_answer, infra_error
 
     try:
         return fn(*args)
@@ -109,7 +113,12 @@ def _call(what: str, task: str, fn: Any, *args: Any, device: AndroidWorldDevice 
             lost = device.probe()
             if lost is not None:
                 raise lost from exc
-        raise TaskError(f"{where} failed: {type(exc).__name__}: {exc}") from exc
+        answered = device_answer(exc)
+        said = ""
+        if answered is not None:
+            output = answered.output if isinstance(answered.output, bytes) else str(answered.output or "").encode()
+            said = f" (the device answered status {answered.returncode}: {output.decode('utf-8', 'replace').strip()[:300]!r})"
+        raise TaskError(f"{where} failed: {type(exc).__name__}: {exc}{said}") from exc
 
 
 def _complexity(value: Any) -> float:

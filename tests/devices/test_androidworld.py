@@ -731,6 +731,44 @@ def test_failures_map_to_infra_errors(device: Any, fake_env: FakeEnv) -> None:
     fake_env.fail_action = None
 
 
+def _adb_failure(output: bytes, code: int = 1) -> Exception:
+    """What android_env raises after its tries: AdbControllerError from the last
+    CalledProcessError (adb's stdout and stderr merged in ``output``)."""
+    cause = subprocess.CalledProcessError(code, ["adb", "-s", "SERIAL", "shell", "sqlite3"], output=output)
+    try:
+        raise AdbControllerError("Error executing adb command: [adb -s SERIAL shell sqlite3 ...]") from cause
+    except AdbControllerError as exc:
+        return exc
+
+
+def test_a_command_the_device_answered_is_not_a_lost_device() -> None:
+    from cerebellum_gym.devices.androidworld import device_answer, infra_error, map_error
+
+    # The device ran the command and answered with an error: sqlite3 on a bad statement, a shell
+    # without the command, pm on an unknown package.
+    for output, code in ((b'Error: in prepare, near "SELEC": syntax error', 1), (b"/system/bin/sh: sqlite3: not found", 127)):
+        exc = _adb_failure(output, code)
+        assert device_answer(exc) is exc.__cause__
+        assert infra_error(exc, "set-up") is None  # the task's error (the caller probes the device)
+        mapped = map_error(exc, "get_state")
+        assert isinstance(mapped, DeviceProtocolError) and f"status {code}" in str(mapped)
+    # Wrapped once more, as AndroidWorld's clear_app_data does: still the device's answer.
+    try:
+        raise AdbControllerError("Failed to clear app data for package x. Is the app installed?") from _adb_failure(b"Failed", 1)
+    except AdbControllerError as exc:
+        assert infra_error(exc, "set-up") is None
+    # The adb client could not reach the device: no answer, a lost device.
+    for output in (b"adb: device '127.0.0.1:6520' not found", b"error: closed", b"adb: error: failed to get feature set: device offline"):
+        assert device_answer(_adb_failure(output)) is None
+        assert isinstance(infra_error(_adb_failure(output), "set-up"), DeviceLostError)
+    # No process result at all (AndroidWorld's own AdbControllerError), or a time-out: infra.
+    assert isinstance(infra_error(AdbControllerError("device offline"), "x"), DeviceLostError)
+    try:
+        raise AdbControllerError("timed out") from subprocess.TimeoutExpired(["adb"], 10)
+    except AdbControllerError as exc:
+        assert isinstance(infra_error(exc, "x"), DeviceTimeoutError)
+
+
 def test_programming_errors_are_not_disguised_as_infra(device: Any, fake_env: FakeEnv) -> None:
     fake_env.fail_action = TypeError("a bug")
     with pytest.raises(TypeError):
