@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, Final, Literal, SupportsFloat
 
@@ -478,15 +479,12 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
     def _observation(self) -> ObsType:
         screen = self.screen
         assert screen is not None and self.task is not None
-        n = len(screen.labels)
-        label_mask = np.zeros(self.max_labels, np.int8)
-        label_mask[:n] = 1
         obs: ObsType = {
             "goal": self.task.goal[:MAX_GOAL_CHARS],
             "tree": screen.text(self.max_tree_chars),
             "labels": screen.labels,
             "action_mask": self._action_mask(screen),
-            "label_mask": label_mask,
+            "label_mask": _label_mask(self.max_labels, len(screen.labels)).copy(),
             "history": self.history.observation(),
         }
         if self.pixels:
@@ -496,16 +494,9 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
 
     @staticmethod
     def _action_mask(screen: LabelledScreen) -> np.ndarray:
-        mask = np.ones(len(CODES), np.int8)
-        if not screen.labels:
-            mask[CODE_INDEX["T"]] = mask[CODE_INDEX["P"]] = 0
-        if screen.focused is None:
-            mask[CODE_INDEX["K"]] = 0
-        if screen.scrollable is None:
-            mask[CODE_INDEX["U"]] = mask[CODE_INDEX["D"]] = 0
-        if _horizontal_target(screen) is None:
-            mask[CODE_INDEX["L"]] = mask[CODE_INDEX["R"]] = 0
-        return mask
+        """The legal codes on ``screen``: a fresh array (the mask is worked out once per screen
+        tree and copied)."""
+        return screen.derived("action_mask", lambda _: _compute_action_mask(screen)).copy()
 
     def _info(self, *, invalid: InvalidActionError | None, infra: InfraError | None, action: str) -> dict[str, Any]:
         assert self.task is not None
@@ -523,7 +514,34 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         }
 
 
+def _compute_action_mask(screen: LabelledScreen) -> np.ndarray:
+    mask = np.ones(len(CODES), np.int8)
+    if not screen.labels:
+        mask[CODE_INDEX["T"]] = mask[CODE_INDEX["P"]] = 0
+    if screen.focused is None:
+        mask[CODE_INDEX["K"]] = 0
+    if screen.scrollable is None:
+        mask[CODE_INDEX["U"]] = mask[CODE_INDEX["D"]] = 0
+    if _horizontal_target(screen) is None:
+        mask[CODE_INDEX["L"]] = mask[CODE_INDEX["R"]] = 0
+    mask.flags.writeable = False
+    return mask
+
+
+@functools.cache
+def _label_mask(slots: int, filled: int) -> np.ndarray:
+    """``slots`` flags, the first ``filled`` set (read-only: observations get copies)."""
+    mask = np.zeros(slots, np.int8)
+    mask[:filled] = 1
+    mask.flags.writeable = False
+    return mask
+
+
 def _horizontal_target(screen: LabelledScreen) -> Any:
+    return screen.derived("horizontal_target", lambda _: _find_horizontal_target(screen))
+
+
+def _find_horizontal_target(screen: LabelledScreen) -> Any:
     for node in screen.nodes:
         if node.is_slider:
             return node

@@ -17,13 +17,16 @@ Example:
 from __future__ import annotations
 
 import string
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeVar
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from cerebellum_gym.core.tree import Bounds, UINode, compact_tree
+from cerebellum_gym.core.tree import Bounds, UINode, compact_template, compact_tree
+
+T = TypeVar("T")
 
 #: All 676 two-letter labels, in a fixed order that the generator permutes.
 LABEL_POOL: Final[tuple[str, ...]] = tuple(a + b for a in string.ascii_uppercase for b in string.ascii_uppercase)
@@ -48,6 +51,9 @@ class LabelledScreen:
     focused: UINode | None
     scrollable: UINode | None
     _by_label: dict[str, UINode] = field(repr=False, compare=False, default_factory=dict)
+    #: Made by :func:`label_screen`: ``nodes`` are the root's first actionable nodes and every
+    #: label is two letters, so what depends only on them is cached on the (shared) tree.
+    _pooled: bool = field(repr=False, compare=False, default=False)
 
     def node_for(self, label: str) -> UINode | None:
         """The node carrying ``label``, or ``None`` when no element on screen has it."""
@@ -62,7 +68,24 @@ class LabelledScreen:
 
     def text(self, max_chars: int = 4000) -> str:
         """The compact tree text with labels, cut to ``max_chars``."""
-        return compact_tree(self.root, {id(n): lab for lab, n in zip(self.labels, self.nodes, strict=True)}, max_chars)
+        if not self._pooled:
+            return compact_tree(self.root, {id(n): lab for lab, n in zip(self.labels, self.nodes, strict=True)}, max_chars)
+        # The lines and the cut do not depend on which two-letter labels were drawn: they are
+        # prepared once per screen, and each step only fills the labels in.
+        nodes = self.nodes
+        fmt, order = self.derived(("compact_text", max_chars), lambda root: compact_template(root, nodes, max_chars))
+        labels = self.labels
+        if isinstance(order, int):
+            return fmt % (labels if order == len(labels) else labels[:order])
+        return fmt % tuple([labels[i] for i in order])
+
+    def derived(self, key: Hashable, compute: Callable[[UINode], T]) -> T:
+        """``compute(self.root)`` for a result that depends only on the tree and which nodes are
+        labelled (not on the labels drawn): cached on the tree for screens made by
+        :func:`label_screen`, computed afresh for others."""
+        if not self._pooled:
+            return compute(self.root)
+        return self.root.derived((key, len(self.nodes)), compute)
 
 
 def _scan(root: UINode) -> tuple[tuple[UINode, ...], UINode | None, UINode | None]:
@@ -88,7 +111,7 @@ def label_screen(root: UINode, rng: np.random.Generator, max_labels: int = DEFAU
         labels = tuple([LABEL_POOL[i] for i in picks])
     else:
         labels = ()
-    return LabelledScreen(root, labels, nodes, focused, scrollable, dict(zip(labels, nodes, strict=True)))
+    return LabelledScreen(root, labels, nodes, focused, scrollable, dict(zip(labels, nodes, strict=True)), True)
 
 
 # --- overlay rendering -------------------------------------------------------------------------
