@@ -5,14 +5,18 @@ frame cache off."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
+from PIL import ImageDraw
 
 from cerebellum_gym.core.tree import to_uiautomator_xml
 from cerebellum_gym.sim import render, screen
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.sim.render import FRAMES, FrameCache
 from cerebellum_gym.sim.screen import TreeCache
+from cerebellum_gym.sim.widgets import Widget
 
 
 def _walk(phone: Phone, rng: np.random.Generator, steps: int) -> None:
@@ -107,6 +111,10 @@ def test_frame_cache_is_bounded_by_bytes() -> None:
     assert cache.nbytes == 3000 and cache.get(0) is None and cache.get(4) is not None
 
 
+def _paint(widget: Widget, scale: float, draw: ImageDraw.ImageDraw, width: int, height: int) -> None:
+    widget.paint(draw, width, height, scale)
+
+
 def _reference_frame(phone: Phone, width: int) -> np.ndarray:
     """The frame as the plain recipe paints it: background everywhere, the status bar, then every
     opaque widget's tile in paint order, halving what lies under a dialog."""
@@ -126,8 +134,9 @@ def _reference_frame(phone: Phone, width: int) -> np.ndarray:
             continue
         w, h = int((right - left) * scale + 0.5), int((bottom - top) * scale + 0.5)
         key = (type(widget).__name__, widget.render_key(), w, h, round(scale, 5), widget.background)
-        tile = render.TILES.get(key, (w, h), lambda draw, tw, th, wd=widget: wd.paint(draw, tw, th, scale), widget.background)
-        render.paste(canvas, tile, int(left * scale + 0.5), int(top * scale + 0.5), tuple(int(v * scale + 0.5) for v in clip))  # type: ignore[arg-type]
+        tile = render.TILES.get(key, (w, h), functools.partial(_paint, widget, scale), widget.background)
+        cl, ct, cr, cb = (int(v * scale + 0.5) for v in clip)
+        render.paste(canvas, tile, int(left * scale + 0.5), int(top * scale + 0.5), (cl, ct, cr, cb))
     if lay.overlay_index is not None and lay.overlay_index == len(lay.placed):
         canvas >>= 1
     return canvas
