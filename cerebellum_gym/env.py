@@ -191,6 +191,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         self._steps = 0
         self.max_steps = 0
         self._torn_down = True  # no episode whose task still needs its tear_down
+        self._goal_memo: tuple[int, Task, str] | None = None  # (step, task, goal) for _goal
 
     # --- gymnasium API -----------------------------------------------------------------------
 
@@ -200,6 +201,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         ``options`` may carry ``task`` (a name) to pick this episode's task.
         """
         super().reset(seed=seed)
+        self._goal_memo = None  # set-up may change the goal (AndroidWorld's rewrites dates)
         self._end_task(quiet=True)  # an episode left running: its task is torn down before the next starts
         rng = self.np_random
         name = (options or {}).get("task")
@@ -480,7 +482,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         screen = self.screen
         assert screen is not None and self.task is not None
         obs: ObsType = {
-            "goal": self.task.goal[:MAX_GOAL_CHARS],
+            "goal": self._goal()[:MAX_GOAL_CHARS],
             "tree": screen.text(self.max_tree_chars),
             "labels": screen.labels,
             "action_mask": self._action_mask(screen),
@@ -498,11 +500,22 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         tree and copied)."""
         return screen.derived("action_mask", lambda _: _compute_action_mask(screen)).copy()
 
+    def _goal(self) -> str:
+        """The task's goal, worked out once per step (the observation and the info both show it;
+        a task may build it from its parameters each time)."""
+        memo = self._goal_memo
+        if memo is not None and memo[0] == self._steps and memo[1] is self.task:
+            return memo[2]
+        assert self.task is not None
+        goal = self.task.goal
+        self._goal_memo = (self._steps, self.task, goal)
+        return goal
+
     def _info(self, *, invalid: InvalidActionError | None, infra: InfraError | None, action: str) -> dict[str, Any]:
         assert self.task is not None
         return {
             "task": self.task.name,
-            "goal": self.task.goal,
+            "goal": self._goal(),
             "step": self._steps,
             "max_steps": self.max_steps,
             "action": action,

@@ -102,16 +102,49 @@ def _scan(root: UINode) -> tuple[tuple[UINode, ...], UINode | None, UINode | Non
     return tuple(actionable), focused, scrollable
 
 
+class _SampleSize(int):
+    """A sample size for ``Generator.choice`` that states its own product.
+
+    ``choice`` computes ``np.prod(size)``, which for a plain int is a generic array reduction
+    costing more than drawing a screen's labels; numpy's reductions defer to an argument's own
+    ``prod`` method, so this int answers at once. It is an int in every other respect, so the
+    draws (and the generator's state after them) are exactly those for a plain int.
+    """
+
+    __slots__ = ()
+
+    def prod(self, axis: object = None, dtype: object = None, out: object = None) -> int:
+        return int(self)
+
+
+_SAMPLE_SIZES: Final = tuple(_SampleSize(n) for n in range(len(LABEL_POOL) + 1))
+_POOL_SIZE: Final = np.asarray(len(LABEL_POOL))
+
+
 def label_screen(root: UINode, rng: np.random.Generator, max_labels: int = DEFAULT_MAX_LABELS) -> LabelledScreen:
     """Give every actionable element of ``root`` a distinct random label (first ``max_labels``)."""
     actionable, focused, scrollable = root.derived("som_scan", _scan)
     nodes = actionable[:max_labels]
     if nodes:
-        picks = rng.choice(len(LABEL_POOL), size=len(nodes), replace=False).tolist()  # plain ints index faster
-        labels = tuple([LABEL_POOL[i] for i in picks])
+        n = len(nodes)
+        size = _SAMPLE_SIZES[n] if n < len(_SAMPLE_SIZES) else n  # more labels than exist: choice raises, as before
+        picks = rng.choice(_POOL_SIZE, size=size, replace=False).tolist()  # plain ints index faster
+        labels = tuple(map(LABEL_POOL.__getitem__, picks))
     else:
         labels = ()
-    return LabelledScreen(root, labels, nodes, focused, scrollable, dict(zip(labels, nodes, strict=True)), True)
+    # Made without the frozen dataclass's __init__ (one object.__setattr__ per field): a screen
+    # is labelled on every step.
+    screen = object.__new__(LabelledScreen)
+    screen.__dict__.update(
+        root=root,
+        labels=labels,
+        nodes=nodes,
+        focused=focused,
+        scrollable=scrollable,
+        _by_label=dict(zip(labels, nodes, strict=True)),
+        _pooled=True,
+    )
+    return screen
 
 
 # --- overlay rendering -------------------------------------------------------------------------

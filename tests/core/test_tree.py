@@ -158,3 +158,18 @@ def test_subtree_text_is_cached_on_the_node(wifi_tree: UINode) -> None:
     assert row is not None
     assert compact_subtree(row, 20) is compact_subtree(row, 20)
     assert compact_subtree(row, 20) == compact_tree(row, {}, 20) and compact_subtree(row) == compact_tree(row, {}, 300)
+
+
+def test_labels_are_the_generators_plain_draws() -> None:
+    """Labels are ``rng.choice(676, n, replace=False)`` of the pool, and the generator is left
+    exactly where that call leaves it (the sample size is passed in a cheaper form)."""
+    from cerebellum_gym.core.som import LABEL_POOL
+
+    for n in (1, 2, 7, 30, 64):
+        root = UINode(children=[UINode("android.widget.Button", clickable=True) for _ in range(n)])
+        for seed in range(20):
+            ours, plain = np.random.default_rng(seed), np.random.default_rng(seed)
+            ours.integers(3), plain.integers(3)  # a buffered half-word in the bit generator, as mid-episode
+            screen = label_screen(root, ours)
+            assert screen.labels == tuple(LABEL_POOL[i] for i in plain.choice(len(LABEL_POOL), size=n, replace=False))
+            assert ours.integers(2**62) == plain.integers(2**62) and ours.integers(9) == plain.integers(9)
