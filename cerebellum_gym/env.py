@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any, Final, Literal, SupportsFloat
 
@@ -190,6 +191,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         self._steps = 0
         self.max_steps = 0
         self._torn_down = True  # no episode whose task still needs its tear_down
+        self._goal_memo: tuple[int, Task, str] | None = None  # (step, task, goal) for _goal
 
     # --- gymnasium API -----------------------------------------------------------------------
 
@@ -199,6 +201,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         ``options`` may carry ``task`` (a name) to pick this episode's task.
         """
         super().reset(seed=seed)
+        self._goal_memo = None  # set-up may change the goal (AndroidWorld's rewrites dates)
         self._end_task(quiet=True)  # an episode left running: its task is torn down before the next starts
         rng = self.np_random
         name = (options or {}).get("task")
@@ -478,15 +481,12 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
     def _observation(self) -> ObsType:
         screen = self.screen
         assert screen is not None and self.task is not None
-        n = len(screen.labels)
-        label_mask = np.zeros(self.max_labels, np.int8)
-        label_mask[:n] = 1
         obs: ObsType = {
-            "goal": self.task.goal[:MAX_GOAL_CHARS],
+            "goal": self._goal()[:MAX_GOAL_CHARS],
             "tree": screen.text(self.max_tree_chars),
             "labels": screen.labels,
             "action_mask": self._action_mask(screen),
-            "label_mask": label_mask,
+            "label_mask": _label_mask(self.max_labels, len(screen.labels)).copy(),
             "history": self.history.observation(),
         }
         if self.pixels:
@@ -496,23 +496,27 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
 
     @staticmethod
     def _action_mask(screen: LabelledScreen) -> np.ndarray:
-        mask = np.ones(len(CODES), np.int8)
-        if not screen.labels:
-            mask[CODE_INDEX["T"]] = mask[CODE_INDEX["P"]] = 0
-        if screen.focused is None:
-            mask[CODE_INDEX["K"]] = 0
-        if screen.scrollable is None:
-            mask[CODE_INDEX["U"]] = mask[CODE_INDEX["D"]] = 0
-        if _horizontal_target(screen) is None:
-            mask[CODE_INDEX["L"]] = mask[CODE_INDEX["R"]] = 0
-        return mask
+        """The legal codes on ``screen``: a fresh array (the mask is worked out once per screen
+        tree and copied)."""
+        return screen.derived("action_mask", lambda _: _compute_action_mask(screen)).copy()
+
+    def _goal(self) -> str:
+        """The task's goal, worked out once per step (the observation and the info both show it;
+        a task may build it from its parameters each time)."""
+        memo = self._goal_memo
+        if memo is not None and memo[0] == self._steps and memo[1] is self.task:
+            return memo[2]
+        assert self.task is not None
+        goal = self.task.goal
+        self._goal_memo = (self._steps, self.task, goal)
+        return goal
 
     def _info(self, *, invalid: InvalidActionError | None, infra: InfraError | None, action: str) -> dict[str, Any]:
         assert self.task is not None
         return {
             **self.device.info_entries(),  # the env's own entries below win a clash
             "task": self.task.name,
-            "goal": self.task.goal,
+            "goal": self._goal(),
             "step": self._steps,
             "max_steps": self.max_steps,
             "action": action,
@@ -524,7 +528,34 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         }
 
 
+def _compute_action_mask(screen: LabelledScreen) -> np.ndarray:
+    mask = np.ones(len(CODES), np.int8)
+    if not screen.labels:
+        mask[CODE_INDEX["T"]] = mask[CODE_INDEX["P"]] = 0
+    if screen.focused is None:
+        mask[CODE_INDEX["K"]] = 0
+    if screen.scrollable is None:
+        mask[CODE_INDEX["U"]] = mask[CODE_INDEX["D"]] = 0
+    if _horizontal_target(screen) is None:
+        mask[CODE_INDEX["L"]] = mask[CODE_INDEX["R"]] = 0
+    mask.flags.writeable = False
+    return mask
+
+
+@functools.cache
+def _label_mask(slots: int, filled: int) -> np.ndarray:
+    """``slots`` flags, the first ``filled`` set (read-only: observations get copies)."""
+    mask = np.zeros(slots, np.int8)
+    mask[:filled] = 1
+    mask.flags.writeable = False
+    return mask
+
+
 def _horizontal_target(screen: LabelledScreen) -> Any:
+    return screen.derived("horizontal_target", lambda _: _find_horizontal_target(screen))
+
+
+def _find_horizontal_target(screen: LabelledScreen) -> Any:
     for node in screen.nodes:
         if node.is_slider:
             return node

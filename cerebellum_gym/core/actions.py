@@ -189,6 +189,13 @@ def format_action(action: Action) -> str:
     return action.code
 
 
+#: Short action strings already parsed (actions are immutable): an agent sends the same few again
+#: and again. Bounded, and only for plain ``str`` keys of at most :data:`_PARSED_MAX_CHARS`.
+_PARSED: Final[dict[str, Action]] = {}
+_PARSED_MAX_ENTRIES: Final = 4096
+_PARSED_MAX_CHARS: Final = 40
+
+
 def parse_action(text: str) -> Action:
     """Parse the string form of an action.
 
@@ -198,6 +205,17 @@ def parse_action(text: str) -> Action:
     Raises:
         InvalidActionError: with a message that names the problem.
     """
+    if type(text) is str:
+        parsed = _PARSED.get(text)
+        if parsed is None:
+            parsed = _parse_action(text)  # raises for a bad action: nothing is cached then
+            if len(text) <= _PARSED_MAX_CHARS and len(_PARSED) < _PARSED_MAX_ENTRIES:
+                _PARSED[text] = parsed
+        return parsed
+    return _parse_action(text)
+
+
+def _parse_action(text: str) -> Action:
     if not isinstance(text, str):
         raise InvalidActionError(text, f"expected a string, got {type(text).__name__}")
     if not text or text.isspace():

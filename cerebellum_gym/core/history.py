@@ -63,6 +63,9 @@ class History:
         # one copy (the observation must be a fresh array anyway).
         self._screens = np.zeros((length, size[1], size[0], 3), np.uint8) if size is not None else None
         self._next = 0
+        # Per number of frames held: the padding and the mask (observations get copies).
+        self._pads = [("",) * (length - filled) for filled in range(length + 1)]
+        self._masks = [np.array([0] * (length - filled) + [1] * filled, dtype=np.int8) for filled in range(length + 1)]
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -105,14 +108,15 @@ class History:
 
     def observation(self) -> dict[str, object]:
         """Fixed-shape entries for the observation space (padding at the front)."""
-        pad = self.length - len(self.actions)
+        filled = len(self.actions)
+        pad = self.length - filled
+        padding = self._pads[filled]
         obs: dict[str, object] = {
-            "actions": ("",) * pad + tuple(self.actions),
-            "subtrees": ("",) * pad + tuple(self.subtrees),
-            "mask": np.array([0] * pad + [1] * len(self.actions), dtype=np.int8),
+            "actions": padding + tuple(self.actions),
+            "subtrees": padding + tuple(self.subtrees),
+            "mask": self._masks[filled].copy(),
         }
         if self._screens is not None:
-            filled = len(self.actions)
             oldest_first = [(self._next - filled + i) % self.length for i in range(filled)]
             stack = np.empty_like(self._screens)
             stack[:pad] = 0

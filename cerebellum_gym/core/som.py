@@ -17,13 +17,16 @@ Example:
 from __future__ import annotations
 
 import string
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeVar
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from cerebellum_gym.core.tree import Bounds, UINode, compact_tree
+from cerebellum_gym.core.tree import Bounds, UINode, compact_template, compact_tree
+
+T = TypeVar("T")
 
 #: All 676 two-letter labels, in a fixed order that the generator permutes.
 LABEL_POOL: Final[tuple[str, ...]] = tuple(a + b for a in string.ascii_uppercase for b in string.ascii_uppercase)
@@ -48,6 +51,9 @@ class LabelledScreen:
     focused: UINode | None
     scrollable: UINode | None
     _by_label: dict[str, UINode] = field(repr=False, compare=False, default_factory=dict)
+    #: Made by :func:`label_screen`: ``nodes`` are the root's first actionable nodes and every
+    #: label is two letters, so what depends only on them is cached on the (shared) tree.
+    _pooled: bool = field(repr=False, compare=False, default=False)
 
     def node_for(self, label: str) -> UINode | None:
         """The node carrying ``label``, or ``None`` when no element on screen has it."""
@@ -62,7 +68,24 @@ class LabelledScreen:
 
     def text(self, max_chars: int = 4000) -> str:
         """The compact tree text with labels, cut to ``max_chars``."""
-        return compact_tree(self.root, {id(n): lab for lab, n in zip(self.labels, self.nodes, strict=True)}, max_chars)
+        if not self._pooled:
+            return compact_tree(self.root, {id(n): lab for lab, n in zip(self.labels, self.nodes, strict=True)}, max_chars)
+        # The lines and the cut do not depend on which two-letter labels were drawn: they are
+        # prepared once per screen, and each step only fills the labels in.
+        nodes = self.nodes
+        fmt, order = self.derived(("compact_text", max_chars), lambda root: compact_template(root, nodes, max_chars))
+        labels = self.labels
+        if isinstance(order, int):
+            return fmt % (labels if order == len(labels) else labels[:order])
+        return fmt % tuple([labels[i] for i in order])
+
+    def derived(self, key: Hashable, compute: Callable[[UINode], T]) -> T:
+        """``compute(self.root)`` for a result that depends only on the tree and which nodes are
+        labelled (not on the labels drawn): cached on the tree for screens made by
+        :func:`label_screen`, computed afresh for others."""
+        if not self._pooled:
+            return compute(self.root)
+        return self.root.derived((key, len(self.nodes)), compute)
 
 
 def _scan(root: UINode) -> tuple[tuple[UINode, ...], UINode | None, UINode | None]:
@@ -79,16 +102,49 @@ def _scan(root: UINode) -> tuple[tuple[UINode, ...], UINode | None, UINode | Non
     return tuple(actionable), focused, scrollable
 
 
+class _SampleSize(int):
+    """A sample size for ``Generator.choice`` that states its own product.
+
+    ``choice`` computes ``np.prod(size)``, which for a plain int is a generic array reduction
+    costing more than drawing a screen's labels; numpy's reductions defer to an argument's own
+    ``prod`` method, so this int answers at once. It is an int in every other respect, so the
+    draws (and the generator's state after them) are exactly those for a plain int.
+    """
+
+    __slots__ = ()
+
+    def prod(self, axis: object = None, dtype: object = None, out: object = None) -> int:
+        return int(self)
+
+
+_SAMPLE_SIZES: Final = tuple(_SampleSize(n) for n in range(len(LABEL_POOL) + 1))
+_POOL_SIZE: Final = np.asarray(len(LABEL_POOL))
+
+
 def label_screen(root: UINode, rng: np.random.Generator, max_labels: int = DEFAULT_MAX_LABELS) -> LabelledScreen:
     """Give every actionable element of ``root`` a distinct random label (first ``max_labels``)."""
     actionable, focused, scrollable = root.derived("som_scan", _scan)
     nodes = actionable[:max_labels]
     if nodes:
-        picks = rng.choice(len(LABEL_POOL), size=len(nodes), replace=False).tolist()  # plain ints index faster
-        labels = tuple([LABEL_POOL[i] for i in picks])
+        n = len(nodes)
+        size = _SAMPLE_SIZES[n] if n < len(_SAMPLE_SIZES) else n  # more labels than exist: choice raises, as before
+        picks = rng.choice(_POOL_SIZE, size=size, replace=False).tolist()  # plain ints index faster
+        labels = tuple(map(LABEL_POOL.__getitem__, picks))
     else:
         labels = ()
-    return LabelledScreen(root, labels, nodes, focused, scrollable, dict(zip(labels, nodes, strict=True)))
+    # Made without the frozen dataclass's __init__ (one object.__setattr__ per field): a screen
+    # is labelled on every step.
+    screen = object.__new__(LabelledScreen)
+    screen.__dict__.update(
+        root=root,
+        labels=labels,
+        nodes=nodes,
+        focused=focused,
+        scrollable=scrollable,
+        _by_label=dict(zip(labels, nodes, strict=True)),
+        _pooled=True,
+    )
+    return screen
 
 
 # --- overlay rendering -------------------------------------------------------------------------

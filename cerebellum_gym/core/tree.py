@@ -21,7 +21,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from typing import Final, TypeVar
 from xml.etree import ElementTree
 from xml.sax.saxutils import quoteattr
@@ -120,7 +120,7 @@ class UINode:
         self._line: str | None = None
         # Per-tree results derived from a root (compact-text plan, actionable nodes), computed
         # once: a tree is not changed after the device hands it out.
-        self._derived: dict[str, object] | None = None
+        self._derived: dict[Hashable, object] | None = None
 
     def __repr__(self) -> str:
         return f"UINode({self.short_class!r}, {self.bounds}, text={self.text!r})"
@@ -178,14 +178,15 @@ class UINode:
             return node
         return None
 
-    def derived(self, key: str, compute: Callable[[UINode], T]) -> T:
+    def derived(self, key: Hashable, compute: Callable[[UINode], T]) -> T:
         """``compute(self)``, cached on this node under ``key`` (trees are immutable in use)."""
-        if self._derived is None:
-            self._derived = {}
+        cache = self._derived
+        if cache is None:
+            cache = self._derived = {}
         try:
-            return self._derived[key]  # type: ignore[return-value]
+            return cache[key]  # type: ignore[return-value]
         except KeyError:
-            value = self._derived[key] = compute(self)
+            value = cache[key] = compute(self)
             return value
 
     def line(self) -> str:
@@ -298,9 +299,47 @@ def compact_tree(root: UINode, labels: Mapping[int, str], max_chars: int = 4000)
     return "\n".join(lines)
 
 
+def compact_template(
+    root: UINode, labelled: Sequence[UINode], max_chars: int = 4000, label_chars: int = 2
+) -> tuple[str, int | tuple[int, ...]]:
+    """:func:`compact_tree` prepared once for a screen whose labels change every step.
+
+    Labels of ``label_chars`` characters each on ``labelled`` (in that order) make the same line
+    lengths whatever they are, so the lines and the cut are fixed: the text is
+    ``fmt % tuple(labels[i] for i in order)`` for the returned ``(fmt, order)``, where ``order``
+    is a plain count ``n`` when it is the first ``n`` labels in their own order (the usual case).
+
+    Example:
+        >>> root = UINode(children=[UINode("android.widget.Button", text="100%", clickable=True)])
+        >>> fmt, order = compact_template(root, [root.children[0]])
+        >>> fmt % ("UE",), order
+        ('[UE] Button "100%"', 1)
+    """
+    slots = {id(node): i for i, node in enumerate(labelled)}  # a node listed twice keeps its last label, as in a mapping
+    parts: list[str] = []
+    order: list[int] = []
+    used = 0
+    extra = label_chars + 3  # "[", "] " around the label
+    for indent, node, body in root.derived("compact_plan", _plan):
+        slot = slots.get(id(node))
+        length = len(indent) + len(body) + (extra if slot is not None else 0)
+        if used + length + 1 > max_chars:
+            parts.append("…")
+            break
+        if slot is None:
+            parts.append((indent + body).replace("%", "%%"))
+        else:
+            parts.append(f"{indent}[%s] {body.replace('%', '%%')}")
+            order.append(slot)
+        used += length + 1
+    prefix = order == list(range(len(order)))
+    return "\n".join(parts), len(order) if prefix else tuple(order)
+
+
 def compact_subtree(node: UINode, max_chars: int = 300) -> str:
-    """A short text of the element acted on and what it contains, for history frames."""
-    return compact_tree(node, {}, max_chars=max_chars)
+    """A short text of the element acted on and what it contains, for history frames (cached on
+    the node: nodes are immutable in use, and a screen's tree is shared by its returns)."""
+    return node.derived(("compact_subtree", max_chars), lambda n: compact_tree(n, {}, max_chars=max_chars))
 
 
 # --- uiautomator XML ---------------------------------------------------------------------------

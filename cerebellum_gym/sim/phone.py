@@ -25,7 +25,7 @@ import posixpath
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 
@@ -35,7 +35,7 @@ from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.sim import providers, render
 from cerebellum_gym.sim.apps.base import App
 from cerebellum_gym.sim.render import FRAMES, TILES, paste
-from cerebellum_gym.sim.screen import SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_HEIGHT, TREES, Layout
+from cerebellum_gym.sim.screen import SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_HEIGHT, TREES, HashedKey, Layout
 from cerebellum_gym.sim.widgets import TextField, Widget
 
 #: AndroidWorld freezes the emulator's clock at this moment; the simulator starts there too.
@@ -128,7 +128,7 @@ class Phone(Device):
         self.invalidate()
 
     def factory_reset(self) -> None:
-        self.state = pickle.loads(self._pristine_blob)
+        self.state = _copy_state(self._pristine) or pickle.loads(self._pristine_blob)
         self.invalidate()
 
     @property
@@ -229,30 +229,53 @@ class Phone(Device):
         scale = width / SCREEN_WIDTH
         height = round(SCREEN_HEIGHT * scale)
         status_key, status_paint = self._status_tile(width, scale)
-        paint_key, widgets = _paint_plan(lay)
+        plan = _paint_plan(lay)
         # A frame is a function of what it is made of: a screen that returns (at any width) is
         # fetched, not composed again.
-        frame_key = (width, status_key, paint_key)
+        frame_key = (width, status_key, plan.key)
         frame = FRAMES.get(frame_key)
         if frame is not None:
             return frame
-        background, dim_at, ops = paint_key
-        canvas = _blank(background, width, height).copy()
-        full = (0, 0, width, height)
-        paste(canvas, TILES.get(status_key, (width, status_key[4]), status_paint, render.STATUS_BAR), 0, 0, full)
+        # Where each tile lands at this width (int(v * scale + 0.5) rather than round(): this
+        # loop runs for every widget of every frame), and which rows full-width tiles cover.
         skey = round(scale, 5)
-        get_tile = TILES.get
-        for j, ((name, render_key, tile_background, (left, top, right, bottom), (cl, ct, cr, cb)), widget) in enumerate(
-            zip(ops, widgets, strict=True)
+        pastes: list[tuple[Any, int, int, int, int, int, int, int, int, Widget]] = []
+        covered: list[tuple[int, int]] = [(0, round(STATUS_HEIGHT * scale))]  # the status bar
+        for (name, render_key, tile_background, (left, top, right, bottom), (cl, ct, cr, cb)), widget in zip(
+            plan.ops, plan.widgets, strict=True
         ):
+            x, y = int(left * scale + 0.5), int(top * scale + 0.5)
+            w, h = int((right - left) * scale + 0.5), int((bottom - top) * scale + 0.5)
+            # The part of the tile (at least one pixel each way) inside its clip, in canvas pixels.
+            px0, py0 = max(x, int(cl * scale + 0.5)), max(y, int(ct * scale + 0.5))
+            px1, py1 = min(x + max(1, w), int(cr * scale + 0.5), width), min(y + max(1, h), int(cb * scale + 0.5), height)
+            pastes.append(((name, render_key, w, h, skey, tile_background), x, y, w, h, px0, py0, px1, py1, widget))
+            if px0 <= 0 and px1 >= width and py1 > py0:
+                covered.append((py0, py1))
+        # Only rows no full-width tile paints over need the background (a tile's paste replaces
+        # whatever lay under it, so what those rows held before cannot show).
+        blank = _blank(plan.background, width, height)
+        canvas = np.empty_like(blank)
+        row = 0
+        for top, bottom in sorted(covered):
+            if top > row:
+                canvas[row:top] = blank[row:top]
+            row = max(row, bottom)
+        if row < height:
+            canvas[row:] = blank[row:]
+        status = TILES.get(status_key, (width, status_key[4]), status_paint, render.STATUS_BAR)
+        paste(canvas, status, 0, 0, (0, 0, width, height))
+        lookup, get_tile, dim_at = TILES.lookup, TILES.get, plan.dim_at
+        for j, (key, x, y, w, h, px0, py0, px1, py1, owner) in enumerate(pastes):
             if j == dim_at:
                 canvas >>= 1  # dim what lies under a dialog to half brightness
-            # int(v * scale + 0.5) rather than round(): this loop runs for every widget of every frame.
-            w, h = int((right - left) * scale + 0.5), int((bottom - top) * scale + 0.5)
-            tile = get_tile((name, render_key, w, h, skey, tile_background), (w, h), _painter(widget, scale), tile_background)
-            sclip = (int(cl * scale + 0.5), int(ct * scale + 0.5), int(cr * scale + 0.5), int(cb * scale + 0.5))
-            paste(canvas, tile, int(left * scale + 0.5), int(top * scale + 0.5), sclip)
-        if dim_at is not None and dim_at == len(ops):
+            if px1 <= px0 or py1 <= py0:
+                continue
+            tile = lookup(key)
+            if tile is None:
+                tile = get_tile(key, (w, h), _painter(owner, scale), key[5])
+            canvas[py0:py1, px0:px1] = tile[py0 - y : py1 - y, px0 - x : px1 - x]
+        if dim_at is not None and dim_at == len(pastes):
             canvas >>= 1
         canvas.flags.writeable = False
         FRAMES.put(frame_key, canvas)
@@ -463,6 +486,27 @@ class Phone(Device):
         self.closed = True
 
 
+def _copy_state(state: PhoneState) -> PhoneState | None:
+    """An independent copy of a state that holds only settings, rows, files and directories
+    (a fresh phone's), made field by field (faster than unpickling); ``None`` for a state with
+    app data or screens, whose values may nest anything (those go through pickle)."""
+    if state.app_data or state.stacks:
+        return None
+    return PhoneState(
+        settings={namespace: dict(values) for namespace, values in state.settings.items()},
+        content={table: [dict(row) for row in rows] for table, rows in state.content.items()},
+        files=dict(state.files),  # bytes: immutable
+        mtimes=dict(state.mtimes),
+        dirs=set(state.dirs),
+        app_data={},
+        stacks={},
+        foreground=state.foreground,
+        focus=state.focus,
+        clock=state.clock,
+        next_id=state.next_id,
+    )
+
+
 @functools.lru_cache(maxsize=32)
 def _blank(color: tuple[int, int, int], width: int, height: int) -> np.ndarray:
     # Filling a frame from a colour tuple is slow in numpy; copying a cached blank frame is not.
@@ -472,10 +516,21 @@ def _blank(color: tuple[int, int, int], width: int, height: int) -> np.ndarray:
     return frame
 
 
-def _paint_plan(lay: Layout) -> tuple[tuple[Any, int | None, tuple[Any, ...]], list[Widget]]:
+class _PaintPlan(NamedTuple):
+    """What a layout's frames are made of at any width (see :func:`_paint_plan`)."""
+
+    key: HashedKey
+    background: tuple[int, int, int]
+    dim_at: int | None
+    ops: tuple[tuple[Any, ...], ...]
+    widgets: list[Widget]
+
+
+def _paint_plan(lay: Layout) -> _PaintPlan:
     """What a layout's frames are made of at any width, computed once per layout: the
     background, where the dialog's dimming falls, and per opaque widget its tile's identity
-    (class, ``render_key``, background) with its bounds and clip; and those widgets, to paint."""
+    (class, ``render_key``, background) with its bounds and clip; and those widgets, to paint.
+    ``key`` is all but the widgets, hashed once (a frame cache key)."""
     if lay.paint is None:
         ops: list[tuple[Any, ...]] = []
         widgets: list[Widget] = []
@@ -487,7 +542,8 @@ def _paint_plan(lay: Layout) -> tuple[tuple[Any, int | None, tuple[Any, ...]], l
             if widget.opaque:
                 ops.append((type(widget).__name__, widget.render_key(), widget.background, bounds, clip))
                 widgets.append(widget)
-        lay.paint = ((lay.background, dim_at, tuple(ops)), widgets)
+        frozen = tuple(ops)
+        lay.paint = _PaintPlan(HashedKey((lay.background, dim_at, frozen)), lay.background, dim_at, frozen, widgets)
     return lay.paint
 
 

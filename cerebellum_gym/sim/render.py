@@ -51,6 +51,15 @@ class TileCache:
         self.hits = 0
         self.misses = 0
 
+    def lookup(self, key: Hashable) -> np.ndarray | None:
+        """The tile under ``key`` if it is cached (counted as a hit), else ``None`` (not counted:
+        the caller paints it with :meth:`get`)."""
+        tile = self._tiles.get(key)
+        if tile is not None:
+            self._tiles.move_to_end(key)
+            self.hits += 1
+        return tile
+
     def get(
         self, key: Hashable, size: tuple[int, int], paint: Callable[[ImageDraw.ImageDraw, int, int], None], background: RGB
     ) -> np.ndarray:

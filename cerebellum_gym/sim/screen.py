@@ -229,6 +229,28 @@ def _clip(bounds: Bounds, clip: Bounds) -> Bounds:
     return (max(bounds[0], clip[0]), max(bounds[1], clip[1]), min(bounds[2], clip[2]), min(bounds[3], clip[3]))
 
 
+class HashedKey:
+    """A big, nested cache key (a screen's tree signature, a frame's paint list) with its hash
+    worked out once: a dictionary look-up and the LRU's move-to-end then cost no deep hashing
+    (hashing a signature costs about as much as a lookup's equality test)."""
+
+    __slots__ = ("_hash", "key")
+
+    def __init__(self, key: Hashable) -> None:
+        self.key = key
+        self._hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, HashedKey):
+            return NotImplemented
+        return self._hash == other._hash and self.key == other.key
+
+
 class TreeCache:
     """Accessibility trees of screens seen before, by tree signature (least recently used go first).
 
@@ -242,18 +264,18 @@ class TreeCache:
         self.max_entries = max_entries
         #: Build every tree anyway and compare it with the cached one (tests; slow).
         self.check = check
-        self._trees: OrderedDict[Hashable, UINode] = OrderedDict()
+        self._trees: OrderedDict[HashedKey, UINode] = OrderedDict()
         self.hits = 0
         self.misses = 0
 
     def layout(self, spec: ScreenSpec, package: str) -> Layout:
         """``layout(spec, package)``, with the tree taken from the cache when it is there."""
         placement = layout(spec, package, build_tree=False)
-        key = placement.signature
         try:
-            root = self._trees.get(key)
+            key = HashedKey(placement.signature)
         except TypeError:  # an attribute that cannot be hashed: no caching for this screen
             return layout(spec, package)
+        root = self._trees.get(key)
         if root is not None:
             self._trees.move_to_end(key)
             self.hits += 1

@@ -227,3 +227,16 @@ def test_invalid_action_errors_pickle_and_survive_a_re_raise() -> None:
     assert (rebuilt.action, rebuilt.reason) == (err.action, err.reason)
     huge = InvalidActionError("K " + "x" * 10**6, "too long")
     assert len(str(huge)) < 400
+
+
+def test_parsed_actions_are_reused_and_bad_ones_still_raise_every_time() -> None:
+    from cerebellum_gym.core.actions import _PARSED, parse_action
+
+    first = parse_action("T QZ")
+    assert parse_action("T QZ") is first and _PARSED["T QZ"] is first  # immutable: shared safely
+    for _ in range(2):
+        with pytest.raises(InvalidActionError):
+            parse_action("T qz")
+    assert "T qz" not in _PARSED
+    long_text = "K " + "x" * 500
+    assert parse_action(long_text).text == "x" * 500 and long_text not in _PARSED

@@ -118,3 +118,58 @@ def test_bounds_parsing() -> None:
     assert parse_bounds("[0,283][1080,472]") == (0, 283, 1080, 472)
     with pytest.raises(DeviceProtocolError):
         parse_bounds("0,0,1,1")
+
+
+_node_texts = st.text(alphabet=st.sampled_from(list('ab %s%%"\\\n…é')), max_size=12)
+
+
+@st.composite
+def _trees(draw: st.DrawFn, depth: int = 0) -> UINode:
+    kinds = ["android.widget.Button", "android.widget.FrameLayout", "android.widget.TextView", "android.widget.EditText"]
+    kind = draw(st.sampled_from(kinds))
+    children = draw(st.lists(_trees(depth + 1), max_size=3)) if depth < 3 else []
+    return UINode(kind, text=draw(_node_texts), content_desc=draw(_node_texts), clickable=draw(st.booleans()), children=children)
+
+
+@given(_trees(), st.integers(1, 400), st.integers(0, 70), st.randoms(use_true_random=False))
+def test_labelled_text_prepared_once_equals_the_plain_compact_text(root: UINode, max_chars: int, max_labels: int, rnd: object) -> None:
+    """The per-screen template (labels filled in each step) gives exactly the text compact_tree
+    makes, whatever the labels drawn, the cut, and '%' or quotes in the texts."""
+    screen = label_screen(root, np.random.default_rng(rnd.randrange(2**32)), max_labels)  # type: ignore[attr-defined]
+    want = compact_tree(root, {id(n): lab for lab, n in zip(screen.labels, screen.nodes, strict=True)}, max_chars)
+    assert screen.text(max_chars) == want
+    again = label_screen(root, np.random.default_rng(rnd.randrange(2**32)), max_labels)  # type: ignore[attr-defined]
+    assert again.text(max_chars) == compact_tree(root, {id(n): lab for lab, n in zip(again.labels, again.nodes, strict=True)}, max_chars)
+
+
+def test_labelled_text_follows_labels_given_in_any_order(wifi_tree: UINode) -> None:
+    from cerebellum_gym.core.tree import compact_template
+
+    nodes = [n for n in wifi_tree.iter() if n.is_actionable]
+    shuffled = [nodes[2], nodes[0], nodes[3]]
+    fmt, order = compact_template(wifi_tree, shuffled)
+    assert order == (1, 0, 2)  # document order of the lines, as slots of ``shuffled``
+    labels = ("AA", "BB", "CC")
+    assert fmt % tuple(labels[i] for i in order) == compact_tree(wifi_tree, {id(n): lab for lab, n in zip(labels, shuffled, strict=True)})
+
+
+def test_subtree_text_is_cached_on_the_node(wifi_tree: UINode) -> None:
+    row = wifi_tree.find(text='AndroidWifi & "Guest"')
+    assert row is not None
+    assert compact_subtree(row, 20) is compact_subtree(row, 20)
+    assert compact_subtree(row, 20) == compact_tree(row, {}, 20) and compact_subtree(row) == compact_tree(row, {}, 300)
+
+
+def test_labels_are_the_generators_plain_draws() -> None:
+    """Labels are ``rng.choice(676, n, replace=False)`` of the pool, and the generator is left
+    exactly where that call leaves it (the sample size is passed in a cheaper form)."""
+    from cerebellum_gym.core.som import LABEL_POOL
+
+    for n in (1, 2, 7, 30, 64):
+        root = UINode(children=[UINode("android.widget.Button", clickable=True) for _ in range(n)])
+        for seed in range(20):
+            ours, plain = np.random.default_rng(seed), np.random.default_rng(seed)
+            ours.integers(3), plain.integers(3)  # a buffered half-word in the bit generator, as mid-episode
+            screen = label_screen(root, ours)
+            assert screen.labels == tuple(LABEL_POOL[i] for i in plain.choice(len(LABEL_POOL), size=n, replace=False))
+            assert ours.integers(2**62) == plain.integers(2**62) and ours.integers(9) == plain.integers(9)

@@ -194,3 +194,29 @@ def test_rendering_is_deterministic_across_phones() -> None:
     for phone in (a, b):
         phone.start_app(SETTINGS)
     assert np.array_equal(a.screenshot(464), b.screenshot(464))
+
+
+def test_factory_reset_copies_every_field_of_the_fresh_state() -> None:
+    """The field-by-field copy behind factory_reset covers every PhoneState field and shares no
+    container with the pristine state (a field added later must be copied there too)."""
+    import dataclasses
+    import pickle
+
+    from cerebellum_gym.sim.phone import PhoneState, _copy_state
+
+    phone = Phone()
+    phone.state.settings["global"]["wifi_on"] = "0"
+    phone.write_file("/sdcard/a.txt", b"x")
+    phone.make_dir("/sdcard/d")
+    phone.content_insert("content://sms", {"body": "A"})
+    fresh = dataclasses.replace(phone.state, app_data={}, stacks={}, focus="k", clock=5.0, next_id=9, foreground="p")
+    copied = _copy_state(fresh)
+    assert copied is not None and copied == pickle.loads(pickle.dumps(fresh))
+    for field in dataclasses.fields(PhoneState):
+        value = getattr(fresh, field.name)
+        assert getattr(copied, field.name) == value, field.name
+        if isinstance(value, dict | list | set) and value:
+            assert getattr(copied, field.name) is not value, f"{field.name} is shared"
+    assert copied.settings["global"] is not fresh.settings["global"]
+    phone.factory_reset()
+    assert phone.get_setting("global", "wifi_on") == "1" and not phone.list_dir("/sdcard")

@@ -5,14 +5,18 @@ frame cache off."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
+from PIL import ImageDraw
 
 from cerebellum_gym.core.tree import to_uiautomator_xml
 from cerebellum_gym.sim import render, screen
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.sim.render import FRAMES, FrameCache
 from cerebellum_gym.sim.screen import TreeCache
+from cerebellum_gym.sim.widgets import Widget
 
 
 def _walk(phone: Phone, rng: np.random.Generator, steps: int) -> None:
@@ -105,3 +109,54 @@ def test_frame_cache_is_bounded_by_bytes() -> None:
     for i in range(5):
         cache.put(i, np.zeros(1000, np.uint8))
     assert cache.nbytes == 3000 and cache.get(0) is None and cache.get(4) is not None
+
+
+def _paint(widget: Widget, scale: float, draw: ImageDraw.ImageDraw, width: int, height: int) -> None:
+    widget.paint(draw, width, height, scale)
+
+
+def _reference_frame(phone: Phone, width: int) -> np.ndarray:
+    """The frame as the plain recipe paints it: background everywhere, the status bar, then every
+    opaque widget's tile in paint order, halving what lies under a dialog."""
+    from cerebellum_gym.sim.screen import SCREEN_HEIGHT, SCREEN_WIDTH
+
+    lay = phone.layout
+    scale = width / SCREEN_WIDTH
+    canvas = np.empty((round(SCREEN_HEIGHT * scale), width, 3), np.uint8)
+    canvas[:] = lay.background
+    status_key, status_paint = phone._status_tile(width, scale)
+    status = render.TILES.get(status_key, (width, status_key[4]), status_paint, render.STATUS_BAR)
+    render.paste(canvas, status, 0, 0, (0, 0, canvas.shape[1], canvas.shape[0]))
+    for i, (widget, (left, top, right, bottom), clip) in enumerate(lay.placed):
+        if i == lay.overlay_index:
+            canvas >>= 1
+        if not widget.opaque:
+            continue
+        w, h = int((right - left) * scale + 0.5), int((bottom - top) * scale + 0.5)
+        key = (type(widget).__name__, widget.render_key(), w, h, round(scale, 5), widget.background)
+        tile = render.TILES.get(key, (w, h), functools.partial(_paint, widget, scale), widget.background)
+        cl, ct, cr, cb = (int(v * scale + 0.5) for v in clip)
+        render.paste(canvas, tile, int(left * scale + 0.5), int(top * scale + 0.5), (cl, ct, cr, cb))
+    if lay.overlay_index is not None and lay.overlay_index == len(lay.placed):
+        canvas >>= 1
+    return canvas
+
+
+@pytest.mark.parametrize("width", [48, 232, 464])
+def test_composed_frames_equal_the_plain_recipe(monkeypatch: pytest.MonkeyPatch, width: int) -> None:
+    """The compositor paints the background only where no full-width tile will: the frames are
+    still exactly what painting everything in order gives, dialogs (dimming) included."""
+    import cerebellum_gym.sim.phone as phone_module
+
+    monkeypatch.setattr(phone_module, "FRAMES", FrameCache(max_bytes=0))  # compose every frame
+    rng = np.random.default_rng(width)
+    phone = Phone()
+    dialogs = 0
+    for app in phone.launchable_apps():
+        phone.factory_reset()
+        phone.start_app(app.package)
+        for _ in range(15):
+            _walk(phone, rng, 1)
+            dialogs += phone.layout.overlay_index is not None
+            assert np.array_equal(phone.screenshot(width), _reference_frame(phone, width))
+    assert dialogs > 0, "the walks reach dialogs"
