@@ -69,7 +69,7 @@ def main() -> None:
         try:
             recorded.append(timed(args.steps, r, folder))
             data = open_dataset(folder)
-            images = list((folder / "images").rglob("*.png"))
+            images = data.image_ids()
             size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
             sizes.append((len(data), len(images), size))
         finally:
