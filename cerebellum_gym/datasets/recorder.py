@@ -78,7 +78,7 @@ from cerebellum_gym.datasets.format import (
 #: Reset-option keys the recorder reads and removes before the env sees them.
 META_OPTION = "record_meta"
 #: Read-only arrays whose image ids a writer remembers by identity.
-IDENTITY_CACHE = 512
+IDENTITY_CACHE = 64
 #: An observation's image ids: the screenshot's (or ``None``) and the history frames' (or ``None``).
 ImageIds = tuple[str | None, list[str] | None]
 _STOP = object()
@@ -100,7 +100,9 @@ class DatasetWriter:
         threaded: ``False`` writes on the caller's thread (simplest to debug).
     """
 
-    def __init__(self, root: str | os.PathLike[str], *, queue_size: int = 4, threaded: bool = True, batch: int = 8) -> None:
+    def __init__(
+        self, root: str | os.PathLike[str], *, queue_size: int = 4, threaded: bool = True, batch: int = 8, hash_on_step: bool = False
+    ) -> None:
         self.root = Path(root)
         self.batch = max(1, batch)
         self._rows: list[tuple[str, _PendingRow]] = []
@@ -117,6 +119,7 @@ class DatasetWriter:
         # Images already stored by earlier (or other running) writers are not stored again.
         self._known: set[str] = set(stored_image_ids(self.root))
         self._identity: OrderedDict[int, tuple[Any, Any]] = OrderedDict()
+        self.hash_on_step = hash_on_step
         self.writer_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
         self.part = self.root / PARTS_DIR / self.writer_id
         self.part.mkdir(parents=True)
@@ -145,26 +148,34 @@ class DatasetWriter:
             self._count += 1
             return f"{self.writer_id}-{self._count:06d}"
 
-    def image(self, pixels: np.ndarray) -> str:
-        """The id of ``pixels``, storing the image the first time this writer sees it (on the
-        writer's thread, before the line that names it is written)."""
+    def image(self, pixels: np.ndarray, new: list[tuple[str, np.ndarray]] | None = None) -> str:
+        """The id of ``pixels``. The first time this writer sees it, the image is stored (on the
+        writer's thread, before the line that names it) or, given ``new``, added to it to be
+        stored later by :meth:`store`."""
         ident = image_id(pixels, self._digest)
         if ident not in self._known:
-            data = encode_image(pixels, self.image_format)
-            self._images.write(data)
-            self._new_index.append(f"{ident} {self._offset} {len(data)}\n")
-            self._offset += len(data)
             self._known.add(ident)
-            self.images_written += 1
+            if new is not None:
+                new.append((ident, pixels))
+            else:
+                self.store(ident, pixels)
         return ident
 
-    def image_ids(self, obs: Mapping[str, Any]) -> ImageIds:
-        """The ids of an observation's screenshot and history frames (storing new images)."""
+    def store(self, ident: str, pixels: np.ndarray) -> None:
+        """Append image ``ident`` to the part (writer's thread; indexed at the end of the batch)."""
+        data = encode_image(pixels, self.image_format)
+        self._images.write(data)
+        self._new_index.append(f"{ident} {self._offset} {len(data)}\n")
+        self._offset += len(data)
+        self.images_written += 1
+
+    def image_ids(self, obs: Mapping[str, Any], new: list[tuple[str, np.ndarray]] | None = None) -> ImageIds:
+        """The ids of an observation's screenshot and history frames (new images: see :meth:`image`)."""
         shot = obs.get("screenshot")
         frames = (obs.get("history") or {}).get("screenshots")
         return (
-            None if shot is None else self._by_identity(shot, lambda: self.image(shot)),
-            None if frames is None else self._by_identity(frames, lambda: [self.image(frame) for frame in frames]),
+            None if shot is None else self._by_identity(shot, lambda: self.image(shot, new)),
+            None if frames is None else self._by_identity(frames, lambda: [self.image(frame, new) for frame in frames]),
         )
 
     def _by_identity(self, array: Any, compute: Callable[[], Any]) -> Any:
@@ -451,6 +462,8 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             bool(truncated),
             None if info is None else dict(info),
         )
+        if self.writer.hash_on_step:
+            pending.ids = self.writer.image_ids(obs, pending.new_images)
         self.writer.row(self._episode["episode_id"], pending)
         self._t += 1
 
@@ -502,7 +515,7 @@ def _immutable(array: Any) -> bool:
 class _PendingRow:
     """One step as handed to the writer: references, turned into a JSON line on its thread."""
 
-    __slots__ = ("action", "goal", "info", "obs", "reward", "t", "terminated", "truncated")
+    __slots__ = ("action", "goal", "ids", "info", "new_images", "obs", "reward", "t", "terminated", "truncated")
 
     def __init__(
         self,
@@ -516,12 +529,20 @@ class _PendingRow:
         info: dict[str, Any] | None,
     ) -> None:
         self.obs, self.goal, self.t, self.action = obs, goal, t, action
+        self.ids: ImageIds | None = None  # computed on the writer's thread unless set here
+        self.new_images: list[tuple[str, np.ndarray]] = []
         self.reward, self.terminated, self.truncated, self.info = reward, terminated, truncated, info
 
     def line(self, writer: DatasetWriter, episode_id: str) -> str:
         """The step's ``steps.jsonl`` line (``writer`` stores the images it names, if new)."""
         row: dict[str, Any] = {"episode_id": episode_id}  # first: a line cut short still names its episode
-        row.update(observation_row(self.obs, writer.image_ids(self.obs), self.goal))
+        if self.ids is None:
+            ids = writer.image_ids(self.obs)
+        else:
+            ids = self.ids
+            for ident, pixels in self.new_images:
+                writer.store(ident, pixels)
+        row.update(observation_row(self.obs, ids, self.goal))
         row["t"] = self.t
         row["action"] = self.action
         row["reward"] = self.reward
