@@ -204,6 +204,7 @@ class Dataset:
         self.image_format = str(self.header["image_format"])
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_images
+        self._png_cache: OrderedDict[str, bytes] = OrderedDict()
         self._parts: dict[str, _PartEpisode] | None = None
         self._index: dict[str, tuple[Path, int, int]] | None = None
 
@@ -340,7 +341,17 @@ class Dataset:
         Raises:
             DatasetError: the image is missing.
         """
-        return png_bytes(self.image_bytes(ident))
+        if self.image_format == "png":
+            return png_bytes(self.image_bytes(ident))
+        # Converted once per image: exports ask for the same screens over and over.
+        cached = self._png_cache.get(ident)
+        if cached is None:
+            cached = self._png_cache[ident] = png_bytes(self.image_bytes(ident))
+            if len(self._png_cache) > self._cache_size * 4:
+                self._png_cache.popitem(last=False)
+        else:
+            self._png_cache.move_to_end(ident)
+        return cached
 
     def image(self, ident: str) -> np.ndarray:
         """Image ``ident`` decoded (cached; treat it as read-only)."""

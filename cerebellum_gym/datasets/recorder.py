@@ -3,15 +3,15 @@
 :class:`RecordEpisodes` is a gymnasium wrapper (it works on any backend: it reads only the
 observation, the step results and the task). For vector envs, wrap each sub-env
 (:func:`recording_env_fns`, or ``wrappers=`` of ``gym.make_vec``): each sub-env, in this process,
-a worker process or a Ray actor, writes its own episodes into the same folder, and identical images
-are stored once whoever writes them first.
+a worker process or a Ray actor, writes its own part of the same folder, and an image already
+stored there is not stored again.
 
 Writing is crash-safe (see :mod:`cerebellum_gym.datasets.format`) and cheap on the stepping
 thread: a step only hands references to its observation, action and info to a background thread
 (in batches). That thread hashes the images (xxh3, without the GIL), encodes the ones not seen
 before (``npy.zst``: Zstandard, also without the GIL), serialises the step's line and appends it.
-An episode's ``episode.json`` says ``"complete": true`` only once all its lines and images are
-on disk.
+An episode's final record says ``"complete": true`` only once all its lines and images are on
+disk.
 
 The recorder keeps the observation's arrays until they are written (a few batches at most: the
 queue is bounded), without copying them: the env hands out fresh arrays every step, and a caller
@@ -100,9 +100,7 @@ class DatasetWriter:
         threaded: ``False`` writes on the caller's thread (simplest to debug).
     """
 
-    def __init__(
-        self, root: str | os.PathLike[str], *, queue_size: int = 4, threaded: bool = True, batch: int = 8, hash_on_step: bool = False
-    ) -> None:
+    def __init__(self, root: str | os.PathLike[str], *, queue_size: int = 4, threaded: bool = True, batch: int = 8) -> None:
         self.root = Path(root)
         self.batch = max(1, batch)
         self._rows: list[tuple[str, _PendingRow]] = []
@@ -119,7 +117,6 @@ class DatasetWriter:
         # Images already stored by earlier (or other running) writers are not stored again.
         self._known: set[str] = set(stored_image_ids(self.root))
         self._identity: OrderedDict[int, tuple[Any, Any]] = OrderedDict()
-        self.hash_on_step = hash_on_step
         self.writer_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
         self.part = self.root / PARTS_DIR / self.writer_id
         self.part.mkdir(parents=True)
@@ -148,34 +145,30 @@ class DatasetWriter:
             self._count += 1
             return f"{self.writer_id}-{self._count:06d}"
 
-    def image(self, pixels: np.ndarray, new: list[tuple[str, np.ndarray]] | None = None) -> str:
-        """The id of ``pixels``. The first time this writer sees it, the image is stored (on the
-        writer's thread, before the line that names it) or, given ``new``, added to it to be
-        stored later by :meth:`store`."""
+    def image(self, pixels: np.ndarray) -> str:
+        """The id of ``pixels``; the first time this writer sees it, the image is stored (on the
+        writer's thread, before the line that names it)."""
         ident = image_id(pixels, self._digest)
         if ident not in self._known:
             self._known.add(ident)
-            if new is not None:
-                new.append((ident, pixels))
-            else:
-                self.store(ident, pixels)
+            self._store(ident, pixels)
         return ident
 
-    def store(self, ident: str, pixels: np.ndarray) -> None:
-        """Append image ``ident`` to the part (writer's thread; indexed at the end of the batch)."""
+    def _store(self, ident: str, pixels: np.ndarray) -> None:
+        # Appended now, indexed when the batch is made durable (see _do).
         data = encode_image(pixels, self.image_format)
         self._images.write(data)
         self._new_index.append(f"{ident} {self._offset} {len(data)}\n")
         self._offset += len(data)
         self.images_written += 1
 
-    def image_ids(self, obs: Mapping[str, Any], new: list[tuple[str, np.ndarray]] | None = None) -> ImageIds:
-        """The ids of an observation's screenshot and history frames (new images: see :meth:`image`)."""
+    def image_ids(self, obs: Mapping[str, Any]) -> ImageIds:
+        """The ids of an observation's screenshot and history frames (storing new images)."""
         shot = obs.get("screenshot")
         frames = (obs.get("history") or {}).get("screenshots")
         return (
-            None if shot is None else self._by_identity(shot, lambda: self.image(shot, new)),
-            None if frames is None else self._by_identity(frames, lambda: [self.image(frame, new) for frame in frames]),
+            None if shot is None else self._by_identity(shot, lambda: self.image(shot)),
+            None if frames is None else self._by_identity(frames, lambda: [self.image(frame) for frame in frames]),
         )
 
     def _by_identity(self, array: Any, compute: Callable[[], Any]) -> Any:
@@ -462,8 +455,6 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             bool(truncated),
             None if info is None else dict(info),
         )
-        if self.writer.hash_on_step:
-            pending.ids = self.writer.image_ids(obs, pending.new_images)
         self.writer.row(self._episode["episode_id"], pending)
         self._t += 1
 
@@ -515,7 +506,7 @@ def _immutable(array: Any) -> bool:
 class _PendingRow:
     """One step as handed to the writer: references, turned into a JSON line on its thread."""
 
-    __slots__ = ("action", "goal", "ids", "info", "new_images", "obs", "reward", "t", "terminated", "truncated")
+    __slots__ = ("action", "goal", "info", "obs", "reward", "t", "terminated", "truncated")
 
     def __init__(
         self,
@@ -529,20 +520,12 @@ class _PendingRow:
         info: dict[str, Any] | None,
     ) -> None:
         self.obs, self.goal, self.t, self.action = obs, goal, t, action
-        self.ids: ImageIds | None = None  # computed on the writer's thread unless set here
-        self.new_images: list[tuple[str, np.ndarray]] = []
         self.reward, self.terminated, self.truncated, self.info = reward, terminated, truncated, info
 
     def line(self, writer: DatasetWriter, episode_id: str) -> str:
         """The step's ``steps.jsonl`` line (``writer`` stores the images it names, if new)."""
         row: dict[str, Any] = {"episode_id": episode_id}  # first: a line cut short still names its episode
-        if self.ids is None:
-            ids = writer.image_ids(self.obs)
-        else:
-            ids = self.ids
-            for ident, pixels in self.new_images:
-                writer.store(ident, pixels)
-        row.update(observation_row(self.obs, ids, self.goal))
+        row.update(observation_row(self.obs, writer.image_ids(self.obs), self.goal))
         row["t"] = self.t
         row["action"] = self.action
         row["reward"] = self.reward
