@@ -120,11 +120,12 @@ class DatasetWriter:
         self.writer_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
         self.part = self.root / PARTS_DIR / self.writer_id
         self.part.mkdir(parents=True)
-        # Binary, appended to only; each batch ends with the flushes that make it durable.
-        self._episodes = open(self.part / PART_EPISODES, "ab")  # noqa: SIM115  (kept open for the writer's life)
-        self._steps = open(self.part / PART_STEPS, "ab")  # noqa: SIM115
-        self._images = open(self.part / PART_IMAGES, "ab")  # noqa: SIM115
-        self._index = open(self.part / PART_INDEX, "ab")  # noqa: SIM115
+        # Unbuffered and appended to only: each write reaches the OS at once, in the order _do
+        # makes them, and no buffered copy can be flushed twice (by a forked child, say).
+        self._episodes = _Appender(self.part / PART_EPISODES)
+        self._steps = _Appender(self.part / PART_STEPS)
+        self._images = _Appender(self.part / PART_IMAGES)
+        self._index = _Appender(self.part / PART_INDEX)
         self._offset = 0
         self._new_index: list[str] = []
         self._count = 0
@@ -259,18 +260,14 @@ class DatasetWriter:
     def _do(self, item: tuple[Any, ...]) -> None:
         if item[0] == "episode":
             self._episodes.write(dumps_line(item[2]).encode())
-            self._episodes.flush()
             return
         lines = [pending.line(self, episode_id).encode() for episode_id, pending in item[2]]
         # Durable in this order, so a killed process never leaves a line naming an image the
         # index does not have, nor an index entry pointing past the image bytes.
         if self._new_index:
-            self._images.flush()
             self._index.write("".join(self._new_index).encode())
-            self._index.flush()
             self._new_index.clear()
         self._steps.write(b"".join(lines))
-        self._steps.flush()
 
 
 # One writer per (process, folder): sub-envs of a sync vector env share its thread.
@@ -489,6 +486,24 @@ def _shallow_observation(obs: Any) -> Any:
     if isinstance(copy.get("history"), Mapping):
         copy["history"] = dict(copy["history"])
     return copy
+
+
+class _Appender:
+    """An append-only file without a user-space buffer: :meth:`write` returns once the OS has
+    all of ``data`` (a killed process keeps it; a power cut may not: nothing is fsynced)."""
+
+    def __init__(self, path: Path) -> None:
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+
+    def write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._fd, view) :]
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            fd, self._fd = self._fd, -1
+            os.close(fd)
 
 
 def _immutable(array: Any) -> bool:
