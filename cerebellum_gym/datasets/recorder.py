@@ -127,6 +127,7 @@ class DatasetWriter:
         self._images = _Appender(self.part / PART_IMAGES)
         self._index = _Appender(self.part / PART_INDEX)
         self._offset = 0
+        self._new_images: list[bytes] = []
         self._new_index: list[str] = []
         self._count = 0
         self._lock = threading.Lock()
@@ -156,9 +157,9 @@ class DatasetWriter:
         return ident
 
     def _store(self, ident: str, pixels: np.ndarray) -> None:
-        # Appended now, indexed when the batch is made durable (see _do).
+        # Kept until the batch is made durable (see _do): one write per file per batch.
         data = encode_image(pixels, self.image_format)
-        self._images.write(data)
+        self._new_images.append(data)
         self._new_index.append(f"{ident} {self._offset} {len(data)}\n")
         self._offset += len(data)
         self.images_written += 1
@@ -265,7 +266,9 @@ class DatasetWriter:
         # Durable in this order, so a killed process never leaves a line naming an image the
         # index does not have, nor an index entry pointing past the image bytes.
         if self._new_index:
+            self._images.write(b"".join(self._new_images))
             self._index.write("".join(self._new_index).encode())
+            self._new_images.clear()
             self._new_index.clear()
         self._steps.write(b"".join(lines))
 
