@@ -305,15 +305,20 @@ def _json_default(value: Any) -> Any:
     raise TypeError  # anything else takes jsonable's path
 
 
+# Built once: json.dumps with options builds a new encoder on every call.
+_LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_json_default)
+_PLAIN_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def dumps_line(value: Any) -> str:
     """``jsonable(value)`` as one compact JSON line, without walking plain values in Python: the
     C encoder serialises them and :func:`jsonable` runs only when something needs converting
     (non-finite floats, unknown objects). Keys that are ``True``, ``False`` or ``None`` come out
     as JSON writes them (``"true"``), not as ``str`` does."""
     try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_json_default)
+        text = _LINE_ENCODER.encode(value)
     except (TypeError, ValueError):
-        text = json.dumps(jsonable(value), ensure_ascii=False, separators=(",", ":"))
+        text = _PLAIN_ENCODER.encode(jsonable(value))
     return text + "\n"
 
 
