@@ -174,3 +174,16 @@ def test_a_writer_refuses_npy_zst_without_zstd(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setattr(recorder, "zstd_available", lambda: False)
     with pytest.raises(DatasetError, match="needs pyarrow"):
         DatasetWriter(tmp_path, threaded=False)
+
+
+def test_without_zstd_a_new_dataset_stores_png(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cerebellum_gym.datasets import format as dataset_format
+
+    monkeypatch.setattr(dataset_format, "zstd_available", lambda: False)
+    env = RecordEpisodes(gym.make("Cerebellum-Sim-v0", screenshot_width=64, history_width=32, max_steps=2), tmp_path)
+    env.reset(seed=0, options={"task": "SystemWifiTurnOn"})
+    env.step("W")
+    env.close()
+    data = open_dataset(tmp_path)
+    assert data.image_format == "png" and data.image_ids()
+    assert all(data.image_bytes(i).startswith(PNG_MAGIC) and data.verify_image(i) is None for i in data.image_ids())
