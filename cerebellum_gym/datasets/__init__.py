@@ -12,7 +12,8 @@
 
 The format is documented in ``docs/datasets.md`` and :mod:`cerebellum_gym.datasets.format`.
 Parquet, Hugging Face ``datasets`` and Minari need the ``datasets`` extra; recording and reading
-need only the core install.
+need only the core install (images then stored as PNG; with the extra, as ``npy.zst``, which
+reading then needs too).
 """
 
 from __future__ import annotations

@@ -19,7 +19,6 @@ import contextlib
 import hashlib
 import json
 import os
-import shutil
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -28,7 +27,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from cerebellum_gym.datasets.format import FORMAT_VERSION, DatasetError, canonical_json, image_path, jsonable, unbits
+from cerebellum_gym.datasets.format import FORMAT_VERSION, DatasetError, atomic_write, canonical_json, image_path, jsonable, unbits
 from cerebellum_gym.datasets.offline import canonical
 from cerebellum_gym.datasets.reader import Dataset, Episode, Step, open_dataset
 
@@ -61,7 +60,7 @@ def _step_record(data: Dataset, step: Step, images: bool) -> dict[str, Any]:
     def image(ident: str | None) -> dict[str, Any] | None:
         if ident is None:
             return None
-        return {"bytes": data.image_bytes(ident) if images else None, "path": f"{ident}.png"}
+        return {"bytes": data.png_bytes(ident) if images else None, "path": f"{ident}.png"}
 
     history = obs["history"]
     return {
@@ -347,7 +346,8 @@ def prompt_messages(observation: Mapping[str, Any], step: int) -> tuple[list[dic
 
 
 class _ImageCopier:
-    """Copies the images examples refer to into ``out/images`` (hard links where possible)."""
+    """Puts the images examples refer to into ``out/images`` as PNG files (hard links to a
+    version-1 dataset's PNG files, written out otherwise)."""
 
     def __init__(self, data: Dataset, out: Path) -> None:
         self.data = data
@@ -360,11 +360,11 @@ class _ImageCopier:
             target = self.out / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             if not target.exists():
-                source = image_path(self.data.root, ident)
+                source = image_path(self.data.root, ident)  # a version-1 PNG file, if that is how it is stored
                 try:
                     os.link(source, target)
                 except OSError:
-                    shutil.copyfile(source, target)
+                    atomic_write(target, self.data.png_bytes(ident))
             self.done.add(ident)
         return rel
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -25,13 +26,20 @@ import numpy as np
 from cerebellum_gym.datasets.format import (
     EPISODE_FILE,
     EPISODES_DIR,
+    PART_EPISODES,
+    PART_STEPS,
     STEPS_FILE,
     DatasetError,
     decode_image,
     hash_function,
     image_id,
     image_path,
+    part_folders,
+    png_bytes,
     read_header,
+    read_image_index,
+    read_lines,
+    stored_image_ids,
     unbits,
 )
 
@@ -166,6 +174,17 @@ class Episode:
         return len(self.rows)
 
 
+#: How a steps line of a part starts (the recorder writes the episode id first).
+_EPISODE_PREFIX = re.compile(rb'\{"episode_id":"([^"\\]+)"')
+
+
+@dataclass
+class _PartEpisode:
+    meta: dict[str, Any] | None = None
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    torn: bool = False
+
+
 class Dataset:
     """A recorded dataset folder (see :mod:`cerebellum_gym.datasets.format`).
 
@@ -182,31 +201,71 @@ class Dataset:
         self.header = read_header(self.root)
         self.version = int(self.header["version"])
         self.hash_name = str(self.header.get("image_hash", "blake2b_128"))
+        self.image_format = str(self.header["image_format"])
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_images
+        self._png_cache: OrderedDict[str, bytes] = OrderedDict()
+        self._parts: dict[str, _PartEpisode] | None = None
+        self._index: dict[str, tuple[Path, int, int]] | None = None
+
+    def _part_episodes(self) -> dict[str, _PartEpisode]:
+        """The episodes of the version-2 parts, read once (a snapshot: open the dataset again to
+        see what a running writer added since)."""
+        if self._parts is None:
+            found: dict[str, _PartEpisode] = {}
+            for part in part_folders(self.root):
+                self._read_part(part, found)
+            self._parts = found
+        return self._parts
+
+    def _read_part(self, part: Path, found: dict[str, _PartEpisode]) -> None:
+        lines, _ = read_lines(part / PART_EPISODES)
+        for number, line in enumerate(lines, 1):
+            try:
+                meta = json.loads(line)
+            except ValueError:
+                raise DatasetError(f"{part / PART_EPISODES}: line {number} is not valid JSON") from None
+            entry = found.setdefault(str(meta.get("episode_id")), _PartEpisode())
+            entry.meta = meta  # the episode's last record counts
+        lines, tail = read_lines(part / PART_STEPS)
+        for number, line in enumerate(lines, 1):
+            try:
+                row = json.loads(line)
+            except ValueError:
+                raise DatasetError(f"{part / PART_STEPS}: line {number} is not valid JSON") from None
+            found.setdefault(str(row.pop("episode_id", "")), _PartEpisode()).rows.append(row)
+        if tail:  # a line cut short: its episode (named first on the line) was being written
+            match = _EPISODE_PREFIX.match(tail)
+            if match is not None:
+                found.setdefault(match.group(1).decode(), _PartEpisode()).torn = True
 
     def episode_ids(self) -> list[str]:
         """Episode ids in recording order."""
-        folder = self.root / EPISODES_DIR
-        if not folder.is_dir():
-            return []
-        found = []
-        for path in folder.iterdir():
-            meta_path = path / EPISODE_FILE
-            if meta_path.is_file():
-                try:
-                    started = float(json.loads(meta_path.read_text()).get("started_at", 0.0))
-                except (ValueError, OSError):
-                    started = 0.0
-                found.append((started, path.name))
+        found = [(float(e.meta.get("started_at", 0.0)), i) for i, e in self._part_episodes().items() if e.meta is not None]
+        folder = self.root / EPISODES_DIR  # version 1: a folder per episode
+        if folder.is_dir():
+            for path in folder.iterdir():
+                meta_path = path / EPISODE_FILE
+                if meta_path.is_file():
+                    try:
+                        started = float(json.loads(meta_path.read_text()).get("started_at", 0.0))
+                    except (ValueError, OSError):
+                        started = 0.0
+                    found.append((started, path.name))
         return [name for _, name in sorted(found)]
 
     def episode(self, episode_id: str) -> Episode:
-        """One episode, read from disk.
+        """One episode.
 
         Raises:
-            DatasetError: no such episode, or an unreadable ``episode.json``.
+            DatasetError: no such episode, or an unreadable record.
         """
+        entry = self._part_episodes().get(episode_id)
+        if entry is not None and entry.meta is not None:
+            return Episode(self, episode_id, entry.meta, entry.rows, entry.torn)
+        return self._folder_episode(episode_id)
+
+    def _folder_episode(self, episode_id: str) -> Episode:
         folder = self.root / EPISODES_DIR / episode_id
         try:
             meta = json.loads((folder / EPISODE_FILE).read_text())
@@ -256,10 +315,43 @@ class Dataset:
         Raises:
             DatasetError: the image is missing.
         """
+        if self._index is None:
+            self._index = read_image_index(self.root)
+        where = self._index.get(ident)
         try:
-            return image_path(self.root, ident).read_bytes()
+            if where is None:  # version 1: a file per image
+                return image_path(self.root, ident, self.image_format).read_bytes()
+            blob, offset, size = where
+            with open(blob, "rb") as f:
+                f.seek(offset)
+                data = f.read(size)
+            if len(data) != size:
+                raise DatasetError(f"image {ident} is cut short in {blob}")
+            return data
         except FileNotFoundError:
             raise DatasetError(f"image {ident} is missing from {self.root}") from None
+
+    def image_ids(self) -> set[str]:
+        """The ids of every image stored in the dataset."""
+        return stored_image_ids(self.root)
+
+    def png_bytes(self, ident: str) -> bytes:
+        """Image ``ident`` as PNG bytes, whatever the stored format (what exports hand to tools).
+
+        Raises:
+            DatasetError: the image is missing.
+        """
+        if self.image_format == "png":
+            return png_bytes(self.image_bytes(ident))
+        # Converted once per image: exports ask for the same screens over and over.
+        cached = self._png_cache.get(ident)
+        if cached is None:
+            cached = self._png_cache[ident] = png_bytes(self.image_bytes(ident))
+            if len(self._png_cache) > self._cache_size * 4:
+                self._png_cache.popitem(last=False)
+        else:
+            self._png_cache.move_to_end(ident)
+        return cached
 
     def image(self, ident: str) -> np.ndarray:
         """Image ``ident`` decoded (cached; treat it as read-only)."""

@@ -3,13 +3,21 @@
 :class:`RecordEpisodes` is a gymnasium wrapper (it works on any backend: it reads only the
 observation, the step results and the task). For vector envs, wrap each sub-env
 (:func:`recording_env_fns`, or ``wrappers=`` of ``gym.make_vec``): each sub-env, in this process,
-a worker process or a Ray actor, writes its own episodes into the same folder, and identical images
-are stored once whoever writes them first.
+a worker process or a Ray actor, writes its own part of the same folder, and an image already
+stored there is not stored again.
 
 Writing is crash-safe (see :mod:`cerebellum_gym.datasets.format`) and cheap on the stepping
-thread: a step hashes its images (xxh3: tens of microseconds for a 464-px screen), and a
-background thread encodes the images not seen before, then appends the step's line. An episode's
-``episode.json`` says ``"complete": true`` only once all its lines and images are on disk.
+thread: a step only hands references to its observation, action and info to a background thread
+(in batches). That thread hashes the images (xxh3, without the GIL), encodes the ones not seen
+before (``npy.zst``: Zstandard, also without the GIL), serialises the step's line and appends it.
+An episode's final record says ``"complete": true`` only once all its lines and images are on
+disk.
+
+The recorder keeps the observation's arrays until they are written (a few batches at most: the
+queue is bounded), without copying them: the env hands out fresh arrays every step, and a caller
+must not modify an observation in place before the writer has stored it. A read-only array (and
+its bases) cannot change, so one the writer has hashed already is known by identity and not
+hashed again: an env that hands out its cached, read-only frames is recorded for less.
 
 Example:
     >>> import tempfile, gymnasium as gym, cerebellum_gym
@@ -31,12 +39,12 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import json
 import os
 import queue
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
@@ -47,54 +55,83 @@ import numpy as np
 from gymnasium.utils import RecordConstructorArgs
 
 from cerebellum_gym.datasets.format import (
-    EPISODE_FILE,
-    EPISODES_DIR,
     FORMAT_VERSION,
-    STEPS_FILE,
-    atomic_write,
+    PART_EPISODES,
+    PART_IMAGES,
+    PART_INDEX,
+    PART_STEPS,
+    PARTS_DIR,
+    DatasetError,
     bits,
-    encode_png,
+    dumps_line,
+    encode_image,
     ensure_header,
     hash_function,
     image_id,
-    image_path,
     is_plain_json,
     jsonable,
-    write_json_atomic,
+    stored_image_ids,
+    upgrade_header,
+    zstd_available,
 )
 
 #: Reset-option keys the recorder reads and removes before the env sees them.
 META_OPTION = "record_meta"
+#: Read-only arrays whose image ids a writer remembers by identity.
+IDENTITY_CACHE = 64
+#: An observation's image ids: the screenshot's (or ``None``) and the history frames' (or ``None``).
+ImageIds = tuple[str | None, list[str] | None]
 _STOP = object()
 
 
 class DatasetWriter:
-    """Writes episodes into one dataset folder; images are encoded on a background thread.
+    """Writes episodes into one dataset folder; the work is done on a background thread.
 
-    One writer per process (sub-envs of a ``SyncVectorEnv`` may share one). Work is queued in
-    order, so a step's line lands after its images and an episode's final ``episode.json`` after
-    its lines.
+    Each writer owns one part (``parts/<writer id>/``): four files it only appends to, so that
+    recording creates no file per episode or per image. One writer per process (sub-envs of a
+    ``SyncVectorEnv`` share one). Work is queued in order, so a step's line lands after its
+    images and an episode's final record after its lines.
 
     Args:
         root: the dataset folder (created, with ``dataset.json``, if missing).
-        queue_size: batches queued before a step waits for the writer (bounds memory).
+        queue_size: batches queued before a step waits for the writer (bounds memory: a batch
+            holds its steps' observation arrays).
         batch: steps handed to the writer at once (an episode's end or :meth:`flush` hands over the rest).
         threaded: ``False`` writes on the caller's thread (simplest to debug).
     """
 
-    def __init__(self, root: str | os.PathLike[str], *, queue_size: int = 64, threaded: bool = True, batch: int = 8) -> None:
+    def __init__(self, root: str | os.PathLike[str], *, queue_size: int = 4, threaded: bool = True, batch: int = 8) -> None:
         self.root = Path(root)
         self.batch = max(1, batch)
-        self._rows: list[tuple[str, str, list[tuple[str, np.ndarray]]]] = []
-        self.header = ensure_header(self.root)
-        self.hash_name = str(self.header["image_hash"])
+        self._rows: list[tuple[str, _PendingRow]] = []
+        header = ensure_header(self.root)
+        if int(header["version"]) < FORMAT_VERSION:
+            header = upgrade_header(self.root, header)  # its version-1 episodes stay readable
+        self.header = header
+        self.hash_name = str(header["image_hash"])
+        self.image_format = str(header["image_format"])
+        if self.image_format == "npy.zst" and not zstd_available():
+            raise DatasetError(f"{self.root} stores images as npy.zst, which needs pyarrow (pip install 'cerebellum-gym[datasets]')")
+        self.version = int(header["version"])
         self._digest = hash_function(self.hash_name)
-        self._known: set[str] = set()
-        self._prefix = f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
+        # Images already stored by earlier (or other running) writers are not stored again.
+        self._known: set[str] = set(stored_image_ids(self.root))
+        self._identity: OrderedDict[int, tuple[Any, Any]] = OrderedDict()
+        self.writer_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
+        self.part = self.root / PARTS_DIR / self.writer_id
+        self.part.mkdir(parents=True)
+        # Unbuffered and appended to only: each write reaches the OS at once, in the order _do
+        # makes them, and no buffered copy can be flushed twice (by a forked child, say).
+        self._episodes = _Appender(self.part / PART_EPISODES)
+        self._steps = _Appender(self.part / PART_STEPS)
+        self._images = _Appender(self.part / PART_IMAGES)
+        self._index = _Appender(self.part / PART_INDEX)
+        self._offset = 0
+        self._new_images: list[bytes] = []
+        self._new_index: list[str] = []
         self._count = 0
         self._lock = threading.Lock()
         self._error: BaseException | None = None
-        self._files: dict[str, Any] = {}
         self._queue: queue.Queue[Any] | None = None
         self._thread: threading.Thread | None = None
         if threaded:
@@ -108,30 +145,65 @@ class DatasetWriter:
     def new_episode_id(self) -> str:
         with self._lock:
             self._count += 1
-            return f"{self._prefix}-{self._count:06d}"
+            return f"{self.writer_id}-{self._count:06d}"
 
-    def image(self, pixels: np.ndarray, pending: list[tuple[str, np.ndarray]]) -> str:
-        """The id of ``pixels``; adds it to ``pending`` the first time this writer sees it."""
+    def image(self, pixels: np.ndarray) -> str:
+        """The id of ``pixels``; the first time this writer sees it, the image is stored (on the
+        writer's thread, before the line that names it)."""
         ident = image_id(pixels, self._digest)
         if ident not in self._known:
             self._known.add(ident)
-            pending.append((ident, pixels))
+            self._store(ident, pixels)
         return ident
+
+    def _store(self, ident: str, pixels: np.ndarray) -> None:
+        # Kept until the batch is made durable (see _do): one write per file per batch.
+        data = encode_image(pixels, self.image_format)
+        self._new_images.append(data)
+        self._new_index.append(f"{ident} {self._offset} {len(data)}\n")
+        self._offset += len(data)
+        self.images_written += 1
+
+    def image_ids(self, obs: Mapping[str, Any]) -> ImageIds:
+        """The ids of an observation's screenshot and history frames (storing new images)."""
+        shot = obs.get("screenshot")
+        frames = (obs.get("history") or {}).get("screenshots")
+        return (
+            None if shot is None else self._by_identity(shot, lambda: self.image(shot)),
+            None if frames is None else self._by_identity(frames, lambda: [self.image(frame) for frame in frames]),
+        )
+
+    def _by_identity(self, array: Any, compute: Callable[[], Any]) -> Any:
+        # Only an array nothing can write to keeps its content with its identity; the cache
+        # holds the array, so its id is not reused while it is cached.
+        if not _immutable(array):
+            return compute()
+        key = id(array)
+        hit = self._identity.get(key)
+        if hit is not None and hit[0] is array:
+            self._identity.move_to_end(key)
+            return hit[1]
+        value = compute()
+        self._identity[key] = (array, value)
+        if len(self._identity) > IDENTITY_CACHE:
+            self._identity.popitem(last=False)
+        return value
 
     def begin(self, episode_id: str, meta: Mapping[str, Any]) -> None:
         self._send_rows()
-        self._submit(("begin", episode_id, dict(meta)))
+        self._submit(("episode", episode_id, dict(meta)))
 
-    def row(self, episode_id: str, line: str, images: list[tuple[str, np.ndarray]]) -> None:
+    def row(self, episode_id: str, pending: _PendingRow) -> None:
+        """Queue one step; its line is built and written on the writer's thread."""
         # Rows go to the writer in small batches: one hand-over per batch, not per step, keeps the
-        # stepping thread's share low. A killed process loses at most the batch not yet handed over.
-        self._rows.append((episode_id, line, images))
+        # stepping thread's share low. A killed process loses at most what is not yet written.
+        self._rows.append((episode_id, pending))
         if len(self._rows) >= self.batch:
             self._send_rows()
 
     def end(self, episode_id: str, meta: Mapping[str, Any]) -> None:
         self._send_rows()
-        self._submit(("end", episode_id, dict(meta)))
+        self._submit(("episode", episode_id, dict(meta)))
 
     def flush(self) -> None:
         """Wait until everything submitted is on disk."""
@@ -148,9 +220,8 @@ class DatasetWriter:
             self._thread.join()
             self._queue = None
             self._thread = None
-        for f in self._files.values():
+        for f in (self._episodes, self._steps, self._images, self._index):
             f.close()
-        self._files.clear()
         self._raise()
 
     # --- internals ----------------------------------------------------------------------------
@@ -188,30 +259,18 @@ class DatasetWriter:
                 q.task_done()
 
     def _do(self, item: tuple[Any, ...]) -> None:
-        kind, episode_id = item[0], item[1]
-        folder = self.root / EPISODES_DIR / episode_id
-        if kind == "begin":
-            folder.mkdir(parents=True, exist_ok=True)
-            write_json_atomic(folder / EPISODE_FILE, item[2])
-            self._files[episode_id] = open(folder / STEPS_FILE, "a", encoding="utf-8")  # noqa: SIM115  (kept open for the episode)
-        elif kind == "rows":
-            touched = []
-            for row_episode, line, images in item[2]:
-                for ident, pixels in images:
-                    path = image_path(self.root, ident)
-                    if not path.exists():  # another process (or an earlier run) may have stored it
-                        atomic_write(path, encode_png(pixels))
-                        self.images_written += 1
-                f = self._files[row_episode]
-                f.write(line)  # after its images: a line never names an image that is not on disk
-                touched.append(f)
-            for f in dict.fromkeys(touched):
-                f.flush()  # a killed process keeps every whole line written so far
-        elif kind == "end":
-            f = self._files.pop(episode_id, None)
-            if f is not None:
-                f.close()
-            write_json_atomic(folder / EPISODE_FILE, item[2])
+        if item[0] == "episode":
+            self._episodes.write(dumps_line(item[2]).encode())
+            return
+        lines = [pending.line(self, episode_id).encode() for episode_id, pending in item[2]]
+        # Durable in this order, so a killed process never leaves a line naming an image the
+        # index does not have, nor an index entry pointing past the image bytes.
+        if self._new_index:
+            self._images.write(b"".join(self._new_images))
+            self._index.write("".join(self._new_index).encode())
+            self._new_images.clear()
+            self._new_index.clear()
+        self._steps.write(b"".join(lines))
 
 
 # One writer per (process, folder): sub-envs of a sync vector env share its thread.
@@ -312,7 +371,7 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         replayable, why = self._replayable(device)
         episode_id = self.writer.new_episode_id()
         meta: dict[str, Any] = {
-            "format_version": FORMAT_VERSION,
+            "format_version": self.writer.version,
             "episode_id": episode_id,
             "status": "running",
             "complete": False,
@@ -383,16 +442,20 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
 
     def _write_row(self, obs: Any, *, action: Any, reward: float | None, terminated: bool, truncated: bool, info: Any) -> None:
         assert self._episode is not None
-        images: list[tuple[str, np.ndarray]] = []
-        row = observation_row(obs, self.writer, images, self._episode.get("observation_goal", ""))
-        row["t"] = self._t
-        # The string the agent sent; a structured action is stored as the env's string form of it.
-        row["action"] = None if action is None else action if isinstance(action, str) else str((info or {}).get("action") or action)
-        row["reward"] = reward
-        row["terminated"] = bool(terminated)
-        row["truncated"] = bool(truncated)
-        row["info"] = None if info is None else jsonable({k: v for k, v in info.items() if k not in ("goal", "task")})
-        self.writer.row(self._episode["episode_id"], json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n", images)
+        # Only references here (and shallow copies of the dicts a caller might change): hashing,
+        # encoding and serialising happen on the writer's thread.
+        pending = _PendingRow(
+            _shallow_observation(obs),
+            str(self._episode.get("observation_goal", "")),
+            self._t,
+            # The string the agent sent; a structured action is stored as the env's string form of it.
+            None if action is None else action if isinstance(action, str) else str((info or {}).get("action") or action),
+            reward,
+            bool(terminated),
+            bool(truncated),
+            None if info is None else dict(info),
+        )
+        self.writer.row(self._episode["episode_id"], pending)
         self._t += 1
 
     def _finish(self, *, status: str, final_obs: bool, terminated: bool = False, truncated: bool = False) -> None:
@@ -419,22 +482,99 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         self._episode = None
 
 
-def observation_row(obs: Mapping[str, Any], writer: DatasetWriter, images: list[tuple[str, np.ndarray]], goal: str) -> dict[str, Any]:
-    """The JSON fields of one cerebellum observation (images as ids; new ones go to ``images``)."""
+def _shallow_observation(obs: Any) -> Any:
+    if not isinstance(obs, Mapping):
+        return obs
+    copy = dict(obs)
+    if isinstance(copy.get("history"), Mapping):
+        copy["history"] = dict(copy["history"])
+    return copy
+
+
+class _Appender:
+    """An append-only file without a user-space buffer: :meth:`write` returns once the OS has
+    all of ``data`` (a killed process keeps it; a power cut may not: nothing is fsynced)."""
+
+    def __init__(self, path: Path) -> None:
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+
+    def write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._fd, view) :]
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            fd, self._fd = self._fd, -1
+            os.close(fd)
+
+
+def _immutable(array: Any) -> bool:
+    """Whether nothing can write to ``array``'s memory: read-only, down to a base that owns it
+    (or an immutable ``bytes``)."""
+    while isinstance(array, np.ndarray):
+        if array.flags.writeable:
+            return False
+        if array.base is None:
+            return True
+        array = array.base
+    return isinstance(array, bytes)
+
+
+class _PendingRow:
+    """One step as handed to the writer: references, turned into a JSON line on its thread."""
+
+    __slots__ = ("action", "goal", "info", "obs", "reward", "t", "terminated", "truncated")
+
+    def __init__(
+        self,
+        obs: Any,
+        goal: str,
+        t: int,
+        action: str | None,
+        reward: float | None,
+        terminated: bool,
+        truncated: bool,
+        info: dict[str, Any] | None,
+    ) -> None:
+        self.obs, self.goal, self.t, self.action = obs, goal, t, action
+        self.reward, self.terminated, self.truncated, self.info = reward, terminated, truncated, info
+
+    def line(self, writer: DatasetWriter, episode_id: str) -> str:
+        """The step's ``steps.jsonl`` line (``writer`` stores the images it names, if new)."""
+        row: dict[str, Any] = {"episode_id": episode_id}  # first: a line cut short still names its episode
+        row.update(observation_row(self.obs, writer.image_ids(self.obs), self.goal))
+        row["t"] = self.t
+        row["action"] = self.action
+        row["reward"] = self.reward
+        row["terminated"] = self.terminated
+        row["truncated"] = self.truncated
+        row["info"] = None if self.info is None else {k: v for k, v in self.info.items() if k not in ("goal", "task")}
+        return dumps_line(row)
+
+
+def observation_image_ids(obs: Mapping[str, Any], image: Callable[[np.ndarray], str]) -> ImageIds:
+    """The ids ``image`` gives the screenshot and each history frame of ``obs``."""
+    shot = obs.get("screenshot")
+    frames = (obs.get("history") or {}).get("screenshots")
+    return (image(shot) if shot is not None else None, [image(frame) for frame in frames] if frames is not None else None)
+
+
+def observation_row(obs: Mapping[str, Any], ids: ImageIds, goal: str) -> dict[str, Any]:
+    """The JSON fields of one cerebellum observation, its images as ``ids``
+    (:func:`observation_image_ids`)."""
     history = obs.get("history") or {}
     row: dict[str, Any] = {
         "tree": obs.get("tree", ""),
         "labels": list(obs.get("labels", ())),
         "action_mask": bits(obs.get("action_mask", ())),
         "label_mask": bits(obs.get("label_mask", ())),
-        "screenshot": writer.image(obs["screenshot"], images) if obs.get("screenshot") is not None else None,
+        "screenshot": ids[0],
         "history": {
             "actions": list(history.get("actions", ())),
             "subtrees": list(history.get("subtrees", ())),
             "mask": bits(history.get("mask", ())),
-            "screenshots": [writer.image(frame, images) for frame in history["screenshots"]]
-            if history.get("screenshots") is not None
-            else None,
+            "screenshots": ids[1],
         },
     }
     if obs.get("goal", "") != goal:

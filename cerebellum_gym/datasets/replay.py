@@ -26,7 +26,7 @@ import numpy as np
 
 from cerebellum_gym.datasets.format import DatasetError, hash_function, image_id
 from cerebellum_gym.datasets.reader import Dataset, Episode, open_dataset
-from cerebellum_gym.datasets.recorder import observation_row
+from cerebellum_gym.datasets.recorder import observation_image_ids, observation_row
 
 #: Fields of ``info`` a replay must reproduce.
 INFO_FIELDS = ("step", "progress", "success", "invalid_action", "error", "infra_error", "action")
@@ -121,8 +121,12 @@ class _Hasher:
     def __init__(self, hash_name: str) -> None:
         self._digest = hash_function(hash_name)
 
-    def image(self, pixels: np.ndarray, pending: list[tuple[str, np.ndarray]]) -> str:
+    def image(self, pixels: np.ndarray) -> str:
         return image_id(pixels, self._digest)
+
+    def row(self, obs: Mapping[str, Any], goal: str) -> dict[str, Any]:
+        """The row the recorder would write for ``obs``."""
+        return observation_row(obs, observation_image_ids(obs, self.image), goal)
 
 
 def make_replay_env(meta: Mapping[str, Any]) -> gym.Env[Any, Any]:
@@ -200,7 +204,7 @@ def replay_episode(
     try:
         obs, info = replay_reset(env, meta)
         for t, row in enumerate(episode.rows):
-            replayed = observation_row(obs, hasher, [], str(meta.get("observation_goal", "")))  # type: ignore[arg-type]
+            replayed = hasher.row(obs, str(meta.get("observation_goal", "")))
             recorded = {**row, "goal": row.get("goal", meta.get("observation_goal", ""))}
             replayed.setdefault("goal", meta.get("observation_goal", ""))
             diff = _first_difference(recorded, replayed)

@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
+from datasethelpers import rewrite_row
 
 from cerebellum_gym.cli import main
 from cerebellum_gym.datasets import open_dataset
-from cerebellum_gym.datasets.format import EPISODES_DIR, STEPS_FILE
 
 
 def test_eval_record_replay_offline_and_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -43,10 +43,7 @@ def test_eval_record_replay_offline_and_export(tmp_path: Path, capsys: pytest.Ca
     assert main(["replay", str(data)]) == 0
     assert "replay audit PASS" in capsys.readouterr().out
     episode = episodes[0]
-    path = data / EPISODES_DIR / episode.episode_id / STEPS_FILE
-    rows = [json.loads(x) for x in path.read_text().splitlines()]
-    rows[1]["labels"] = list(reversed(rows[1]["labels"]))
-    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    rewrite_row(data, episode.episode_id, 1, lambda row: row.update(labels=list(reversed(row["labels"]))))
     assert main(["replay", str(data), "--no-images"]) == 1
     out = capsys.readouterr().out
     assert "replay audit FAIL" in out and f"{episode.episode_id}" in out and "step 1, labels" in out

@@ -5,17 +5,17 @@ drop exact duplicates, counted."""
 from __future__ import annotations
 
 import json
-import shutil
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
+from datasethelpers import duplicate_episode
 
 from cerebellum_gym.agents.qwen_prompt import build_messages, render_prompt
 from cerebellum_gym.datasets import open_dataset
 from cerebellum_gym.datasets.exports import export_dpo, export_minari, export_parquet, export_sft
-from cerebellum_gym.datasets.format import EPISODE_FILE, EPISODES_DIR, canonical_json, decode_image
+from cerebellum_gym.datasets.format import canonical_json, decode_image
 from cerebellum_gym.datasets.offline import canonical
 
 
@@ -88,14 +88,6 @@ def test_sft_prompts_render_as_inference_renders_them(oracle_random_data: Path, 
     assert line["prompt"].count("<|image_pad|>") == len(line["images"])
 
 
-def _duplicate_episode(folder: Path, episode_id: str, new_id: str) -> None:
-    shutil.copytree(folder / EPISODES_DIR / episode_id, folder / EPISODES_DIR / new_id)
-    meta_path = folder / EPISODES_DIR / new_id / EPISODE_FILE
-    meta = json.loads(meta_path.read_text())
-    meta["episode_id"] = new_id
-    meta_path.write_text(json.dumps(meta))
-
-
 def _rank(meta: dict) -> tuple[int, float]:
     return (int(bool(meta["success"])), round(float(meta["progress"]), 9))
 
@@ -104,7 +96,7 @@ def test_dpo_pairs_keep_to_one_task_and_parameters_and_drop_exact_duplicates(dat
     data = open_dataset(data_copy)
     oracle = [e for e in data.episodes() if e.meta["agent"] == "oracle" and e.meta["success"]]
     for i, episode in enumerate(oracle[:3]):  # the same trajectory recorded again, as a re-run would
-        _duplicate_episode(data_copy, episode.episode_id, f"zz-duplicate-{i}")
+        duplicate_episode(data_copy, episode.episode_id, f"zz-duplicate-{i}")
     data = open_dataset(data_copy)
     episodes = list(data.episodes(complete_only=True))
 

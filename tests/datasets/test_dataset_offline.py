@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
+from datasethelpers import remove_episode
 
 from cerebellum_gym.agents import OracleAgent, RandomAgent
 from cerebellum_gym.agents.random_agent import DEFAULT_WORDS
@@ -33,7 +34,7 @@ def oracle_only(data_dir: Path, tmp_path: Path) -> Path:
     shutil.copytree(data_dir, target)
     for episode in open_dataset(target).episodes():
         if episode.meta["agent"] != "oracle":
-            shutil.rmtree(target / "episodes" / episode.episode_id)
+            remove_episode(target, episode.episode_id)
     return target
 
 

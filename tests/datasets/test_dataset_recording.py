@@ -16,13 +16,13 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
-from datasethelpers import play
+from datasethelpers import part_of, play
 from gymnasium.vector.utils import iterate
 
 from cerebellum_gym.agents import RandomAgent
 from cerebellum_gym.core.actions import batch_actions
 from cerebellum_gym.datasets import DatasetError, RecordEpisodes, open_dataset, recording_env_fns
-from cerebellum_gym.datasets.format import EPISODES_DIR, STEPS_FILE
+from cerebellum_gym.datasets.format import PART_STEPS
 from cerebellum_gym.datasets.replay import audit
 from cerebellum_gym.vector import vectorize
 
@@ -96,7 +96,7 @@ def test_record_then_load_round_trips_every_field(tmp_path: Path) -> None:
     assert episodes[0].meta["task_params"]["name"] and episodes[0].meta["options"] == {"task": "ContactsAddContact"}
     assert any(s.info and s.info["invalid_action"] and s.info["error"] for e in episodes for s in e.steps())
     # Identical screens are stored once.
-    images = list((tmp_path / "images").rglob("*.png"))
+    images = open_dataset(tmp_path).image_ids()
     ids = {i for e in episodes for s in e.steps() for i in s.image_ids}
     assert len(images) == len(ids) < sum(len(list(e.steps())) * 5 for e in episodes)
 
@@ -200,9 +200,9 @@ def test_a_process_killed_mid_episode_leaves_a_readable_dataset(tmp_path: Path) 
 
 def test_a_line_cut_short_is_dropped_and_marks_the_episode(oracle_random_data: Path, data_copy: Path) -> None:
     first = open_dataset(data_copy).episode_ids()[0]
-    path = data_copy / EPISODES_DIR / first / STEPS_FILE
+    path = part_of(data_copy, first) / PART_STEPS
     with open(path, "a") as f:
-        f.write('{"t": 99, "tree": "half a li')
+        f.write('{"episode_id":"' + first + '","t":99,"tree":"half a li')
     episode = open_dataset(data_copy).episode(first)
     original = open_dataset(oracle_random_data).episode(first)
     assert episode.torn and not episode.complete and episode.status == "incomplete"

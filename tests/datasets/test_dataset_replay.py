@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
+from datasethelpers import point_image_at, rewrite_row
+
 from cerebellum_gym.datasets import open_dataset
-from cerebellum_gym.datasets.format import EPISODES_DIR, STEPS_FILE, image_path
 from cerebellum_gym.datasets.replay import audit
-
-
-def _rewrite_row(folder: Path, episode_id: str, t: int, edit: object) -> None:
-    path = folder / EPISODES_DIR / episode_id / STEPS_FILE
-    rows = [json.loads(line) for line in path.read_text().splitlines()]
-    edit(rows[t])  # type: ignore[operator]
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
 
 
 def test_recorded_episodes_replay_exactly(oracle_random_data: Path) -> None:
@@ -26,7 +18,7 @@ def test_recorded_episodes_replay_exactly(oracle_random_data: Path) -> None:
     assert all(e.status == "ok" for e in report.episodes)
     # Every observation was compared, and every distinct image decoded and checked.
     assert sum(e.steps for e in report.episodes) == sum(len(e.rows) for e in data.episodes())
-    assert report.images_checked == len(list((oracle_random_data / "images").rglob("*.png")))
+    assert report.images_checked == len(data.image_ids())
 
 
 def test_a_tampered_tree_fails_the_audit_and_says_where(data_copy: Path) -> None:
@@ -37,7 +29,7 @@ def test_a_tampered_tree_fails_the_audit_and_says_where(data_copy: Path) -> None
         lines[1] = lines[1] + " (edited)"
         row["tree"] = "\n".join(lines)
 
-    _rewrite_row(data_copy, episode.episode_id, 2, edit)
+    rewrite_row(data_copy, episode.episode_id, 2, edit)
     report = audit(data_copy, check_images=False)
     bad = [e for e in report.episodes if e.status != "ok"]
     assert not report.ok and len(bad) == 1
@@ -48,9 +40,9 @@ def test_a_tampered_tree_fails_the_audit_and_says_where(data_copy: Path) -> None
 
 def test_a_tampered_reward_or_action_fails_the_audit(data_copy: Path) -> None:
     episodes = [e for e in open_dataset(data_copy).episodes() if len(e.rows) > 3]
-    _rewrite_row(data_copy, episodes[0].episode_id, 1, lambda row: row.update(reward=0.5))
+    rewrite_row(data_copy, episodes[0].episode_id, 1, lambda row: row.update(reward=0.5))
     # An edited action replays a different step: the next observation no longer matches.
-    _rewrite_row(data_copy, episodes[1].episode_id, 0, lambda row: row.update(action="H" if row["action"] != "H" else "B"))
+    rewrite_row(data_copy, episodes[1].episode_id, 0, lambda row: row.update(action="H" if row["action"] != "H" else "B"))
     results = {e.episode_id: e for e in audit(data_copy, check_images=False).episodes}
     assert results[episodes[0].episode_id].where == "step 1, reward"
     assert results[episodes[1].episode_id].status == "mismatch" and results[episodes[1].episode_id].where.startswith("step ")
@@ -60,7 +52,7 @@ def test_a_tampered_image_file_fails_the_audit(data_copy: Path) -> None:
     data = open_dataset(data_copy)
     step = next(s for s in data.steps() if s.row.get("screenshot"))
     other = next(s.row["screenshot"] for s in data.steps() if s.row.get("screenshot") not in (None, step.row["screenshot"]))
-    shutil.copyfile(image_path(data_copy, other), image_path(data_copy, step.row["screenshot"]))
+    point_image_at(data_copy, step.row["screenshot"], other)
     report = audit(data_copy)
     assert all(e.status == "ok" for e in report.episodes)  # the replayed pixels still match the recorded ids
     assert not report.ok and len(report.image_errors) == 1
