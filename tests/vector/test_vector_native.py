@@ -151,12 +151,16 @@ def test_shard_sizes_split_evenly() -> None:
     assert sum(shard_sizes(64, 5)) == 64
 
 
-@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
-def test_sharded_equals_single_process_native(mode: AutoresetMode) -> None:
+@pytest.mark.parametrize(
+    ("mode", "local_shard"), [(AutoresetMode.NEXT_STEP, True), (AutoresetMode.SAME_STEP, True), (AutoresetMode.NEXT_STEP, False)]
+)
+def test_sharded_equals_single_process_native(mode: AutoresetMode, local_shard: bool) -> None:
     native = NativeVectorEnv(5, autoreset_mode=mode, pixels=True, **KWARGS)
-    sharded = gym.make_vec(ENV_ID, num_envs=5, shards=2, autoreset_mode=mode, pixels=True, **KWARGS)
+    sharded = gym.make_vec(ENV_ID, num_envs=5, shards=2, autoreset_mode=mode, pixels=True, local_shard=local_shard, **KWARGS)
     try:
         assert isinstance(sharded, ShardedVectorEnv) and sharded.sizes == [3, 2]
+        # Shard 0 runs in this process unless asked otherwise; every other shard has a worker.
+        assert len(sharded._processes) == (1 if local_shard else 2)
         want, got = rollout(native, 20), rollout(sharded, 20)
         for t, (w, g) in enumerate(zip(want, got, strict=True)):
             assert_same(w, g, f"step {t}")
@@ -257,8 +261,8 @@ def test_a_dead_shard_worker_is_a_device_loss() -> None:
     sharded = ShardedVectorEnv(2, num_shards=2, task="SystemWifiTurnOn", pixels=False)
     try:
         sharded.reset(seed=0)
-        sharded._processes[1].kill()
-        sharded._processes[1].join(5)
+        sharded._processes[-1].kill()
+        sharded._processes[-1].join(5)
         with pytest.raises(DeviceLostError, match="shard 1"):
             sharded.step(["W", "W"])
     finally:
