@@ -96,6 +96,9 @@ class _Batch:
         self.history_mask = self.arrays[("history", "mask")]
         self.history_screens = get(("history", "screenshots"))
         self.screenshot = get(("screenshot",))
+        # Row n: the label mask of a screen with n labels (one copy per env instead of two fills).
+        width = self.label_mask.shape[1]
+        self.label_rows = np.tril(np.ones((width + 1, width), self.label_mask.dtype), -1)
 
     def observation(self) -> dict[str, Any]:
         """The batched observation, in the space's key order (the arrays are the storage itself)."""
@@ -148,10 +151,7 @@ class BatchSlotEnv(CerebellumEnv):
         batch.tree[i] = screen.text(self.max_tree_chars)
         batch.labels[i] = screen.labels
         batch.action_mask[i] = self._action_mask(screen)
-        row = batch.label_mask[i]
-        n = len(screen.labels)
-        row[:n] = 1
-        row[n:] = 0
+        batch.label_mask[i] = batch.label_rows[len(screen.labels)]
         screens = batch.history_screens
         batch.history_actions[i], batch.history_subtrees[i] = self.history.write(
             batch.history_mask[i], screens[i] if screens is not None else None
@@ -212,38 +212,40 @@ def split_actions(actions: Any, num_envs: int) -> Sequence[Any]:
     return actions
 
 
+_NUMERIC_INFO_TYPES: Final = (int, float, bool)
+
+
 def batch_infos(envs: VectorEnv[Any, Any, Any], entries: Sequence[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
     """The batch's infos from ``(env index, info)`` entries in env order, exactly as gymnasium's
-    ``_add_info`` builds them; the common case (every env one info of the same plain keys)
-    is built a key at a time instead of an env at a time."""
+    ``_add_info`` builds them.
+
+    The common case (every env one info, the same keys in the same order, plain numbers or
+    strings) is built a column at a time instead of an env at a time; anything else goes
+    through ``_add_info`` itself.
+    """
     n = envs.num_envs
-    if len(entries) == n:
-        keys = list(entries[0][1])
-        out: dict[str, Any] | None = {}
-        for _, info in entries:
-            if len(info) != len(keys) or list(info) != keys:
-                out = None
-                break
-        for key in keys if out is not None else ():
-            values = [info[key] for _, info in entries]
-            kind = type(values[0])
-            try:
-                if kind in (int, float, bool) or issubclass(kind, np.number):
-                    array = np.array(values, dtype=kind)
-                elif all(type(v) is str for v in values):
-                    array = np.empty(n, object)
-                    array[:] = values
-                else:
-                    out = None
+    if len(entries) == n and n:
+        keys = tuple(entries[0][1])
+        if all(tuple(info) == keys for _, info in entries):
+            out: dict[str, Any] = {}
+            # One mask row per key: separate rows of one allocation, not shared arrays.
+            masks = np.ones((len(keys), n), np.bool_)
+            for j, (key, column) in enumerate(zip(keys, zip(*(info.values() for _, info in entries), strict=True), strict=True)):
+                kind = type(column[0])
+                try:
+                    if kind in _NUMERIC_INFO_TYPES or issubclass(kind, np.number):
+                        array = np.array(column, dtype=kind)
+                    elif kind is str and all(type(v) is str for v in column):
+                        array = np.empty(n, object)
+                        array[:] = column
+                    else:
+                        break
+                except (TypeError, ValueError):
                     break
-            except (TypeError, ValueError):
-                out = None
-                break
-            assert out is not None
-            out[key] = array
-            out[f"_{key}"] = np.ones(n, np.bool_)
-        if out is not None:
-            return out
+                out[key] = array
+                out[f"_{key}"] = masks[j]
+            else:
+                return out
     infos: dict[str, Any] = {}
     for i, info in entries:
         infos = envs._add_info(infos, info, i)
