@@ -10,6 +10,9 @@ the filled label slots of ``label_mask``, in numpy over the whole batch) and pri
 second of wall-clock time (the sharded and async forms use every core), and env-steps per
 CPU-second of this process and its workers (read from ``/proc``): on a machine shared with other
 work, wall-clock figures swing with the load, CPU figures much less.
+The sharded form can only beat the native env by as much as the machine can run two processes
+at once: each round also times a CPU-bound pure-Python loop in one process and in two at the same
+time, and the run prints that "2-process scaling" (2.00x on two idle cores) next to the ratios.
 The process-wide caches are warmed once before the first cell (worker processes are forked from
 this one and inherit them). Ratios are measured side by side in one run: each row's modes take
 turns over a few rounds and every cell keeps its best figure; the load average of the machine is
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import multiprocessing
 import os
 import time
 from collections.abc import Callable
@@ -113,6 +117,35 @@ def env_steps_per_second(factory: Callable[[], gym.vector.VectorEnv[Any, Any, An
         gc.collect()
 
 
+def _spin(loops: int) -> None:
+    total = 0
+    for i in range(loops):
+        total += i
+
+
+def _timed_spins(loops: int, copies: int) -> float:
+    """Wall-clock seconds for ``copies`` processes each running ``_spin(loops)`` at once."""
+    ctx = multiprocessing.get_context("fork")
+    processes = [ctx.Process(target=_spin, args=(loops,)) for _ in range(copies)]
+    start = time.perf_counter()
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join()
+    return time.perf_counter() - start
+
+
+def two_process_scaling(seconds: float = 0.3) -> float:
+    """How many times the work of one process the machine does with two running at once
+    (2.0 on two idle cores): the ceiling of a 2-shard env over a 1-process one right now."""
+    loops = 200_000
+    while (one := _timed_spins(loops, 1)) < seconds / 2:
+        loops *= 2
+    two = _timed_spins(loops, 2)
+    one = min(one, _timed_spins(loops, 1))
+    return 2 * one / two
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=1.0, help="measured seconds per cell (plus a third of it to warm up)")
@@ -125,6 +158,7 @@ def main() -> None:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     modes = [m for m in args.modes.split(",") if m]
     rows: dict[tuple[str, int], dict[str, tuple[float, float] | None]] = {}
+    scalings: list[float] = []
     load_before = os.getloadavg()
     # Warm the process-wide caches (tiles, trees, frames) once, so that the first cell measured
     # does not pay for everyone; worker processes are forked from this one and inherit them.
@@ -136,6 +170,7 @@ def main() -> None:
             # Rounds go through every mode in turn, so that the modes of a row are measured
             # under the same conditions; each figure is the best of its rounds.
             for _ in range(args.rounds):
+                scalings.append(two_process_scaling())
                 for mode in modes:
                     if mode == "async" and n > args.async_max:
                         continue
@@ -150,6 +185,11 @@ def main() -> None:
         print()
         print(f"Cerebellum-Sim-v0 vector envs, {title}; batched random policy, {cores} cores")
         print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min)")
+        if scalings:
+            print(
+                f"2-process scaling of a CPU-bound loop during the run: {min(scalings):.2f}x to {max(scalings):.2f}x "
+                "(2.00x: two idle cores; the ceiling of sharded/native)"
+            )
         header = f"| obs | N | {' | '.join(modes)} | native/sync | native/async | sharded/native |"
         print(header)
         print("|" + "---|" * (header.count("|") - 1))

@@ -8,6 +8,8 @@ actors) must equal the single-process native env.
 from __future__ import annotations
 
 import copy
+import os
+import threading
 from typing import Any
 
 import gymnasium as gym
@@ -267,3 +269,33 @@ def test_a_dead_shard_worker_is_a_device_loss() -> None:
             sharded.step(["W", "W"])
     finally:
         sharded.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "eventfd"), reason="eventfd is Linux-only; elsewhere workers wait in the pipe")
+def test_a_worker_waits_for_the_doorbell_and_notices_a_dead_parent() -> None:
+    from multiprocessing import Pipe
+
+    from cerebellum_gym.vector.native import _new_bell, _wait_for_bell
+
+    bell = _new_bell("fork")
+    assert bell is not None and _new_bell("spawn") is None  # a spawned worker could not inherit it
+    parent, child = Pipe()
+    try:
+        # A request and its ring: the wait returns and consumes the ring.
+        parent.send(("step", ()))
+        os.eventfd_write(bell, 1)
+        _wait_for_bell(bell, child)
+        assert child.recv() == ("step", ())
+        with pytest.raises(BlockingIOError):
+            os.eventfd_read(bell)
+        # A parent gone without ringing: the wait notices the pipe's end and returns.
+        parent.close()
+        waiter = threading.Thread(target=_wait_for_bell, args=(bell, child), daemon=True)
+        waiter.start()
+        waiter.join(10)
+        assert not waiter.is_alive()
+        with pytest.raises(EOFError):
+            child.recv()
+    finally:
+        child.close()
+        os.close(bell)
