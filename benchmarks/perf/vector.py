@@ -26,6 +26,7 @@ cores >= 1.7x native.
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import multiprocessing
 import os
@@ -174,7 +175,7 @@ def main() -> None:
                 for mode in modes:
                     if mode == "async" and n > args.async_max:
                         continue
-                    wall, cpu = env_steps_per_second(lambda mode=mode, n=n, pixels=pixels: make(mode, n, pixels, cores), args.seconds)
+                    wall, cpu = env_steps_per_second(functools.partial(make, mode, n, pixels, cores), args.seconds)
                     best = row[mode]
                     row[mode] = (wall, cpu) if best is None else (max(best[0], wall), max(best[1], cpu))
                     print(f"  {kind:6s} N={n:3d} {mode:15s} {wall:9.0f} env-steps/s   {cpu:9.0f} per CPU-second", flush=True)

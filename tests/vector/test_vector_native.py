@@ -229,6 +229,7 @@ class _GrownEnv(BatchSlotEnv):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        assert isinstance(self.observation_space, spaces.Dict)
         self.observation_space = spaces.Dict({**self.observation_space.spaces, "steps": spaces.Box(0, 1000, (1,), np.int64)})
 
     def _observation(self) -> dict[str, Any]:
