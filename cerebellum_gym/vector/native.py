@@ -542,10 +542,11 @@ def _shard_worker(
         conn.send((False, (portable_exception(exc), traceback.format_exc(limit=12))))
         conn.close()
         return
+    parent = os.getppid()
     try:
         while True:
             if bell is not None:
-                _wait_for_bell(bell, conn)
+                _wait_for_bell(bell, conn, parent)
             command, payload = conn.recv()
             if command == "close":
                 host.close()
@@ -567,20 +568,29 @@ def _shard_worker(
                 os.close(bell)
 
 
-def _wait_for_bell(bell: int, conn: Connection) -> None:
+def _wait_for_bell(bell: int, conn: Connection, parent: int | None = None) -> None:
     """Block until the parent rings ``bell`` (an eventfd) after sending a request down ``conn``.
 
     Why not just block in ``conn.recv()``: a pipe's writer wakes its reader as a *sync* wakeup, a
     hint that the writer is about to sleep, so Linux queues the worker on the parent's core, and
     there it waits until the parent blocks, while the other core idles. The parent does not
     sleep; it steps its own shard. An eventfd's wakeup carries no such hint and the worker starts
-    on an idle core at once. A parent that died leaves the pipe at EOF: checked every second.
+    on an idle core at once.
+
+    Checked every second: a message that came without its bell, the pipe at EOF, or a parent
+    process (pid ``parent``) that is gone; a pipe's end that another forked worker inherited
+    would otherwise keep a worker of a killed parent waiting forever.
+
+    Raises:
+        EOFError: the parent process is gone.
     """
     poller = select.poll()
     poller.register(bell, select.POLLIN)
     while not poller.poll(1000):
         if conn.poll(0):  # a message without its bell yet, or EOF: conn.recv() takes it from here
             return
+        if parent is not None and os.getppid() != parent:
+            raise EOFError("the parent process is gone")
     with contextlib.suppress(BlockingIOError):
         os.eventfd_read(bell)
 

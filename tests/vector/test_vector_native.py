@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import copy
 import os
+import signal
+import subprocess
+import sys
 import threading
+import time
 from typing import Any
 
 import gymnasium as gym
@@ -273,7 +277,7 @@ def test_a_dead_shard_worker_is_a_device_loss() -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "eventfd"), reason="eventfd is Linux-only; elsewhere workers wait in the pipe")
-def test_a_worker_waits_for_the_doorbell_and_notices_a_dead_parent() -> None:
+def test_a_shard_worker_waits_for_the_doorbell_and_notices_a_dead_parent() -> None:
     from multiprocessing import Pipe
 
     from cerebellum_gym.vector.native import _new_bell, _wait_for_bell
@@ -289,6 +293,10 @@ def test_a_worker_waits_for_the_doorbell_and_notices_a_dead_parent() -> None:
         assert child.recv() == ("step", ())
         with pytest.raises(BlockingIOError):
             os.eventfd_read(bell)
+        # A parent gone while another process still holds its end of the pipe (a sibling worker
+        # forked later inherits it): the wait notices that its parent process changed.
+        with pytest.raises(EOFError, match="parent"):
+            _wait_for_bell(bell, child, os.getppid() + 1)
         # A parent gone without ringing: the wait notices the pipe's end and returns.
         parent.close()
         waiter = threading.Thread(target=_wait_for_bell, args=(bell, child), daemon=True)
@@ -300,3 +308,40 @@ def test_a_worker_waits_for_the_doorbell_and_notices_a_dead_parent() -> None:
     finally:
         child.close()
         os.close(bell)
+
+
+@pytest.mark.skipif(not hasattr(os, "eventfd"), reason="the check runs in the doorbell's wait (Linux)")
+def test_shard_workers_exit_when_their_parent_is_killed() -> None:
+    """Three shards, two workers: each worker holds the other's pipe end (fork inherits it), so
+    only the parent check can tell them the parent is gone."""
+    script = (
+        "import os, sys, time\n"
+        "from cerebellum_gym.vector.native import ShardedVectorEnv\n"
+        "envs = ShardedVectorEnv(3, num_shards=3, task='SystemWifiTurnOn', pixels=False)\n"
+        "envs.reset(seed=0)\n"
+        "print(' '.join(str(p.pid) for p in envs._processes), flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        workers = [int(pid) for pid in parent.stdout.readline().split()]
+        assert len(workers) == 2
+    finally:
+        parent.kill()
+        parent.wait(10)
+
+    def alive(pid: int) -> bool:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except FileNotFoundError:
+            return False
+
+    deadline = time.monotonic() + 20
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = [pid for pid in workers if alive(pid)]
+    for pid in left:  # leave no orphan behind when the check fails
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"workers {left} outlived their killed parent"
