@@ -40,7 +40,7 @@ import select
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from multiprocessing.connection import Connection
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 from gymnasium import spaces
@@ -448,6 +448,26 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
 Payload = tuple[Any, dict[Path, np.ndarray] | None]
 
 
+class _Packed(NamedTuple):
+    """A numeric array as raw bytes (pickles ~10x faster than the array; same dtype when unpacked)."""
+
+    dtype: str
+    shape: tuple[int, ...]
+    data: bytes
+
+
+def _pack(value: Any) -> Any:
+    if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":
+        return _Packed(value.dtype.str, value.shape, value.tobytes())
+    return value
+
+
+def _unpack(value: Any) -> Any:
+    if isinstance(value, _Packed):
+        return np.frombuffer(value.data, np.dtype(value.dtype)).reshape(value.shape)
+    return value
+
+
 def _strip_arrays(obs: Any) -> Any:
     """The observation without its arrays (they are in shared memory): text parts only."""
     if isinstance(obs, dict):
@@ -493,6 +513,8 @@ class ShardHost:
 
     def step(self, actions: Any) -> tuple[Payload, list[float], list[bool], list[bool], list[tuple[int, dict[str, Any]]]]:
         env = self.env
+        if isinstance(actions, Mapping):
+            actions = {key: _unpack(value) for key, value in actions.items()}
         entries = env.step_entries(actions)
         # Lists, not arrays: three small arrays took more time to pickle and unpickle (~50 us)
         # than the rest of the answer; floats and bools come back into the batch's arrays exactly.
@@ -761,6 +783,9 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
             parts = [
                 {key: actions[key][o : o + n] for key in ("code", "label", "text")} for o, n in zip(self.offsets, self.sizes, strict=True)
             ]
+            # A worker's part travels as raw bytes: NumPy arrays pickle ~10x slower.
+            local = self._local is not None
+            parts = [part if k == 0 and local else {key: _pack(v) for key, v in part.items()} for k, part in enumerate(parts)]
         else:
             parts = [list(actions[o : o + n]) for o, n in zip(self.offsets, self.sizes, strict=True)]
         answers = self._run({k: ("step", (part,)) for k, part in enumerate(parts)})
