@@ -7,10 +7,11 @@ parts are gathered into the batch's tuples. Same seeds give the same observation
 infos as gymnasium's ``SyncVectorEnv`` over the same envs, bit for bit (a test holds them
 together), and autoreset follows gymnasium's modes (``NEXT_STEP``, ``SAME_STEP``, ``DISABLED``).
 
-:class:`ShardedVectorEnv` spreads the N envs over K shards so that every core works: each shard
-is a :class:`NativeVectorEnv` in a worker process that writes into shared-memory batch arrays
-(only the text parts and the infos travel through the pipe), or, with ``workers="ray"``, in a Ray
-actor (its arrays travel through Ray's object store, so shards may live on other machines).
+:class:`ShardedVectorEnv` spreads the N envs over K shards so that every core works: shard 0 is a
+:class:`NativeVectorEnv` in this process and every other one is in a worker process that writes
+into shared-memory batch arrays (one message each way per batch step: actions in; text parts,
+rewards, ends and info entries out), or, with ``workers="ray"``, every shard is in a Ray actor
+(its arrays travel through Ray's object store, so shards may live on other machines).
 
 ``gym.make_vec("Cerebellum-Sim-v0", num_envs=N)`` builds these (the id's ``vector_entry_point``,
 gymnasium's default mode when an id has one); ``shards=K`` asks for the sharded form.
