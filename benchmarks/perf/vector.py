@@ -15,8 +15,9 @@ at once: each round also times a CPU-bound pure-Python loop in one process and i
 time, and the run prints that "2-process scaling" (2.00x on two idle cores) next to the ratios.
 The process-wide caches are warmed once before the first cell (worker processes are forked from
 this one and inherit them). Ratios are measured side by side in one run: each row's modes take
-turns over a few rounds and every cell keeps its best figure; the load average of the machine is
-printed with them.
+turns over a few rounds; each figure is the best of its rounds, each ratio the median over rounds
+of the ratio of the two figures of one round (measured seconds apart, so the load moves less
+between them than between two modes' best rounds). The load average is printed with them.
 Asserts nothing.
 
 Targets (issue 18): native >= 3x async and >= 1.5x sync at N=8, pixels and tree; sharded over 2
@@ -30,6 +31,7 @@ import functools
 import gc
 import multiprocessing
 import os
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -158,7 +160,8 @@ def main() -> None:
     args = parser.parse_args()
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     modes = [m for m in args.modes.split(",") if m]
-    rows: dict[tuple[str, int], dict[str, tuple[float, float] | None]] = {}
+    #: Per row, per mode: (wall, cpu) of each round, in round order.
+    rows: dict[tuple[str, int], dict[str, list[tuple[float, float]]]] = {}
     scalings: list[float] = []
     load_before = os.getloadavg()
     # Warm the process-wide caches (tiles, trees, frames) once, so that the first cell measured
@@ -167,17 +170,16 @@ def main() -> None:
     for pixels, sizes in ((True, args.sizes), (False, args.tree_sizes)):
         kind = "pixels" if pixels else "tree"
         for n in (int(s) for s in sizes.split(",") if s):
-            row: dict[str, tuple[float, float] | None] = {mode: None for mode in modes}
+            row: dict[str, list[tuple[float, float]]] = {mode: [] for mode in modes}
             # Rounds go through every mode in turn, so that the modes of a row are measured
-            # under the same conditions; each figure is the best of its rounds.
+            # under the same conditions, seconds apart.
             for _ in range(args.rounds):
                 scalings.append(two_process_scaling())
                 for mode in modes:
                     if mode == "async" and n > args.async_max:
                         continue
                     wall, cpu = env_steps_per_second(functools.partial(make, mode, n, pixels, cores), args.seconds)
-                    best = row[mode]
-                    row[mode] = (wall, cpu) if best is None else (max(best[0], wall), max(best[1], cpu))
+                    row[mode].append((wall, cpu))
                     print(f"  {kind:6s} N={n:3d} {mode:15s} {wall:9.0f} env-steps/s   {cpu:9.0f} per CPU-second", flush=True)
             rows[(kind, n)] = row
     load_after = os.getloadavg()
@@ -191,16 +193,20 @@ def main() -> None:
                 f"2-process scaling of a CPU-bound loop during the run: {min(scalings):.2f}x to {max(scalings):.2f}x "
                 "(2.00x: two idle cores; the ceiling of sharded/native)"
             )
+        print("each figure: the best of its rounds; each ratio: the median over rounds of the ratio of one round's two figures")
         header = f"| obs | N | {' | '.join(modes)} | native/sync | native/async | sharded/native |"
         print(header)
         print("|" + "---|" * (header.count("|") - 1))
         for (kind, n), row in rows.items():
-            figures = {m: (v[which] if v is not None else None) for m, v in row.items()}
-            cells = [f"{figures[m]:,.0f}" if figures.get(m) is not None else "-" for m in modes]
+            cells = [f"{max(r[which] for r in row[m]):,.0f}" if row[m] else "-" for m in modes]
 
-            def ratio(a: str, b: str, figures: dict[str, float | None] = figures) -> str:
-                x, y = figures.get(a), figures.get(b)
-                return f"{x / y:.2f}x" if x is not None and y else "-"
+            def ratio(a: str, b: str, row: dict[str, list[tuple[float, float]]] = row, which: int = which) -> str:
+                # Figures of the same round were measured seconds apart: the load moves less
+                # between them than between the best rounds of two modes.
+                pairs = list(zip(row.get(a, []), row.get(b, []), strict=False))
+                if not pairs:
+                    return "-"
+                return f"{statistics.median(x[which] / y[which] for x, y in pairs):.2f}x"
 
             print(
                 f"| {kind} | {n} | {' | '.join(cells)} "
