@@ -10,10 +10,14 @@ the filled label slots of ``label_mask``, in numpy over the whole batch) and pri
 second of wall-clock time (the sharded and async forms use every core), and env-steps per
 CPU-second of this process and its workers (read from ``/proc``): on a machine shared with other
 work, wall-clock figures swing with the load, CPU figures much less.
+The sharded form can only beat the native env by as much as the machine can run two processes
+at once: each round also times a CPU-bound pure-Python loop in one process and in two at the same
+time, and the run prints that "2-process scaling" (2.00x on two idle cores) next to the ratios.
 The process-wide caches are warmed once before the first cell (worker processes are forked from
 this one and inherit them). Ratios are measured side by side in one run: each row's modes take
-turns over a few rounds and every cell keeps its best figure; the load average of the machine is
-printed with them.
+turns over a few rounds; each figure is the best of its rounds, each ratio the median over rounds
+of the ratio of the two figures of one round (measured seconds apart, so the load moves less
+between them than between two modes' best rounds). The load average is printed with them.
 Asserts nothing.
 
 Targets (issue 18): native >= 3x async and >= 1.5x sync at N=8, pixels and tree; sharded over 2
@@ -23,8 +27,11 @@ cores >= 1.7x native.
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
+import multiprocessing
 import os
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -113,6 +120,35 @@ def env_steps_per_second(factory: Callable[[], gym.vector.VectorEnv[Any, Any, An
         gc.collect()
 
 
+def _spin(loops: int) -> None:
+    total = 0
+    for i in range(loops):
+        total += i
+
+
+def _timed_spins(loops: int, copies: int) -> float:
+    """Wall-clock seconds for ``copies`` processes each running ``_spin(loops)`` at once."""
+    ctx = multiprocessing.get_context("fork")
+    processes = [ctx.Process(target=_spin, args=(loops,)) for _ in range(copies)]
+    start = time.perf_counter()
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join()
+    return time.perf_counter() - start
+
+
+def two_process_scaling(seconds: float = 0.3) -> float:
+    """How many times the work of one process the machine does with two running at once
+    (2.0 on two idle cores): the ceiling of a 2-shard env over a 1-process one right now."""
+    loops = 200_000
+    while (one := _timed_spins(loops, 1)) < seconds / 2:
+        loops *= 2
+    two = _timed_spins(loops, 2)
+    one = min(one, _timed_spins(loops, 1))
+    return 2 * one / two
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=1.0, help="measured seconds per cell (plus a third of it to warm up)")
@@ -124,7 +160,9 @@ def main() -> None:
     args = parser.parse_args()
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     modes = [m for m in args.modes.split(",") if m]
-    rows: dict[tuple[str, int], dict[str, tuple[float, float] | None]] = {}
+    #: Per row, per mode: (wall, cpu) of each round, in round order.
+    rows: dict[tuple[str, int], dict[str, list[tuple[float, float]]]] = {}
+    scalings: list[float] = []
     load_before = os.getloadavg()
     # Warm the process-wide caches (tiles, trees, frames) once, so that the first cell measured
     # does not pay for everyone; worker processes are forked from this one and inherit them.
@@ -132,16 +170,16 @@ def main() -> None:
     for pixels, sizes in ((True, args.sizes), (False, args.tree_sizes)):
         kind = "pixels" if pixels else "tree"
         for n in (int(s) for s in sizes.split(",") if s):
-            row: dict[str, tuple[float, float] | None] = {mode: None for mode in modes}
+            row: dict[str, list[tuple[float, float]]] = {mode: [] for mode in modes}
             # Rounds go through every mode in turn, so that the modes of a row are measured
-            # under the same conditions; each figure is the best of its rounds.
+            # under the same conditions, seconds apart.
             for _ in range(args.rounds):
+                scalings.append(two_process_scaling())
                 for mode in modes:
                     if mode == "async" and n > args.async_max:
                         continue
-                    wall, cpu = env_steps_per_second(lambda mode=mode, n=n, pixels=pixels: make(mode, n, pixels, cores), args.seconds)
-                    best = row[mode]
-                    row[mode] = (wall, cpu) if best is None else (max(best[0], wall), max(best[1], cpu))
+                    wall, cpu = env_steps_per_second(functools.partial(make, mode, n, pixels, cores), args.seconds)
+                    row[mode].append((wall, cpu))
                     print(f"  {kind:6s} N={n:3d} {mode:15s} {wall:9.0f} env-steps/s   {cpu:9.0f} per CPU-second", flush=True)
             rows[(kind, n)] = row
     load_after = os.getloadavg()
@@ -150,16 +188,25 @@ def main() -> None:
         print()
         print(f"Cerebellum-Sim-v0 vector envs, {title}; batched random policy, {cores} cores")
         print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min)")
+        if scalings:
+            print(
+                f"2-process scaling of a CPU-bound loop during the run: {min(scalings):.2f}x to {max(scalings):.2f}x "
+                "(2.00x: two idle cores; the ceiling of sharded/native)"
+            )
+        print("each figure: the best of its rounds; each ratio: the median over rounds of the ratio of one round's two figures")
         header = f"| obs | N | {' | '.join(modes)} | native/sync | native/async | sharded/native |"
         print(header)
         print("|" + "---|" * (header.count("|") - 1))
         for (kind, n), row in rows.items():
-            figures = {m: (v[which] if v is not None else None) for m, v in row.items()}
-            cells = [f"{figures[m]:,.0f}" if figures.get(m) is not None else "-" for m in modes]
+            cells = [f"{max(r[which] for r in row[m]):,.0f}" if row[m] else "-" for m in modes]
 
-            def ratio(a: str, b: str, figures: dict[str, float | None] = figures) -> str:
-                x, y = figures.get(a), figures.get(b)
-                return f"{x / y:.2f}x" if x is not None and y else "-"
+            def ratio(a: str, b: str, row: dict[str, list[tuple[float, float]]] = row, which: int = which) -> str:
+                # Figures of the same round were measured seconds apart: the load moves less
+                # between them than between the best rounds of two modes.
+                pairs = list(zip(row.get(a, []), row.get(b, []), strict=False))
+                if not pairs:
+                    return "-"
+                return f"{statistics.median(x[which] / y[which] for x, y in pairs):.2f}x"
 
             print(
                 f"| {kind} | {n} | {' | '.join(cells)} "

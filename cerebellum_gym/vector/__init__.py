@@ -10,7 +10,7 @@ project means the same thing by ``vectorization="async"``.
 - ``ray``: sub-envs in Ray actors, on this machine or a cluster (:class:`RayVectorEnv`).
 - ``native`` (:func:`make_vec` only, for the simulator): the native batched env of
   :mod:`cerebellum_gym.vector.native` (also ``gym.make_vec``'s default for ``Cerebellum-Sim-v0``);
-  ``shards=K`` spreads it over K worker processes.
+  ``shards=K`` spreads it over K processes (this one steps a shard, K-1 workers the rest).
 - emulators: ``Cerebellum-Adb-v0`` and ``Cerebellum-AndroidWorld-v0`` with ``emulators=`` (pool
   options) or ``pool=`` give each sub-env its own emulator, checked and restarted between
   episodes, in any of sync, async and ray (:mod:`cerebellum_gym.vector.emulators`, their

@@ -7,10 +7,11 @@ parts are gathered into the batch's tuples. Same seeds give the same observation
 infos as gymnasium's ``SyncVectorEnv`` over the same envs, bit for bit (a test holds them
 together), and autoreset follows gymnasium's modes (``NEXT_STEP``, ``SAME_STEP``, ``DISABLED``).
 
-:class:`ShardedVectorEnv` spreads the N envs over K shards so that every core works: each shard
-is a :class:`NativeVectorEnv` in a worker process that writes into shared-memory batch arrays
-(only the text parts and the infos travel through the pipe), or, with ``workers="ray"``, in a Ray
-actor (its arrays travel through Ray's object store, so shards may live on other machines).
+:class:`ShardedVectorEnv` spreads the N envs over K shards so that every core works: shard 0 is a
+:class:`NativeVectorEnv` in this process and every other one is in a worker process that writes
+into shared-memory batch arrays (one message each way per batch step: actions in; text parts,
+rewards, ends and info entries out), or, with ``workers="ray"``, every shard is in a Ray actor
+(its arrays travel through Ray's object store, so shards may live on other machines).
 
 ``gym.make_vec("Cerebellum-Sim-v0", num_envs=N)`` builds these (the id's ``vector_entry_point``,
 gymnasium's default mode when an id has one); ``shards=K`` asks for the sharded form.
@@ -35,10 +36,12 @@ from __future__ import annotations
 import contextlib
 import copy as copy_module
 import multiprocessing
+import os
+import select
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from multiprocessing.connection import Connection
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 from gymnasium import spaces
@@ -94,6 +97,9 @@ class _Batch:
         self.history_mask = self.arrays[("history", "mask")]
         self.history_screens = get(("history", "screenshots"))
         self.screenshot = get(("screenshot",))
+        # Row n: the label mask of a screen with n labels (one copy per env instead of two fills).
+        width = self.label_mask.shape[1]
+        self.label_rows = np.tril(np.ones((width + 1, width), self.label_mask.dtype), -1)
 
     def observation(self) -> dict[str, Any]:
         """The batched observation, in the space's key order (the arrays are the storage itself)."""
@@ -146,10 +152,7 @@ class BatchSlotEnv(CerebellumEnv):
         batch.tree[i] = screen.text(self.max_tree_chars)
         batch.labels[i] = screen.labels
         batch.action_mask[i] = self._action_mask(screen)
-        row = batch.label_mask[i]
-        n = len(screen.labels)
-        row[:n] = 1
-        row[n:] = 0
+        batch.label_mask[i] = batch.label_rows[len(screen.labels)]
         screens = batch.history_screens
         batch.history_actions[i], batch.history_subtrees[i] = self.history.write(
             batch.history_mask[i], screens[i] if screens is not None else None
@@ -210,6 +213,46 @@ def split_actions(actions: Any, num_envs: int) -> Sequence[Any]:
     return actions
 
 
+_NUMERIC_INFO_TYPES: Final = (int, float, bool)
+
+
+def batch_infos(envs: VectorEnv[Any, Any, Any], entries: Sequence[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+    """The batch's infos from ``(env index, info)`` entries in env order, exactly as gymnasium's
+    ``_add_info`` builds them.
+
+    The common case (every env one info, the same keys in the same order, plain numbers or
+    strings) is built a column at a time instead of an env at a time; anything else goes
+    through ``_add_info`` itself.
+    """
+    n = envs.num_envs
+    if len(entries) == n and n:
+        keys = tuple(entries[0][1])
+        if all(tuple(info) == keys for _, info in entries):
+            out: dict[str, Any] = {}
+            # One mask row per key: separate rows of one allocation, not shared arrays.
+            masks = np.ones((len(keys), n), np.bool_)
+            for j, (key, column) in enumerate(zip(keys, zip(*(info.values() for _, info in entries), strict=True), strict=True)):
+                kind = type(column[0])
+                try:
+                    if kind in _NUMERIC_INFO_TYPES or issubclass(kind, np.number):
+                        array = np.array(column, dtype=kind)
+                    elif kind is str and all(type(v) is str for v in column):
+                        array = np.empty(n, object)
+                        array[:] = column
+                    else:
+                        break
+                except (TypeError, ValueError):
+                    break
+                out[key] = array
+                out[f"_{key}"] = masks[j]
+            else:
+                return out
+    infos: dict[str, Any] = {}
+    for i, info in entries:
+        infos = envs._add_info(infos, info, i)
+    return infos
+
+
 class NativeVectorEnv(VectorEnv[Any, Any, Any]):
     """N envs stepped in this process, observations written into preallocated batch arrays.
 
@@ -263,10 +306,9 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         if arrays is None:
             arrays = allocate(space, num_envs)
         self._arrays = dict(arrays)
-        history = space.spaces.get("history")
         # The sub-envs write their rows themselves; an observation they do not know falls back
         # to per-env dicts and gymnasium's concatenation (slower, still correct).
-        self.native = set(space.spaces) <= _NATIVE_KEYS and isinstance(history, spaces.Dict) and set(history.spaces) <= _NATIVE_HISTORY_KEYS
+        self.native = _native_space(space)
         if self.native:
             self._batch: _Batch | None = _Batch(space, num_envs, self._arrays)
             for i, env in enumerate(self.envs):
@@ -283,7 +325,18 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
     # --- gymnasium API -----------------------------------------------------------------------
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        seeds = _seeds(seed, self.num_envs)
+        entries = self.reset_entries(_seeds(seed, self.num_envs), options)
+        return self._observation(), self._infos(entries)
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        entries = self.step_entries(actions)
+        return self._observation(), self._rewards.copy(), self._terminations.copy(), self._truncations.copy(), self._infos(entries)
+
+    # --- the batch step without the batch's infos (a shard answers with these) ----------------
+
+    def reset_entries(self, seeds: Sequence[int | None], options: dict[str, Any] | None) -> list[tuple[int, dict[str, Any]]]:
+        """Reset the envs (those of ``options["reset_mask"]``, or all) into the batch arrays;
+        returns each reset env's ``(index, info)`` in env order."""
         mask = _reset_mask(options, self.num_envs)
         if mask is None:
             mask = np.ones(self.num_envs, np.bool_)
@@ -296,31 +349,45 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
                 obs, info = env.reset(seed=seeds[i], options=options)
                 self._keep(i, obs)
                 entries.append((i, info))
-        return self._observation(), self._infos(entries)
+        return entries
 
-    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step_entries(self, actions: Any) -> list[tuple[int, dict[str, Any]]]:
+        """Step every env into the batch arrays and ``self._rewards``/``_terminations``/
+        ``_truncations``; returns the ``(index, info)`` entries that make the batch's infos."""
         per_env = split_actions(actions, self.num_envs)
         mode = self.autoreset_mode
-        rewards, terminations, truncations = self._rewards, self._terminations, self._truncations
+        next_step, same_step = mode == AutoresetMode.NEXT_STEP, mode == AutoresetMode.SAME_STEP
+        rewards, terminations, truncations, autoreset = self._rewards, self._terminations, self._truncations, self._autoreset_envs
+        keep = self._batch is None
         entries: list[tuple[int, dict[str, Any]]] = []
+        # Python scalars, not NumPy ones, for the per-env loop (indexing an array per env costs more).
+        pending = autoreset.tolist()
         for i, env in enumerate(self.envs):
-            if mode == AutoresetMode.NEXT_STEP and self._autoreset_envs[i]:
+            if next_step and pending[i]:
                 obs, info = env.reset()
                 rewards[i] = 0.0
                 terminations[i] = truncations[i] = False
             else:
                 if mode == AutoresetMode.DISABLED:
-                    assert not self._autoreset_envs[i], f"{self._autoreset_envs=}"
+                    assert not pending[i], f"{self._autoreset_envs=}"
                 obs, reward, terminated, truncated, info = env.step(per_env[i])
                 rewards[i], terminations[i], truncations[i] = reward, terminated, truncated
-                if mode == AutoresetMode.SAME_STEP and (terminated or truncated):
+                if same_step and (terminated or truncated):
                     final = env.observation() if obs is None else obs
                     entries.append((i, {"final_obs": final, "final_info": info}))
                     obs, info = env.reset()
-            self._keep(i, obs)
+            if keep:
+                self._env_obs[i] = obs
             entries.append((i, info))
-        np.logical_or(terminations, truncations, out=self._autoreset_envs)
-        return self._observation(), rewards.copy(), terminations.copy(), truncations.copy(), self._infos(entries)
+        np.logical_or(terminations, truncations, out=autoreset)
+        return entries
+
+    def text_parts(self) -> tuple[list[str], list[str], list[tuple[str, ...]], list[tuple[str, ...]], list[tuple[str, ...]]]:
+        """The batch's text parts, per env: goals, trees, labels, history actions and subtrees
+        (the batch's own lists; the native form only)."""
+        batch = self._batch
+        assert batch is not None
+        return batch.goal, batch.tree, batch.labels, batch.history_actions, batch.history_subtrees
 
     def render(self) -> tuple[Any, ...]:
         return tuple(env.render() for env in self.envs)
@@ -347,41 +414,7 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
     # --- internals ---------------------------------------------------------------------------
 
     def _infos(self, entries: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
-        """The batch's infos from ``(env index, info)`` in env order, exactly as gymnasium's
-        ``_add_info`` builds them; the common case (every env one info of the same plain keys)
-        is built a key at a time instead of an env at a time."""
-        n = self.num_envs
-        if len(entries) == n:
-            keys = list(entries[0][1])
-            out: dict[str, Any] | None = {}
-            for _, info in entries:
-                if len(info) != len(keys) or list(info) != keys:
-                    out = None
-                    break
-            for key in keys if out is not None else ():
-                values = [info[key] for _, info in entries]
-                kind = type(values[0])
-                try:
-                    if kind in (int, float, bool) or issubclass(kind, np.number):
-                        array = np.array(values, dtype=kind)
-                    elif all(type(v) is str for v in values):
-                        array = np.empty(n, object)
-                        array[:] = values
-                    else:
-                        out = None
-                        break
-                except (TypeError, ValueError):
-                    out = None
-                    break
-                assert out is not None
-                out[key] = array
-                out[f"_{key}"] = np.ones(n, np.bool_)
-            if out is not None:
-                return out
-        infos: dict[str, Any] = {}
-        for i, info in entries:
-            infos = self._add_info(infos, info, i)
-        return infos
+        return batch_infos(self, entries)
 
     def _keep(self, i: int, obs: Any) -> None:
         if self._batch is None:
@@ -410,6 +443,31 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
 
 # --- shards ----------------------------------------------------------------------------------------
 
+#: A shard's observation as it travels: the native form's text parts (see
+#: :meth:`NativeVectorEnv.text_parts`) or a generic observation without its arrays, and the
+#: shard's arrays themselves when they are not in shared memory (Ray).
+Payload = tuple[Any, dict[Path, np.ndarray] | None]
+
+
+class _Packed(NamedTuple):
+    """A numeric array as raw bytes (pickles ~10x faster than the array; same dtype when unpacked)."""
+
+    dtype: str
+    shape: tuple[int, ...]
+    data: bytes
+
+
+def _pack(value: Any) -> Any:
+    if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":
+        return _Packed(value.dtype.str, value.shape, value.tobytes())
+    return value
+
+
+def _unpack(value: Any) -> Any:
+    if isinstance(value, _Packed):
+        return np.frombuffer(value.data, np.dtype(value.dtype)).reshape(value.shape)
+    return value
+
 
 def _strip_arrays(obs: Any) -> Any:
     """The observation without its arrays (they are in shared memory): text parts only."""
@@ -418,11 +476,21 @@ def _strip_arrays(obs: Any) -> Any:
     return None if isinstance(obs, np.ndarray) else obs
 
 
+def _native_space(space: spaces.Space[Any]) -> bool:
+    """Whether the sub-envs of this observation space write their rows themselves (see :class:`BatchSlotEnv`)."""
+    if not isinstance(space, spaces.Dict):
+        return False
+    history = space.spaces.get("history")
+    return set(space.spaces) <= _NATIVE_KEYS and isinstance(history, spaces.Dict) and set(history.spaces) <= _NATIVE_HISTORY_KEYS
+
+
 class ShardHost:
     """One shard: a :class:`NativeVectorEnv` answering ``reset``/``step`` with plain data.
 
     It runs in a worker process (arrays in shared memory, ``with_arrays=False``) or as a Ray actor
-    (``ray.remote(ShardHost)``; the arrays travel with the answer).
+    (``ray.remote(ShardHost)``; the arrays travel with the answer). Answers carry the shard's text
+    parts and its per-env ``(index, info)`` entries; the caller builds the batch's infos from all
+    shards' entries at once, exactly as a single-process env builds them.
     """
 
     def __init__(
@@ -440,13 +508,18 @@ class ShardHost:
         env = self.env
         return env.single_observation_space, env.single_action_space, dict(env.metadata), env.render_mode
 
-    def reset(self, seeds: list[int | None], options: dict[str, Any] | None) -> tuple[Any, dict[str, Any]]:
-        obs, info = self.env.reset(seed=seeds, options=options)
-        return self._out(obs), info
+    def reset(self, seeds: list[int | None], options: dict[str, Any] | None) -> tuple[Payload, list[tuple[int, dict[str, Any]]]]:
+        entries = self.env.reset_entries(seeds, options)
+        return self._payload(), entries
 
-    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        obs, rewards, terminations, truncations, info = self.env.step(actions)
-        return self._out(obs), rewards, terminations, truncations, info
+    def step(self, actions: Any) -> tuple[Payload, list[float], list[bool], list[bool], list[tuple[int, dict[str, Any]]]]:
+        env = self.env
+        if isinstance(actions, Mapping):
+            actions = {key: _unpack(value) for key, value in actions.items()}
+        entries = env.step_entries(actions)
+        # Lists, not arrays: three small arrays took more time to pickle and unpickle (~50 us)
+        # than the rest of the answer; floats and bools come back into the batch's arrays exactly.
+        return self._payload(), env._rewards.tolist(), env._terminations.tolist(), env._truncations.tolist(), entries
 
     def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
         return self.env.call(name, *args, **kwargs)
@@ -457,8 +530,14 @@ class ShardHost:
     def close(self) -> None:
         self.env.close()
 
-    def _out(self, obs: Any) -> Any:
-        return obs if self.with_arrays else _strip_arrays(obs)
+    def _payload(self) -> Payload:
+        env = self.env
+        return _texts(env)[0], (env._arrays if self.with_arrays else None)
+
+
+def _texts(env: NativeVectorEnv) -> Payload:
+    """A shard's payload without arrays: its text parts (native form) or its stripped observation."""
+    return (env.text_parts() if env.native else _strip_arrays(env._observation())), None
 
 
 def _shard_worker(
@@ -467,8 +546,13 @@ def _shard_worker(
     autoreset_mode: str,
     env_kwargs: Mapping[str, Any],
     shared: Mapping[Path, tuple[Any, tuple[int, ...], str, int]],
+    bell: int | None = None,
 ) -> None:
-    """A worker process's loop: a :class:`ShardHost` over views of the shared arrays."""
+    """A worker process's loop: a :class:`ShardHost` over views of the shared arrays.
+
+    One message in and one out per batch step; the arrays are already in shared memory when the
+    answer (text parts, rewards, ends, info entries: a few KB) is sent.
+    """
     arrays = {
         path: np.frombuffer(raw, dtype=np.dtype(dtype), count=int(np.prod(shape)) * num_envs, offset=offset).reshape(num_envs, *shape)
         for path, (raw, shape, dtype, offset) in shared.items()
@@ -481,8 +565,11 @@ def _shard_worker(
         conn.send((False, (portable_exception(exc), traceback.format_exc(limit=12))))
         conn.close()
         return
+    parent = os.getppid()
     try:
         while True:
+            if bell is not None:
+                _wait_for_bell(bell, conn, parent)
             command, payload = conn.recv()
             if command == "close":
                 host.close()
@@ -499,6 +586,44 @@ def _shard_worker(
         with contextlib.suppress(Exception):
             host.close()
         conn.close()
+        if bell is not None:
+            with contextlib.suppress(OSError):
+                os.close(bell)
+
+
+def _wait_for_bell(bell: int, conn: Connection, parent: int | None = None) -> None:
+    """Block until the parent rings ``bell`` (an eventfd) after sending a request down ``conn``.
+
+    Why not just block in ``conn.recv()``: a pipe's writer wakes its reader as a *sync* wakeup, a
+    hint that the writer is about to sleep, so Linux queues the worker on the parent's core, and
+    there it waits until the parent blocks, while the other core idles. The parent does not
+    sleep; it steps its own shard. An eventfd's wakeup carries no such hint and the worker starts
+    on an idle core at once.
+
+    Checked every second: a message that came without its bell, the pipe at EOF, or a parent
+    process (pid ``parent``) that is gone; a pipe's end that another forked worker inherited
+    would otherwise keep a worker of a killed parent waiting forever.
+
+    Raises:
+        EOFError: the parent process is gone.
+    """
+    poller = select.poll()
+    poller.register(bell, select.POLLIN)
+    while not poller.poll(1000):
+        if conn.poll(0):  # a message without its bell yet, or EOF: conn.recv() takes it from here
+            return
+        if parent is not None and os.getppid() != parent:
+            raise EOFError("the parent process is gone")
+    with contextlib.suppress(BlockingIOError):
+        os.eventfd_read(bell)
+
+
+def _new_bell(context: str) -> int | None:
+    """An eventfd the parent rings after each request (see :func:`_wait_for_bell`), where a
+    forked worker can inherit it; ``None`` elsewhere (the worker then waits in ``conn.recv()``)."""
+    if context != "fork" or not hasattr(os, "eventfd"):
+        return None
+    return os.eventfd(0, os.EFD_CLOEXEC | os.EFD_NONBLOCK)
 
 
 def per_env_values(values: list[Any] | tuple[Any, ...] | object, num_envs: int) -> list[Any]:
@@ -520,16 +645,34 @@ def shard_sizes(num_envs: int, num_shards: int) -> list[int]:
     return [base + (1 if k < extra else 0) for k in range(num_shards)]
 
 
+def _check_batch(actions: Any, num_envs: int) -> None:
+    """Refuse a malformed batch of actions before any shard acts (as :func:`split_actions` would)."""
+    if isinstance(actions, Mapping):
+        codes, labels, texts = actions["code"], actions["label"], actions["text"]
+        if not (len(codes) == len(labels) == len(texts) == num_envs):
+            raise ValueError(f"a batched action needs {num_envs} entries in code, label and text")
+    elif isinstance(actions, str) or len(actions) != num_envs:
+        raise ValueError(f"expected {num_envs} actions, got {actions!r}")
+
+
 class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
-    """N envs spread over K shards, each a :class:`NativeVectorEnv` in its own worker.
+    """N envs spread over K shards, each a :class:`NativeVectorEnv`, stepped at the same time.
+
+    With ``workers="process"`` this process steps shard 0 itself (``local_shard``: its time would
+    otherwise go to waiting) while K-1 worker processes step the others, writing their rows of the
+    batch arrays into shared memory; each batch step is one message to each worker and one answer
+    back (text parts, rewards, ends and the per-env info entries, a few KB). The batch's infos are
+    built here from all shards' entries, as a single-process env builds them.
 
     Args:
         num_envs: how many sub-envs in all.
-        num_shards: how many workers (default: one per core, at most ``num_envs``).
+        num_shards: how many shards (default: one per core, at most ``num_envs``).
         workers: ``"process"`` (worker processes on this machine, shared-memory batch arrays) or
             ``"ray"`` (Ray actors, on this machine or a cluster).
         autoreset_mode: gymnasium's autoreset mode.
         copy: return copies of the batched observation (see :class:`NativeVectorEnv`).
+        local_shard: with ``"process"``, step shard 0 in this process (K-1 workers) rather than in
+            a worker of its own (K workers; this process then only waits, free for other threads).
         context: the multiprocessing start method for ``"process"`` (default: the platform's).
         ray_address: the Ray cluster for ``"ray"`` (``None``: this process's Ray, or a local one).
         actor_options: Ray options for each actor (``num_cpus``, ``scheduling_strategy``, ...).
@@ -547,6 +690,7 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         workers: str = "process",
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
         copy: bool = False,
+        local_shard: bool = True,
         context: str | None = None,
         ray_address: str | None = None,
         actor_options: Mapping[str, Any] | None = None,
@@ -556,8 +700,6 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
             raise ConfigError(f"num_envs must be at least 1, got {num_envs}")
         if workers not in ("process", "ray"):
             raise ConfigError(f"workers must be 'process' or 'ray', got {workers!r}")
-        import os
-
         shards = (
             num_shards
             if num_shards is not None
@@ -572,9 +714,15 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         self.sizes = shard_sizes(num_envs, shards)
         self.offsets = [sum(self.sizes[:k]) for k in range(shards)]
         self._closed_workers = False
-        self._conns: list[Connection] = []
+        #: Shard k's pipe and process (worker shards only; shard 0 is absent when it is local).
+        self._conns: dict[int, Connection] = {}
+        #: Shard k's doorbell (an eventfd rung after each request; see :func:`_wait_for_bell`).
+        self._bells: dict[int, int] = {}
+        self._shard_processes: dict[int, Any] = {}
+        #: The worker processes, in shard order.
         self._processes: list[Any] = []
         self._actors: list[Any] = []
+        self._local: NativeVectorEnv | None = None
         # The spaces come from one env built here (cheap: a phone is a few MB and ~1 ms).
         probe = _build_slot(env_kwargs)
         space = probe.observation_space
@@ -585,17 +733,25 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         probe.close()
         self.observation_space = batch_space(space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
+        assert isinstance(space, spaces.Dict)
         leaves = numeric_leaves(space)
         try:
             if workers == "process":
-                self._arrays = self._start_processes(leaves, context, env_kwargs)
+                self._arrays = self._start_processes(leaves, context, env_kwargs, local_shard)
             else:
                 self._arrays = allocate(space, num_envs)
                 self._start_actors(ray_address, actor_options, env_kwargs)
         except BaseException:
             self._shutdown(terminate=True)
             raise
+        self.native = _native_space(space)
+        # The native form's text parts land in one batch over the whole arrays, as in a
+        # single-process env; other observations are merged from the shards' stripped ones.
+        self._batch = _Batch(space, num_envs, self._arrays) if self.native else None
         self._texts: list[Any] = [None] * shards
+        self._rewards = np.zeros(num_envs, np.float64)
+        self._terminations = np.zeros(num_envs, np.bool_)
+        self._truncations = np.zeros(num_envs, np.bool_)
 
     # --- gymnasium API -----------------------------------------------------------------------
 
@@ -612,29 +768,44 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
                 shard_options = {**(options or {}), "reset_mask": part.copy()}
             requests[k] = ("reset", (seeds[offset : offset + size], shard_options))
         answers = self._run(requests)
-        infos = [answers[k][1] if k in answers else {} for k in range(len(self.sizes))]
-        for k, answer in answers.items():
-            self._take(k, answer[0])
-        return self._observation(), self._merge_infos(infos)
+        entries: list[tuple[int, dict[str, Any]]] = []
+        for k in sorted(answers):
+            payload, shard_entries = answers[k]
+            self._take(k, payload)
+            offset = self.offsets[k]
+            entries.extend((offset + i, info) for i, info in shard_entries)
+        return self._observation(), batch_infos(self, entries)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        split_actions(actions, self.num_envs)  # checks the batch before any shard acts
+        _check_batch(actions, self.num_envs)
         parts: list[Any]
         if isinstance(actions, Mapping):
             # Slices of the batched arrays pickle far smaller than one dict per env.
             parts = [
                 {key: actions[key][o : o + n] for key in ("code", "label", "text")} for o, n in zip(self.offsets, self.sizes, strict=True)
             ]
+            # A worker's part travels as raw bytes: NumPy arrays pickle ~10x slower.
+            local = self._local is not None
+            parts = [part if k == 0 and local else {key: _pack(v) for key, v in part.items()} for k, part in enumerate(parts)]
         else:
             parts = [list(actions[o : o + n]) for o, n in zip(self.offsets, self.sizes, strict=True)]
-        requests = {k: ("step", (part,)) for k, part in enumerate(parts)}
-        answers = self._run(requests)
-        rewards = np.concatenate([answers[k][1] for k in range(len(self.sizes))])
-        terminations = np.concatenate([answers[k][2] for k in range(len(self.sizes))])
-        truncations = np.concatenate([answers[k][3] for k in range(len(self.sizes))])
-        for k, answer in answers.items():
-            self._take(k, answer[0])
-        return self._observation(), rewards, terminations, truncations, self._merge_infos([answers[k][4] for k in range(len(self.sizes))])
+        answers = self._run({k: ("step", (part,)) for k, part in enumerate(parts)})
+        entries: list[tuple[int, dict[str, Any]]] = []
+        for k in range(len(self.sizes)):
+            payload, rewards, terminations, truncations, shard_entries = answers[k]
+            self._take(k, payload)
+            offset, size = self.offsets[k], self.sizes[k]
+            self._rewards[offset : offset + size] = rewards
+            self._terminations[offset : offset + size] = terminations
+            self._truncations[offset : offset + size] = truncations
+            entries.extend((offset + i, info) for i, info in shard_entries)
+        return (
+            self._observation(),
+            self._rewards.copy(),
+            self._terminations.copy(),
+            self._truncations.copy(),
+            batch_infos(self, entries),
+        )
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         answers = self._run({k: ("call", (name, args, kwargs)) for k in range(len(self.sizes))})
@@ -657,7 +828,11 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
     # --- workers -----------------------------------------------------------------------------
 
     def _start_processes(
-        self, leaves: list[tuple[Path, tuple[int, ...], np.dtype[Any]]], context: str | None, env_kwargs: Mapping[str, Any]
+        self,
+        leaves: list[tuple[Path, tuple[int, ...], np.dtype[Any]]],
+        context: str | None,
+        env_kwargs: Mapping[str, Any],
+        local_shard: bool,
     ) -> dict[Path, np.ndarray]:
         ctx = multiprocessing.get_context(context)
         raws: dict[Path, Any] = {}
@@ -667,20 +842,32 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
             raw = ctx.RawArray("B", max(1, per_env * self.num_envs))
             raws[path] = raw
             arrays[path] = np.frombuffer(raw, dtype=dtype, count=int(np.prod(shape)) * self.num_envs).reshape(self.num_envs, *shape)
-        for offset, size in zip(self.offsets, self.sizes, strict=True):
+        for k, (offset, size) in enumerate(zip(self.offsets, self.sizes, strict=True)):
+            if k == 0 and local_shard:
+                continue
             shared = {path: (raws[path], shape, dtype.str, offset * int(np.prod(shape)) * dtype.itemsize) for path, shape, dtype in leaves}
             parent, child = ctx.Pipe()
+            bell = _new_bell(ctx.get_start_method())
+            if bell is not None:
+                self._bells[k] = bell
             process = ctx.Process(  # type: ignore[attr-defined]
                 target=_shard_worker,
-                args=(child, size, self.autoreset_mode.value, dict(env_kwargs), shared),
+                args=(child, size, self.autoreset_mode.value, dict(env_kwargs), shared, bell),
                 daemon=True,
-                name=f"cerebellum-shard-{len(self._processes)}",
+                name=f"cerebellum-shard-{k}",
             )
             process.start()
             child.close()
-            self._conns.append(parent)
+            self._conns[k] = parent
+            self._shard_processes[k] = process
             self._processes.append(process)
-        for k, conn in enumerate(self._conns):
+        if local_shard:
+            # Built while the workers build theirs; it writes straight into its rows of the batch.
+            size = self.sizes[0]
+            self._local = NativeVectorEnv(
+                size, autoreset_mode=self.autoreset_mode, arrays={path: array[:size] for path, array in arrays.items()}, **env_kwargs
+            )
+        for k, conn in self._conns.items():
             ok, value = conn.recv()
             if not ok:
                 raise self._remote_error(k, value)
@@ -698,6 +885,7 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         ray.get([actor.describe.remote() for actor in self._actors])
 
     def _run(self, requests: Mapping[int, tuple[str, tuple[Any, ...]]]) -> dict[int, Any]:
+        """Each shard's answer to its request; the workers work while the local shard does."""
         if self._closed_workers:
             raise CerebellumError("the vector env is closed")
         if self.workers == "ray":
@@ -708,16 +896,34 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
             return dict(zip(refs, ray.get(list(refs.values())), strict=True))
         answers: dict[int, Any] = {}
         error: BaseException | None = None
+        sent: list[int] = []
         for k, request in requests.items():
+            conn = self._conns.get(k)
+            if conn is None:
+                continue
             try:
-                self._conns[k].send(request)
+                conn.send(request)
+                bell = self._bells.get(k)
+                if bell is not None:
+                    os.eventfd_write(bell, 1)
             except OSError as exc:  # BrokenPipeError: the worker is gone
-                raise DeviceLostError(f"shard {k}'s worker process died (exit code {self._processes[k].exitcode})") from exc
-        for k in requests:
+                error = error or self._lost(k, exc)
+                break
+            sent.append(k)
+        local = self._local
+        if local is not None and 0 in requests and error is None:
+            command, payload = requests[0]
+            try:
+                answers[0] = self._local_answer(local, command, payload)
+            except Exception as exc:
+                error = exc
+        # Every sent request is answered before anything is raised, so that the pipes stay in step.
+        for k in sent:
             try:
                 ok, value = self._conns[k].recv()
             except (EOFError, OSError) as exc:
-                raise DeviceLostError(f"shard {k}'s worker process died (exit code {self._processes[k].exitcode})") from exc
+                error = error or self._lost(k, exc)
+                continue
             if ok:
                 answers[k] = value
             elif error is None:
@@ -725,6 +931,27 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         if error is not None:
             raise error
         return answers
+
+    @staticmethod
+    def _local_answer(env: NativeVectorEnv, command: str, payload: tuple[Any, ...]) -> Any:
+        """The local shard's answer, in the form a worker's :class:`ShardHost` gives it."""
+        if command == "step":
+            entries = env.step_entries(payload[0])
+            return _texts(env), env._rewards, env._terminations, env._truncations, entries
+        if command == "reset":
+            entries = env.reset_entries(*payload)
+            return _texts(env), entries
+        if command == "call":
+            name, args, kwargs = payload
+            return env.call(name, *args, **kwargs)
+        if command == "set_attr":
+            return env.set_attr(*payload)
+        raise ValueError(f"unknown shard command {command!r}")
+
+    def _lost(self, k: int, exc: BaseException) -> DeviceLostError:
+        error = DeviceLostError(f"shard {k}'s worker process died (exit code {self._shard_processes[k].exitcode})")
+        error.__cause__ = exc
+        return error
 
     @staticmethod
     def _remote_error(k: int, value: tuple[BaseException, str]) -> BaseException:
@@ -736,10 +963,15 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         if self._closed_workers:
             return
         self._closed_workers = True
-        for conn in self._conns:
+        for k, conn in self._conns.items():
             with contextlib.suppress(Exception):
                 conn.send(("close", ()))
-        for conn in self._conns:
+            with contextlib.suppress(Exception):
+                os.eventfd_write(self._bells[k], 1)
+        if self._local is not None:
+            with contextlib.suppress(Exception):
+                self._local.close()
+        for conn in self._conns.values():
             with contextlib.suppress(Exception):
                 if conn.poll(5.0):
                     conn.recv()
@@ -750,6 +982,9 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
             if process.is_alive():
                 process.terminate()
                 process.join(timeout=1.0)
+        for bell in self._bells.values():
+            with contextlib.suppress(OSError):
+                os.close(bell)
         if self._actors:
             from cerebellum_gym.vector.ray import import_ray
 
@@ -762,19 +997,28 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
 
     # --- merging -----------------------------------------------------------------------------
 
-    def _take(self, k: int, texts: Any) -> None:
-        """Keep shard ``k``'s text parts; with Ray, also copy its arrays into the batch arrays."""
-        if self.workers == "ray":
-            offset, size = self.offsets[k], self.sizes[k]
+    def _take(self, k: int, payload: Payload) -> None:
+        """Keep shard ``k``'s text parts; arrays that came with them (Ray) go into the batch arrays."""
+        texts, arrays = payload
+        offset, size = self.offsets[k], self.sizes[k]
+        if arrays is not None:
             for path, array in self._arrays.items():
-                node = texts
-                for key in path:
-                    node = node[key]
-                array[offset : offset + size] = node
-        self._texts[k] = texts
+                array[offset : offset + size] = arrays[path]
+        batch = self._batch
+        if batch is None:
+            self._texts[k] = texts
+            return
+        end = offset + size
+        goal, tree, labels, history_actions, history_subtrees = texts
+        batch.goal[offset:end] = goal
+        batch.tree[offset:end] = tree
+        batch.labels[offset:end] = labels
+        batch.history_actions[offset:end] = history_actions
+        batch.history_subtrees[offset:end] = history_subtrees
 
     def _observation(self) -> Any:
-        obs = self._merge(self.single_observation_space, [t for t in self._texts], ())
+        batch = self._batch
+        obs = batch.observation() if batch is not None else self._merge(self.single_observation_space, list(self._texts), ())
         return copy_module.deepcopy(obs) if self.copy else obs
 
     def _merge(self, space: spaces.Space[Any], parts: list[Any], path: Path) -> Any:
@@ -789,32 +1033,6 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
             merged.extend(part)
         return tuple(merged)
 
-    def _merge_infos(self, infos: list[dict[str, Any]]) -> dict[str, Any]:
-        """Shards' infos as one batch's, as gymnasium's ``_add_info`` would have built them."""
-        out: dict[str, Any] = {}
-        keys: list[str] = []
-        for info in infos:
-            keys.extend(key for key in info if not key.startswith("_") and key not in keys)
-        for key in keys:
-            present = [(k, info) for k, info in enumerate(infos) if key in info]
-            first = present[0][1][key]
-            if isinstance(first, dict):
-                out[key] = self._merge_infos([info.get(key, {}) for info in infos])
-            else:
-                array = (
-                    np.zeros((self.num_envs, *first.shape[1:]), first.dtype)
-                    if first.dtype != object
-                    else np.full(self.num_envs, None, object)
-                )
-                for k, info in present:
-                    array[self.offsets[k] : self.offsets[k] + self.sizes[k]] = info[key]
-                out[key] = array
-            mask = np.zeros(self.num_envs, np.bool_)
-            for k, info in present:
-                mask[self.offsets[k] : self.offsets[k] + self.sizes[k]] = info[f"_{key}"]
-            out[f"_{key}"] = mask
-        return out
-
 
 def make_native_vec(
     num_envs: int = 1,
@@ -823,13 +1041,17 @@ def make_native_vec(
     workers: str = "process",
     autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
     copy: bool = False,
+    local_shard: bool = True,
     **env_kwargs: Any,
 ) -> VectorEnv[Any, Any, Any]:
     """The ``vector_entry_point`` of ``Cerebellum-Sim-v0``: a :class:`NativeVectorEnv`, or with
-    ``shards > 1`` (or ``workers="ray"``) a :class:`ShardedVectorEnv` of that many shards."""
+    ``shards > 1`` (or ``workers="ray"``) a :class:`ShardedVectorEnv` of that many shards
+    (``local_shard``: see there)."""
     if shards == 1 and workers == "process":
         return NativeVectorEnv(num_envs, autoreset_mode=autoreset_mode, copy=copy, **env_kwargs)
-    return ShardedVectorEnv(num_envs, num_shards=shards, workers=workers, autoreset_mode=autoreset_mode, copy=copy, **env_kwargs)
+    return ShardedVectorEnv(
+        num_envs, num_shards=shards, workers=workers, autoreset_mode=autoreset_mode, copy=copy, local_shard=local_shard, **env_kwargs
+    )
 
 
 __all__ = [

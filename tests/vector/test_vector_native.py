@@ -8,6 +8,12 @@ actors) must equal the single-process native env.
 from __future__ import annotations
 
 import copy
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
 from typing import Any
 
 import gymnasium as gym
@@ -151,12 +157,16 @@ def test_shard_sizes_split_evenly() -> None:
     assert sum(shard_sizes(64, 5)) == 64
 
 
-@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
-def test_sharded_equals_single_process_native(mode: AutoresetMode) -> None:
+@pytest.mark.parametrize(
+    ("mode", "local_shard"), [(AutoresetMode.NEXT_STEP, True), (AutoresetMode.SAME_STEP, True), (AutoresetMode.NEXT_STEP, False)]
+)
+def test_sharded_equals_single_process_native(mode: AutoresetMode, local_shard: bool) -> None:
     native = NativeVectorEnv(5, autoreset_mode=mode, pixels=True, **KWARGS)
-    sharded = gym.make_vec(ENV_ID, num_envs=5, shards=2, autoreset_mode=mode, pixels=True, **KWARGS)
+    sharded = gym.make_vec(ENV_ID, num_envs=5, shards=2, autoreset_mode=mode, pixels=True, local_shard=local_shard, **KWARGS)
     try:
         assert isinstance(sharded, ShardedVectorEnv) and sharded.sizes == [3, 2]
+        # Shard 0 runs in this process unless asked otherwise; every other shard has a worker.
+        assert len(sharded._processes) == (1 if local_shard else 2)
         want, got = rollout(native, 20), rollout(sharded, 20)
         for t, (w, g) in enumerate(zip(want, got, strict=True)):
             assert_same(w, g, f"step {t}")
@@ -223,6 +233,7 @@ class _GrownEnv(BatchSlotEnv):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        assert isinstance(self.observation_space, spaces.Dict)
         self.observation_space = spaces.Dict({**self.observation_space.spaces, "steps": spaces.Box(0, 1000, (1,), np.int64)})
 
     def _observation(self) -> dict[str, Any]:
@@ -257,9 +268,80 @@ def test_a_dead_shard_worker_is_a_device_loss() -> None:
     sharded = ShardedVectorEnv(2, num_shards=2, task="SystemWifiTurnOn", pixels=False)
     try:
         sharded.reset(seed=0)
-        sharded._processes[1].kill()
-        sharded._processes[1].join(5)
+        sharded._processes[-1].kill()
+        sharded._processes[-1].join(5)
         with pytest.raises(DeviceLostError, match="shard 1"):
             sharded.step(["W", "W"])
     finally:
         sharded.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "eventfd"), reason="eventfd is Linux-only; elsewhere workers wait in the pipe")
+def test_a_shard_worker_waits_for_the_doorbell_and_notices_a_dead_parent() -> None:
+    from multiprocessing import Pipe
+
+    from cerebellum_gym.vector.native import _new_bell, _wait_for_bell
+
+    bell = _new_bell("fork")
+    assert bell is not None and _new_bell("spawn") is None  # a spawned worker could not inherit it
+    parent, child = Pipe()
+    try:
+        # A request and its ring: the wait returns and consumes the ring.
+        parent.send(("step", ()))
+        os.eventfd_write(bell, 1)
+        _wait_for_bell(bell, child)
+        assert child.recv() == ("step", ())
+        with pytest.raises(BlockingIOError):
+            os.eventfd_read(bell)
+        # A parent gone while another process still holds its end of the pipe (a sibling worker
+        # forked later inherits it): the wait notices that its parent process changed.
+        with pytest.raises(EOFError, match="parent"):
+            _wait_for_bell(bell, child, os.getppid() + 1)
+        # A parent gone without ringing: the wait notices the pipe's end and returns.
+        parent.close()
+        waiter = threading.Thread(target=_wait_for_bell, args=(bell, child), daemon=True)
+        waiter.start()
+        waiter.join(10)
+        assert not waiter.is_alive()
+        with pytest.raises(EOFError):
+            child.recv()
+    finally:
+        child.close()
+        os.close(bell)
+
+
+@pytest.mark.skipif(not hasattr(os, "eventfd"), reason="the check runs in the doorbell's wait (Linux)")
+def test_shard_workers_exit_when_their_parent_is_killed() -> None:
+    """Three shards, two workers: each worker holds the other's pipe end (fork inherits it), so
+    only the parent check can tell them the parent is gone."""
+    script = (
+        "import os, sys, time\n"
+        "from cerebellum_gym.vector.native import ShardedVectorEnv\n"
+        "envs = ShardedVectorEnv(3, num_shards=3, task='SystemWifiTurnOn', pixels=False)\n"
+        "envs.reset(seed=0)\n"
+        "print(' '.join(str(p.pid) for p in envs._processes), flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        workers = [int(pid) for pid in parent.stdout.readline().split()]
+        assert len(workers) == 2
+    finally:
+        parent.kill()
+        parent.wait(10)
+
+    def alive(pid: int) -> bool:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except FileNotFoundError:
+            return False
+
+    deadline = time.monotonic() + 20
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = [pid for pid in workers if alive(pid)]
+    for pid in left:  # leave no orphan behind when the check fails
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"workers {left} outlived their killed parent"
