@@ -12,6 +12,12 @@ or send garbage, on the next service whose name contains a given text.
 The server binds to loopback only unless ``allow_remote=True``: it runs arbitrary shell
 commands against the simulator and has no authentication.
 
+With ``console=True`` it also serves the emulator's console
+(:class:`~cerebellum_gym.sim.console.EmulatorConsole`) on loopback at the adb port minus one,
+as an emulator does, and :meth:`AdbdServer.announce` tells an adb server about it
+(``host:emulator:PORT``): the adb server then lists it as ``emulator-<port - 1>``
+(:attr:`AdbdServer.emulator_serial`), the serial ``adb emu ...`` needs.
+
 Example:
     >>> from cerebellum_gym.sim.phone import Phone
     >>> with AdbdServer(Phone(), port=0) as server:
@@ -38,6 +44,7 @@ import numpy as np
 
 from cerebellum_gym.devices.android import ADB_KEYBOARD_IME
 from cerebellum_gym.errors import CerebellumError
+from cerebellum_gym.sim.console import DEFAULT_TOKEN_PATH, EmulatorConsole
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.sim.shell import DEFAULT_SDK, PROPS, SH, Shell, ShellResult
 from cerebellum_gym.sim.shell.androidworld import add_standard_folders
@@ -600,9 +607,16 @@ class AdbdServer:
         screencap_compression: zlib level of ``screencap -p``.
         sdk: the API level the device reports; below 28 raw ``screencap`` writes the older
             12-byte header (no colour-space word).
+        console: also serve the emulator console on loopback at ``port - 1`` (with ``port=0``,
+            a free pair of adjacent ports is picked); off by default, since that port may
+            belong to something else.
+        console_auth_token: the console's token file (``None``: no authentication); the
+            emulator's default, ``~/.emulator_console_auth_token``. The adb client sends the
+            token from its own ``HOME``: point this at the file the adb client will read.
 
     Raises:
-        CerebellumError: ``host`` is not loopback and ``allow_remote`` is false.
+        CerebellumError: ``host`` is not loopback and ``allow_remote`` is false, or a port
+            cannot be bound.
     """
 
     def __init__(
@@ -616,6 +630,8 @@ class AdbdServer:
         serial: str = "cerebellum-sim",
         screencap_compression: int = 1,
         sdk: int = DEFAULT_SDK,
+        console: bool = False,
+        console_auth_token: str | os.PathLike[str] | None = DEFAULT_TOKEN_PATH,
     ) -> None:
         if not allow_remote and not is_loopback(host):
             raise CerebellumError(
@@ -637,16 +653,40 @@ class AdbdServer:
         self._faults: list[Fault] = []
         self._fault_lock = threading.Lock()
         self._connections: set[_Connection] = set()
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        self._listener = socket.socket(family, socket.SOCK_STREAM)
-        self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            self._listener.bind((host, port))
-        except OSError as exc:
-            self._listener.close()
-            raise CerebellumError(f"cannot serve on {host}:{port}: {exc}") from exc
+        self.console: EmulatorConsole | None = None
+        # A free pair for port 0: the adb port's neighbour below may be taken; try a few.
+        for attempt in range(32 if console and port == 0 else 1):
+            self._listener = self._bind(host, port)
+            if not console:
+                break
+            adb_port = self._listener.getsockname()[1]
+            try:
+                self.console = EmulatorConsole(
+                    self.phone,
+                    port=adb_port - 1,
+                    lock=self.lock,
+                    auth_token_path=None if console_auth_token is None else os.fspath(console_auth_token),
+                    on_kill=self.stop,
+                )
+                break
+            except CerebellumError:
+                self._listener.close()
+                if port != 0 or attempt == 31:
+                    raise
         self._listener.listen(8)
         self._thread: threading.Thread | None = None
+
+    @staticmethod
+    def _bind(host: str, port: int) -> socket.socket:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            listener.bind((host, port))
+        except OSError as exc:
+            listener.close()
+            raise CerebellumError(f"cannot serve on {host}:{port}: {exc}") from exc
+        return listener
 
     def provision(self, phone: Phone) -> None:
         """Set the phone up as served (again after a factory reset): shared storage's standard
@@ -677,6 +717,36 @@ class AdbdServer:
         """The serial the adb server lists after ``adb connect``: ``host:port``."""
         host, port = self.address
         return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+    @property
+    def emulator_serial(self) -> str:
+        """The serial an adb server gives this device as an emulator (after :meth:`announce`, or
+        its scan of ports 5555-5585): ``emulator-<adb port - 1>``, the console's port.
+
+        Raises:
+            CerebellumError: no console is served (``console=False``).
+        """
+        if self.console is None:
+            raise CerebellumError("no emulator console is served (AdbdServer(console=True)): adb has no emulator serial for it")
+        return f"emulator-{self.console.address[1]}"
+
+    def announce(self, adb_server_port: int | None = None, timeout: float = 2.0) -> None:
+        """Tell the adb server on ``adb_server_port`` (``$ANDROID_ADB_SERVER_PORT`` or 5037)
+        about this device, as an emulator does when it starts (``host:emulator:<adb port>``):
+        the server connects and lists it as :attr:`emulator_serial`. The server does not
+        answer; poll ``adb devices`` for the serial.
+
+        Raises:
+            CerebellumError: no adb server listens there.
+        """
+        if adb_server_port is None:
+            adb_server_port = int(os.environ.get("ANDROID_ADB_SERVER_PORT") or 5037)
+        payload = f"host:emulator:{self.address[1]}".encode()
+        try:
+            with socket.create_connection(("127.0.0.1", adb_server_port), timeout=timeout) as sock:
+                sock.sendall(b"%04x" % len(payload) + payload)
+        except OSError as exc:
+            raise CerebellumError(f"no adb server answers on 127.0.0.1:{adb_server_port}: {exc}") from exc
 
     def banner(self) -> str:
         props = ";".join(f"{k}={PROPS[k]}" for k in ("ro.product.name", "ro.product.model", "ro.product.device"))
@@ -718,6 +788,8 @@ class AdbdServer:
         if self._thread is None:
             self._thread = threading.Thread(target=self.serve_forever, name=f"adbd:{self.address[1]}", daemon=True)
             self._thread.start()
+            if self.console is not None:
+                self.console.start()
         return self
 
     def serve_forever(self) -> None:
@@ -750,6 +822,8 @@ class AdbdServer:
     def stop(self) -> None:
         """Stop accepting and close every connection. Idempotent."""
         self.stopping = True
+        if self.console is not None:
+            self.console.stop()
         with contextlib.suppress(OSError):
             self._listener.shutdown(socket.SHUT_RDWR)
         self._listener.close()
