@@ -35,6 +35,7 @@ import os
 import socket
 import struct
 import threading
+import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -490,7 +491,7 @@ class _Connection:
         self.queue(stream, b"restarting adbd as root\n" if root else b"restarting adbd as non root\n")
         stream.close_when_drained = True
         self.pump(stream)
-        threading.Timer(RESTART_DELAY, self.server.drop_connections).start()
+        threading.Timer(RESTART_DELAY, self.server.restart_transports).start()
 
     def serve_sync(self, stream: _Stream) -> None:
         buf = stream.sync
@@ -593,6 +594,23 @@ def _sync_fail(message: str) -> bytes:
     return b"FAIL" + struct.pack("<I", len(data)) + data
 
 
+def _host_request(port: int, service: str, *, reply: bool = True) -> str:
+    """One request to an adb server's smart socket; its ``OKAY`` payload (``""`` without
+    ``reply``: ``host:emulator:`` answers nothing).
+
+    Raises:
+        OSError: the server is unreachable or answered ``FAIL``.
+    """
+    with socket.create_connection(("127.0.0.1", port), timeout=5.0) as sock:
+        sock.sendall(b"%04x" % len(service) + service.encode())
+        if not reply:
+            return ""
+        data = b"".join(iter(lambda: sock.recv(65536), b""))
+    if data[:4] != b"OKAY":
+        raise OSError(f"{service}: {data[8:].decode(errors='replace') or 'no answer'}")
+    return data[8 : 8 + int(data[4:8] or b"0", 16)].decode(errors="replace")
+
+
 class AdbdServer:
     """A simulator phone served over TCP as an adbd.
 
@@ -654,6 +672,8 @@ class AdbdServer:
         self._fault_lock = threading.Lock()
         self._connections: set[_Connection] = set()
         self.console: EmulatorConsole | None = None
+        #: adb servers told about this device (told again after adbd restarts).
+        self._announced: set[int] = set()
         # A free pair for port 0: the adb port's neighbour below may be taken; try a few.
         for attempt in range(32 if console and port == 0 else 1):
             self._listener = self._bind(host, port)
@@ -730,21 +750,30 @@ class AdbdServer:
             raise CerebellumError("no emulator console is served (AdbdServer(console=True)): adb has no emulator serial for it")
         return f"emulator-{self.console.address[1]}"
 
-    def announce(self, adb_server_port: int | None = None, timeout: float = 2.0) -> None:
+    def announce(self, adb_server_port: int | None = None, timeout: float = 10.0) -> str:
         """Tell the adb server on ``adb_server_port`` (``$ANDROID_ADB_SERVER_PORT`` or 5037)
-        about this device, as an emulator does when it starts (``host:emulator:<adb port>``):
-        the server connects and lists it as :attr:`emulator_serial`. The server does not
-        answer; poll ``adb devices`` for the serial.
+        about this device, as an emulator does when it starts (``host:emulator:<adb port>``),
+        and wait until the server lists it online as :attr:`emulator_serial`; returns that
+        serial. Serve first (:meth:`start`): the server connects at once.
 
         Raises:
-            CerebellumError: no adb server listens there.
+            CerebellumError: no console is served, no adb server listens there, or it did not
+                list the device within ``timeout`` seconds.
         """
+        serial = self.emulator_serial
         if adb_server_port is None:
             adb_server_port = int(os.environ.get("ANDROID_ADB_SERVER_PORT") or 5037)
-        payload = f"host:emulator:{self.address[1]}".encode()
+        deadline = time.monotonic() + timeout
         try:
-            with socket.create_connection(("127.0.0.1", adb_server_port), timeout=timeout) as sock:
-                sock.sendall(b"%04x" % len(payload) + payload)
+            _host_request(adb_server_port, f"host:emulator:{self.address[1]}", reply=False)
+            self._announced.add(adb_server_port)
+            while True:
+                listed = _host_request(adb_server_port, "host:devices")
+                if f"{serial}\tdevice" in listed.splitlines():
+                    return serial
+                if time.monotonic() > deadline:
+                    raise CerebellumError(f"the adb server on port {adb_server_port} did not list {serial} within {timeout:g} s")
+                time.sleep(0.05)
         except OSError as exc:
             raise CerebellumError(f"no adb server answers on 127.0.0.1:{adb_server_port}: {exc}") from exc
 
@@ -812,6 +841,32 @@ class AdbdServer:
 
     def _forget(self, conn: _Connection) -> None:
         self._connections.discard(conn)
+
+    def restart_transports(self) -> None:
+        """adbd restarting (``adb root``): every transport drops. Served as an emulator, the
+        adb servers told about it are told again once adbd is back, as the emulator tells its
+        adb server whenever the guest's adbd connects (a network device is reconnected by the
+        adb server itself)."""
+        self.drop_connections()
+        if self._announced and not self.stopping:
+            threading.Timer(RESTART_DELAY, self._reannounce).start()
+
+    def _reannounce(self) -> None:
+        """Tell each adb server again once it has let the dropped transport go (it ignores an
+        emulator it still lists, even offline), until it lists the device online (up to 10 s)."""
+        serial = self.emulator_serial
+        for port in list(self._announced):
+            deadline = time.monotonic() + 10.0
+            while not self.stopping and time.monotonic() < deadline:
+                try:
+                    listed = _host_request(port, "host:devices").splitlines()
+                    if f"{serial}\tdevice" in listed:
+                        break
+                    if not any(line.startswith(serial + "\t") for line in listed):
+                        _host_request(port, f"host:emulator:{self.address[1]}", reply=False)
+                except OSError:
+                    break  # that adb server is gone
+                time.sleep(0.05)
 
     def drop_connections(self) -> None:
         """Close every open transport (the adb server sees the device go offline)."""

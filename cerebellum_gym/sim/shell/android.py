@@ -700,7 +700,7 @@ def _options(args: list[str], takes_value: set[str], extras: bool = False) -> tu
     i = 0
     while i < len(args):
         a = args[i]
-        if extras and a in ("--es", "--ei", "--el", "--ez", "--ef", "--eia", "--esa", "--eu"):
+        if extras and a in ("-e", "--es", "--ei", "--el", "--ez", "--ef", "--eia", "--esa", "--eu"):
             if i + 2 >= len(args):
                 raise ValueError(f'Argument expected after "{a}"')
             value = args[i + 2]
