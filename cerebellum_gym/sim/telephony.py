@@ -70,9 +70,16 @@ def contact_name(phone: Phone, number: str) -> str | None:
 # --- texts -----------------------------------------------------------------------------------
 
 
+#: Device seconds one text takes to arrive (the simulator's clock moves only when something
+#: happens; texts sent one after another then arrive in order, with distinct dates).
+SMS_DELIVERY_S: Final = 1.0
+
+
 def receive_sms(phone: Phone, address: str, body: str) -> None:
-    """A text arrives: a received, unread row in the SMS provider, dated now, and the messaging
-    app's notification (as the default SMS app posts one on a device)."""
+    """A text arrives, :data:`SMS_DELIVERY_S` after it was sent: a received, unread row in the
+    SMS provider, dated then, and the messaging app's notification (as the default SMS app posts
+    one on a device)."""
+    phone.wait(SMS_DELIVERY_S)
     now = str(_now_ms(phone))
     phone.content_insert(SMS_URI, {"address": address, "body": body, "date": now, "date_sent": now, "type": "1", "read": "0", "seen": "0"})
     post_notification(phone, SMS_PACKAGE, contact_name(phone, address) or address, body)
