@@ -238,3 +238,31 @@ def test_the_console_binds_loopback_only_and_a_taken_port_fails() -> None:
 def test_without_a_console_there_is_no_emulator_serial() -> None:
     with AdbdServer(Phone()) as server, pytest.raises(CerebellumError, match="no emulator console"):
         _ = server.emulator_serial
+
+
+def test_serve_adb_console_attaches_as_an_emulator(adb: PrivateAdbServer) -> None:
+    """``cerebellum-gym serve-adb --console``: the emulator serial on the adb server it finds
+    in the environment, the console with the token of the ``HOME`` it runs with."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(adb.port), "HOME": adb.home}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cerebellum_gym.cli", "serve-adb", "--port", "0", "--console"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "serving the simulator as an emulator" in line, line
+        serial = line.rsplit(" ", 1)[1].strip()
+        assert adb.run("-s", serial, "emu", "sms", "send", "5551234", "from the CLI").stdout == "OK\n"
+        listed = adb.run("-s", serial, "shell", "content query --uri content://sms/inbox --projection body").stdout
+        assert listed == "Row: 0 body=from the CLI\n"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert proc.returncode == 0

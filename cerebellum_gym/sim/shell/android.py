@@ -686,7 +686,7 @@ def _sorted_rows(uri: str, rows: list[dict[str, str]], sort: str | None) -> list
 
     out = list(rows)
     for column, descending in reversed(terms):  # stable sorts, last key first
-        out.sort(key=lambda row, c=column: key(row.get(c, "")), reverse=descending)
+        out.sort(key=lambda row: key(row.get(column, "")), reverse=descending)
     return out
 
 

@@ -24,7 +24,7 @@ import posixpath
 import re
 from collections.abc import Callable
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from cerebellum_gym.sim import telephony
 from cerebellum_gym.sim.providers import CONTACTS_URI, SMS_URI
@@ -482,6 +482,7 @@ class AndroidWorldCommands:
                          "(has extras)" if extras else "")
             if part
         )  # fmt: skip
+        route: dict[str, Any]
         if action == "android.intent.action.INSERT" and mime in ("vnd.android.cursor.dir/contact", "vnd.android.cursor.dir/raw_contact"):
             package = CONTACTS_PACKAGE
             route = {"name": "create", **contact_fields(extras.get("name", ""), extras.get("phone", ""))}
