@@ -75,7 +75,7 @@ def test_add_list_and_delete_contacts(world: tuple[AdbdServer, Any]) -> None:
     assert contacts_utils.list_contacts(env.controller) == []
 
 
-@pytest.mark.parametrize("text", ["plain", "Meet at 5; bring $HOME's `cake` & \"tea\" | (x) #1 \\ end"])
+@pytest.mark.parametrize("text", ["plain", 'Meet at 5; bring $HOME\'s `cake` & "tea" | (x) #1 \\ end'])
 def test_clipboard_round_trip_through_clipper(world: tuple[AdbdServer, Any], text: str) -> None:
     server, env = world
     adb_utils.set_clipboard_contents(text, env.controller)

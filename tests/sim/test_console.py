@@ -70,7 +70,7 @@ def test_served_as_an_emulator_with_the_console_one_port_below(emulated: Emulate
 
 def test_adb_emu_sms_send_delivers_the_text_exactly(emulated: Emulated) -> None:
     """Spaces, quotes, shell syntax and non-ASCII text arrive as sent: the console is no shell."""
-    text = "Meet at 5; bring $HOME's `cake` & \"tea\" | café ☕"
+    text = 'Meet at 5; bring $HOME\'s `cake` & "tea" | café ☕'
     assert emulated.run("emu", "sms", "send", "+15551234", text) == (0, "OK\n", "")
     rows = emulated.server.phone.content_query("content://sms/inbox")
     assert [(r["address"], r["body"], r["read"]) for r in rows] == [("+15551234", text, "0")]
