@@ -82,7 +82,13 @@ def receive_sms(phone: Phone, address: str, body: str) -> None:
     phone.wait(SMS_DELIVERY_S)
     now = str(_now_ms(phone))
     phone.content_insert(SMS_URI, {"address": address, "body": body, "date": now, "date_sent": now, "type": "1", "read": "0", "seen": "0"})
-    post_notification(phone, SMS_PACKAGE, contact_name(phone, address) or address, body)
+    # One notification per conversation: a newer text from the same sender replaces it.
+    post_notification(phone, SMS_PACKAGE, contact_name(phone, address) or address, body, key=sms_notification_key(address))
+
+
+def sms_notification_key(address: str) -> str:
+    """The key of the text notification of the conversation with ``address``."""
+    return "sms:" + (_digits(address) or address)
 
 
 # --- calls -----------------------------------------------------------------------------------
@@ -195,5 +201,6 @@ __all__ = [
     "notifications",
     "post_notification",
     "receive_sms",
+    "sms_notification_key",
     "set_clipboard",
 ]

@@ -138,3 +138,15 @@ def test_clipper_sets_and_gets_the_clipboard_exactly_in_the_foreground_only(sh: 
 def test_clipper_is_installed_without_a_launcher_icon(sh: Shell) -> None:
     assert b"package:ca.zgrs.clipper\n" in sh.run("pm list packages").stdout
     assert all(app.package != "ca.zgrs.clipper" for app in sh.phone.launchable_apps())
+
+
+def test_opening_a_conversation_dismisses_its_text_notification(sh: Shell) -> None:
+    from cerebellum_gym.sim import telephony
+
+    telephony.receive_sms(sh.phone, "5550100", "first")
+    telephony.receive_sms(sh.phone, "5550100", "second")  # replaces the conversation's notification
+    telephony.receive_sms(sh.phone, "5550199", "other")
+    assert [n["text"] for n in telephony.notifications(sh.phone)] == ["second", "other"]
+    sh.run("am start -a android.intent.action.VIEW -d sms:5550100")
+    assert [n["text"] for n in telephony.notifications(sh.phone)] == ["other"]
+    assert "Notification List (1)" in sh.run("dumpsys notification").stdout.decode()

@@ -374,7 +374,10 @@ class Shell(AndroidWorldCommands, Interpreter):
                 return self._ok("Starting: Intent { act=android.intent.action.MAIN cat=[android.intent.category.HOME] }\n")
             package = component.split("/", 1)[0]
             if package not in self.phone.apps:
-                return self._fail(f"Error: Activity not started, unable to resolve Intent {{ cmp={component} }}\n")
+                # As am prints the intent: its action, data and type when no component names it.
+                parts = [f"{key}={opts[flag]}" for flag, key in (("-a", "act"), ("-d", "dat"), ("-t", "typ")) if opts.get(flag)]
+                described = f"cmp={component}" if component or not parts else " ".join([*parts, "flg=0x10000000"])
+                return self._fail(f"Error: Activity not started, unable to resolve Intent {{ {described} }}\n")
             if "-S" in opts:
                 self.phone.force_stop(package)
             self._start(package)

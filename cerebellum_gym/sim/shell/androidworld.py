@@ -500,7 +500,10 @@ class AndroidWorldCommands:
             )
         app = self.phone.apps[package]
         self.phone.start_app(package)
-        app.push(route.pop("name"), **route)
+        if package == SMS_PACKAGE:
+            app.open_thread(route["address"], route["draft"])  # type: ignore[attr-defined]
+        else:
+            app.push(route.pop("name"), **route)
         self.phone.invalidate()
         return ShellResult(f"Starting: Intent {{ {described} }}\n".encode())
 
