@@ -201,6 +201,6 @@ __all__ = [
     "notifications",
     "post_notification",
     "receive_sms",
-    "sms_notification_key",
     "set_clipboard",
+    "sms_notification_key",
 ]
