@@ -145,7 +145,10 @@ class EmulatorConsole:
         self._clients_lock = threading.Lock()
         family = socket.AF_INET6 if host == "::1" else socket.AF_INET
         self._listener = socket.socket(family, socket.SOCK_STREAM)
-        # No SO_REUSEADDR: a second console on a taken port must fail, as the emulator's does.
+        # SO_REUSEADDR, as the emulator's console: a restart on the same port is not refused for
+        # the minute its closed clients linger (TIME_WAIT); a port another socket listens on
+        # still is.
+        self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             self._listener.bind(("127.0.0.1" if host == "localhost" else host, port))
         except OSError as exc:

@@ -266,3 +266,13 @@ def test_serve_adb_console_attaches_as_an_emulator(adb: PrivateAdbServer) -> Non
         proc.terminate()
         proc.wait(timeout=10)
     assert proc.returncode == 0
+
+
+def test_a_console_restarts_on_its_port_right_after_serving_a_client() -> None:
+    """The console closes first on ``quit`` (its side lingers in TIME_WAIT): serving again on the
+    same port at once must work, as an emulator restarted on its ports does."""
+    with EmulatorConsole(Phone(), auth_token_path=None) as console:
+        port = console.address[1]
+        assert talk(console, b"ping\nquit\n").endswith(b"I am alive!\r\nOK\r\n")
+    with EmulatorConsole(Phone(), port=port, auth_token_path=None) as again:
+        assert talk(again, b"ping\nquit\n").endswith(b"I am alive!\r\nOK\r\n")
