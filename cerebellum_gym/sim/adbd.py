@@ -671,6 +671,8 @@ class AdbdServer:
         self._faults: list[Fault] = []
         self._fault_lock = threading.Lock()
         self._connections: set[_Connection] = set()
+        if console and port == 1:
+            raise CerebellumError("with console=True the adb port must leave room for the console's port below it (port - 1)")
         self.console: EmulatorConsole | None = None
         #: adb servers told about this device (told again after adbd restarts).
         self._announced: set[int] = set()
