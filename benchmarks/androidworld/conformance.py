@@ -107,6 +107,7 @@ class World:
     server: Any
     env: Any  # AndroidWorld's AsyncAndroidEnv
     clean: Any = None  # the phone's state once AndroidWorld is set up: every episode starts there
+    serial: str = ""  # the adb serial AndroidWorld uses (emulator-<console port>)
 
     def restore(self) -> None:
         """Back to the state right after AndroidWorld's set-up (as AndroidWorld restores an
@@ -125,16 +126,19 @@ def served_world() -> Iterator[World]:
     from cerebellum_gym.devices.adb import PrivateAdbServer
     from cerebellum_gym.devices.androidworld_adb import load_adb_env
     from cerebellum_gym.sim.adbd import AdbdServer
+    from cerebellum_gym.sim.console import TOKEN_FILE
     from cerebellum_gym.sim.phone import Phone
 
     adb = PrivateAdbServer().start()
-    server = AdbdServer(Phone(), port=0).start()
+    # With the emulator console (AndroidWorld texts and calls through `adb emu`), attached as an
+    # emulator does (`emulator-<console port>`); the console's token is the adb client's.
+    token = Path(adb.env["HOME"]) / TOKEN_FILE
+    server = AdbdServer(Phone(), port=0, console=True, console_auth_token=token).start()
     try:
-        if "connected" not in adb.run("connect", server.serial_for_adb).stdout:
-            raise RuntimeError("adb could not connect to the served simulator")
+        serial = server.announce(adb.port)
         adb_env = {k: v for k, v in adb.env.items() if k.startswith(("ANDROID_ADB", "ADB_")) or k == "HOME"}
-        env = load_adb_env(server.serial_for_adb, adb_path=adb.adb, adb_env=adb_env, timeout=20.0)
-        yield World(adb, server, env, server.phone.snapshot())
+        env = load_adb_env(serial, adb_path=adb.adb, adb_env=adb_env, timeout=20.0)
+        yield World(adb, server, env, server.phone.snapshot(), serial)
     finally:
         server.stop()
         adb.stop()
@@ -197,7 +201,7 @@ def _episode(world: World, name: str, seed: int, cut: int | None, shell: str = "
             raise Failure("simulator task on AndroidWorld's parameters", exc) from exc
         holder["sim"] = sim_task
         if shell:
-            done = world.adb.run("-s", world.server.serial_for_adb, "shell", shell)
+            done = world.adb.run("-s", world.serial, "shell", shell)
             if done.returncode != 0:
                 raise Failure(f"near miss ({shell})", RuntimeError(done.stderr.strip()))
         info: dict[str, Any] = {}
@@ -290,7 +294,7 @@ def run(names: list[str]) -> list[Row]:
         for name in names:
             row = run_task(world, name)
             # The served port changes from run to run; the committed reasons must not.
-            serial = world.server.serial_for_adb
+            serial = world.serial
             row.reason, row.initialize = (text.replace(serial, "SERIAL") for text in (row.reason, row.initialize))
             rows.append(row)
     return rows

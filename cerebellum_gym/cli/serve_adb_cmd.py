@@ -5,6 +5,12 @@ Example::
     cerebellum-gym serve-adb --port 6520 --task SystemWifiTurnOn --seed 0 &
     adb connect 127.0.0.1:6520
     adb -s 127.0.0.1:6520 shell settings get global wifi_on
+
+With ``--console`` it is served as an emulator: the console on port - 1 (``adb emu``), attached to
+the running adb server as ``emulator-<port - 1>``::
+
+    cerebellum-gym serve-adb --port 6521 --console &
+    adb -s emulator-6520 emu sms send 5551234 Hello
 """
 
 from __future__ import annotations
@@ -43,6 +49,15 @@ def register(sub: Any) -> None:
         action="store_true",
         help="serve without the ADB keyboard IME (non-ASCII typing then fails, as on a stock phone)",
     )
+    parser.add_argument(
+        "--console",
+        action="store_true",
+        help=(
+            "also serve the emulator console on 127.0.0.1 at PORT-1 (for `adb emu sms send ...`, `gsm call`), with the "
+            "emulator's auth token file ~/.emulator_console_auth_token, and attach to the adb server "
+            "($ANDROID_ADB_SERVER_PORT or 5037) as emulator-<PORT-1>"
+        ),
+    )
     parser.set_defaults(handler=run)
 
 
@@ -55,15 +70,28 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise CerebellumError(f"--port must be 0-65535, got {args.port}")
     phone = Phone()
-    server = AdbdServer(phone, host=args.host, port=args.port, allow_remote=args.allow_remote, adb_keyboard=not args.no_adb_keyboard)
+    server = AdbdServer(
+        phone, host=args.host, port=args.port, allow_remote=args.allow_remote, adb_keyboard=not args.no_adb_keyboard, console=args.console
+    )
     if args.task:
         cls = get_task_class(args.task)
         task = cls(cls.generate_params(np.random.default_rng(args.seed)))
         task.initialize(phone)
         print(f"task {task.name}: {task.goal}", flush=True)
     host, port = server.address
-    print(f"serving the simulator as an ADB device on {host}:{port}; connect with: adb connect {server.serial_for_adb}", flush=True)
     stop = threading.Event()
+    if server.console is not None:
+        server.start()
+        try:
+            serial = server.announce()
+        except CerebellumError as exc:
+            message = f"the emulator console serves on 127.0.0.1:{port - 1}, but {exc}; start adb and run this again"
+            print(message, file=sys.stderr, flush=True)
+            server.stop()
+            return 1
+        print(f"serving the simulator as an emulator: adb port {port}, console 127.0.0.1:{port - 1}; adb serial {serial}", flush=True)
+    else:
+        print(f"serving the simulator as an ADB device on {host}:{port}; connect with: adb connect {server.serial_for_adb}", flush=True)
 
     def interrupt(signum: int, frame: object) -> None:
         stop.set()

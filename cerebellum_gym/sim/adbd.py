@@ -12,6 +12,12 @@ or send garbage, on the next service whose name contains a given text.
 The server binds to loopback only unless ``allow_remote=True``: it runs arbitrary shell
 commands against the simulator and has no authentication.
 
+With ``console=True`` it also serves the emulator's console
+(:class:`~cerebellum_gym.sim.console.EmulatorConsole`) on loopback at the adb port minus one,
+as an emulator does, and :meth:`AdbdServer.announce` tells an adb server about it
+(``host:emulator:PORT``): the adb server then lists it as ``emulator-<port - 1>``
+(:attr:`AdbdServer.emulator_serial`), the serial ``adb emu ...`` needs.
+
 Example:
     >>> from cerebellum_gym.sim.phone import Phone
     >>> with AdbdServer(Phone(), port=0) as server:
@@ -29,6 +35,7 @@ import os
 import socket
 import struct
 import threading
+import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -38,6 +45,7 @@ import numpy as np
 
 from cerebellum_gym.devices.android import ADB_KEYBOARD_IME
 from cerebellum_gym.errors import CerebellumError
+from cerebellum_gym.sim.console import DEFAULT_TOKEN_PATH, EmulatorConsole
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.sim.shell import DEFAULT_SDK, PROPS, SH, Shell, ShellResult
 from cerebellum_gym.sim.shell.androidworld import add_standard_folders
@@ -483,7 +491,7 @@ class _Connection:
         self.queue(stream, b"restarting adbd as root\n" if root else b"restarting adbd as non root\n")
         stream.close_when_drained = True
         self.pump(stream)
-        threading.Timer(RESTART_DELAY, self.server.drop_connections).start()
+        threading.Timer(RESTART_DELAY, self.server.restart_transports).start()
 
     def serve_sync(self, stream: _Stream) -> None:
         buf = stream.sync
@@ -586,6 +594,23 @@ def _sync_fail(message: str) -> bytes:
     return b"FAIL" + struct.pack("<I", len(data)) + data
 
 
+def _host_request(port: int, service: str, *, reply: bool = True) -> str:
+    """One request to an adb server's smart socket; its ``OKAY`` payload (``""`` without
+    ``reply``: ``host:emulator:`` answers nothing).
+
+    Raises:
+        OSError: the server is unreachable or answered ``FAIL``.
+    """
+    with socket.create_connection(("127.0.0.1", port), timeout=5.0) as sock:
+        sock.sendall(b"%04x" % len(service) + service.encode())
+        if not reply:
+            return ""
+        data = b"".join(iter(lambda: sock.recv(65536), b""))
+    if data[:4] != b"OKAY":
+        raise OSError(f"{service}: {data[8:].decode(errors='replace') or 'no answer'}")
+    return data[8 : 8 + int(data[4:8] or b"0", 16)].decode(errors="replace")
+
+
 class AdbdServer:
     """A simulator phone served over TCP as an adbd.
 
@@ -600,9 +625,16 @@ class AdbdServer:
         screencap_compression: zlib level of ``screencap -p``.
         sdk: the API level the device reports; below 28 raw ``screencap`` writes the older
             12-byte header (no colour-space word).
+        console: also serve the emulator console on loopback at ``port - 1`` (with ``port=0``,
+            a free pair of adjacent ports is picked); off by default, since that port may
+            belong to something else.
+        console_auth_token: the console's token file (``None``: no authentication); the
+            emulator's default, ``~/.emulator_console_auth_token``. The adb client sends the
+            token from its own ``HOME``: point this at the file the adb client will read.
 
     Raises:
-        CerebellumError: ``host`` is not loopback and ``allow_remote`` is false.
+        CerebellumError: ``host`` is not loopback and ``allow_remote`` is false, or a port
+            cannot be bound.
     """
 
     def __init__(
@@ -616,6 +648,8 @@ class AdbdServer:
         serial: str = "cerebellum-sim",
         screencap_compression: int = 1,
         sdk: int = DEFAULT_SDK,
+        console: bool = False,
+        console_auth_token: str | os.PathLike[str] | None = DEFAULT_TOKEN_PATH,
     ) -> None:
         if not allow_remote and not is_loopback(host):
             raise CerebellumError(
@@ -637,16 +671,44 @@ class AdbdServer:
         self._faults: list[Fault] = []
         self._fault_lock = threading.Lock()
         self._connections: set[_Connection] = set()
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        self._listener = socket.socket(family, socket.SOCK_STREAM)
-        self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            self._listener.bind((host, port))
-        except OSError as exc:
-            self._listener.close()
-            raise CerebellumError(f"cannot serve on {host}:{port}: {exc}") from exc
+        if console and port == 1:
+            raise CerebellumError("with console=True the adb port must leave room for the console's port below it (port - 1)")
+        self.console: EmulatorConsole | None = None
+        #: adb servers told about this device (told again after adbd restarts).
+        self._announced: set[int] = set()
+        # A free pair for port 0: the adb port's neighbour below may be taken; try a few.
+        for attempt in range(32 if console and port == 0 else 1):
+            self._listener = self._bind(host, port)
+            if not console:
+                break
+            adb_port = self._listener.getsockname()[1]
+            try:
+                self.console = EmulatorConsole(
+                    self.phone,
+                    port=adb_port - 1,
+                    lock=self.lock,
+                    auth_token_path=None if console_auth_token is None else os.fspath(console_auth_token),
+                    on_kill=self.stop,
+                )
+                break
+            except CerebellumError:
+                self._listener.close()
+                if port != 0 or attempt == 31:
+                    raise
         self._listener.listen(8)
         self._thread: threading.Thread | None = None
+
+    @staticmethod
+    def _bind(host: str, port: int) -> socket.socket:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        listener = socket.socket(family, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            listener.bind((host, port))
+        except OSError as exc:
+            listener.close()
+            raise CerebellumError(f"cannot serve on {host}:{port}: {exc}") from exc
+        return listener
 
     def provision(self, phone: Phone) -> None:
         """Set the phone up as served (again after a factory reset): shared storage's standard
@@ -677,6 +739,45 @@ class AdbdServer:
         """The serial the adb server lists after ``adb connect``: ``host:port``."""
         host, port = self.address
         return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+    @property
+    def emulator_serial(self) -> str:
+        """The serial an adb server gives this device as an emulator (after :meth:`announce`, or
+        its scan of ports 5555-5585): ``emulator-<adb port - 1>``, the console's port.
+
+        Raises:
+            CerebellumError: no console is served (``console=False``).
+        """
+        if self.console is None:
+            raise CerebellumError("no emulator console is served (AdbdServer(console=True)): adb has no emulator serial for it")
+        return f"emulator-{self.console.address[1]}"
+
+    def announce(self, adb_server_port: int | None = None, timeout: float = 10.0) -> str:
+        """Tell the adb server on ``adb_server_port`` (``$ANDROID_ADB_SERVER_PORT`` or 5037)
+        about this device, as an emulator does when it starts (``host:emulator:<adb port>``),
+        and wait until the server lists it online as :attr:`emulator_serial`; returns that
+        serial. Serve first (:meth:`start`): the server connects at once.
+
+        Raises:
+            CerebellumError: no console is served, no adb server listens there, or it did not
+                list the device within ``timeout`` seconds.
+        """
+        serial = self.emulator_serial
+        if adb_server_port is None:
+            adb_server_port = int(os.environ.get("ANDROID_ADB_SERVER_PORT") or 5037)
+        deadline = time.monotonic() + timeout
+        try:
+            _host_request(adb_server_port, f"host:emulator:{self.address[1]}", reply=False)
+            self._announced.add(adb_server_port)
+            while True:
+                listed = _host_request(adb_server_port, "host:devices")
+                if f"{serial}\tdevice" in listed.splitlines():
+                    return serial
+                if time.monotonic() > deadline:
+                    raise CerebellumError(f"the adb server on port {adb_server_port} did not list {serial} within {timeout:g} s")
+                time.sleep(0.05)
+        except OSError as exc:
+            raise CerebellumError(f"no adb server answers on 127.0.0.1:{adb_server_port}: {exc}") from exc
 
     def banner(self) -> str:
         props = ";".join(f"{k}={PROPS[k]}" for k in ("ro.product.name", "ro.product.model", "ro.product.device"))
@@ -718,6 +819,8 @@ class AdbdServer:
         if self._thread is None:
             self._thread = threading.Thread(target=self.serve_forever, name=f"adbd:{self.address[1]}", daemon=True)
             self._thread.start()
+            if self.console is not None:
+                self.console.start()
         return self
 
     def serve_forever(self) -> None:
@@ -741,6 +844,32 @@ class AdbdServer:
     def _forget(self, conn: _Connection) -> None:
         self._connections.discard(conn)
 
+    def restart_transports(self) -> None:
+        """adbd restarting (``adb root``): every transport drops. Served as an emulator, the
+        adb servers told about it are told again once adbd is back, as the emulator tells its
+        adb server whenever the guest's adbd connects (a network device is reconnected by the
+        adb server itself)."""
+        self.drop_connections()
+        if self._announced and not self.stopping:
+            threading.Timer(RESTART_DELAY, self._reannounce).start()
+
+    def _reannounce(self) -> None:
+        """Tell each adb server again once it has let the dropped transport go (it ignores an
+        emulator it still lists, even offline), until it lists the device online (up to 10 s)."""
+        serial = self.emulator_serial
+        for port in list(self._announced):
+            deadline = time.monotonic() + 10.0
+            while not self.stopping and time.monotonic() < deadline:
+                try:
+                    listed = _host_request(port, "host:devices").splitlines()
+                    if f"{serial}\tdevice" in listed:
+                        break
+                    if not any(line.startswith(serial + "\t") for line in listed):
+                        _host_request(port, f"host:emulator:{self.address[1]}", reply=False)
+                except OSError:
+                    break  # that adb server is gone
+                time.sleep(0.05)
+
     def drop_connections(self) -> None:
         """Close every open transport (the adb server sees the device go offline)."""
         for conn in list(self._connections):
@@ -750,6 +879,8 @@ class AdbdServer:
     def stop(self) -> None:
         """Stop accepting and close every connection. Idempotent."""
         self.stopping = True
+        if self.console is not None:
+            self.console.stop()
         with contextlib.suppress(OSError):
             self._listener.shutdown(socket.SHUT_RDWR)
         self._listener.close()

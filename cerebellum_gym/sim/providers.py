@@ -12,10 +12,13 @@ from typing import Final
 #: URI -> (table, implied column values).
 URIS: Final[dict[str, tuple[str, dict[str, str]]]] = {
     "content://com.android.contacts/data/phones": ("contacts", {}),
+    # One phone number per contact in the simulator: the raw contacts are the same rows.
+    "content://com.android.contacts/raw_contacts": ("contacts", {}),
     "content://contacts/phones": ("contacts", {}),
     "content://sms": ("sms", {}),
     "content://sms/inbox": ("sms", {"type": "1"}),
     "content://sms/sent": ("sms", {"type": "2"}),
+    "content://call_log/calls": ("calls", {}),
     # Stand-ins for app databases that AndroidWorld reads with root sqlite3 (one table each).
     "content://com.google.android.deskclock/alarms": ("alarms", {}),
     "content://com.simplemobiletools.calendar.pro/events": ("calendar_events", {}),

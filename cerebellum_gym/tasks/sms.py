@@ -227,6 +227,9 @@ class SimpleSmsResend(_SmsTask):
         device.content_insert(CONTACTS_URI, {"display_name": self.params["name"], "number": self.params["number"]})
         add_sms(device, self.params["number"], self.params["message"], "2", 1)
         add_sms(device, self.params["number"], GLITCH, "1", 0)
+        self.baseline(device)
+
+    def baseline(self, device: Device) -> None:
         self._before = {r["_id"] for r in device.content_query(SMS_URI)}
 
     def progress(self, device: Device, answer: str | None = None) -> float:

@@ -16,9 +16,10 @@ pool uses, built from the emulator's documented behaviour:
   ``1`` after ``$STANDIN_BOOT_S`` seconds (default 1), never with ``STANDIN_NEVER_BOOT=1``; ``pm``
   fails with the package manager's "Is the system running?" until ``$STANDIN_PM_DELAY_S`` after
   that, then ``pm path android`` answers the framework's package path;
-- its console port speaks the console's line protocol: the banner asking for ``auth``, ``auth
-  <token>`` checked against ``~/.emulator_console_auth_token`` (created at start when missing, as
-  the emulator does), ``kill`` (exit), ``avd name``, ``ping``, ``quit``. ``adb emu kill`` works;
+- its console port is the simulator's emulator console (``cerebellum_gym.sim.console``): the
+  banner asking for ``auth``, ``auth <token>`` checked against ``~/.emulator_console_auth_token``
+  (created at start when missing, as the emulator does), ``kill`` (exit), ``avd name``, ``ping``,
+  ``sms send``, ``gsm call``, ``quit``. ``adb emu kill`` works;
 - the gRPC port is bound (so it counts as taken) but speaks no gRPC: AndroidWorld's own launcher,
   which needs gRPC, cannot run on it. Tests use ``Cerebellum-Adb-v0`` on it instead.
 
@@ -28,7 +29,6 @@ SIGTERM ends it cleanly; SIGKILL is a crash; SIGSTOP is a wedged emulator (nothi
 from __future__ import annotations
 
 import os
-import secrets
 import signal
 import socket
 import sys
@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 
 from cerebellum_gym.sim.adbd import AdbdServer
+from cerebellum_gym.sim.console import EmulatorConsole
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.sim.shell import Shell, ShellResult
 
@@ -122,87 +123,6 @@ class BootingAdbd(AdbdServer):
         return shell
 
 
-class Console:
-    """The emulator console on ``127.0.0.1:port``."""
-
-    def __init__(self, port: int, avd: str, token: str, stop: threading.Event) -> None:
-        self.avd = avd
-        self.token = token
-        self.stop = stop
-        self.listener = socket.socket()
-        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.listener.bind(("127.0.0.1", port))
-        self.listener.listen(8)
-
-    def serve(self) -> None:
-        while not self.stop.is_set():
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self.session, args=(conn,), daemon=True).start()
-
-    def session(self, conn: socket.socket) -> None:
-        home = os.environ.get("HOME", "~")
-        with conn:
-            authed = not self.token
-            if authed:
-                conn.sendall(b"Android Console: type 'help' for a list of commands\r\nOK\r\n")
-            else:
-                conn.sendall(
-                    b"Android Console: Authentication required\r\n"
-                    b"Android Console: type 'auth <auth_token>' to authenticate\r\n"
-                    b"Android Console: you can find your <auth_token> in \r\n" + f"'{home}/.emulator_console_auth_token'\r\nOK\r\n".encode()
-                )
-            buf = b""
-            while True:
-                try:
-                    data = conn.recv(4096)
-                except OSError:
-                    return
-                if not data:
-                    return
-                buf += data
-                while b"\n" in buf:
-                    line, buf = buf.split(b"\n", 1)
-                    words = line.decode(errors="replace").strip().split()
-                    if not words:
-                        continue
-                    command = words[0]
-                    if command in ("quit", "exit"):
-                        return
-                    if command == "auth":
-                        if len(words) > 1 and secrets.compare_digest(words[1], self.token):
-                            authed = True
-                            conn.sendall(b"Android Console: type 'help' for a list of commands\r\nOK\r\n")
-                        else:
-                            conn.sendall(b"KO: authentication token does not match ~/.emulator_console_auth_token\r\n")
-                    elif not authed:
-                        conn.sendall(b"KO: unknown command, try 'help'\r\n")
-                    elif command == "kill":
-                        conn.sendall(b"OK: killing emulator, bye bye\r\n")
-                        print("INFO | console: kill", flush=True)
-                        self.stop.set()
-                        return
-                    elif words[:2] == ["avd", "name"]:
-                        conn.sendall(f"{self.avd}\r\nOK\r\n".encode())
-                    elif command == "ping":
-                        conn.sendall(b"I am alive!\r\nOK\r\n")
-                    else:
-                        conn.sendall(b"KO: unknown command, try 'help'\r\n")
-
-
-def auth_token() -> str:
-    path = Path(os.environ.get("HOME", str(Path.home()))) / ".emulator_console_auth_token"
-    try:
-        return path.read_text().strip()
-    except FileNotFoundError:
-        token = secrets.token_urlsafe(12)
-        path.write_text(token)
-        path.chmod(0o600)
-        return token
-
-
 def notify_adb_server(adb_port: int) -> None:
     server = int(os.environ.get("ANDROID_ADB_SERVER_PORT") or 5037)
     payload = f"host:emulator:{adb_port}".encode()
@@ -226,9 +146,16 @@ def main(argv: list[str]) -> int:
     if console_port % 2:
         fail(f"console port {console_port} must be even")
     stop = threading.Event()
+
+    def kill() -> None:
+        print("INFO | console: kill", flush=True)
+        stop.set()
+
     try:
-        console = Console(console_port, avd, auth_token(), stop)
         adbd = BootingAdbd(console_port + 1)
+        # The simulator's own emulator console (the token in $HOME, created when missing; `kill`
+        # ends the stand-in), so `adb emu sms send` and `gsm call` work on it too.
+        console = EmulatorConsole(adbd.phone, port=console_port, lock=adbd.lock, avd_name=avd, on_kill=kill)
         grpc = None
         if "-grpc" in opts:
             grpc = socket.socket()
@@ -239,7 +166,7 @@ def main(argv: list[str]) -> int:
         fail(f"cannot bind the emulator's ports: {exc}")
         raise
     signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
-    threading.Thread(target=console.serve, daemon=True).start()
+    console.start()
     adbd.start()
     print(f"INFO | stand-in emulator {avd}: console {console_port}, adb {console_port + 1}, grpc {opts.get('-grpc')}", flush=True)
     notify_adb_server(console_port + 1)
@@ -259,7 +186,7 @@ def main(argv: list[str]) -> int:
     threading.Thread(target=boot, daemon=True).start()
     stop.wait()
     adbd.stop()
-    console.listener.close()
+    console.stop()
     if grpc is not None:
         grpc.close()
     time.sleep(0.05)

@@ -66,3 +66,87 @@ def test_removing_a_folders_files_keeps_the_folder(sh: Shell) -> None:
     assert sh.run(f"rm -r {RECORDS}/*").code == 0
     assert sh.run(f"ls -1 {RECORDS}").stdout == b"" and sh.run(f"[ -d {RECORDS} ]").code == 0
     assert sh.run(f"rm -r {RECORDS}").code == 0 and sh.run(f"[ -d {RECORDS} ]").code == 1
+
+
+# --- the contacts provider, intents and Clipper, as AndroidWorld uses them -----------------------
+
+CONTACTS = "content://com.android.contacts/data/phones"
+
+
+def test_the_contact_insert_intent_opens_the_editor_filled_in_and_save_adds_the_contact(sh: Shell) -> None:
+    """contacts_utils.add_contact: the INSERT intent, a tap on "SAVE", back."""
+    started = sh.run(
+        'am start -a android.intent.action.INSERT -t vnd.android.cursor.dir/contact -e name "Ann O\'Neil Lee" -e phone 5551234'
+    )
+    assert started.code == 0 and b"act=android.intent.action.INSERT typ=vnd.android.cursor.dir/contact" in started.stdout
+    tree = sh.phone.ui_tree()
+    fields = {n.resource_id.rsplit("/", 1)[-1]: n.text for n in tree.iter() if n.resource_id.endswith(("/first", "/last", "/phone"))}
+    assert fields == {"first": "Ann O'Neil", "last": "Lee", "phone": "5551234"}
+    save = next(n for n in tree.iter() if n.text.upper() == "SAVE" and n.clickable)
+    left, top, right, bottom = save.bounds
+    sh.phone.tap((left + right) // 2, (top + bottom) // 2)
+    listed = sh.run("content query --uri content://contacts/phones/ --projection display_name:number").stdout.decode()
+    assert listed == "Row: 0 display_name=Ann O'Neil Lee, number=5551234\n"
+
+
+def test_contacts_are_cleared_through_raw_contacts_or_pm_clear(sh: Shell) -> None:
+    sh.phone.content_insert(CONTACTS, {"display_name": "A", "number": "1"})
+    assert sh.run("content delete --uri content://com.android.contacts/raw_contacts").code == 0
+    assert sh.phone.content_query(CONTACTS) == []
+    sh.phone.content_insert(CONTACTS, {"display_name": "B", "number": "2"})
+    sh.phone.content_insert("content://sms", {"address": "2", "body": "kept", "type": "1", "date": "1"})
+    assert sh.run("pm clear com.android.providers.contacts").stdout == b"Success\n"
+    assert sh.phone.content_query(CONTACTS) == [] and len(sh.phone.content_query("content://sms")) == 1
+
+
+def test_an_sms_intent_opens_the_thread_with_the_draft_and_sms_sends_it(sh: Shell) -> None:
+    """AndroidToolController.send_sms: SENDTO sms:NUMBER with sms_body, then a tap on "SMS"."""
+    assert sh.run('am start -a android.intent.action.SENDTO -d sms:+15550100 --es sms_body "Hi, it\'s me"').code == 0
+    assert sh.phone.foreground_package() == "com.simplemobiletools.smsmessenger"
+    tree = sh.phone.ui_tree()
+    assert any(n.text == "Hi, it's me" and n.resource_id.endswith(":id/thread_type_message") for n in tree.iter())
+    send = next(n for n in tree.iter() if n.text == "SMS")
+    left, top, right, bottom = send.bounds
+    sh.phone.tap((left + right) // 2, (top + bottom) // 2)
+    sent = sh.run("content query --uri content://sms/sent --projection address:body").stdout
+    assert sent == b"Row: 0 address=+15550100, body=Hi, it's me\n"
+
+
+def test_an_intent_nothing_resolves_fails_and_changes_nothing(sh: Shell) -> None:
+    before = sh.phone.snapshot()
+    result = sh.run("am start -a android.intent.action.INSERT -t vnd.android.cursor.dir/nothing")
+    assert result.code != 0 and b"unable to resolve Intent" in result.stderr
+    assert sh.run("am start -a android.intent.action.SENDTO -d sms:1 --ei bad notanumber").code == 255
+    assert sh.phone.state == before
+
+
+def test_clipper_sets_and_gets_the_clipboard_exactly_in_the_foreground_only(sh: Shell) -> None:
+    adb_utils = pytest.importorskip("android_world.env.adb_utils")
+    text = "a b; echo $HOME `id` | (x) & 'q' \"d\" #tag \\ end"
+    # As set_clipboard_contents sends it: Clipper in front, the text escaped for the shell.
+    assert sh.run("am broadcast -a clipper.set -e text " + adb_utils._adb_text_format(text)).stdout.endswith(b"result=0\n")
+    assert sh.run("am start -n ca.zgrs.clipper/ca.zgrs.clipper.Main").code == 0
+    done = sh.run("am broadcast -a clipper.set -e text " + adb_utils._adb_text_format(text)).stdout.decode()
+    assert adb_utils._extract_clipper_output(done) == "Text is copied into clipboard."
+    got = sh.run("am broadcast -a clipper.get").stdout.decode()
+    assert adb_utils._extract_clipper_output(got) == text
+    assert any(n.text == text for n in sh.phone.ui_tree().iter())  # Clipper shows the clip
+    sh.run("input keyevent KEYCODE_BACK")
+    assert sh.run("am broadcast -a clipper.get").stdout.endswith(b"Broadcast completed: result=0\n")
+
+
+def test_clipper_is_installed_without_a_launcher_icon(sh: Shell) -> None:
+    assert b"package:ca.zgrs.clipper\n" in sh.run("pm list packages").stdout
+    assert all(app.package != "ca.zgrs.clipper" for app in sh.phone.launchable_apps())
+
+
+def test_opening_a_conversation_dismisses_its_text_notification(sh: Shell) -> None:
+    from cerebellum_gym.sim import telephony
+
+    telephony.receive_sms(sh.phone, "5550100", "first")
+    telephony.receive_sms(sh.phone, "5550100", "second")  # replaces the conversation's notification
+    telephony.receive_sms(sh.phone, "5550199", "other")
+    assert [n["text"] for n in telephony.notifications(sh.phone)] == ["second", "other"]
+    sh.run("am start -a android.intent.action.VIEW -d sms:5550100")
+    assert [n["text"] for n in telephony.notifications(sh.phone)] == ["other"]
+    assert "Notification List (1)" in sh.run("dumpsys notification").stdout.decode()

@@ -6,6 +6,7 @@ from cerebellum_gym.sim.apps.base import App
 from cerebellum_gym.sim.apps.browser import ChromeApp
 from cerebellum_gym.sim.apps.calendar import SimpleCalendarApp
 from cerebellum_gym.sim.apps.camera import CameraApp
+from cerebellum_gym.sim.apps.clipper import ClipperApp
 from cerebellum_gym.sim.apps.clock import ClockApp
 from cerebellum_gym.sim.apps.contacts import ContactsApp
 from cerebellum_gym.sim.apps.dialer import DialerApp
@@ -30,6 +31,7 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     FilesApp,
     ChromeApp,
     DialerApp,
+    ClipperApp,
 )
 
 __all__ = [
@@ -38,6 +40,7 @@ __all__ = [
     "AudioRecorderApp",
     "CameraApp",
     "ChromeApp",
+    "ClipperApp",
     "ClockApp",
     "ContactsApp",
     "DialerApp",

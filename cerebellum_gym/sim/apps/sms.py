@@ -11,6 +11,7 @@ import re
 from datetime import datetime, timezone
 from typing import ClassVar
 
+from cerebellum_gym.sim import telephony
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.apps.contacts import avatar_color
@@ -74,7 +75,7 @@ class SimpleSmsApp(App):
                     f"{snippet}  ·  {when}",
                     avatar=name[:1].upper(),
                     avatar_color=avatar_color(name),
-                    on_tap=lambda a=address: self.push("thread", address=a, draft="", scroll=10**6),
+                    on_tap=lambda a=address: self.open_thread(a),
                 )
             )
         if not body:
@@ -110,7 +111,13 @@ class SimpleSmsApp(App):
 
     def _open_thread(self, address: str) -> None:
         self.stack.pop()
-        self.push("thread", address=address, draft="", scroll=10**6)
+        self.open_thread(address)
+
+    def open_thread(self, address: str, draft: str = "") -> None:
+        """Show the conversation with ``address`` (its newest message in view, ``draft`` in the
+        compose box); its text notifications go, as the app cancels them on opening it."""
+        self.push("thread", address=address, draft=draft, scroll=10**6)
+        telephony.dismiss_notification(self.phone, self.package, key=telephony.sms_notification_key(address))
 
     def _message_action(self, route: Route, action: str) -> None:
         rows = self.phone.content_query(SMS_URI, where={"_id": route["message_id"]})

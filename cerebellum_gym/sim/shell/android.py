@@ -390,7 +390,10 @@ class Shell(AndroidWorldCommands, Interpreter):
                 return self._ok("Starting: Intent { act=android.intent.action.MAIN cat=[android.intent.category.HOME] }\n")
             package = component.split("/", 1)[0]
             if package not in self.phone.apps:
-                return self._fail(f"Error: Activity not started, unable to resolve Intent {{ cmp={component} }}\n")
+                # As am prints the intent: its action, data and type when no component names it.
+                parts = [f"{key}={opts[flag]}" for flag, key in (("-a", "act"), ("-d", "dat"), ("-t", "typ")) if opts.get(flag)]
+                described = f"cmp={component}" if component or not parts else " ".join([*parts, "flg=0x10000000"])
+                return self._fail(f"Error: Activity not started, unable to resolve Intent {{ {described} }}\n")
             if "-S" in opts:
                 self.phone.force_stop(package)
             self._start(package)
@@ -653,7 +656,10 @@ class Shell(AndroidWorldCommands, Interpreter):
             where = parse_where(opts.get("--where", ""))
             if sub == "query":
                 projection = [c for c in opts["--projection"].split(":") if c] if "--projection" in opts else None
-                rows = self.phone.content_query(uri, projection, where)
+                rows = self.phone.content_query(uri, None, where)
+                rows = _sorted_rows(uri, rows, opts.get("--sort"))
+                if projection:
+                    rows = [{k: row.get(k, "NULL") for k in projection} for row in rows]
                 if not rows:
                     return self._ok("No result found.\n")
                 return self._ok("".join(f"Row: {n} " + ", ".join(f"{k}={v}" for k, v in row.items()) + "\n" for n, row in enumerate(rows)))
@@ -669,6 +675,42 @@ class Shell(AndroidWorldCommands, Interpreter):
 
 
 # --- helpers -----------------------------------------------------------------------------------
+
+#: Providers' default sort orders (the order ``content query`` lists rows in without
+#: ``--sort``): the SMS provider lists the newest message first (``date DESC``).
+DEFAULT_SORT: Final = {"content://sms": "date DESC"}
+_SORT_TERM: Final = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+(ASC|DESC))?\s*", re.IGNORECASE)
+
+
+def _sorted_rows(uri: str, rows: list[dict[str, str]], sort: str | None) -> list[dict[str, str]]:
+    """``rows`` in ``sort``'s order (``col [ASC|DESC], ...``; numbers compare as numbers), or in
+    the provider's default order; ties keep the table's order, as SQLite's sort does.
+
+    Raises:
+        ValueError: a sort order that is not a list of columns.
+    """
+    if sort is None:
+        base = uri.rstrip("/")
+        sort = next((order for prefix, order in DEFAULT_SORT.items() if base == prefix or base.startswith(prefix + "/")), None)
+        if sort is None:
+            return rows
+    terms = []
+    for part in sort.split(","):
+        match = _SORT_TERM.fullmatch(part)
+        if match is None:
+            raise ValueError(f"unsupported sort order: {sort!r}")
+        terms.append((match.group(1), (match.group(2) or "ASC").upper() == "DESC"))
+
+    def key(value: str) -> tuple[int, float, str]:
+        try:
+            return (0, float(value), "")
+        except ValueError:
+            return (1, 0.0, value)
+
+    out = list(rows)
+    for column, descending in reversed(terms):  # stable sorts, last key first
+        out.sort(key=lambda row: key(row.get(column, "")), reverse=descending)
+    return out
 
 
 def _coord(value: str) -> int:
@@ -720,7 +762,7 @@ def _options(args: list[str], takes_value: set[str], extras: bool = False) -> tu
     i = 0
     while i < len(args):
         a = args[i]
-        if extras and a in ("--es", "--ei", "--el", "--ez", "--ef", "--eia", "--esa", "--eu"):
+        if extras and a in ("-e", "--es", "--ei", "--el", "--ez", "--ef", "--eia", "--esa", "--eu"):
             if i + 2 >= len(args):
                 raise ValueError(f'Argument expected after "{a}"')
             value = args[i + 2]

@@ -24,9 +24,11 @@ import posixpath
 import re
 from collections.abc import Callable
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
+from cerebellum_gym.sim import telephony
 from cerebellum_gym.sim.databases import run_sql
+from cerebellum_gym.sim.providers import CONTACTS_URI, SMS_URI
 from cerebellum_gym.sim.shell.language import ShellResult
 
 if TYPE_CHECKING:
@@ -66,6 +68,7 @@ class AndroidWorldCommands:
     _content: Handler
     _pm: Handler
     _ls: Handler
+    _input: Handler
     is_dir: Callable[[str], bool]
     listdir: Callable[[str], list[str]]
     read: Callable[[str], bytes | None]
@@ -94,6 +97,7 @@ class AndroidWorldCommands:
             "printf": self._aw_printf,
             "ls": self._aw_ls,
             "sqlite3": self._aw_sqlite3,
+            "input": self._aw_input,
         }
 
     # --- who adbd runs as --------------------------------------------------------------------
@@ -256,7 +260,17 @@ class AndroidWorldCommands:
                 message += f"java.lang.IllegalArgumentException: Unknown package: {args[1]}\n"
                 return ShellResult(b"", message.encode(), 255)
             return ShellResult()
+        if args[:1] == ["clear"] and len(args) > 1 and args[-1] in _PROVIDER_DATA:
+            # A provider's data is its tables (the contacts, the texts and threads).
+            if args[-1] not in self._packages_installed():
+                return ShellResult(b"", b"Failed\n", 1)
+            for uri in _PROVIDER_DATA[args[-1]]:
+                self.phone.content_delete(uri)
+            return ShellResult(b"Success\n")
         return self._pm(args, stdin)
+
+    def _packages_installed(self) -> set[str]:
+        return {*self.phone.apps, *_PROVIDER_DATA}
 
     # --- find --------------------------------------------------------------------------------
 
@@ -408,7 +422,44 @@ class AndroidWorldCommands:
     def _aw_dumpsys(self, args: list[str], stdin: bytes) -> ShellResult:
         if args[:1] == ["input"]:
             return ShellResult(self._dumpsys_input().encode())
+        if args[:1] == ["telephony.registry"]:
+            return ShellResult(self._dumpsys_telephony().encode())
+        if args[:1] == ["notification"]:
+            return ShellResult(self._dumpsys_notification().encode("utf-8", "surrogateescape"))
         return self._dumpsys(args, stdin)
+
+    def _dumpsys_telephony(self) -> str:
+        """The lines of ``dumpsys telephony.registry`` clients grep: the call state and number."""
+        call = telephony.current_call(self.phone)
+        number = "" if call is None else call["number"]
+        return (
+            "last known state:\n"
+            "  Phone Id=0\n"
+            f"  mCallState={telephony.call_state(self.phone)}\n"
+            f"  mRingingCallState={1 if call and call['state'] == telephony.CALL_STATE_RINGING else 0}\n"
+            f"  mCallIncomingNumber={number}\n"
+            "  mServiceState={mVoiceRegState=0(IN_SERVICE), mDataRegState=0(IN_SERVICE)}\n"
+            "  mDataConnectionState=2\n"
+        )
+
+    def _dumpsys_notification(self) -> str:
+        """``dumpsys notification``: the posted notifications (package, title and text)."""
+        posted = telephony.notifications(self.phone)
+        lines = ["Current Notification Manager state:", f"  Notification List ({len(posted)}):"]
+        for i, note in enumerate(reversed(posted)):
+            lines.append(f"    NotificationRecord(0x{i:08x}: pkg={note['package']} user=UserHandle{{0}} id={i + 1} tag=null importance=4)")
+            lines.append(f"      android.title=String ({note['title']})")
+            lines.append(f"      android.text=String ({note['text']})")
+        return "\n".join(lines) + "\n"
+
+    # --- input keyevent ENDCALL --------------------------------------------------------------
+
+    def _aw_input(self, args: list[str], stdin: bytes) -> ShellResult:
+        """``input keyevent KEYCODE_ENDCALL`` (6) hangs up a call; everything else is ``input``'s."""
+        if len(args) >= 2 and args[-2] == "keyevent" and args[-1].upper().removeprefix("KEYCODE_") in ("ENDCALL", "6"):
+            telephony.end_call(self.phone)
+            return ShellResult()
+        return self._input(args, stdin)
 
     def _dumpsys_input(self) -> str:
         """The parts of ``dumpsys input`` clients parse: the viewport's logical frame and the
@@ -447,7 +498,87 @@ class AndroidWorldCommands:
     def _aw_am(self, args: list[str], stdin: bytes) -> ShellResult:
         if args[:2] == ["stack", "list"]:
             return ShellResult(self._stack_list().encode())
+        if args[:1] in (["start"], ["start-activity"]) and "-n" not in args and "-a" in args:
+            resolved = self._aw_intent(args[1:])
+            if resolved is not None:
+                return resolved
+        if args[:1] == ["broadcast"] and any(a.startswith("clipper.") for a in args):
+            return self._aw_clipper(args[1:])
         return self._am(args, stdin)
+
+    def _aw_intent(self, args: list[str]) -> ShellResult | None:
+        """``am start`` by action: the contact editor (``INSERT`` of a contact, extras ``name``
+        and ``phone``) and a text to a number (``SENDTO``/``VIEW`` ``sms:`` or ``smsto:``,
+        extra ``sms_body``). ``None``: an intent for ``am``'s own resolution."""
+        from cerebellum_gym.sim.shell.android import _options
+
+        try:
+            opts, _ = _options(args, takes_value={"-a", "-c", "-d", "-t", "--user", "-f"}, extras=True)
+        except ValueError as exc:
+            return ShellResult(b"", f"Exception occurred while executing 'start':\n{exc}\n".encode(), 255)
+        action, data, mime = opts.get("-a", ""), opts.get("-d", ""), opts.get("-t", "")
+        extras = {k[len("extra:") :]: v for k, v in opts.items() if k.startswith("extra:")}
+        described = " ".join(
+            part
+            for part in (f"act={action}", f"dat={data}" if data else "", f"typ={mime}" if mime else "", "flg=0x10000000",
+                         "(has extras)" if extras else "")
+            if part
+        )  # fmt: skip
+        route: dict[str, Any]
+        if action == "android.intent.action.INSERT" and mime in ("vnd.android.cursor.dir/contact", "vnd.android.cursor.dir/raw_contact"):
+            package = CONTACTS_PACKAGE
+            route = {"name": "create", **contact_fields(extras.get("name", ""), extras.get("phone", ""))}
+        elif action in ("android.intent.action.SENDTO", "android.intent.action.VIEW") and data.split(":", 1)[0] in ("sms", "smsto"):
+            package = SMS_PACKAGE
+            number = data.split(":", 1)[1]
+            route = {"name": "thread", "address": number, "draft": extras.get("sms_body", ""), "scroll": 10**6}
+        else:
+            return None
+        if package not in self.phone.apps:
+            return ShellResult(
+                f"Starting: Intent {{ {described} }}\n".encode(),
+                f"Error: Activity not started, unable to resolve Intent {{ {described} }}\n".encode(),
+                1,
+            )
+        app = self.phone.apps[package]
+        self.phone.start_app(package)
+        if package == SMS_PACKAGE:
+            app.open_thread(route["address"], route["draft"])  # type: ignore[attr-defined]
+        else:
+            app.push(route.pop("name"), **route)
+        self.phone.invalidate()
+        return ShellResult(f"Starting: Intent {{ {described} }}\n".encode())
+
+    # --- Clipper's broadcasts ----------------------------------------------------------------
+
+    def _aw_clipper(self, args: list[str]) -> ShellResult:
+        """Clipper (``ca.zgrs.clipper``): ``clipper.set -e text TEXT`` copies TEXT exactly,
+        ``clipper.get`` answers the clip as the broadcast's data. As on Android 10 and later,
+        only the app in the foreground may use the clipboard: with Clipper in the background
+        the receiver sets no result (``result=0``)."""
+        from cerebellum_gym.sim.shell.android import _options
+
+        try:
+            opts, _ = _options(args, takes_value={"-a", "-n", "-c", "-d", "--user", "-f"}, extras=True)
+        except ValueError as exc:
+            return ShellResult(b"", f"Exception occurred while executing 'broadcast':\n{exc}\n".encode(), 255)
+        action = opts.get("-a", "")
+        extras = {k[len("extra:") :]: v for k, v in opts.items() if k.startswith("extra:")}
+        header = f"Broadcasting: Intent {{ act={action} flg=0x400000{' (has extras)' if extras else ''} }}\n"
+        if action not in ("clipper.set", "clipper.get") or CLIPPER_PACKAGE not in self.phone.apps:
+            return ShellResult((header + "Broadcast completed: result=0\n").encode())
+        if self.phone.foreground_package() != CLIPPER_PACKAGE:
+            return ShellResult((header + "Broadcast completed: result=0\n").encode())
+        if action == "clipper.set":
+            if "text" not in extras:
+                return ShellResult((header + "Broadcast completed: result=0\n").encode())
+            telephony.set_clipboard(self.phone, extras["text"])
+            self.phone.invalidate()  # Clipper shows the clip
+            data = "Text is copied into clipboard."
+        else:
+            data = telephony.clipboard(self.phone) or ""
+        reply = header + f'Broadcast completed: result=-1, data="{data}"\n'
+        return ShellResult(reply.encode("utf-8", "surrogateescape"))
 
     def _stack_list(self) -> str:
         """``am stack list``: the foreground task's root task first, visible, then the home task."""
@@ -470,6 +601,25 @@ class AndroidWorldCommands:
             f"  taskId=1: {home} {bounds} userId=0 visible={'false' if lines else 'true'} topActivity=ComponentInfo{{{_full(home)}}}\n"
         )
         return "".join(lines)
+
+
+CONTACTS_PACKAGE: Final = "com.google.android.contacts"
+SMS_PACKAGE: Final = "com.simplemobiletools.smsmessenger"
+CLIPPER_PACKAGE: Final = "ca.zgrs.clipper"
+#: System providers whose data ``pm clear`` wipes: package -> its content URIs.
+_PROVIDER_DATA: Final = {
+    "com.android.providers.contacts": (CONTACTS_URI,),
+    "com.android.providers.telephony": (SMS_URI,),
+}
+
+
+def contact_fields(name: str, phone: str) -> dict[str, str]:
+    """The contact editor's fields for an ``INSERT`` intent's ``name`` and ``phone``: the name
+    split into first and last at its last space, as the editor's structured name shows it."""
+    first, _, last = name.strip().rpartition(" ")
+    if not first:
+        first, last = last, ""
+    return {"first": first, "last": last, "phone": phone}
 
 
 #: The folders Android creates on shared storage (``Environment.DIRECTORY_*``); AndroidWorld's
