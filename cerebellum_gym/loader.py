@@ -25,8 +25,12 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import importlib
+import shutil
+import tempfile
+import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cerebellum_gym.devices.base import Device
@@ -224,10 +228,16 @@ def _embedded_androidworld(config: AndroidWorldConfig, device_class: Callable[..
     from cerebellum_gym.devices.androidworld_embedded import notice_once, require_android_world
 
     require_android_world()  # before anything is served: the error says how to install it
+    from cerebellum_gym.devices.android import CONSOLE_TOKEN_FILE
     from cerebellum_gym.sim.adbd import AdbdServer
     from cerebellum_gym.sim.phone import Phone
 
-    served = AdbdServer(Phone(), port=0).start()
+    # With the emulator console (AndroidWorld texts and calls through `adb emu`), its token in a
+    # private folder (0600, as the emulator's), removed with the served device.
+    token_dir = tempfile.mkdtemp(prefix="cerebellum-console-")
+    served = AdbdServer(Phone(), port=0, console=True, console_auth_token=Path(token_dir) / CONSOLE_TOKEN_FILE)
+    weakref.finalize(served, shutil.rmtree, token_dir, True)
+    served.start()
     try:
         device = device_class(**dataclasses.replace(config, served=served).device_kwargs())
     except BaseException:

@@ -22,3 +22,7 @@ COLORSPACE_SRGB: Final = 1
 #: The served simulator's product name (``ro.product.name``) and its (simulator-only) full reset.
 SIM_PRODUCT: Final = "cerebellum_sim"
 SIM_RESET_COMMAND: Final = "cerebellum-sim factory-reset"
+
+#: The emulator console's token file in a ``HOME`` (the emulator's, and the adb client's that
+#: answers ``auth`` with it for ``adb emu``).
+CONSOLE_TOKEN_FILE: Final = ".emulator_console_auth_token"

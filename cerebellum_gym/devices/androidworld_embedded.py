@@ -35,10 +35,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import threading
+from pathlib import Path
 from typing import Any, Final
 
-from cerebellum_gym.errors import DeviceLostError
+from cerebellum_gym.devices.android import CONSOLE_TOKEN_FILE
+from cerebellum_gym.errors import CerebellumError, DeviceLostError
 
 log = logging.getLogger("cerebellum_gym.androidworld")
 
@@ -118,10 +121,13 @@ class EmbeddedAndroidWorld:
             from cerebellum_gym.devices.androidworld_adb import load_adb_env
 
             self.adb = PrivateAdbServer(adb=adb_path).start()
-            connected = self.adb.run("connect", self.serial)
-            if "connected" not in connected.stdout:
-                said = f"{connected.stdout.strip()} {connected.stderr.strip()}".strip()
-                raise DeviceLostError(f"adb could not connect to the served device {self.serial}: {said}")
+            if getattr(served, "console", None) is not None:
+                self._attach_as_emulator(served)
+            else:
+                connected = self.adb.run("connect", self.serial)
+                if "connected" not in connected.stdout:
+                    said = f"{connected.stdout.strip()} {connected.stderr.strip()}".strip()
+                    raise DeviceLostError(f"adb could not connect to the served device {self.serial}: {said}")
             # Only the private server's variables: android_env copies the rest of os.environ itself.
             adb_env = {k: v for k, v in self.adb.env.items() if k.startswith(("ANDROID_ADB", "ADB_")) or k == "HOME"}
             self.env = load_adb_env(
@@ -138,9 +144,26 @@ class EmbeddedAndroidWorld:
             self.close()
             raise
 
+    def _attach_as_emulator(self, served: Any) -> None:
+        """Attach a device served with an emulator console as an emulator does
+        (``emulator-<console port>``), so ``adb emu sms send`` / ``gsm call`` reach its console:
+        the adb client only speaks to consoles of ``emulator-NNNN`` serials, and authenticates
+        with the token in *its* ``HOME``, so the console's token is written there (0600)."""
+        token = served.console.token()
+        if token is not None:
+            path = Path(self.adb.env["HOME"]) / CONSOLE_TOKEN_FILE
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(token)
+        try:
+            self._serial = str(served.announce(self.adb.port))
+        except CerebellumError as exc:
+            raise DeviceLostError(f"the adb server did not attach the served device: {exc}") from exc
+
     @property
     def serial(self) -> str:
-        """The served device's adb serial (``127.0.0.1:<port>``)."""
+        """The served device's adb serial: ``emulator-<console port>`` when it is served with an
+        emulator console (the loader's embedded phone), else ``127.0.0.1:<port>``."""
         return self._serial
 
     @property

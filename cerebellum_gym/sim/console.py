@@ -52,6 +52,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from cerebellum_gym.devices.android import CONSOLE_TOKEN_FILE
 from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.sim import telephony
 
@@ -60,7 +61,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-TOKEN_FILE: Final = ".emulator_console_auth_token"
+TOKEN_FILE: Final = CONSOLE_TOKEN_FILE
 #: Where the emulator and the adb client keep the token: ``$HOME/.emulator_console_auth_token``.
 DEFAULT_TOKEN_PATH: Final = "~/" + TOKEN_FILE
 #: The emulator's line buffer (``char buff[4096]``): a longer line wraps and starts again.

@@ -63,8 +63,8 @@ def adb_server_alive(port: int) -> bool:
 
 def served_threads(world: Any) -> list[threading.Thread]:
     """This world's adbd listener thread, if it still runs, and its open connections."""
-    name = f"adbd:{world.serial.rsplit(':', 1)[1]}"
-    return [t for t in threading.enumerate() if t.name == name] + list(world.server._connections)
+    listener = world.server._thread  # adbd:<port>; enumerate() lists it only while it runs
+    return [t for t in threading.enumerate() if t is listener] + list(world.server._connections)
 
 
 def wait_gone(world: Any, seconds: float = 5.0) -> None:
@@ -139,6 +139,28 @@ def test_gym_make_with_no_emulator_runs_androidworld_on_the_embedded_simulator(
     wait_gone(world)
     assert world.closed and not served_threads(world) and not adb_server_alive(port)
     env.close()  # idempotent
+
+
+def test_the_embedded_phone_is_attached_as_an_emulator_so_adb_emu_reaches_its_console() -> None:
+    """AndroidWorld texts and calls the phone through ``adb emu`` (SMS set-up), which the adb
+    client sends only to the console of an ``emulator-NNNN`` serial, authenticated with the token
+    in its own ``HOME``: the embedded phone is served with a console and attached that way."""
+    env = gym.make("Cerebellum-AndroidWorld-v0", task="SystemWifiTurnOn", pixels=False)
+    world = env.unwrapped.device.embedded
+    try:
+        assert world.serial == world.server.emulator_serial and world.serial.startswith("emulator-")
+        text = "Hi; $(rm -rf /) `x` 'q' \"d\" & done"
+        sent = world.adb.run("-s", world.serial, "emu", "sms", "send", "5551234", text)
+        assert sent.returncode == 0 and "OK" in sent.stdout, sent
+        inbox = world.adb.run("-s", world.serial, "shell", "content query --uri content://sms/inbox")
+        assert "address=5551234" in inbox.stdout and f"body={text}," in inbox.stdout, inbox.stdout
+        token = world.server.console.auth_token_path
+        assert token is not None and token.read_text() and oct(token.stat().st_mode & 0o777) == "0o600"
+        env.reset(seed=0)  # AndroidWorld still runs on the emulator serial
+    finally:
+        env.close()
+    wait_gone(world)
+    assert world.closed and not served_threads(world)
 
 
 def test_the_notice_is_logged_once_per_process_and_make_vec_gives_each_env_its_own_phone(
