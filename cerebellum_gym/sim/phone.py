@@ -306,7 +306,7 @@ class Phone(Device):
         """Let a person's moment pass; rebuild the screen if the input changed something or
         the app shows a running clock (input that hit nothing leaves the screen as it was)."""
         self.state.clock += SECONDS_PER_ACTION
-        if changed or self.foreground_app.clock_dependent:
+        if changed or self.foreground_app.shows_running_clock():
             self.invalidate()
 
     def tap(self, x: int, y: int) -> None:
@@ -376,7 +376,7 @@ class Phone(Device):
 
     def wait(self, seconds: float) -> None:
         self.state.clock += max(0.0, float(seconds))
-        if self.foreground_app.clock_dependent:
+        if self.foreground_app.shows_running_clock():
             self.invalidate()
 
     # --- apps and system state ---------------------------------------------------------------

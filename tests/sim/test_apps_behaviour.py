@@ -128,3 +128,49 @@ def test_dialer_opens_from_the_launcher_and_dials() -> None:
     tap(phone, text="End call")
     phone.press_key(KEYCODE_BACK)
     assert node(phone, text="123") is not None  # the call is in the recents list
+
+
+def test_running_counters_move_with_the_clock_and_still_screens_stay_built() -> None:
+    # A screen whose clock runs is rebuilt as time passes; one that shows nothing finer than the
+    # minute keeps its layout (the phone reuses it) until an input changes something.
+    phone = Phone()
+    phone.start_app("com.dimowner.audiorecorder")
+    tap(phone, text="While using the app")
+    idle = phone.layout
+    phone.wait(5)  # the clock starts on a whole minute: still the same minute
+    assert phone.layout is idle  # not recording: nothing on screen runs
+    tap(phone, desc="Record")
+    phone.wait(7)
+    assert node(phone, rid=":id/txt_progress").text == "00:08"  # 7 s waited + 1 s for the tap
+    phone.wait(3)
+    assert node(phone, rid=":id/txt_progress").text == "00:11"
+
+    phone = Phone()
+    phone.start_app("com.android.camera2")
+    tap(phone, text="No thanks")
+    tap(phone, desc="Switch to Video Camera")
+    idle = phone.layout
+    phone.wait(5)
+    assert phone.layout is idle
+    tap(phone, desc="Start recording")
+    phone.wait(4)
+    assert node(phone, text="● 00:05") is not None
+
+    phone = Phone()
+    phone.start_app("com.google.android.deskclock")
+    tap(phone, desc="Timer")
+    for digit in "15":
+        tap(phone, text=digit)
+    idle = phone.layout
+    phone.wait(5)
+    assert phone.layout is idle  # digits typed, timer not started
+    tap(phone, desc="Start")
+    phone.wait(5)
+    assert node(phone, rid=":id/timer_time_text").text == "00:09"  # 15 s less 5 waited and 1 for the tap
+
+    for package in ("com.android.chrome", "com.simplemobiletools.calendar.pro", "com.simplemobiletools.smsmessenger"):
+        phone = Phone()
+        phone.start_app(package)
+        shown = phone.layout
+        phone.wait(5)
+        assert phone.layout is shown, package

@@ -38,11 +38,22 @@ class App:
     root_screen: ClassVar[str] = "main"
     #: Whether screens change with the clock between inputs (a running stopwatch does). The
     #: phone then rebuilds them as time passes; apps that only show the minute set ``False``
-    #: for speed (every screen is rebuilt when the minute changes anyway).
+    #: for speed (every screen is rebuilt when the minute changes anyway). An app whose
+    #: screens run a clock only sometimes answers :meth:`shows_running_clock` instead.
     clock_dependent: ClassVar[bool] = True
 
     def __init__(self, phone: Phone) -> None:
         self.phone = phone
+
+    def shows_running_clock(self) -> bool:
+        """Whether the screen now on show may change as time passes with no input (the phone
+        asks the foreground app after every input and wait): ``clock_dependent`` unless the app
+        knows better (a recorder runs a clock only while it records)."""
+        return self.clock_dependent
+
+    def saved_data(self) -> dict[str, Any]:
+        """The app's private data as stored, without creating it (empty before first use)."""
+        return self.phone.state.app_data.get(self.package) or {}
 
     # --- state -------------------------------------------------------------------------------
 

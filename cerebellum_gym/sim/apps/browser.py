@@ -24,6 +24,8 @@ RED = (219, 68, 55)
 
 class ChromeApp(App):
     package: ClassVar[str] = "com.android.chrome"
+    #: Its screens show no time finer than the minute (the phone rebuilds every screen on a new one).
+    clock_dependent: ClassVar[bool] = False
     activity: ClassVar[str] = "com.google.android.apps.chrome.Main"
     label: ClassVar[str] = "Chrome"
     color: ClassVar[tuple[int, int, int]] = RED

@@ -36,6 +36,8 @@ def long_date(day: date) -> str:
 
 class SimpleCalendarApp(App):
     package: ClassVar[str] = "com.simplemobiletools.calendar.pro"
+    #: Its screens show no time finer than the minute (the phone rebuilds every screen on a new one).
+    clock_dependent: ClassVar[bool] = False
     activity: ClassVar[str] = "com.simplemobiletools.calendar.pro.activities.MainActivity"
     label: ClassVar[str] = "Simple Calendar Pro"
     color: ClassVar[tuple[int, int, int]] = ORANGE

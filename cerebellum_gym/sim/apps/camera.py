@@ -24,6 +24,10 @@ class CameraApp(App):
     label: ClassVar[str] = "Camera"
     color: ClassVar[tuple[int, int, int]] = (55, 71, 79)
 
+    def shows_running_clock(self) -> bool:
+        # Only a video recording's counter runs; the rest shows no time.
+        return bool(self.saved_data().get("recording"))
+
     def initial_data(self) -> dict[str, object]:
         return {"asked_location": False, "mode": "photo", "recording": False, "started": 0.0}
 

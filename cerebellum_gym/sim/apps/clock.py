@@ -39,6 +39,11 @@ class ClockApp(App):
     label: ClassVar[str] = "Clock"
     color: ClassVar[tuple[int, int, int]] = (66, 133, 244)
 
+    def shows_running_clock(self) -> bool:
+        # A running stopwatch or timer counts seconds; alarms and the world clock show minutes.
+        d = self.saved_data()
+        return bool(d.get("sw_running")) or d.get("timer_end") is not None
+
     def initial_data(self) -> dict[str, object]:
         return {
             "tab": "Alarm",

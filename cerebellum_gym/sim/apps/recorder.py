@@ -29,6 +29,10 @@ class AudioRecorderApp(App):
     label: ClassVar[str] = "Audio Recorder"
     color: ClassVar[tuple[int, int, int]] = RED
 
+    def shows_running_clock(self) -> bool:
+        # Only the recording counter runs; the rest shows no time.
+        return bool(self.saved_data().get("recording"))
+
     def initial_data(self) -> dict[str, object]:
         return {"permission": None, "recording": False, "started": 0.0, "counter": 1}
 

@@ -27,6 +27,8 @@ def digits(number: str) -> str:
 
 class SimpleSmsApp(App):
     package: ClassVar[str] = "com.simplemobiletools.smsmessenger"
+    #: Its screens show no time finer than the minute (the phone rebuilds every screen on a new one).
+    clock_dependent: ClassVar[bool] = False
     activity: ClassVar[str] = "com.simplemobiletools.smsmessenger.activities.MainActivity"
     label: ClassVar[str] = "Simple SMS Messenger"
     color: ClassVar[tuple[int, int, int]] = BLUE
