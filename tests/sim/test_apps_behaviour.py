@@ -174,3 +174,30 @@ def test_running_counters_move_with_the_clock_and_still_screens_stay_built() -> 
         shown = phone.layout
         phone.wait(5)
         assert phone.layout is shown, package
+
+
+def test_calendar_month_counts_each_days_events() -> None:
+    from datetime import date
+
+    from cerebellum_gym.sim.apps.calendar import SimpleCalendarApp, ts
+    from cerebellum_gym.sim.providers import CALENDAR_URI
+
+    phone = Phone()  # October 2023
+    for title, start, end in (
+        ("one day", ts(date(2023, 10, 3), 9, 0), ts(date(2023, 10, 3), 10, 0)),
+        ("overnight", ts(date(2023, 10, 3), 23, 0), ts(date(2023, 10, 5), 1, 0)),
+        ("instant", ts(date(2023, 10, 20), 0, 0), ts(date(2023, 10, 20), 0, 0)),
+    ):
+        phone.content_insert(CALENDAR_URI, {"title": title, "start_ts": str(start), "end_ts": str(end)})
+    phone.start_app(SimpleCalendarApp.package)
+    app = phone.app(SimpleCalendarApp.package)
+    assert isinstance(app, SimpleCalendarApp)
+    shown = {n.text: n.content_desc for n in phone.ui_tree().iter() if n.content_desc.startswith("October")}
+    assert shown["3"] == "October 3, 2023, 2 events" and shown["4"] == "October 4, 2023, 1 event"
+    assert shown["5"] == "October 5, 2023, 1 event" and shown["6"] == "October 6, 2023"
+    for text, desc in shown.items():  # the cached grid agrees with the day view's own filter
+        count = len(app.events_on(date(2023, 10, int(text))))
+        assert desc.endswith(f"{count} event{'s' if count != 1 else ''}") if count else "event" not in desc
+    phone.content_delete(CALENDAR_URI, {"title": "overnight"})
+    shown = {n.text: n.content_desc for n in phone.ui_tree().iter() if n.content_desc.startswith("October")}
+    assert shown["3"] == "October 3, 2023, 1 event" and shown["4"] == "October 4, 2023"
