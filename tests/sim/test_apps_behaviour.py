@@ -201,3 +201,22 @@ def test_calendar_month_counts_each_days_events() -> None:
     phone.content_delete(CALENDAR_URI, {"title": "overnight"})
     shown = {n.text: n.content_desc for n in phone.ui_tree().iter() if n.content_desc.startswith("October")}
     assert shown["3"] == "October 3, 2023, 1 event" and shown["4"] == "October 4, 2023"
+
+
+def test_calendar_month_screen_is_reused_and_its_buttons_act_on_the_shown_route() -> None:
+    import pickle
+
+    calendar = "com.simplemobiletools.calendar.pro"
+    phone = Phone()
+    phone.start_app(calendar)
+    first = phone.layout
+    phone.factory_reset()  # a new episode: fresh routes, same month and events
+    phone.start_app(calendar)
+    assert phone.layout is first
+    tap(phone, desc="Next month")
+    assert node(phone, text="November 2023") is not None
+    tap(phone, desc="Previous month")
+    tap(phone, desc="Previous month")
+    assert node(phone, text="September 2023") is not None
+    copy = pickle.loads(pickle.dumps(phone))  # the cached screen holds callbacks: not pickled
+    assert node(copy, text="September 2023") is not None
