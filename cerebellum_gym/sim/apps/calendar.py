@@ -11,7 +11,7 @@ from __future__ import annotations
 import calendar as pycal
 import functools
 from datetime import date, datetime, timedelta, timezone
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import confirm_dialog, edit_field, field_key, number_dialog, parse_int
@@ -68,11 +68,6 @@ class SimpleCalendarApp(App):
     label: ClassVar[str] = "Simple Calendar Pro"
     color: ClassVar[tuple[int, int, int]] = ORANGE
 
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state.pop("_month", None)  # widgets with callbacks: made again on demand
-        return state
-
     def events(self) -> list[dict[str, str]]:
         return sorted(self.phone.content_query(CALENDAR_URI), key=lambda r: (int(r.get("start_ts", 0)), r.get("title", "")))
 
@@ -101,14 +96,10 @@ class SimpleCalendarApp(App):
         year, month = route["year"], route["month"]
         today = self.phone.now().date()
         spans = tuple((int(event.get("start_ts", 0)), int(event.get("end_ts", 0))) for event in self.events())
-        # The month screen depends on nothing else, and its callbacks read the route when they
-        # run (the shown screen's route is the top of the stack): the spec is made once per key
-        # and handed back as the same object, which lets the phone reuse its layout.
-        key = (year, month, today, spans)
-        cached = self.__dict__.get("_month")
-        if cached is not None and cached[0] == key:
-            spec: ScreenSpec = cached[1]
-            return spec
+        # The month screen depends on nothing else: made once per key (reused_spec).
+        return self.reused_spec(("main", year, month, today, spans), lambda: self._month_screen(year, month, today, spans))
+
+    def _month_screen(self, year: int, month: int, today: date, spans: tuple[tuple[int, int], ...]) -> ScreenSpec:
         body: list[Widget] = [Row([Text(d, size=36, center=True, color=(96, 94, 102), height=100) for d in WEEKDAYS], height=100)]
         for week in _month_cells(year, month, spans):
             cells: list[Widget] = []
@@ -136,9 +127,7 @@ class SimpleCalendarApp(App):
             IconButton("Next month", "›", on_tap=lambda: self._shift_month(self.route, 1)),
         ]
         fab = IconButton("New Event", "+", color=(255, 255, 255), round_fill=ORANGE, on_tap=lambda: self._new_event(today))
-        spec = ScreenSpec(title=title, body=body, actions=actions, fab=fab)
-        self._month = (key, spec)
-        return spec
+        return ScreenSpec(title=title, body=body, actions=actions, fab=fab)
 
     # --- day ---------------------------------------------------------------------------------
 
