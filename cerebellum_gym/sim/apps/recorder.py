@@ -70,6 +70,17 @@ class AudioRecorderApp(App):
 
     def screen_main(self, route: Route) -> ScreenSpec:
         d = self.data
+        dialog = route.get("dialog")
+        if dialog == "save":  # its name field writes to this route
+            return self._main_screen(route)
+        recording = bool(d["recording"])
+        elapsed = int(self.phone.state.clock - float(d["started"])) if recording else 0
+        records = () if recording else tuple(self.records())
+        # Everything the screen shows; without the save dialog its callbacks use no route.
+        return self.reused_spec(("main", recording, elapsed, records, dialog), lambda: self._main_screen(route))
+
+    def _main_screen(self, route: Route) -> ScreenSpec:
+        d = self.data
         body: list[Widget] = []
         if d["recording"]:
             elapsed = int(self.phone.state.clock - float(d["started"]))
