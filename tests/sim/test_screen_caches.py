@@ -56,7 +56,8 @@ def test_cached_trees_equal_fresh_ones_on_random_walks(monkeypatch: pytest.Monke
         phone.factory_reset()
         phone.start_app(app.package)
         _walk(phone, rng, 40)  # every hit builds the tree afresh too and compares (check=True)
-    assert cache.hits > 100, "screens return often on random walks"
+    # (screens whose app hands back the same spec reuse their layout and skip the tree cache)
+    assert cache.hits > 60, "screens return often on random walks"
     assert cache.misses > 20
 
 
