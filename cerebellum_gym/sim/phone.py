@@ -97,8 +97,6 @@ class Phone(Device):
         # Plain data: unpickling a pickled state is an exact copy, several times faster than deepcopy.
         self._pristine_blob = pickle.dumps(self._pristine, protocol=pickle.HIGHEST_PROTOCOL)
         self._layout: Layout | None = None
-        #: The last spec each app built, with its scroll and layout (see ``layout``).
-        self._spec_layouts: dict[str, tuple[Any, int, Layout]] = {}
         self._layout_minute = -1
         self._version = 0
         self._frames: dict[int, tuple[tuple[int, int], np.ndarray]] = {}
@@ -109,7 +107,6 @@ class Phone(Device):
         state = self.__dict__.copy()
         state["_layout"] = None
         state["_frames"] = {}
-        state["_spec_layouts"] = {}
         return state
 
     # --- state management --------------------------------------------------------------------
@@ -190,13 +187,13 @@ class Phone(Device):
             spec = self.foreground_app.build()
             package = self.state.foreground
             # An app may hand back the very spec it built before when its screen cannot have
-            # changed (the home screen does): its layout is then reused as it is.
-            last = self._spec_layouts.get(package)
-            if last is not None and last[0] is spec and last[1] == spec.scroll:
-                self._layout = last[2]
+            # changed (the home screen does, App.reused_spec): its layout is then reused as it is.
+            last = spec.laid_out
+            if last is not None and last[0] == spec.scroll:
+                self._layout = last[1]
             else:
                 self._layout = TREES.layout(spec, package)
-                self._spec_layouts[package] = (spec, spec.scroll, self._layout)
+                spec.laid_out = (spec.scroll, self._layout)
             self._layout_minute = minute
         return self._layout
 
@@ -306,7 +303,7 @@ class Phone(Device):
         """Let a person's moment pass; rebuild the screen if the input changed something or
         the app shows a running clock (input that hit nothing leaves the screen as it was)."""
         self.state.clock += SECONDS_PER_ACTION
-        if changed or self.foreground_app.clock_dependent:
+        if changed or self.foreground_app.shows_running_clock():
             self.invalidate()
 
     def tap(self, x: int, y: int) -> None:
@@ -376,7 +373,7 @@ class Phone(Device):
 
     def wait(self, seconds: float) -> None:
         self.state.clock += max(0.0, float(seconds))
-        if self.foreground_app.clock_dependent:
+        if self.foreground_app.shows_running_clock():
             self.invalidate()
 
     # --- apps and system state ---------------------------------------------------------------

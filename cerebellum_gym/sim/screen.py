@@ -55,6 +55,9 @@ class ScreenSpec:
     dialog: Dialog | None = None
     scroll: int = 0
     background: render.RGB = render.BACKGROUND
+    #: ``(scroll, layout)`` of this very spec as the phone last laid it out: an app that hands
+    #: back the same spec object (its screen cannot have changed) gets that layout back.
+    laid_out: tuple[int, Layout] | None = field(default=None, repr=False, compare=False)
 
 
 class Placed(NamedTuple):

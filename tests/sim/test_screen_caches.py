@@ -13,6 +13,7 @@ from PIL import ImageDraw
 
 from cerebellum_gym.core.tree import to_uiautomator_xml
 from cerebellum_gym.sim import render, screen
+from cerebellum_gym.sim.apps.base import App
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.sim.render import FRAMES, FrameCache
 from cerebellum_gym.sim.screen import TreeCache
@@ -48,13 +49,15 @@ def test_cached_trees_equal_fresh_ones_on_random_walks(monkeypatch: pytest.Monke
     import cerebellum_gym.sim.phone as phone_module
 
     monkeypatch.setattr(phone_module, "TREES", cache)
+    monkeypatch.setattr(App, "check_reused_specs", True)  # and every reused spec against a fresh one
     rng = np.random.default_rng(5)
     phone = Phone()
     for app in phone.launchable_apps():
         phone.factory_reset()
         phone.start_app(app.package)
         _walk(phone, rng, 40)  # every hit builds the tree afresh too and compares (check=True)
-    assert cache.hits > 100, "screens return often on random walks"
+    # (screens whose app hands back the same spec reuse their layout and skip the tree cache)
+    assert cache.hits > 60, "screens return often on random walks"
     assert cache.misses > 20
 
 

@@ -8,6 +8,7 @@ carrying its local state (draft text, scroll offset, an open dialog).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cerebellum_gym.sim.render import RGB
@@ -38,11 +39,29 @@ class App:
     root_screen: ClassVar[str] = "main"
     #: Whether screens change with the clock between inputs (a running stopwatch does). The
     #: phone then rebuilds them as time passes; apps that only show the minute set ``False``
-    #: for speed (every screen is rebuilt when the minute changes anyway).
+    #: for speed (every screen is rebuilt when the minute changes anyway). An app whose
+    #: screens run a clock only sometimes answers :meth:`shows_running_clock` instead.
     clock_dependent: ClassVar[bool] = True
+    #: Build every reused spec afresh too and compare their trees (tests; slow).
+    check_reused_specs: ClassVar[bool] = False
 
     def __init__(self, phone: Phone) -> None:
         self.phone = phone
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state.pop("_specs", None)  # widgets with callbacks: made again on demand
+        return state
+
+    def shows_running_clock(self) -> bool:
+        """Whether the screen now on show may change as time passes with no input (the phone
+        asks the foreground app after every input and wait): ``clock_dependent`` unless the app
+        knows better (a recorder runs a clock only while it records)."""
+        return self.clock_dependent
+
+    def saved_data(self) -> dict[str, Any]:
+        """The app's private data as stored, without creating it (empty before first use)."""
+        return self.phone.state.app_data.get(self.package) or {}
 
     # --- state -------------------------------------------------------------------------------
 
@@ -133,6 +152,29 @@ class App:
             raise LookupError(f"{type(self).__name__} has no screen {route['screen']!r}")
         spec: ScreenSpec = builder(route)
         spec.scroll = route.get("scroll", 0)
+        return spec
+
+    def reused_spec(self, key: Hashable, make: Callable[[], ScreenSpec]) -> ScreenSpec:
+        """``make()``, made once per ``key`` and handed back as the same spec while ``key`` holds,
+        which lets the phone reuse its whole layout (no walk over the widgets), across episodes
+        too. ``key`` names the screen and holds everything it shows and does; its callbacks must
+        not capture a route (a new episode brings new routes): they read ``self.route`` when
+        they run, which is the shown screen's route."""
+        specs: dict[Hashable, ScreenSpec] = self.__dict__.setdefault("_specs", {})
+        spec = specs.get(key)
+        if spec is None:
+            if len(specs) >= 64:
+                specs.clear()
+            spec = specs[key] = make()
+        elif self.check_reused_specs:
+            from cerebellum_gym.core.tree import to_uiautomator_xml
+            from cerebellum_gym.sim.screen import layout
+
+            made = make()
+            made.scroll = spec.scroll = self.route.get("scroll", 0)
+            fresh, kept = to_uiautomator_xml(layout(made, self.package).root), to_uiautomator_xml(layout(spec, self.package).root)
+            if fresh != kept:
+                raise AssertionError(f"{type(self).__name__}: reused screen {key!r} differs from a fresh one:\n{kept}\n!=\n{fresh}")
         return spec
 
     def field_setter(self, route: Route, name: str) -> Any:

@@ -24,6 +24,8 @@ RED = (219, 68, 55)
 
 class ChromeApp(App):
     package: ClassVar[str] = "com.android.chrome"
+    #: Its screens show no time finer than the minute (the phone rebuilds every screen on a new one).
+    clock_dependent: ClassVar[bool] = False
     activity: ClassVar[str] = "com.google.android.apps.chrome.Main"
     label: ClassVar[str] = "Chrome"
     color: ClassVar[tuple[int, int, int]] = RED
@@ -35,9 +37,9 @@ class ChromeApp(App):
     def build(self) -> ScreenSpec:
         # First-run screens come before any page, however Chrome was opened.
         if not self.data["welcomed"]:
-            return self._welcome()
+            return self.reused_spec(("welcome",), self._welcome)  # first-run screens never change
         if not self.data["sync_asked"]:
-            return self._sync()
+            return self.reused_spec(("sync",), self._sync)
         return super().build()
 
     def _welcome(self) -> ScreenSpec:
@@ -62,6 +64,9 @@ class ChromeApp(App):
         return ScreenSpec(title=None, body=body, bottom=bottom)
 
     def screen_tab(self, route: Route) -> ScreenSpec:
+        return self.reused_spec(("tab",), self._new_tab)  # the same every time
+
+    def _new_tab(self) -> ScreenSpec:
         body: list[Widget] = [
             Text("Google", size=110, center=True, height=400, color=(66, 133, 244)),
             Text("Search or type web address", size=44, center=True, color=(96, 94, 102)),

@@ -9,6 +9,7 @@ device's time zone is UTC.
 from __future__ import annotations
 
 import calendar as pycal
+import functools
 from datetime import date, datetime, timedelta, timezone
 from typing import ClassVar
 
@@ -34,8 +35,35 @@ def long_date(day: date) -> str:
     return f"{day.strftime('%B')} {day.day}, {day.year}"
 
 
+def _runs_on(start_ts: int, end_ts: int, day_start: int, day_end: int) -> bool:
+    """Whether an event from ``start_ts`` to ``end_ts`` starts on a day or runs into it."""
+    return start_ts < day_end and (end_ts > day_start or start_ts >= day_start)
+
+
+@functools.lru_cache(maxsize=64)
+def _month_cells(year: int, month: int, spans: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[date, str] | None, ...], ...]:
+    """The month grid's weeks: per cell its day and description (``None`` for padding), given
+    the events' (start, end) times. The grid is worked out once per month and set of events:
+    the month screen is built again on every input."""
+    weeks = []
+    for week in pycal.Calendar().monthdayscalendar(year, month):
+        cells: list[tuple[date, str] | None] = []
+        for d in week:
+            if d == 0:
+                cells.append(None)
+                continue
+            day = date(year, month, d)
+            start, end = ts(day, 0, 0), ts(day + timedelta(days=1), 0, 0)
+            count = sum(1 for s, e in spans if _runs_on(s, e, start, end))
+            cells.append((day, f"{long_date(day)}, {count} event{'s' if count != 1 else ''}" if count else long_date(day)))
+        weeks.append(tuple(cells))
+    return tuple(weeks)
+
+
 class SimpleCalendarApp(App):
     package: ClassVar[str] = "com.simplemobiletools.calendar.pro"
+    #: Its screens show no time finer than the minute (the phone rebuilds every screen on a new one).
+    clock_dependent: ClassVar[bool] = False
     activity: ClassVar[str] = "com.simplemobiletools.calendar.pro.activities.MainActivity"
     label: ClassVar[str] = "Simple Calendar Pro"
     color: ClassVar[tuple[int, int, int]] = ORANGE
@@ -47,8 +75,7 @@ class SimpleCalendarApp(App):
         start, end = ts(day, 0, 0), ts(day + timedelta(days=1), 0, 0)
         out = []
         for event in self.events() if events is None else events:
-            s, e = int(event.get("start_ts", 0)), int(event.get("end_ts", 0))
-            if s < end and (e > start or s >= start):  # starts that day or runs into it
+            if _runs_on(int(event.get("start_ts", 0)), int(event.get("end_ts", 0)), start, end):
                 out.append(event)
         return out
 
@@ -68,20 +95,22 @@ class SimpleCalendarApp(App):
     def screen_main(self, route: Route) -> ScreenSpec:
         year, month = route["year"], route["month"]
         today = self.phone.now().date()
-        events = self.events()
+        spans = tuple((int(event.get("start_ts", 0)), int(event.get("end_ts", 0))) for event in self.events())
+        # The month screen depends on nothing else: made once per key (reused_spec).
+        return self.reused_spec(("main", year, month, today, spans), lambda: self._month_screen(year, month, today, spans))
+
+    def _month_screen(self, year: int, month: int, today: date, spans: tuple[tuple[int, int], ...]) -> ScreenSpec:
         body: list[Widget] = [Row([Text(d, size=36, center=True, color=(96, 94, 102), height=100) for d in WEEKDAYS], height=100)]
-        for week in pycal.Calendar().monthdayscalendar(year, month):
+        for week in _month_cells(year, month, spans):
             cells: list[Widget] = []
-            for d in week:
-                if d == 0:
+            for cell in week:
+                if cell is None:
                     cells.append(Text("", height=200))
                     continue
-                day = date(year, month, d)
-                count = len(self.events_on(day, events))
-                desc = f"{long_date(day)}, {count} event{'s' if count != 1 else ''}" if count else long_date(day)
+                day, desc = cell
                 cells.append(
                     Text(
-                        str(d),
+                        str(day.day),
                         size=44,
                         center=True,
                         height=200,
@@ -94,8 +123,8 @@ class SimpleCalendarApp(App):
         body.append(Text("Tap a day to see its events", size=36, center=True, color=(96, 94, 102)))
         title = f"{pycal.month_name[month]} {year}"
         actions: list[Widget] = [
-            IconButton("Previous month", "‹", on_tap=lambda: self._shift_month(route, -1)),
-            IconButton("Next month", "›", on_tap=lambda: self._shift_month(route, 1)),
+            IconButton("Previous month", "‹", on_tap=lambda: self._shift_month(self.route, -1)),
+            IconButton("Next month", "›", on_tap=lambda: self._shift_month(self.route, 1)),
         ]
         fab = IconButton("New Event", "+", color=(255, 255, 255), round_fill=ORANGE, on_tap=lambda: self._new_event(today))
         return ScreenSpec(title=title, body=body, actions=actions, fab=fab)

@@ -24,6 +24,10 @@ class CameraApp(App):
     label: ClassVar[str] = "Camera"
     color: ClassVar[tuple[int, int, int]] = (55, 71, 79)
 
+    def shows_running_clock(self) -> bool:
+        # Only a video recording's counter runs; the rest shows no time.
+        return bool(self.saved_data().get("recording"))
+
     def initial_data(self) -> dict[str, object]:
         return {"asked_location": False, "mode": "photo", "recording": False, "started": 0.0}
 
@@ -62,10 +66,18 @@ class CameraApp(App):
 
     def screen_main(self, route: Route) -> ScreenSpec:
         d = self.data
-        video = d["mode"] == "video"
-        body: list[Widget] = [Viewfinder(recording=bool(d["recording"]), desc="Camera preview", height=1600)]
-        if d["recording"]:
-            elapsed = int(self.phone.state.clock - float(d["started"]))
+        recording = bool(d["recording"])
+        elapsed = int(self.phone.state.clock - float(d["started"])) if recording else 0
+        dialog = route.get("dialog")
+        # Everything the screen shows; its callbacks act on the app's data, not the route.
+        return self.reused_spec(
+            ("main", d["mode"], recording, elapsed, dialog), lambda: self._main_screen(d["mode"], recording, elapsed, dialog)
+        )
+
+    def _main_screen(self, mode: str, recording: bool, elapsed: int, dialog_name: object) -> ScreenSpec:
+        video = mode == "video"
+        body: list[Widget] = [Viewfinder(recording=recording, desc="Camera preview", height=1600)]
+        if recording:
             body.append(Text(f"● {elapsed // 60:02d}:{elapsed % 60:02d}", size=48, center=True, color=(229, 57, 53), background=DARK))
         else:
             body.append(
@@ -96,10 +108,10 @@ class CameraApp(App):
                 )
             )
         if video:
-            shutter_desc = "Stop recording" if d["recording"] else "Start recording"
+            shutter_desc = "Stop recording" if recording else "Start recording"
             shutter = IconButton(
                 shutter_desc,
-                "■" if d["recording"] else "●",
+                "■" if recording else "●",
                 color=(229, 57, 53),
                 round_fill=(250, 250, 250),
                 on_tap=self._shutter,
@@ -109,7 +121,7 @@ class CameraApp(App):
             shutter = IconButton("Shutter", "◯", color=(40, 40, 40), round_fill=(250, 250, 250), on_tap=self._shutter, background=DARK)
         controls: list[Widget] = [Text("", background=DARK), shutter, Text("", background=DARK)]
         dialog = None
-        if route.get("dialog") == "location":
+        if dialog_name == "location":
             dialog = Dialog(
                 "Remember photo locations?",
                 [

@@ -39,6 +39,11 @@ class ClockApp(App):
     label: ClassVar[str] = "Clock"
     color: ClassVar[tuple[int, int, int]] = (66, 133, 244)
 
+    def shows_running_clock(self) -> bool:
+        # A running stopwatch or timer counts seconds; alarms and the world clock show minutes.
+        d = self.saved_data()
+        return bool(d.get("sw_running")) or d.get("timer_end") is not None
+
     def initial_data(self) -> dict[str, object]:
         return {
             "tab": "Alarm",
@@ -101,8 +106,14 @@ class ClockApp(App):
 
     def screen_main(self, route: Route) -> ScreenSpec:
         tab = self.data["tab"]
+        if tab == "Alarm" and not route.get("dialog"):
+            # The alarm list shows only the alarms (its callbacks use no route without the dialog).
+            alarms = tuple(tuple(sorted(alarm.items())) for alarm in self.alarms())
+            return self.reused_spec(("alarms", alarms), lambda: self._tabbed(self._alarm(route)))
         builder = {"Alarm": self._alarm, "Clock": self._world, "Timer": self._timer, "Stopwatch": self._stopwatch}[tab]
-        spec = builder(route)
+        return self._tabbed(builder(route))
+
+    def _tabbed(self, spec: ScreenSpec) -> ScreenSpec:
         spec.bottom = self._tabs()
         return spec
 

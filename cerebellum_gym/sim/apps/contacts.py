@@ -42,6 +42,11 @@ class ContactsApp(App):
 
     def screen_main(self, route: Route) -> ScreenSpec:
         contacts = self.contacts()
+        # The list shows only the names (and opens contacts by id); its callbacks use no route.
+        key = ("main", tuple((c.get("_id", ""), c.get("display_name", "")) for c in contacts))
+        return self.reused_spec(key, lambda: self._list_screen(contacts))
+
+    def _list_screen(self, contacts: list[dict[str, str]]) -> ScreenSpec:
         body: list[Widget] = [self._row(c) for c in contacts]
         if not body:
             body = [Text("No contacts yet", size=44, center=True, height=300)]

@@ -28,7 +28,10 @@ class DialerApp(App):
         return {"recents": []}
 
     def screen_main(self, route: Route) -> ScreenSpec:
-        recents: list[str] = list(self.data["recents"])
+        recents = tuple(self.data["recents"])
+        return self.reused_spec(("main", recents), lambda: self._recents_screen(recents))  # shows only the recents
+
+    def _recents_screen(self, recents: tuple[str, ...]) -> ScreenSpec:
         body: list[Widget] = [Text("Recents", size=44, height=140, color=(96, 94, 102))]
         body += [Text(number, size=48, height=140) for number in reversed(recents)] or [
             Text("No recent calls", size=44, center=True, height=300)

@@ -50,6 +50,8 @@ def parse_cents(text: str) -> int | None:
 
 class ProExpenseApp(App):
     package: ClassVar[str] = "com.arduia.expense"
+    #: Its screens show no time finer than the minute (the phone rebuilds every screen on a new one).
+    clock_dependent: ClassVar[bool] = False
     activity: ClassVar[str] = "com.arduia.expense.ui.MainActivity"
     label: ClassVar[str] = "Pro Expense"
     color: ClassVar[tuple[int, int, int]] = TEAL

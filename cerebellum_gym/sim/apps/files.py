@@ -101,6 +101,12 @@ class FilesApp(FolderApp):
         folder = route["dir"]
         folders, files = self.entries(folder)
         selected: list[str] = route["selected"]
+        if not selected and not route.get("dialog"):
+            # A plain listing shows only the entries and their sizes, and its callbacks read
+            # the shown route when they run.
+            sizes = tuple((name, len(self.phone.read_file(f"{folder}/{name}"))) for name in files)
+            key = ("main", folder, len(self.stack) > 1, tuple(folders), sizes)
+            return self.reused_spec(key, lambda: self._listing(folder, folders, files))
         body = browser_rows(
             folders,
             files,
@@ -137,3 +143,17 @@ class FilesApp(FolderApp):
             )
         up = self.pop if len(self.stack) > 1 else None
         return ScreenSpec(title=self.folder_title(folder), up=up, body=body, dialog=dialog, actions=[IconButton("Search", "⌕")])
+
+    def _listing(self, folder: str, folders: list[str], files: list[str]) -> ScreenSpec:
+        """:meth:`screen_main` with nothing selected and no dialog."""
+        body = browser_rows(
+            folders,
+            files,
+            [],
+            describe=lambda name: f"{len(self.phone.read_file(f'{folder}/{name}'))} B",
+            file_color=BLUE,
+            on_open=lambda name, is_folder: self._open(self.route, name, is_folder),
+            on_toggle=lambda name: self.toggle_selected(self.route, name),
+        ) or [Text("No items", size=44, center=True, height=300)]
+        up = self.pop if len(self.stack) > 1 else None
+        return ScreenSpec(title=self.folder_title(folder), up=up, body=body, actions=[IconButton("Search", "⌕")])

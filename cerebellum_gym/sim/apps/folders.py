@@ -20,6 +20,8 @@ class FolderApp(App):
     """
 
     root: ClassVar[str] = "/sdcard"
+    #: Its screens show no time finer than the minute (the phone rebuilds every screen on a new one).
+    clock_dependent: ClassVar[bool] = False
     move_button: ClassVar[str] = "Move"
 
     def entries(self, folder: str) -> tuple[list[str], list[str]]:

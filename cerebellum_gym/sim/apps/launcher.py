@@ -29,7 +29,7 @@ class Launcher(App):
     clock_dependent: ClassVar[bool] = False
 
     def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
+        state = super().__getstate__()
         state.pop("_home", None)  # widgets with callbacks: made again on demand
         return state
 

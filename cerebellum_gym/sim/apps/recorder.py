@@ -29,6 +29,10 @@ class AudioRecorderApp(App):
     label: ClassVar[str] = "Audio Recorder"
     color: ClassVar[tuple[int, int, int]] = RED
 
+    def shows_running_clock(self) -> bool:
+        # Only the recording counter runs; the rest shows no time.
+        return bool(self.saved_data().get("recording"))
+
     def initial_data(self) -> dict[str, object]:
         return {"permission": None, "recording": False, "started": 0.0, "counter": 1}
 
@@ -65,6 +69,17 @@ class AudioRecorderApp(App):
         self.set_dialog(None)
 
     def screen_main(self, route: Route) -> ScreenSpec:
+        d = self.data
+        dialog = route.get("dialog")
+        if dialog == "save":  # its name field writes to this route
+            return self._main_screen(route)
+        recording = bool(d["recording"])
+        elapsed = int(self.phone.state.clock - float(d["started"])) if recording else 0
+        records = () if recording else tuple(self.records())
+        # Everything the screen shows; without the save dialog its callbacks use no route.
+        return self.reused_spec(("main", recording, elapsed, records, dialog), lambda: self._main_screen(route))
+
+    def _main_screen(self, route: Route) -> ScreenSpec:
         d = self.data
         body: list[Widget] = []
         if d["recording"]:

@@ -55,6 +55,9 @@ class SettingsApp(App):
     # --- screens -----------------------------------------------------------------------------
 
     def screen_main(self, route: Route) -> ScreenSpec:
+        return self.reused_spec(("main",), self._main_screen)  # the same every time
+
+    def _main_screen(self) -> ScreenSpec:
         body: list[Widget] = [Text("Search settings", size=42, height=168, color=(96, 94, 102))]
         for title, subtitle, target in _MAIN_ITEMS:
             on_tap = (lambda t=target: self.push(t)) if target else (lambda t=title: self.push("stub", title=t))
@@ -62,7 +65,10 @@ class SettingsApp(App):
         return ScreenSpec(title="Settings", body=body)
 
     def screen_stub(self, route: Route) -> ScreenSpec:
-        return ScreenSpec(title=route["title"], up=self._up, body=[Text("Nothing to change here in the simulator.", size=40)])
+        title = route["title"]
+        return self.reused_spec(
+            ("stub", title), lambda: ScreenSpec(title=title, up=self._up, body=[Text("Nothing to change here in the simulator.", size=40)])
+        )
 
     def screen_network(self, route: Route) -> ScreenSpec:
         wifi = "AndroidWifi" if self._on("global", "wifi_on") else "Off"

@@ -28,6 +28,8 @@ def digits(number: str) -> str:
 
 class SimpleSmsApp(App):
     package: ClassVar[str] = "com.simplemobiletools.smsmessenger"
+    #: Its screens show no time finer than the minute (the phone rebuilds every screen on a new one).
+    clock_dependent: ClassVar[bool] = False
     activity: ClassVar[str] = "com.simplemobiletools.smsmessenger.activities.MainActivity"
     label: ClassVar[str] = "Simple SMS Messenger"
     color: ClassVar[tuple[int, int, int]] = BLUE
@@ -63,6 +65,16 @@ class SimpleSmsApp(App):
     # --- screens -----------------------------------------------------------------------------
 
     def screen_main(self, route: Route) -> ScreenSpec:
+        # The list shows the messages and the contacts' names; its callbacks use no route.
+        fields = ("_id", "address", "date", "type", "body")
+        key = (
+            "main",
+            tuple(tuple(row.get(f) for f in fields) for row in self.phone.content_query(SMS_URI)),
+            tuple((row.get("number"), row.get("display_name")) for row in self.phone.content_query(CONTACTS_URI)),
+        )
+        return self.reused_spec(key, self._conversations_screen)
+
+    def _conversations_screen(self) -> ScreenSpec:
         body: list[Widget] = []
         for row in self.conversations():
             address = row.get("address", "")
