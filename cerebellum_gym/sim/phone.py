@@ -36,7 +36,7 @@ from cerebellum_gym.sim import providers, render
 from cerebellum_gym.sim.apps.base import App
 from cerebellum_gym.sim.render import FRAMES, TILES, paste
 from cerebellum_gym.sim.screen import SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_HEIGHT, TREES, HashedKey, Layout
-from cerebellum_gym.sim.widgets import TextField, Widget
+from cerebellum_gym.sim.widgets import TextArea, TextField, Widget
 
 #: AndroidWorld freezes the emulator's clock at this moment; the simulator starts there too.
 DEFAULT_CLOCK: Final = datetime(2023, 10, 15, 15, 34, tzinfo=timezone.utc).timestamp()
@@ -340,6 +340,10 @@ class Phone(Device):
             if field_widget is not None:
                 if keycode == KEYCODE_DEL:
                     field_widget.on_change(field_widget.value[:-1])
+                elif isinstance(field_widget, TextArea):
+                    # A multi-line EditText takes Enter as a line break (how `input text` and an
+                    # IME type one), replacing a selection as typed text does.
+                    field_widget.on_change(field_widget.value + "\n")
                 elif field_widget.on_submit is not None:
                     field_widget.on_submit()
         self._after_input()

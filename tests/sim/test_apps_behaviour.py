@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cerebellum_gym.core.tree import UINode
-from cerebellum_gym.devices.base import KEYCODE_BACK
+from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_ENTER
 from cerebellum_gym.sim.phone import Phone
 
 
@@ -45,6 +45,33 @@ def test_long_press_selects_all_so_typing_replaces() -> None:
     phone.type_text("new")
     phone.press_key(KEYCODE_BACK)  # Markor saves when the document is left
     assert phone.read_file("/sdcard/Documents/Markor/a.md") == b"new"
+
+
+def test_enter_breaks_a_line_in_the_editor_but_not_in_a_one_line_field() -> None:
+    # AndroidWorld's route types a newline as the Enter key (`input keyevent 66`); Markor's editor,
+    # a multi-line EditText, takes it as a line break, also when it replaces a selection.
+    phone = Phone()
+    phone.write_file("/sdcard/Documents/Markor/a.md", b"body\n")
+    phone.start_app("net.gsantner.markor")
+    tap(phone, text="Skip")
+    tap(phone, text="a.md")
+    editor = node(phone, rid=":id/document__fragment__edit__highlighting_editor")
+    phone.long_press(*editor.center)
+    phone.type_text("head")
+    phone.press_key(KEYCODE_ENTER)
+    phone.press_key(KEYCODE_ENTER)
+    phone.type_text("body")
+    phone.press_key(KEYCODE_ENTER)
+    assert phone.focused_text() == "head\n\nbody\n"
+    phone.long_press(*editor.center)
+    phone.press_key(KEYCODE_ENTER)  # Enter over a selection replaces it
+    assert phone.focused_text() == "\n"
+    tap(phone, desc="Rename")
+    phone.type_text("b.md")
+    phone.press_key(KEYCODE_ENTER)  # a one-line field keeps one line
+    assert phone.focused_text() == "b.md"
+    tap(phone, text="OK")
+    assert phone.read_file("/sdcard/Documents/Markor/b.md") == b"\n"
 
 
 def test_markor_creates_empty_folders_and_moves_notes() -> None:
