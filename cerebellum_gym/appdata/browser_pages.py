@@ -12,6 +12,8 @@ Example:
 
 from __future__ import annotations
 
+import math
+import re
 from collections import deque
 
 import numpy as np
@@ -56,3 +58,88 @@ def maze_path(walls: set[tuple[int, int]], start: tuple[int, int] = (0, 0)) -> l
                 seen[nxt] = [*seen[cell], name]
                 queue.append(nxt)
     return None
+
+
+# --- AndroidWorld's pages ------------------------------------------------------------------------
+#
+# AndroidWorld's browser tasks write their own HTML with JavaScript (``task.html``): the page draws
+# its numbers or its maze from a linear congruential generator seeded by a literal in the script
+# (``new SeededRNG(<seed>)``). The simulated Chrome recognises these pages by their script and
+# runs the same generator on the seed it reads from the file, so it shows what Chrome would.
+
+#: A marker each of AndroidWorld's pages' scripts carries (its page functions), by page kind.
+ANDROIDWORLD_MARKERS: dict[str, tuple[str, ...]] = {
+    "aw-maze": ("function generateMaze()", "function moveCharacter(direction)", "function checkGoalReached()"),
+    "aw-multiply": ("function handleButtonClick()", "function checkAnswer()", "function generateNumber()"),
+}
+_SEEDED_RNG = re.compile(r"new SeededRNG\((\d+)\)")
+
+
+def androidworld_page(html: str) -> tuple[str, int] | None:
+    """``(kind, seed)`` of one of AndroidWorld's browser pages (``aw-maze``, ``aw-multiply``) read
+    from the file's own script, or ``None`` when the HTML is not one of them.
+
+    Example:
+        >>> androidworld_page("<script>rng = new SeededRNG(7); function generateMaze() {} "
+        ...                   "function moveCharacter(direction) {} function checkGoalReached() {}</script>")
+        ('aw-maze', 7)
+    """
+    seed = _SEEDED_RNG.search(html)
+    if seed is None:
+        return None
+    for kind, markers in ANDROIDWORLD_MARKERS.items():
+        if all(marker in html for marker in markers):
+            return kind, int(seed.group(1))
+    return None
+
+
+class SeededLcg:
+    """The pages' ``SeededRNG``: ``seed = (1664525 * seed + 1013904223) % 2**32``, ``seed / 2**32``.
+
+    JavaScript computes it in doubles, exactly (the product stays below 2**53 for a seed below
+    2**32), so integers here give the same sequence.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def random(self) -> float:
+        self.seed = (1664525 * self.seed + 1013904223) % 2**32
+        return self.seed / 2**32
+
+
+def androidworld_multiply_numbers(seed: int) -> list[int]:
+    """The five numbers AndroidWorld's multiply page shows: one at load, one per click of the
+    first four (``Math.floor(rng.random() * 10) + 1``).
+
+    Example:
+        >>> androidworld_multiply_numbers(0)
+        [3, 3, 9, 7, 4]
+    """
+    rng = SeededLcg(seed)
+    return [math.floor(rng.random() * 10) + 1 for _ in range(5)]
+
+
+def androidworld_maze_walls(seed: int) -> set[tuple[int, int]]:
+    """Wall cells of AndroidWorld's 4x4 maze: its script's depth-first carve from the top-left,
+    which stops on reaching the bottom-right (the shuffled direction order carries over from cell
+    to cell, as in the script)."""
+    open_cells: set[tuple[int, int]] = set()
+    stack = [(0, 0)]
+    directions = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+    rng = SeededLcg(seed)
+    goal = (MAZE_SIZE - 1, MAZE_SIZE - 1)
+    while stack:
+        cell = stack.pop()
+        open_cells.add(cell)
+        if cell == goal:
+            break
+        for i in range(len(directions) - 1, 0, -1):
+            j = math.floor(rng.random() * (i + 1))
+            directions[i], directions[j] = directions[j], directions[i]
+        for dr, dc in directions:
+            nxt = (cell[0] + dr, cell[1] + dc)
+            if 0 <= nxt[0] < MAZE_SIZE and 0 <= nxt[1] < MAZE_SIZE and nxt not in open_cells:
+                stack.append(nxt)
+    open_cells |= {(0, 0), goal}
+    return {(r, c) for r in range(MAZE_SIZE) for c in range(MAZE_SIZE)} - open_cells

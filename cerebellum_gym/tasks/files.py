@@ -3,11 +3,12 @@ AndroidWorld, where the browser tasks start in the Files app."""
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
 import numpy as np
 
-from cerebellum_gym.appdata.browser_pages import maze_path, multiply_numbers, page_html
+from cerebellum_gym.appdata.browser_pages import androidworld_multiply_numbers, maze_path, multiply_numbers, page_html
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device
 from cerebellum_gym.tasks import awdata
@@ -207,13 +208,14 @@ class BrowserOracle(ScriptedOracle):
 
     def on_page(self, screen: LabelledScreen) -> str:
         if self.kind == "multiply":
-            click = label_for(screen, text="Click me")
+            # The simulator's own page ("Click me", a "product" field) or AndroidWorld's
+            # ("Click Me", its <input id="answer">), whose numbers come from its own generator.
+            click = label_for(screen, text="Click me") or label_for(screen, text="Click Me")
             if click is not None:
                 return self.tap(click)
-            product = 1
-            for n in multiply_numbers(self.seed):
-                product *= n
-            hit = find(screen, lambda n: n.resource_id.endswith(":id/product"))
+            ours = find(screen, lambda n: n.resource_id.endswith(":id/product"))
+            product = math.prod(multiply_numbers(self.seed) if ours is not None else androidworld_multiply_numbers(self.seed))
+            hit = ours or find(screen, lambda n: n.resource_id.endswith(":id/answer"))
             if hit is not None and hit[1].text != str(product):
                 return self.type_into(screen, hit[1], hit[0], str(product))
             return self.tap(label_for(screen, text="Submit") or "")

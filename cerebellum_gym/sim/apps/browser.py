@@ -6,14 +6,30 @@ names one of the interactive page kinds below and its seed; the browser renders 
 native widgets (``multiply``: press a button five times and submit the product of the numbers
 shown; ``maze``: steer an X through a 4x4 maze). Pages say "Success!" when solved, which is
 what AndroidWorld's browser judges look for on screen.
+
+AndroidWorld's own pages (the ``task.html`` its BrowserMaze and BrowserMultiply write, HTML with
+JavaScript) are recognised by their script and shown as the simulator's versions of those pages
+(``aw-maze``, ``aw-multiply``): the maze or the numbers come from the page's own generator run on
+the seed written in the file, and the page follows its script's rules (the body becomes
+"Success!" when the X reaches the goal; the product form appears after the fifth click and says
+"Success!" when the product is right). HTML ids are the widgets' resource ids, as in Chrome's
+accessibility tree.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from typing import ClassVar
 
-from cerebellum_gym.appdata.browser_pages import MAZE_SIZE, maze_walls, multiply_numbers
+from cerebellum_gym.appdata.browser_pages import (
+    MAZE_SIZE,
+    androidworld_maze_walls,
+    androidworld_multiply_numbers,
+    androidworld_page,
+    maze_walls,
+    multiply_numbers,
+)
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field
 from cerebellum_gym.sim.screen import ScreenSpec
@@ -85,9 +101,12 @@ class ChromeApp(App):
             return None
         meta = re.search(r'<meta name="sim-page" content="(\w+)" data-seed="(\d+)">', html)
         title = re.search(r"<title>(.*?)</title>", html)
-        if meta is None:
+        if meta is not None:
+            return meta.group(1), int(meta.group(2)), title.group(1) if title else url
+        page = androidworld_page(html)
+        if page is None:
             return None
-        return meta.group(1), int(meta.group(2)), title.group(1) if title else url
+        return page[0], page[1], title.group(1) if title else url
 
     def screen_page(self, route: Route) -> ScreenSpec:
         url = route["url"]
@@ -96,7 +115,8 @@ class ChromeApp(App):
         if page is None:
             return ScreenSpec(title="Chrome", body=[*header, Text("This page can't be shown", size=48)])
         kind, seed, title = page
-        body = header + (self._multiply(route, seed) if kind == "multiply" else self._maze(route, seed))
+        kinds = {"multiply": self._multiply, "maze": self._maze, "aw-multiply": self._aw_multiply, "aw-maze": self._aw_maze}
+        body = header + kinds.get(kind, self._maze)(route, seed)
         return ScreenSpec(title=title, body=body)
 
     def _multiply(self, route: Route, seed: int) -> list[Widget]:
@@ -150,4 +170,47 @@ class ChromeApp(App):
         )
         if pos == goal:
             body.append(Text("Success!", size=64, center=True, height=180))
+        return body
+
+    # --- AndroidWorld's pages (their scripts' behaviour) --------------------------------------
+
+    def _aw_multiply(self, route: Route, seed: int) -> list[Widget]:
+        numbers = androidworld_multiply_numbers(seed)
+        clicks = int(route.get("clicks", 0))
+        body: list[Widget] = []
+        if clicks < len(numbers):  # the fifth click hides the number and the button, shows the form
+            body.append(Text(str(numbers[clicks]), size=96, center=True, height=200, rid=f"{self.package}:id/number"))
+            body.append(Button("Click Me", filled=True, on_tap=lambda: route.update(clicks=clicks + 1), rid=f"{self.package}:id/button"))
+        else:
+
+            def check_answer() -> None:
+                # parseInt(value) === product; a wrong answer empties the result (an empty <h2>).
+                product = math.prod(numbers)
+                answer = re.match(r"\s*([+-]?\d+)", str(route.get("answer", "")))
+                route["result"] = "Success!" if answer is not None and int(answer.group(1)) == product else ""
+
+            body.append(edit_field(self, route, "answer", hint="Enter the product"))
+            body.append(Button("Submit", filled=False, on_tap=check_answer))
+        if route.get("result"):
+            body.append(Text(route["result"], size=64, center=True, height=160, rid=f"{self.package}:id/result"))
+        return body
+
+    def _aw_maze(self, route: Route, seed: int) -> list[Widget]:
+        walls = androidworld_maze_walls(seed)
+        pos = tuple(route.get("pos", (0, 0)))
+        goal = (MAZE_SIZE - 1, MAZE_SIZE - 1)
+        if pos == goal:  # checkGoalReached: document.body.innerHTML = '<h1>Success!</h1>'
+            return [Text("Success!", size=80, center=True, height=200)]
+        body: list[Widget] = []
+        for r in range(MAZE_SIZE):
+            cells = ["X" if (r, c) == pos else "#" if (r, c) in walls else "G" if (r, c) == goal else "." for c in range(MAZE_SIZE)]
+            body.append(Text(" ".join(cells), size=72, center=True, height=150, rid=f"{self.package}:id/maze_row"))
+
+        def move(dr: int, dc: int) -> None:
+            nxt = (pos[0] + dr, pos[1] + dc)
+            if 0 <= nxt[0] < MAZE_SIZE and 0 <= nxt[1] < MAZE_SIZE and nxt not in walls:
+                route["pos"] = nxt
+
+        steps = (("Up", -1, 0), ("Down", 1, 0), ("Left", 0, -1), ("Right", 0, 1))
+        body.append(Row([Button(name, filled=False, on_tap=lambda dr=dr, dc=dc: move(dr, dc)) for name, dr, dc in steps]))
         return body
