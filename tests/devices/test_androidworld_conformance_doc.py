@@ -33,6 +33,9 @@ SUBSET = (
     "AudioRecorderRecordAudioWithFileName",
     "ContactsAddContact",
     "SimpleCalendarDeleteOneEvent",
+    "ExpenseDeleteSingle",
+    "MarkorEditNote",
+    "BrowserMultiply",
 )
 
 
