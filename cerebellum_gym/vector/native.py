@@ -48,6 +48,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
+from cerebellum_gym.core.actions import CODES, LABELLED_CODES, Action
 from cerebellum_gym.env import MAX_GOAL_CHARS, CerebellumEnv, ObsType
 from cerebellum_gym.errors import CerebellumError, ConfigError, DeviceLostError
 from cerebellum_gym.vector.ray import portable_exception
@@ -148,7 +149,8 @@ class BatchSlotEnv(CerebellumEnv):
         i = self._index
         screen, task = self.screen, self.task
         assert screen is not None and task is not None
-        batch.goal[i] = task.goal[:MAX_GOAL_CHARS]
+        # The step's memoised goal: the info shows it too, and a task may build it each time.
+        batch.goal[i] = self._goal()[:MAX_GOAL_CHARS]
         batch.tree[i] = screen.text(self.max_tree_chars)
         batch.labels[i] = screen.labels
         batch.action_mask[i] = self._action_mask(screen)
@@ -211,6 +213,57 @@ def split_actions(actions: Any, num_envs: int) -> Sequence[Any]:
     if isinstance(actions, str) or len(actions) != num_envs:
         raise ValueError(f"expected {num_envs} actions, got {actions!r}")
     return actions
+
+
+#: Decoded structured actions that no screen can refuse, by code index: keys, wait, ``I`` and
+#: ``F`` without an answer (``from_structured`` gives these same actions).
+_PLAIN_ACTIONS: Final[dict[int, Action]] = {
+    CODES.index(code): Action(code) for code in CODES if code not in LABELLED_CODES and code not in "KUDLR"
+}
+_LABELLED_INDEXES: Final = frozenset(CODES.index(code) for code in LABELLED_CODES)
+#: ``T``/``P`` actions by (code index, label): labels come from a fixed pool, so this stays small.
+_labelled_actions: dict[tuple[int, str], Action] = {}
+
+
+def decode_actions(actions: Any, envs: Sequence[CerebellumEnv]) -> Sequence[Any]:
+    """One action per env, as :func:`split_actions` gives them, with the batched structured form's
+    actions that cannot be refused already decoded (cached :class:`Action` objects).
+
+    A ``T``/``P`` of a filled label slot, a key, a wait, ``I`` and an answerless ``F`` decode
+    against the env's current labels exactly as the env's ``from_structured`` would, and the
+    env carries them out whatever the screen; everything else (typing, scrolls, anything
+    malformed or illegal) stays a per-env mapping for the env to decode, check and refuse
+    itself, so that its infos are exactly those of a plain env.
+    """
+    if not isinstance(actions, Mapping):
+        return split_actions(actions, len(envs))
+    codes, slots, texts = actions["code"], actions["label"], actions["text"]
+    n = len(envs)
+    if not (
+        type(codes) is np.ndarray
+        and type(slots) is np.ndarray
+        and codes.dtype.kind in "iu"
+        and slots.dtype.kind in "iu"
+        and codes.shape == slots.shape == (n,)
+        and len(texts) == n
+    ):
+        return split_actions(actions, n)
+    plain, labelled, cache = _PLAIN_ACTIONS, _LABELLED_INDEXES, _labelled_actions
+    out: list[Any] = []
+    for i, (code, slot, text, env) in enumerate(zip(codes.tolist(), slots.tolist(), texts, envs, strict=True)):
+        action: Any = None
+        if type(text) is str:
+            if code in labelled:
+                screen = env.screen
+                if screen is not None and 0 <= slot < len(screen.labels):
+                    key = (code, screen.labels[slot])
+                    action = cache.get(key)
+                    if action is None:
+                        action = cache[key] = Action(CODES[code], label=key[1])
+            elif code in plain and (not text or text.isspace() or CODES[code] != "F"):
+                action = plain[code]
+        out.append(action if action is not None else {"code": codes[i], "label": slots[i], "text": text})
+    return out
 
 
 _NUMERIC_INFO_TYPES: Final = (int, float, bool)
@@ -354,7 +407,7 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
     def step_entries(self, actions: Any) -> list[tuple[int, dict[str, Any]]]:
         """Step every env into the batch arrays and ``self._rewards``/``_terminations``/
         ``_truncations``; returns the ``(index, info)`` entries that make the batch's infos."""
-        per_env = split_actions(actions, self.num_envs)
+        per_env = decode_actions(actions, self.envs)
         mode = self.autoreset_mode
         next_step, same_step = mode == AutoresetMode.NEXT_STEP, mode == AutoresetMode.SAME_STEP
         rewards, terminations, truncations, autoreset = self._rewards, self._terminations, self._truncations, self._autoreset_envs
