@@ -98,9 +98,29 @@ class _Batch:
         self.history_mask = self.arrays[("history", "mask")]
         self.history_screens = get(("history", "screenshots"))
         self.screenshot = get(("screenshot",))
-        # Row n: the label mask of a screen with n labels (one copy per env instead of two fills).
+        # Row n: the label mask of a screen with n labels; row f of the history's: f frames held.
         width = self.label_mask.shape[1]
         self.label_rows = np.tril(np.ones((width + 1, width), self.label_mask.dtype), -1)
+        length = self.history_mask.shape[1]
+        self.history_rows = np.tril(np.ones((length + 1, length), self.history_mask.dtype), -1)[:, ::-1].copy()
+        # The small masks are gathered per env and written for the whole batch at once by
+        # flush() (three NumPy calls instead of three row writes per env): each env's action
+        # mask (the screen's shared one), its number of labels and of history frames.
+        self.action_masks: list[np.ndarray] = [np.zeros_like(self.action_mask[0])] * num_envs
+        self.label_counts: list[int] = [0] * num_envs
+        self.history_filled: list[int] = [0] * num_envs
+        self._flat_action_mask = self.action_mask.reshape(-1) if self.action_mask.flags.c_contiguous else None
+
+    def flush(self) -> None:
+        """Write the gathered masks into the batch arrays (after the envs wrote their parts)."""
+        flat = self._flat_action_mask
+        if flat is not None:
+            np.concatenate(self.action_masks, out=flat)
+        else:
+            for i, mask in enumerate(self.action_masks):
+                self.action_mask[i] = mask
+        np.take(self.label_rows, self.label_counts, axis=0, out=self.label_mask)
+        np.take(self.history_rows, self.history_filled, axis=0, out=self.history_mask)
 
     def observation(self) -> dict[str, Any]:
         """The batched observation, in the space's key order (the arrays are the storage itself)."""
@@ -152,13 +172,17 @@ class BatchSlotEnv(CerebellumEnv):
         # The step's memoised goal: the info shows it too, and a task may build it each time.
         batch.goal[i] = self._goal()[:MAX_GOAL_CHARS]
         batch.tree[i] = screen.text(self.max_tree_chars)
-        batch.labels[i] = screen.labels
-        batch.action_mask[i] = self._action_mask(screen)
-        batch.label_mask[i] = batch.label_rows[len(screen.labels)]
+        labels = batch.labels[i] = screen.labels
+        # The masks are written for the whole batch by _Batch.flush().
+        batch.action_masks[i] = self._shared_action_mask(screen)
+        batch.label_counts[i] = len(labels)
+        history = self.history
+        batch.history_filled[i] = len(history)
         screens = batch.history_screens
-        batch.history_actions[i], batch.history_subtrees[i] = self.history.write(
-            batch.history_mask[i], screens[i] if screens is not None else None
-        )
+        if screens is None:
+            batch.history_actions[i], batch.history_subtrees[i] = history.texts()
+        else:
+            batch.history_actions[i], batch.history_subtrees[i] = history.write(batch.history_mask[i], screens[i])
         if batch.screenshot is not None:
             batch.screenshot[i] = self._screenshot
         # The observation is in the batch.
@@ -402,6 +426,8 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
                 obs, info = env.reset(seed=seeds[i], options=options)
                 self._keep(i, obs)
                 entries.append((i, info))
+        if self._batch is not None:
+            self._batch.flush()
         return entries
 
     def step_entries(self, actions: Any) -> list[tuple[int, dict[str, Any]]]:
@@ -433,6 +459,8 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
                 self._env_obs[i] = obs
             entries.append((i, info))
         np.logical_or(terminations, truncations, out=autoreset)
+        if not keep:
+            self._batch.flush()  # type: ignore[union-attr]
         return entries
 
     def text_parts(self) -> tuple[list[str], list[str], list[tuple[str, ...]], list[tuple[str, ...]], list[tuple[str, ...]]]:
