@@ -436,18 +436,19 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         per_env = decode_actions(actions, self.envs)
         mode = self.autoreset_mode
         next_step, same_step = mode == AutoresetMode.NEXT_STEP, mode == AutoresetMode.SAME_STEP
-        rewards, terminations, truncations, autoreset = self._rewards, self._terminations, self._truncations, self._autoreset_envs
+        disabled = mode == AutoresetMode.DISABLED
         keep = self._batch is None
         entries: list[tuple[int, dict[str, Any]]] = []
-        # Python scalars, not NumPy ones, for the per-env loop (indexing an array per env costs more).
-        pending = autoreset.tolist()
+        # Python scalars, not NumPy ones, in the per-env loop; the arrays are written once after it.
+        pending = self._autoreset_envs.tolist()
+        rewards: list[Any] = [0.0] * self.num_envs
+        terminations: list[Any] = [False] * self.num_envs
+        truncations: list[Any] = [False] * self.num_envs
         for i, env in enumerate(self.envs):
             if next_step and pending[i]:
                 obs, info = env.reset()
-                rewards[i] = 0.0
-                terminations[i] = truncations[i] = False
             else:
-                if mode == AutoresetMode.DISABLED:
+                if disabled:
                     assert not pending[i], f"{self._autoreset_envs=}"
                 obs, reward, terminated, truncated, info = env.step(per_env[i])
                 rewards[i], terminations[i], truncations[i] = reward, terminated, truncated
@@ -458,7 +459,10 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
             if keep:
                 self._env_obs[i] = obs
             entries.append((i, info))
-        np.logical_or(terminations, truncations, out=autoreset)
+        self._rewards[:] = rewards
+        self._terminations[:] = terminations
+        self._truncations[:] = truncations
+        np.logical_or(self._terminations, self._truncations, out=self._autoreset_envs)
         if not keep:
             self._batch.flush()  # type: ignore[union-attr]
         return entries
