@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import copy as copy_module
+import functools
 import multiprocessing
 import os
 import select
@@ -293,6 +294,15 @@ def decode_actions(actions: Any, envs: Sequence[CerebellumEnv]) -> Sequence[Any]
 _NUMERIC_INFO_TYPES: Final = (int, float, bool)
 
 
+_STR_ONLY: Final = {str}
+
+
+@functools.lru_cache(maxsize=64)
+def _mask_keys(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """The batched infos' mask keys (``_key``) of ``keys``."""
+    return tuple(f"_{key}" for key in keys)
+
+
 def batch_infos(envs: VectorEnv[Any, Any, Any], entries: Sequence[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
     """The batch's infos from ``(env index, info)`` entries in env order, exactly as gymnasium's
     ``_add_info`` builds them.
@@ -308,12 +318,13 @@ def batch_infos(envs: VectorEnv[Any, Any, Any], entries: Sequence[tuple[int, dic
             out: dict[str, Any] = {}
             # One mask row per key: separate rows of one allocation, not shared arrays.
             masks = np.ones((len(keys), n), np.bool_)
-            for j, (key, column) in enumerate(zip(keys, zip(*(info.values() for _, info in entries), strict=True), strict=True)):
+            columns = zip(*[info.values() for _, info in entries], strict=True)
+            for key, mask_key, mask, column in zip(keys, _mask_keys(keys), masks, columns, strict=True):
                 kind = type(column[0])
                 try:
                     if kind in _NUMERIC_INFO_TYPES or issubclass(kind, np.number):
                         array = np.array(column, dtype=kind)
-                    elif kind is str and all(type(v) is str for v in column):
+                    elif kind is str and set(map(type, column)) == _STR_ONLY:
                         array = np.empty(n, object)
                         array[:] = column
                     else:
@@ -321,7 +332,7 @@ def batch_infos(envs: VectorEnv[Any, Any, Any], entries: Sequence[tuple[int, dic
                 except (TypeError, ValueError):
                     break
                 out[key] = array
-                out[f"_{key}"] = masks[j]
+                out[mask_key] = mask
             else:
                 return out
     infos: dict[str, Any] = {}
