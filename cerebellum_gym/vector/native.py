@@ -120,8 +120,9 @@ class _Batch:
         else:
             for i, mask in enumerate(self.action_masks):
                 self.action_mask[i] = mask
-        np.take(self.label_rows, self.label_counts, axis=0, out=self.label_mask)
-        np.take(self.history_rows, self.history_filled, axis=0, out=self.history_mask)
+        # The ndarray methods: np.take's Python-level dispatch costs more than the copy here.
+        self.label_rows.take(self.label_counts, axis=0, out=self.label_mask)
+        self.history_rows.take(self.history_filled, axis=0, out=self.history_mask)
 
     def observation(self) -> dict[str, Any]:
         """The batched observation, in the space's key order (the arrays are the storage itself)."""
