@@ -498,7 +498,13 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
     def _action_mask(screen: LabelledScreen) -> np.ndarray:
         """The legal codes on ``screen``: a fresh array (the mask is worked out once per screen
         tree and copied)."""
-        return screen.derived("action_mask", lambda _: _compute_action_mask(screen)).copy()
+        return CerebellumEnv._shared_action_mask(screen).copy()
+
+    @staticmethod
+    def _shared_action_mask(screen: LabelledScreen) -> np.ndarray:
+        """The legal codes on ``screen``, worked out once per screen tree: shared, never modify
+        (a batch copies it into its own rows)."""
+        return screen.derived("action_mask", lambda _: _compute_action_mask(screen))
 
     def _goal(self) -> str:
         """The task's goal, worked out once per step (the observation and the info both show it;

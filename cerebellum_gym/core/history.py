@@ -106,6 +106,12 @@ class History:
                 screenshots[pad + i] = self._screens[(self._next - filled + i) % self.length]
         return ("",) * pad + tuple(self.actions), ("",) * pad + tuple(self.subtrees)
 
+    def texts(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The observation's ``(actions, subtrees)``, padded at the front (the mask's ones are
+        the last ``len(self)`` entries)."""
+        padding = self._pads[len(self.actions)]
+        return padding + tuple(self.actions), padding + tuple(self.subtrees)
+
     def observation(self) -> dict[str, object]:
         """Fixed-shape entries for the observation space (padding at the front)."""
         filled = len(self.actions)

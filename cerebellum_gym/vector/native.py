@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import copy as copy_module
+import functools
 import multiprocessing
 import os
 import select
@@ -48,6 +49,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
+from cerebellum_gym.core.actions import CODES, LABELLED_CODES, Action
 from cerebellum_gym.env import MAX_GOAL_CHARS, CerebellumEnv, ObsType
 from cerebellum_gym.errors import CerebellumError, ConfigError, DeviceLostError
 from cerebellum_gym.vector.ray import portable_exception
@@ -97,9 +99,30 @@ class _Batch:
         self.history_mask = self.arrays[("history", "mask")]
         self.history_screens = get(("history", "screenshots"))
         self.screenshot = get(("screenshot",))
-        # Row n: the label mask of a screen with n labels (one copy per env instead of two fills).
+        # Row n: the label mask of a screen with n labels; row f of the history's: f frames held.
         width = self.label_mask.shape[1]
         self.label_rows = np.tril(np.ones((width + 1, width), self.label_mask.dtype), -1)
+        length = self.history_mask.shape[1]
+        self.history_rows = np.tril(np.ones((length + 1, length), self.history_mask.dtype), -1)[:, ::-1].copy()
+        # The small masks are gathered per env and written for the whole batch at once by
+        # flush() (three NumPy calls instead of three row writes per env): each env's action
+        # mask (the screen's shared one), its number of labels and of history frames.
+        self.action_masks: list[np.ndarray] = [np.zeros_like(self.action_mask[0])] * num_envs
+        self.label_counts: list[int] = [0] * num_envs
+        self.history_filled: list[int] = [0] * num_envs
+        self._flat_action_mask = self.action_mask.reshape(-1) if self.action_mask.flags.c_contiguous else None
+
+    def flush(self) -> None:
+        """Write the gathered masks into the batch arrays (after the envs wrote their parts)."""
+        flat = self._flat_action_mask
+        if flat is not None:
+            np.concatenate(self.action_masks, out=flat)
+        else:
+            for i, mask in enumerate(self.action_masks):
+                self.action_mask[i] = mask
+        # The ndarray methods: np.take's Python-level dispatch costs more than the copy here.
+        self.label_rows.take(self.label_counts, axis=0, out=self.label_mask)
+        self.history_rows.take(self.history_filled, axis=0, out=self.history_mask)
 
     def observation(self) -> dict[str, Any]:
         """The batched observation, in the space's key order (the arrays are the storage itself)."""
@@ -148,15 +171,20 @@ class BatchSlotEnv(CerebellumEnv):
         i = self._index
         screen, task = self.screen, self.task
         assert screen is not None and task is not None
-        batch.goal[i] = task.goal[:MAX_GOAL_CHARS]
+        # The step's memoised goal: the info shows it too, and a task may build it each time.
+        batch.goal[i] = self._goal()[:MAX_GOAL_CHARS]
         batch.tree[i] = screen.text(self.max_tree_chars)
-        batch.labels[i] = screen.labels
-        batch.action_mask[i] = self._action_mask(screen)
-        batch.label_mask[i] = batch.label_rows[len(screen.labels)]
+        labels = batch.labels[i] = screen.labels
+        # The masks are written for the whole batch by _Batch.flush().
+        batch.action_masks[i] = self._shared_action_mask(screen)
+        batch.label_counts[i] = len(labels)
+        history = self.history
+        batch.history_filled[i] = len(history)
         screens = batch.history_screens
-        batch.history_actions[i], batch.history_subtrees[i] = self.history.write(
-            batch.history_mask[i], screens[i] if screens is not None else None
-        )
+        if screens is None:
+            batch.history_actions[i], batch.history_subtrees[i] = history.texts()
+        else:
+            batch.history_actions[i], batch.history_subtrees[i] = history.write(batch.history_mask[i], screens[i])
         if batch.screenshot is not None:
             batch.screenshot[i] = self._screenshot
         # The observation is in the batch.
@@ -213,7 +241,67 @@ def split_actions(actions: Any, num_envs: int) -> Sequence[Any]:
     return actions
 
 
+#: Decoded structured actions that no screen can refuse, by code index: keys, wait, ``I`` and
+#: ``F`` without an answer (``from_structured`` gives these same actions).
+_PLAIN_ACTIONS: Final[dict[int, Action]] = {
+    CODES.index(code): Action(code) for code in CODES if code not in LABELLED_CODES and code not in "KUDLR"
+}
+_LABELLED_INDEXES: Final = frozenset(CODES.index(code) for code in LABELLED_CODES)
+#: ``T``/``P`` actions by (code index, label): labels come from a fixed pool, so this stays small.
+_labelled_actions: dict[tuple[int, str], Action] = {}
+
+
+def decode_actions(actions: Any, envs: Sequence[CerebellumEnv]) -> Sequence[Any]:
+    """One action per env, as :func:`split_actions` gives them, with the batched structured form's
+    actions that cannot be refused already decoded (cached :class:`Action` objects).
+
+    A ``T``/``P`` of a filled label slot, a key, a wait, ``I`` and an answerless ``F`` decode
+    against the env's current labels exactly as the env's ``from_structured`` would, and the
+    env carries them out whatever the screen; everything else (typing, scrolls, anything
+    malformed or illegal) stays a per-env mapping for the env to decode, check and refuse
+    itself, so that its infos are exactly those of a plain env.
+    """
+    if not isinstance(actions, Mapping):
+        return split_actions(actions, len(envs))
+    codes, slots, texts = actions["code"], actions["label"], actions["text"]
+    n = len(envs)
+    if not (
+        type(codes) is np.ndarray
+        and type(slots) is np.ndarray
+        and codes.dtype.kind in "iu"
+        and slots.dtype.kind in "iu"
+        and codes.shape == slots.shape == (n,)
+        and len(texts) == n
+    ):
+        return split_actions(actions, n)
+    plain, labelled, cache = _PLAIN_ACTIONS, _LABELLED_INDEXES, _labelled_actions
+    out: list[Any] = []
+    for i, (code, slot, text, env) in enumerate(zip(codes.tolist(), slots.tolist(), texts, envs, strict=True)):
+        action: Any = None
+        if type(text) is str:
+            if code in labelled:
+                screen = env.screen
+                if screen is not None and 0 <= slot < len(screen.labels):
+                    key = (code, screen.labels[slot])
+                    action = cache.get(key)
+                    if action is None:
+                        action = cache[key] = Action(CODES[code], label=key[1])
+            elif code in plain and (not text or text.isspace() or CODES[code] != "F"):
+                action = plain[code]
+        out.append(action if action is not None else {"code": codes[i], "label": slots[i], "text": text})
+    return out
+
+
 _NUMERIC_INFO_TYPES: Final = (int, float, bool)
+
+
+_STR_ONLY: Final = {str}
+
+
+@functools.lru_cache(maxsize=64)
+def _mask_keys(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """The batched infos' mask keys (``_key``) of ``keys``."""
+    return tuple(f"_{key}" for key in keys)
 
 
 def batch_infos(envs: VectorEnv[Any, Any, Any], entries: Sequence[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
@@ -231,12 +319,13 @@ def batch_infos(envs: VectorEnv[Any, Any, Any], entries: Sequence[tuple[int, dic
             out: dict[str, Any] = {}
             # One mask row per key: separate rows of one allocation, not shared arrays.
             masks = np.ones((len(keys), n), np.bool_)
-            for j, (key, column) in enumerate(zip(keys, zip(*(info.values() for _, info in entries), strict=True), strict=True)):
+            columns = zip(*[info.values() for _, info in entries], strict=True)
+            for key, mask_key, mask, column in zip(keys, _mask_keys(keys), masks, columns, strict=True):
                 kind = type(column[0])
                 try:
                     if kind in _NUMERIC_INFO_TYPES or issubclass(kind, np.number):
                         array = np.array(column, dtype=kind)
-                    elif kind is str and all(type(v) is str for v in column):
+                    elif kind is str and set(map(type, column)) == _STR_ONLY:
                         array = np.empty(n, object)
                         array[:] = column
                     else:
@@ -244,7 +333,7 @@ def batch_infos(envs: VectorEnv[Any, Any, Any], entries: Sequence[tuple[int, dic
                 except (TypeError, ValueError):
                     break
                 out[key] = array
-                out[f"_{key}"] = masks[j]
+                out[mask_key] = mask
             else:
                 return out
     infos: dict[str, Any] = {}
@@ -349,26 +438,29 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
                 obs, info = env.reset(seed=seeds[i], options=options)
                 self._keep(i, obs)
                 entries.append((i, info))
+        if self._batch is not None:
+            self._batch.flush()
         return entries
 
     def step_entries(self, actions: Any) -> list[tuple[int, dict[str, Any]]]:
         """Step every env into the batch arrays and ``self._rewards``/``_terminations``/
         ``_truncations``; returns the ``(index, info)`` entries that make the batch's infos."""
-        per_env = split_actions(actions, self.num_envs)
+        per_env = decode_actions(actions, self.envs)
         mode = self.autoreset_mode
         next_step, same_step = mode == AutoresetMode.NEXT_STEP, mode == AutoresetMode.SAME_STEP
-        rewards, terminations, truncations, autoreset = self._rewards, self._terminations, self._truncations, self._autoreset_envs
+        disabled = mode == AutoresetMode.DISABLED
         keep = self._batch is None
         entries: list[tuple[int, dict[str, Any]]] = []
-        # Python scalars, not NumPy ones, for the per-env loop (indexing an array per env costs more).
-        pending = autoreset.tolist()
+        # Python scalars, not NumPy ones, in the per-env loop; the arrays are written once after it.
+        pending = self._autoreset_envs.tolist()
+        rewards: list[Any] = [0.0] * self.num_envs
+        terminations: list[Any] = [False] * self.num_envs
+        truncations: list[Any] = [False] * self.num_envs
         for i, env in enumerate(self.envs):
             if next_step and pending[i]:
                 obs, info = env.reset()
-                rewards[i] = 0.0
-                terminations[i] = truncations[i] = False
             else:
-                if mode == AutoresetMode.DISABLED:
+                if disabled:
                     assert not pending[i], f"{self._autoreset_envs=}"
                 obs, reward, terminated, truncated, info = env.step(per_env[i])
                 rewards[i], terminations[i], truncations[i] = reward, terminated, truncated
@@ -379,7 +471,12 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
             if keep:
                 self._env_obs[i] = obs
             entries.append((i, info))
-        np.logical_or(terminations, truncations, out=autoreset)
+        self._rewards[:] = rewards
+        self._terminations[:] = terminations
+        self._truncations[:] = truncations
+        np.logical_or(self._terminations, self._truncations, out=self._autoreset_envs)
+        if not keep:
+            self._batch.flush()  # type: ignore[union-attr]
         return entries
 
     def text_parts(self) -> tuple[list[str], list[str], list[tuple[str, ...]], list[tuple[str, ...]], list[tuple[str, ...]]]:

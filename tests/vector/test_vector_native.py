@@ -345,3 +345,42 @@ def test_shard_workers_exit_when_their_parent_is_killed() -> None:
     for pid in left:  # leave no orphan behind when the check fails
         os.kill(pid, signal.SIGKILL)
     assert not left, f"workers {left} outlived their killed parent"
+
+
+def test_decoded_batch_actions_are_what_the_env_would_decode() -> None:
+    """The native env's cached decoding of the batched structured form gives the env's own
+    ``from_structured`` result for every action it decodes, and leaves the rest (typing, scrolls,
+    empty slots, bad codes, non-str text, an answering ``F``) as mappings for the env to judge."""
+    from cerebellum_gym.core.actions import CODES, Action, from_structured
+    from cerebellum_gym.vector.native import decode_actions
+
+    envs = NativeVectorEnv(2, task="ContactsAddContact", pixels=False)
+    try:
+        envs.reset(seed=1)
+        labels = [env.screen.labels for env in envs.envs]  # type: ignore[union-attr]
+        assert labels[0] and labels[1]
+        decoded_codes: set[str] = set()
+        for code in range(-1, len(CODES) + 1):
+            for slot in (0, len(labels[0]) - 1, len(labels[0]), 99):
+                for text in ("", "hi", " "):
+                    codes, slots = np.array([code, code]), np.array([slot, 0])
+                    batch = {"code": codes, "label": slots, "text": (text, text)}
+                    for i, action in enumerate(decode_actions(batch, envs.envs)):
+                        single = {"code": codes[i], "label": slots[i], "text": text}
+                        if isinstance(action, Action):
+                            assert action == from_structured(single, labels[i])
+                            decoded_codes.add(action.code)
+                        else:
+                            assert_same(action, single)
+                            assert type(action["code"]) is np.int64
+        assert decoded_codes == set("TPBHWFI")
+        # Lists (not arrays) and non-str text are passed through as per-env mappings.
+        passed: list[dict[str, Any]] = [
+            {"code": [0, 0], "label": [0, 0], "text": ("", "")},
+            {"code": np.array([7, 7]), "label": np.zeros(2, int), "text": (1, "")},
+        ]
+        for other in passed:
+            out = decode_actions(other, envs.envs)
+            assert isinstance(out[0], dict)
+    finally:
+        envs.close()
