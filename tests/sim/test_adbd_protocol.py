@@ -20,15 +20,6 @@ from cerebellum_gym.sim.phone import Phone
 pytest.importorskip("adbutils")
 
 
-@pytest.fixture(scope="module")
-def adb() -> Iterator[PrivateAdbServer]:
-    server = PrivateAdbServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture
 def connected(adb: PrivateAdbServer) -> Iterator[tuple[AdbdServer, str]]:
     server = AdbdServer(Phone()).start()

@@ -24,15 +24,6 @@ from cerebellum_gym.sim.phone import Phone
 pytest.importorskip("adbutils")
 
 
-@pytest.fixture(scope="module")
-def adb() -> Iterator[PrivateAdbServer]:
-    server = PrivateAdbServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @dataclass
 class Emulated:
     server: AdbdServer

@@ -180,16 +180,6 @@ def test_private_databases_need_root(sh: Shell) -> None:
 # --- end to end through the real adb server ----------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def adb() -> Iterator[PrivateAdbServer]:
-    pytest.importorskip("adbutils")
-    server = PrivateAdbServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture
 def served(adb: PrivateAdbServer) -> Iterator[tuple[AdbdServer, str]]:
     server = AdbdServer(Phone()).start()

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Collection
 from typing import ClassVar
 
 from cerebellum_gym.appdata.browser_pages import (
@@ -144,20 +145,28 @@ class ChromeApp(App):
             body.append(Text(route["result"], size=56, height=160))
         return body
 
-    def _maze(self, route: Route, seed: int) -> list[Widget]:
-        walls = maze_walls(seed)
-        pos = tuple(route.get("pos", (0, 0)))
-        goal = (MAZE_SIZE - 1, MAZE_SIZE - 1)
-        body: list[Widget] = [Text("Move the X to the bottom-right cell (# is a wall).", size=38)]
+    def _maze_grid(self, route: Route, walls: Collection[tuple[int, int]]) -> tuple[list[Widget], Callable[[int, int], None]]:
+        """The maze's rows (X: the position in ``route``, #: a wall, G: the goal) and the move that
+        steps the X by ``(dr, dc)`` unless a wall or the edge is in the way (both maze pages)."""
+        pos, goal = tuple(route.get("pos", (0, 0))), (MAZE_SIZE - 1, MAZE_SIZE - 1)
+        rows: list[Widget] = []
         for r in range(MAZE_SIZE):
             cells = ["X" if (r, c) == pos else "#" if (r, c) in walls else "G" if (r, c) == goal else "." for c in range(MAZE_SIZE)]
-            body.append(Text(" ".join(cells), size=72, center=True, height=150, rid=f"{self.package}:id/maze_row"))
+            rows.append(Text(" ".join(cells), size=72, center=True, height=150, rid=f"{self.package}:id/maze_row"))
 
         def move(dr: int, dc: int) -> None:
             nxt = (pos[0] + dr, pos[1] + dc)
             if 0 <= nxt[0] < MAZE_SIZE and 0 <= nxt[1] < MAZE_SIZE and nxt not in walls:
                 route["pos"] = nxt
 
+        return rows, move
+
+    def _maze(self, route: Route, seed: int) -> list[Widget]:
+        walls = maze_walls(seed)
+        pos, goal = tuple(route.get("pos", (0, 0))), (MAZE_SIZE - 1, MAZE_SIZE - 1)
+        body: list[Widget] = [Text("Move the X to the bottom-right cell (# is a wall).", size=38)]
+        rows, move = self._maze_grid(route, walls)
+        body += rows
         body.append(Row([Text(""), Button("Up", filled=False, on_tap=lambda: move(-1, 0)), Text("")]))
         body.append(
             Row(
@@ -197,20 +206,10 @@ class ChromeApp(App):
 
     def _aw_maze(self, route: Route, seed: int) -> list[Widget]:
         walls = androidworld_maze_walls(seed)
-        pos = tuple(route.get("pos", (0, 0)))
-        goal = (MAZE_SIZE - 1, MAZE_SIZE - 1)
-        if pos == goal:  # checkGoalReached: document.body.innerHTML = '<h1>Success!</h1>'
+        if tuple(route.get("pos", (0, 0))) == (MAZE_SIZE - 1, MAZE_SIZE - 1):
+            # checkGoalReached: document.body.innerHTML = '<h1>Success!</h1>'
             return [Text("Success!", size=80, center=True, height=200)]
-        body: list[Widget] = []
-        for r in range(MAZE_SIZE):
-            cells = ["X" if (r, c) == pos else "#" if (r, c) in walls else "G" if (r, c) == goal else "." for c in range(MAZE_SIZE)]
-            body.append(Text(" ".join(cells), size=72, center=True, height=150, rid=f"{self.package}:id/maze_row"))
-
-        def move(dr: int, dc: int) -> None:
-            nxt = (pos[0] + dr, pos[1] + dc)
-            if 0 <= nxt[0] < MAZE_SIZE and 0 <= nxt[1] < MAZE_SIZE and nxt not in walls:
-                route["pos"] = nxt
-
+        body, move = self._maze_grid(route, walls)
         steps = (("Up", -1, 0), ("Down", 1, 0), ("Left", 0, -1), ("Right", 0, 1))
         body.append(Row([Button(name, filled=False, on_tap=lambda dr=dr, dc=dc: move(dr, dc)) for name, dr, dc in steps]))
         return body
