@@ -239,19 +239,24 @@ class Shell(AndroidWorldCommands, Interpreter):
                 out.write(data)
         return ShellResult(out.getvalue(), err.getvalue(), code)
 
-    def _ls(self, args: list[str], stdin: bytes) -> ShellResult:
+    def _ls(self, args: list[str], stdin: bytes, long: Callable[[str, str], str] | None = None) -> ShellResult:
+        """``ls``; ``long(path, shown)`` formats each line of a long listing (``ls -l``), which
+        also opens each folder's entries with their ``total`` of blocks."""
         flags = "".join(a[1:] for a in args if a.startswith("-") and len(a) > 1)
         names = [a for a in args if not (a.startswith("-") and len(a) > 1)] or ["."]
         out, err, code = [], [], 0
         for name in names:
             if self.read(name) is not None:
-                out.append(name)
+                out.append(name if long is None else long(name, name))
             elif self.is_dir(name):
                 entries = self.listdir(name)
                 if "a" in flags:
                     entries = [".", "..", *entries]
                 if len(names) > 1:
                     out.append(f"{name}:")
+                if long is not None:
+                    entries = [long(posixpath.join(name, entry), entry) for entry in entries]
+                    out.append(f"total {sum(4 if line.startswith('d') else 8 for line in entries)}")
                 out.extend(entries)
             else:
                 err.append(f"ls: {name}: No such file or directory")

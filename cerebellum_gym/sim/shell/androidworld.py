@@ -67,7 +67,7 @@ class AndroidWorldCommands:
     _date: Handler
     _content: Handler
     _pm: Handler
-    _ls: Handler
+    _ls: Callable[..., ShellResult]  # (args, stdin, long=None): ``long`` formats a long listing
     _input: Handler
     is_dir: Callable[[str], bool]
     listdir: Callable[[str], list[str]]
@@ -170,27 +170,7 @@ class AndroidWorldCommands:
         if "l" not in flags:
             return self._ls(args, stdin)
         full_time = flags.count("l") > 1
-        names = [a for a in args if not (a.startswith("-") and len(a) > 1)] or ["."]
-        out: list[str] = []
-        err: list[str] = []
-        code = 0
-        for name in names:
-            if self.read(name) is not None:
-                out.append(self._long_line(name, name, full_time))
-            elif self.is_dir(name):
-                entries = self.listdir(name)
-                if "a" in flags:
-                    entries = [".", "..", *entries]
-                if len(names) > 1:
-                    out.append(f"{name}:")
-                lines = [self._long_line(posixpath.join(name, entry), entry, full_time) for entry in entries]
-                out.append(f"total {sum(4 if line.startswith('d') else 8 for line in lines)}")
-                out.extend(lines)
-            else:
-                err.append(f"ls: {name}: No such file or directory")
-                code = 1
-        text = "".join(line + "\n" for line in out)
-        return ShellResult(text.encode("utf-8", "surrogateescape"), "".join(e + "\n" for e in err).encode(), code)
+        return self._ls(args, stdin, long=lambda path, shown: self._long_line(path, shown, full_time))
 
     def _long_line(self, path: str, shown: str, full_time: bool) -> str:
         """One ``ls -l`` line, as toybox prints it on shared storage."""
