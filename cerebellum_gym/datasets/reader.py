@@ -16,7 +16,7 @@ import json
 import os
 import re
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -220,19 +220,11 @@ class Dataset:
 
     def _read_part(self, part: Path, found: dict[str, _PartEpisode]) -> None:
         lines, _ = read_lines(part / PART_EPISODES)
-        for number, line in enumerate(lines, 1):
-            try:
-                meta = json.loads(line)
-            except ValueError:
-                raise DatasetError(f"{part / PART_EPISODES}: line {number} is not valid JSON") from None
+        for meta in _json_records(part / PART_EPISODES, lines):
             entry = found.setdefault(str(meta.get("episode_id")), _PartEpisode())
             entry.meta = meta  # the episode's last record counts
         lines, tail = read_lines(part / PART_STEPS)
-        for number, line in enumerate(lines, 1):
-            try:
-                row = json.loads(line)
-            except ValueError:
-                raise DatasetError(f"{part / PART_STEPS}: line {number} is not valid JSON") from None
+        for row in _json_records(part / PART_STEPS, lines):
             found.setdefault(str(row.pop("episode_id", "")), _PartEpisode()).rows.append(row)
         if tail:  # a line cut short: its episode (named first on the line) was being written
             match = _EPISODE_PREFIX.match(tail)
@@ -387,3 +379,16 @@ class Dataset:
 def open_dataset(root: str | os.PathLike[str]) -> Dataset:
     """Open a recorded dataset folder."""
     return Dataset(root)
+
+
+def _json_records(path: Path, lines: Iterable[str | bytes]) -> Iterator[dict[str, Any]]:
+    """The JSON records of a part file's complete lines.
+
+    Raises:
+        DatasetError: a line is not valid JSON (named by its number).
+    """
+    for number, line in enumerate(lines, 1):
+        try:
+            yield json.loads(line)
+        except ValueError:
+            raise DatasetError(f"{path}: line {number} is not valid JSON") from None
