@@ -52,7 +52,7 @@ from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 from cerebellum_gym.core.actions import CODES, LABELLED_CODES, Action
 from cerebellum_gym.env import MAX_GOAL_CHARS, CerebellumEnv, ObsType
 from cerebellum_gym.errors import CerebellumError, ConfigError, DeviceLostError
-from cerebellum_gym.vector.ray import portable_exception
+from cerebellum_gym.vector.ray import check_reset_mask, portable_exception
 
 #: The observation entries a sub-env writes into the batch itself; an observation space with any
 #: other entry (an env that grew a field) makes the batch fall back to gymnasium's concatenation.
@@ -216,16 +216,7 @@ def _reset_mask(options: dict[str, Any] | None, num_envs: int) -> np.ndarray | N
     """Pop and check ``options["reset_mask"]`` as gymnasium's vector envs do."""
     if options is None or "reset_mask" not in options:
         return None
-    mask = options.pop("reset_mask")
-    if not isinstance(mask, np.ndarray):
-        raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(mask)}")
-    if mask.shape != (num_envs,):
-        raise ValueError(f"`options['reset_mask']` must have shape `({num_envs},)`, got {mask.shape}")
-    if mask.dtype != np.bool_:
-        raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
-    if not np.any(mask):
-        raise ValueError(f"`options['reset_mask']` must contain a boolean array with at least one True value, got reset_mask={mask}")
-    return mask
+    return check_reset_mask(options.pop("reset_mask"), num_envs)
 
 
 def split_actions(actions: Any, num_envs: int) -> Sequence[Any]:

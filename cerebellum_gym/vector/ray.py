@@ -151,6 +151,24 @@ class _EnvHost:
             return False, (portable_exception(exc), traceback.format_exc(limit=12))
 
 
+def check_reset_mask(mask: Any, num_envs: int) -> np.ndarray:
+    """``options["reset_mask"]``, checked as gymnasium's own vector envs check it (same messages).
+
+    Raises:
+        TypeError: not a boolean numpy array.
+        ValueError: not of shape ``(num_envs,)``, or no env to reset.
+    """
+    if not isinstance(mask, np.ndarray):
+        raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(mask)}")
+    if mask.shape != (num_envs,):
+        raise ValueError(f"`options['reset_mask']` must have shape `({num_envs},)`, got {mask.shape}")
+    if mask.dtype != np.bool_:
+        raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
+    if not np.any(mask):
+        raise ValueError(f"`options['reset_mask']` must contain a boolean array with at least one True value, got reset_mask={mask}")
+    return mask
+
+
 def portable_exception(exc: BaseException) -> BaseException:
     """``exc``, or a RuntimeError saying what it was when it cannot be pickled (an answer that
     cannot be pickled would fail whole, and read as a lost worker or actor)."""
@@ -288,7 +306,7 @@ class RayVectorEnv(VectorEnv[Any, Any, Any]):
         options = dict(options) if options is not None else None
         mask = np.ones(self.num_envs, dtype=np.bool_)
         if options is not None and "reset_mask" in options:
-            mask = self._check_mask(options.pop("reset_mask"))
+            mask = check_reset_mask(options.pop("reset_mask"), self.num_envs)
         chosen = [i for i in range(self.num_envs) if mask[i]]
         self._respawn_for(i for i in chosen if self._lost[i] is not None)
         answers = self._run({i: ("reset", (seeds[i], options)) for i in chosen})
@@ -561,18 +579,6 @@ class RayVectorEnv(VectorEnv[Any, Any, Any]):
         if len(seeds) != self.num_envs:
             raise ValueError(f"If seeds are passed as a list the length must match num_envs={self.num_envs} but got length={len(seeds)}.")
         return seeds
-
-    def _check_mask(self, mask: Any) -> np.ndarray:
-        # The same checks, and messages, as gymnasium's own vector envs.
-        if not isinstance(mask, np.ndarray):
-            raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(mask)}")
-        if mask.shape != (self.num_envs,):
-            raise ValueError(f"`options['reset_mask']` must have shape `({self.num_envs},)`, got {mask.shape}")
-        if mask.dtype != np.bool_:
-            raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
-        if not np.any(mask):
-            raise ValueError(f"`options['reset_mask']` must contain a boolean array with at least one True value, got reset_mask={mask}")
-        return mask
 
     def _check_open(self) -> None:
         if self.closed:
