@@ -10,9 +10,12 @@ the filled label slots of ``label_mask``, in numpy over the whole batch) and pri
 second of wall-clock time (the sharded and async forms use every core), and env-steps per
 CPU-second of this process and its workers (read from ``/proc``): on a machine shared with other
 work, wall-clock figures swing with the load, CPU figures much less.
-The sharded form can only beat the native env by as much as the machine can run two processes
-at once: each round also times a CPU-bound pure-Python loop in one process and in two at the same
-time, and the run prints that "2-process scaling" (2.00x on two idle cores) next to the ratios.
+The sharded form can only beat the native env by as much as the machine can run its shards at
+once: the ``halves`` mode (with ``native-sharded``) runs the same work as independent native envs,
+one per core with N/cores envs each, in that many processes stepping at the same time, with no
+messages and no merging, and counts their env-steps together: the ceiling of sharded/native at
+that moment (2.00x on two idle cores; less when other work shares them, or when the processes
+slow each other down through shared caches and memory).
 The process-wide caches are warmed once before the first cell (worker processes are forked from
 this one and inherit them). Ratios are measured side by side in one run: each row's modes take
 turns over a few rounds; each figure is the best of its rounds, each ratio the median over rounds
@@ -41,10 +44,11 @@ import numpy as np
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.core.actions import CODE_INDEX, CODES
+from cerebellum_gym.vector.native import shard_sizes
 
 ENV_ID = "Cerebellum-Sim-v0"
 TASKS = ["SystemWifiTurnOn", "SystemBluetoothTurnOff", "SystemBrightnessMax", "ContactsAddContact"]
-MODES = ("sync", "async", "native", "native-sharded")
+MODES = ("sync", "async", "native", "native-sharded", "halves")
 WORDS = ("hello", "Alice", "2023-10-16", "groceries")
 #: Codes the random policy never draws (they end the episode at once), as RandomAgent(allow_terminal=False).
 _NO_TERMINAL = np.ones(len(CODES), bool)
@@ -120,33 +124,37 @@ def env_steps_per_second(factory: Callable[[], gym.vector.VectorEnv[Any, Any, An
         gc.collect()
 
 
-def _spin(loops: int) -> None:
-    total = 0
-    for i in range(loops):
-        total += i
+def _half(num_envs: int, pixels: bool, seconds: float, start: Any, results: Any) -> None:
+    """One of :func:`independent_halves`' processes: a native env stepped for ``seconds`` after ``start``."""
+    envs = make("native", num_envs, pixels, 1)
+    rng = np.random.default_rng(num_envs)
+    obs, _ = envs.reset(seed=0)
+    warm = time.perf_counter()
+    while time.perf_counter() - warm < seconds / 3:
+        obs, *_ = envs.step(batched_random_actions(obs, rng))
+    start.wait()
+    steps, begin, cpu = 0, time.perf_counter(), time.process_time()
+    while (elapsed := time.perf_counter() - begin) < seconds or steps < 5:
+        obs, *_ = envs.step(batched_random_actions(obs, rng))
+        steps += 1
+    results.put((steps * num_envs, elapsed, time.process_time() - cpu))
+    envs.close()
 
 
-def _timed_spins(loops: int, copies: int) -> float:
-    """Wall-clock seconds for ``copies`` processes each running ``_spin(loops)`` at once."""
+def independent_halves(num_envs: int, pixels: bool, shards: int, seconds: float) -> tuple[float, float]:
+    """Env-steps/s (wall, per CPU-second) of ``shards`` independent native envs sharing
+    ``num_envs`` envs, each in its own process, all stepping at the same time: what a sharded env
+    would do with free messages and merging, on this machine at this moment."""
     ctx = multiprocessing.get_context("fork")
-    processes = [ctx.Process(target=_spin, args=(loops,)) for _ in range(copies)]
-    start = time.perf_counter()
+    start, results = ctx.Barrier(shards), ctx.Queue()
+    processes = [ctx.Process(target=_half, args=(size, pixels, seconds, start, results)) for size in shard_sizes(num_envs, shards)]
     for process in processes:
         process.start()
+    answers = [results.get(timeout=600) for _ in processes]
     for process in processes:
         process.join()
-    return time.perf_counter() - start
-
-
-def two_process_scaling(seconds: float = 0.3) -> float:
-    """How many times the work of one process the machine does with two running at once
-    (2.0 on two idle cores): the ceiling of a 2-shard env over a 1-process one right now."""
-    loops = 200_000
-    while (one := _timed_spins(loops, 1)) < seconds / 2:
-        loops *= 2
-    two = _timed_spins(loops, 2)
-    one = min(one, _timed_spins(loops, 1))
-    return 2 * one / two
+    steps = sum(a[0] for a in answers)
+    return steps / max(a[1] for a in answers), steps / max(sum(a[2] for a in answers), 1e-9)
 
 
 def main() -> None:
@@ -162,7 +170,6 @@ def main() -> None:
     modes = [m for m in args.modes.split(",") if m]
     #: Per row, per mode: (wall, cpu) of each round, in round order.
     rows: dict[tuple[str, int], dict[str, list[tuple[float, float]]]] = {}
-    scalings: list[float] = []
     load_before = os.getloadavg()
     # Warm the process-wide caches (tiles, trees, frames) once, so that the first cell measured
     # does not pay for everyone; worker processes are forked from this one and inherit them.
@@ -174,11 +181,13 @@ def main() -> None:
             # Rounds go through every mode in turn, so that the modes of a row are measured
             # under the same conditions, seconds apart.
             for _ in range(args.rounds):
-                scalings.append(two_process_scaling())
                 for mode in modes:
-                    if mode == "async" and n > args.async_max:
+                    if (mode == "async" and n > args.async_max) or (mode == "halves" and n < 2):
                         continue
-                    wall, cpu = env_steps_per_second(functools.partial(make, mode, n, pixels, cores), args.seconds)
+                    if mode == "halves":
+                        wall, cpu = independent_halves(n, pixels, min(cores, n), args.seconds)
+                    else:
+                        wall, cpu = env_steps_per_second(functools.partial(make, mode, n, pixels, cores), args.seconds)
                     row[mode].append((wall, cpu))
                     print(f"  {kind:6s} N={n:3d} {mode:15s} {wall:9.0f} env-steps/s   {cpu:9.0f} per CPU-second", flush=True)
             rows[(kind, n)] = row
@@ -188,13 +197,10 @@ def main() -> None:
         print()
         print(f"Cerebellum-Sim-v0 vector envs, {title}; batched random policy, {cores} cores")
         print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min)")
-        if scalings:
-            print(
-                f"2-process scaling of a CPU-bound loop during the run: {min(scalings):.2f}x to {max(scalings):.2f}x "
-                "(2.00x: two idle cores; the ceiling of sharded/native)"
-            )
+        if "halves" in modes:
+            print(f"halves: {cores} independent native envs of N/{cores} envs, a process each, at once (the ceiling of sharded/native)")
         print("each figure: the best of its rounds; each ratio: the median over rounds of the ratio of one round's two figures")
-        header = f"| obs | N | {' | '.join(modes)} | native/sync | native/async | sharded/native |"
+        header = f"| obs | N | {' | '.join(modes)} | native/sync | native/async | sharded/native | halves/native |"
         print(header)
         print("|" + "---|" * (header.count("|") - 1))
         for (kind, n), row in rows.items():
@@ -210,7 +216,8 @@ def main() -> None:
 
             print(
                 f"| {kind} | {n} | {' | '.join(cells)} "
-                f"| {ratio('native', 'sync')} | {ratio('native', 'async')} | {ratio('native-sharded', 'native')} |"
+                f"| {ratio('native', 'sync')} | {ratio('native', 'async')} | {ratio('native-sharded', 'native')} "
+                f"| {ratio('halves', 'native')} |"
             )
 
 
