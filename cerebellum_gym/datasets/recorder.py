@@ -53,7 +53,9 @@ from typing import Any, SupportsFloat
 import gymnasium as gym
 import numpy as np
 from gymnasium.utils import RecordConstructorArgs
+from gymnasium.wrappers import OrderEnforcing, PassiveEnvChecker, RecordEpisodeStatistics, TimeLimit
 
+from cerebellum_gym.core.history import frozen
 from cerebellum_gym.datasets.format import (
     FORMAT_VERSION,
     PART_EPISODES,
@@ -164,19 +166,39 @@ class DatasetWriter:
         self._offset += len(data)
         self.images_written += 1
 
-    def image_ids(self, obs: Mapping[str, Any]) -> ImageIds:
-        """The ids of an observation's screenshot and history frames (storing new images)."""
+    def image_ids(self, obs: Mapping[str, Any], sources: Mapping[str, Any] | None = None) -> ImageIds:
+        """The ids of an observation's screenshot and history frames (storing new images).
+
+        ``sources``: the read-only arrays the env copied the observation's pixel fields from
+        (``CerebellumEnv.observation_frames``), hashed in their place: a source seen before is
+        known by identity, so only new frames are read.
+        """
+        sources = sources or {}
         shot = obs.get("screenshot")
         frames = (obs.get("history") or {}).get("screenshots")
-        return (
-            None if shot is None else self._by_identity(shot, lambda: self.image(shot)),
-            None if frames is None else self._by_identity(frames, lambda: [self.image(frame) for frame in frames]),
-        )
+        shot_source = sources.get("screenshot")
+        frame_sources = (sources.get("history") or {}).get("screenshots")
+        if frames is not None and frame_sources is not None and len(frame_sources) == len(frames):
+            frame_ids: list[str] | None = [self._source_id(source, frame) for source, frame in zip(frame_sources, frames, strict=True)]
+        else:
+            frame_ids = None if frames is None else self._by_identity(frames, lambda: [self.image(frame) for frame in frames])
+        if shot is None:
+            return None, frame_ids
+        if shot_source is not None:
+            return self._source_id(shot_source, shot), frame_ids
+        return self._by_identity(shot, lambda: self.image(shot)), frame_ids
+
+    def _source_id(self, source: Any, copy: np.ndarray) -> str:
+        """The id of ``copy``, read from ``source`` (the array it was copied from) when that is
+        frozen and shaped alike, so that a source seen before is not read again."""
+        if isinstance(source, np.ndarray) and source.shape == copy.shape and source.dtype == copy.dtype and frozen(source):
+            return str(self._by_identity(source, partial(self.image, source)))
+        return self.image(copy)
 
     def _by_identity(self, array: Any, compute: Callable[[], Any]) -> Any:
         # Only an array nothing can write to keeps its content with its identity; the cache
         # holds the array, so its id is not reused while it is cached.
-        if not _immutable(array):
+        if not frozen(array):
             return compute()
         key = id(array)
         hit = self._identity.get(key)
@@ -349,7 +371,9 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         self._writer: DatasetWriter | None = _acquire_writer(self.directory)
         self._episode: dict[str, Any] | None = None
         self._obs: Any = None
+        self._sources: Mapping[str, Any] | None = None
         self._t = 0
+        self._frame_sources = _frame_sources(env)
 
     @property
     def writer(self) -> DatasetWriter:
@@ -395,6 +419,7 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         }
         self._episode = meta
         self._obs = obs
+        self._sources = self._frame_sources(obs) if self._frame_sources is not None else None
         self._t = 0
         self._return = 0.0
         self._invalid = 0
@@ -411,6 +436,7 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         self._invalid += int(bool(info.get("invalid_action", False)))
         self._last_info = dict(info)
         self._obs = obs
+        self._sources = self._frame_sources(obs) if self._frame_sources is not None else None
         if terminated or truncated:
             self._finish(status="complete", final_obs=True, terminated=bool(terminated), truncated=bool(truncated))
         return obs, reward, terminated, truncated, info
@@ -446,6 +472,7 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         # encoding and serialising happen on the writer's thread.
         pending = _PendingRow(
             _shallow_observation(obs),
+            self._sources,
             str(self._episode.get("observation_goal", "")),
             self._t,
             # The string the agent sent; a structured action is stored as the env's string form of it.
@@ -482,6 +509,29 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         self._episode = None
 
 
+#: Wrappers that hand on the env's observation as it is (neither replaced nor changed in place).
+OBSERVATION_PRESERVING_WRAPPERS: tuple[type[gym.Wrapper[Any, Any, Any, Any]], ...] = (
+    OrderEnforcing,
+    PassiveEnvChecker,
+    TimeLimit,
+    RecordEpisodeStatistics,
+)
+
+
+def _frame_sources(env: gym.Env[Any, Any]) -> Callable[[Any], Mapping[str, Any] | None] | None:
+    """``env.unwrapped.observation_frames`` when the observations ``env`` returns are the
+    unwrapped env's own: every wrapper in between is one of
+    :data:`OBSERVATION_PRESERVING_WRAPPERS` (or a recorder). Another wrapper might change an
+    observation in place, which its identity would not show; its observations are hashed."""
+    layer: Any = env
+    while isinstance(layer, gym.Wrapper):
+        if not isinstance(layer, (*OBSERVATION_PRESERVING_WRAPPERS, RecordEpisodes)):
+            return None
+        layer = layer.env
+    frames = getattr(layer, "observation_frames", None)
+    return frames if callable(frames) else None
+
+
 def _shallow_observation(obs: Any) -> Any:
     if not isinstance(obs, Mapping):
         return obs
@@ -509,26 +559,15 @@ class _Appender:
             os.close(fd)
 
 
-def _immutable(array: Any) -> bool:
-    """Whether nothing can write to ``array``'s memory: read-only, down to a base that owns it
-    (or an immutable ``bytes``)."""
-    while isinstance(array, np.ndarray):
-        if array.flags.writeable:
-            return False
-        if array.base is None:
-            return True
-        array = array.base
-    return isinstance(array, bytes)
-
-
 class _PendingRow:
     """One step as handed to the writer: references, turned into a JSON line on its thread."""
 
-    __slots__ = ("action", "goal", "info", "obs", "reward", "t", "terminated", "truncated")
+    __slots__ = ("action", "goal", "info", "obs", "reward", "sources", "t", "terminated", "truncated")
 
     def __init__(
         self,
         obs: Any,
+        sources: Mapping[str, Any] | None,
         goal: str,
         t: int,
         action: str | None,
@@ -537,13 +576,13 @@ class _PendingRow:
         truncated: bool,
         info: dict[str, Any] | None,
     ) -> None:
-        self.obs, self.goal, self.t, self.action = obs, goal, t, action
+        self.obs, self.sources, self.goal, self.t, self.action = obs, sources, goal, t, action
         self.reward, self.terminated, self.truncated, self.info = reward, terminated, truncated, info
 
     def line(self, writer: DatasetWriter, episode_id: str) -> str:
         """The step's ``steps.jsonl`` line (``writer`` stores the images it names, if new)."""
         row: dict[str, Any] = {"episode_id": episode_id}  # first: a line cut short still names its episode
-        row.update(observation_row(self.obs, writer.image_ids(self.obs), self.goal))
+        row.update(observation_row(self.obs, writer.image_ids(self.obs, self.sources), self.goal))
         row["t"] = self.t
         row["action"] = self.action
         row["reward"] = self.reward
