@@ -166,34 +166,21 @@ class DatasetWriter:
         self._offset += len(data)
         self.images_written += 1
 
-    def image_ids(self, obs: Mapping[str, Any], sources: Mapping[str, Any] | None = None) -> ImageIds:
+    def image_ids(self, obs: Mapping[str, Any]) -> ImageIds:
         """The ids of an observation's screenshot and history frames (storing new images).
 
-        ``sources``: the read-only arrays the env copied the observation's pixel fields from
-        (``CerebellumEnv.observation_frames``), hashed in their place: a source seen before is
-        known by identity, so only new frames are read.
+        The history frames may be one stacked array or a sequence of arrays, one per frame (the
+        read-only frames the recorder takes from the env, each known by identity once hashed).
         """
-        sources = sources or {}
         shot = obs.get("screenshot")
         frames = (obs.get("history") or {}).get("screenshots")
-        shot_source = sources.get("screenshot")
-        frame_sources = (sources.get("history") or {}).get("screenshots")
-        if frames is not None and frame_sources is not None and len(frame_sources) == len(frames):
-            frame_ids: list[str] | None = [self._source_id(source, frame) for source, frame in zip(frame_sources, frames, strict=True)]
+        if frames is None:
+            frame_ids = None
+        elif isinstance(frames, np.ndarray):
+            frame_ids = self._by_identity(frames, lambda: [self.image(frame) for frame in frames])
         else:
-            frame_ids = None if frames is None else self._by_identity(frames, lambda: [self.image(frame) for frame in frames])
-        if shot is None:
-            return None, frame_ids
-        if shot_source is not None:
-            return self._source_id(shot_source, shot), frame_ids
-        return self._by_identity(shot, lambda: self.image(shot)), frame_ids
-
-    def _source_id(self, source: Any, copy: np.ndarray) -> str:
-        """The id of ``copy``, read from ``source`` (the array it was copied from) when that is
-        frozen and shaped alike, so that a source seen before is not read again."""
-        if isinstance(source, np.ndarray) and source.shape == copy.shape and source.dtype == copy.dtype and frozen(source):
-            return str(self._by_identity(source, partial(self.image, source)))
-        return self.image(copy)
+            frame_ids = [self._by_identity(frame, partial(self.image, frame)) for frame in frames]
+        return None if shot is None else self._by_identity(shot, lambda: self.image(shot)), frame_ids
 
     def _by_identity(self, array: Any, compute: Callable[[], Any]) -> Any:
         # Only an array nothing can write to keeps its content with its identity; the cache
@@ -370,8 +357,7 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         self.env_kwargs = kwargs
         self._writer: DatasetWriter | None = _acquire_writer(self.directory)
         self._episode: dict[str, Any] | None = None
-        self._obs: Any = None
-        self._sources: Mapping[str, Any] | None = None
+        self._obs: Any = None  # the last observation, as its row will record it (_row_observation)
         self._t = 0
         self._frame_sources = _frame_sources(env)
 
@@ -418,8 +404,7 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             "meta": jsonable({**self.extra, **extra}),
         }
         self._episode = meta
-        self._obs = obs
-        self._sources = self._frame_sources(obs) if self._frame_sources is not None else None
+        self._obs = self._row_observation(obs)
         self._t = 0
         self._return = 0.0
         self._invalid = 0
@@ -435,8 +420,7 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         self._return += float(reward)
         self._invalid += int(bool(info.get("invalid_action", False)))
         self._last_info = dict(info)
-        self._obs = obs
-        self._sources = self._frame_sources(obs) if self._frame_sources is not None else None
+        self._obs = self._row_observation(obs)
         if terminated or truncated:
             self._finish(status="complete", final_obs=True, terminated=bool(terminated), truncated=bool(truncated))
         return obs, reward, terminated, truncated, info
@@ -457,6 +441,34 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
 
     # --- internals ----------------------------------------------------------------------------
 
+    def _row_observation(self, obs: Any) -> Any:
+        """``obs`` as the recorder keeps it until its row is written: its dicts copied (the
+        caller may change them), and its pixel arrays replaced by the read-only frames the env
+        copied them from, where the env names them (``observation_frames``). The writer then
+        hashes only frames it has not seen, and the caller's copies are freed when the caller
+        drops them."""
+        kept = _shallow_observation(obs)
+        if self._frame_sources is None or not isinstance(kept, dict):
+            return kept
+        sources = self._frame_sources(obs)
+        if not sources:
+            return kept
+        shot, source = kept.get("screenshot"), sources.get("screenshot")
+        if shot is not None and _stands_for(source, shot):
+            kept["screenshot"] = source
+        history = kept.get("history")
+        frames = history.get("screenshots") if isinstance(history, dict) else None
+        frame_sources = (sources.get("history") or {}).get("screenshots")
+        if (
+            isinstance(history, dict)
+            and isinstance(frames, np.ndarray)
+            and frame_sources is not None
+            and len(frame_sources) == len(frames)
+            and all(_stands_for(frame, frames[0]) for frame in frame_sources)
+        ):
+            history["screenshots"] = tuple(frame_sources)
+        return kept
+
     def _replayable(self, device: Any) -> tuple[bool, str]:
         if getattr(device, "backend", None) != "sim":
             return False, f"backend {getattr(device, 'backend', None)!r} is not the simulator"
@@ -468,11 +480,10 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
 
     def _write_row(self, obs: Any, *, action: Any, reward: float | None, terminated: bool, truncated: bool, info: Any) -> None:
         assert self._episode is not None
-        # Only references here (and shallow copies of the dicts a caller might change): hashing,
+        # Only references here (``obs`` is already as _row_observation keeps it): hashing,
         # encoding and serialising happen on the writer's thread.
         pending = _PendingRow(
-            _shallow_observation(obs),
-            self._sources,
+            obs,
             str(self._episode.get("observation_goal", "")),
             self._t,
             # The string the agent sent; a structured action is stored as the env's string form of it.
@@ -532,6 +543,12 @@ def _frame_sources(env: gym.Env[Any, Any]) -> Callable[[Any], Mapping[str, Any] 
     return frames if callable(frames) else None
 
 
+def _stands_for(source: Any, copy: np.ndarray) -> bool:
+    """Whether ``source`` (what the env says ``copy`` was copied from) may be recorded in its
+    place: an array of its shape and type that nothing can change."""
+    return isinstance(source, np.ndarray) and source.shape == copy.shape and source.dtype == copy.dtype and frozen(source)
+
+
 def _shallow_observation(obs: Any) -> Any:
     if not isinstance(obs, Mapping):
         return obs
@@ -562,12 +579,11 @@ class _Appender:
 class _PendingRow:
     """One step as handed to the writer: references, turned into a JSON line on its thread."""
 
-    __slots__ = ("action", "goal", "info", "obs", "reward", "sources", "t", "terminated", "truncated")
+    __slots__ = ("action", "goal", "info", "obs", "reward", "t", "terminated", "truncated")
 
     def __init__(
         self,
         obs: Any,
-        sources: Mapping[str, Any] | None,
         goal: str,
         t: int,
         action: str | None,
@@ -576,13 +592,13 @@ class _PendingRow:
         truncated: bool,
         info: dict[str, Any] | None,
     ) -> None:
-        self.obs, self.sources, self.goal, self.t, self.action = obs, sources, goal, t, action
+        self.obs, self.goal, self.t, self.action = obs, goal, t, action
         self.reward, self.terminated, self.truncated, self.info = reward, terminated, truncated, info
 
     def line(self, writer: DatasetWriter, episode_id: str) -> str:
         """The step's ``steps.jsonl`` line (``writer`` stores the images it names, if new)."""
         row: dict[str, Any] = {"episode_id": episode_id}  # first: a line cut short still names its episode
-        row.update(observation_row(self.obs, writer.image_ids(self.obs, self.sources), self.goal))
+        row.update(observation_row(self.obs, writer.image_ids(self.obs), self.goal))
         row["t"] = self.t
         row["action"] = self.action
         row["reward"] = self.reward
