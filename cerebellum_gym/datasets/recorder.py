@@ -44,6 +44,7 @@ import queue
 import threading
 import time
 import uuid
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
@@ -79,8 +80,8 @@ from cerebellum_gym.datasets.format import (
 
 #: Reset-option keys the recorder reads and removes before the env sees them.
 META_OPTION = "record_meta"
-#: Read-only arrays whose image ids a writer remembers by identity.
-IDENTITY_CACHE = 64
+#: Read-only arrays whose image ids a writer remembers by identity (weakly: it keeps none alive).
+IDENTITY_CACHE = 4096
 #: An observation's image ids: the screenshot's (or ``None``) and the history frames' (or ``None``).
 ImageIds = tuple[str | None, list[str] | None]
 _STOP = object()
@@ -183,17 +184,18 @@ class DatasetWriter:
         return None if shot is None else self._by_identity(shot, lambda: self.image(shot)), frame_ids
 
     def _by_identity(self, array: Any, compute: Callable[[], Any]) -> Any:
-        # Only an array nothing can write to keeps its content with its identity; the cache
-        # holds the array, so its id is not reused while it is cached.
+        # Only an array nothing can write to keeps its content with its identity. The cache
+        # holds a weak reference: an id reused by a later array does not match a dead one, and
+        # the frames the env's caches keep (the ones that come back) stay known.
         if not frozen(array):
             return compute()
         key = id(array)
         hit = self._identity.get(key)
-        if hit is not None and hit[0] is array:
+        if hit is not None and hit[0]() is array:
             self._identity.move_to_end(key)
             return hit[1]
         value = compute()
-        self._identity[key] = (array, value)
+        self._identity[key] = (weakref.ref(array), value)
         if len(self._identity) > IDENTITY_CACHE:
             self._identity.popitem(last=False)
         return value
