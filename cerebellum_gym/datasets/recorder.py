@@ -66,7 +66,7 @@ from cerebellum_gym.datasets.format import (
     PARTS_DIR,
     DatasetError,
     bits,
-    dumps_line,
+    dumps_line_bytes,
     encode_image,
     ensure_header,
     hash_function,
@@ -271,9 +271,9 @@ class DatasetWriter:
 
     def _do(self, item: tuple[Any, ...]) -> None:
         if item[0] == "episode":
-            self._episodes.write(dumps_line(item[2]).encode())
+            self._episodes.write(dumps_line_bytes(item[2]))
             return
-        lines = [pending.line(self, episode_id).encode() for episode_id, pending in item[2]]
+        lines = [pending.line(self, episode_id) for episode_id, pending in item[2]]
         # Durable in this order, so a killed process never leaves a line naming an image the
         # index does not have, nor an index entry pointing past the image bytes.
         if self._new_index:
@@ -597,7 +597,7 @@ class _PendingRow:
         self.obs, self.goal, self.t, self.action = obs, goal, t, action
         self.reward, self.terminated, self.truncated, self.info = reward, terminated, truncated, info
 
-    def line(self, writer: DatasetWriter, episode_id: str) -> str:
+    def line(self, writer: DatasetWriter, episode_id: str) -> bytes:
         """The step's ``steps.jsonl`` line (``writer`` stores the images it names, if new)."""
         row: dict[str, Any] = {"episode_id": episode_id}  # first: a line cut short still names its episode
         row.update(observation_row(self.obs, writer.image_ids(self.obs), self.goal))
@@ -607,7 +607,7 @@ class _PendingRow:
         row["terminated"] = self.terminated
         row["truncated"] = self.truncated
         row["info"] = None if self.info is None else {k: v for k, v in self.info.items() if k not in ("goal", "task")}
-        return dumps_line(row)
+        return dumps_line_bytes(row)
 
 
 def observation_image_ids(obs: Mapping[str, Any], image: Callable[[np.ndarray], str]) -> ImageIds:
