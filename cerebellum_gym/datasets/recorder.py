@@ -13,11 +13,14 @@ before (``npy.zst``: Zstandard, also without the GIL), serialises the step's lin
 An episode's final record says ``"complete": true`` only once all its lines and images are on
 disk.
 
-The recorder keeps the observation's arrays until they are written (a few batches at most: the
-queue is bounded), without copying them: the env hands out fresh arrays every step, and a caller
-must not modify an observation in place before the writer has stored it. A read-only array (and
-its bases) cannot change, so one the writer has hashed already is known by identity and not
-hashed again: an env that hands out its cached, read-only frames is recorded for less.
+The recorder keeps each observation's pixels until they are written (a few batches at most: the
+queue is bounded), without copying them. From a cerebellum env it keeps the read-only frames the
+observation's arrays were copied from (``env.unwrapped.observation_frames``), used only when every
+wrapper in between hands the env's observations on as they are (gymnasium's checkers, time limit
+and statistics): a read-only array (and its bases) cannot change, so a frame the writer has hashed
+already is known by identity and not read again, and the caller's copies are its own to change.
+Otherwise it keeps the observation's own arrays, and a caller must not modify an observation in
+place before the writer has stored it (a read-only array is still known by identity there).
 
 Example:
     >>> import tempfile, gymnasium as gym, cerebellum_gym
