@@ -48,7 +48,6 @@ import threading
 import time
 import uuid
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
@@ -122,7 +121,7 @@ class DatasetWriter:
         self._digest = hash_function(self.hash_name)
         # Images already stored by earlier (or other running) writers are not stored again.
         self._known: set[str] = set(stored_image_ids(self.root))
-        self._identity: OrderedDict[int, tuple[Any, Any]] = OrderedDict()
+        self._identity: dict[int, tuple[Any, Any]] = {}
         self.writer_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
         self.part = self.root / PARTS_DIR / self.writer_id
         self.part.mkdir(parents=True)
@@ -183,8 +182,20 @@ class DatasetWriter:
         elif isinstance(frames, np.ndarray):
             frame_ids = self._by_identity(frames, lambda: [self.image(frame) for frame in frames])
         else:
-            frame_ids = [self._by_identity(frame, partial(self.image, frame)) for frame in frames]
-        return None if shot is None else self._by_identity(shot, lambda: self.image(shot)), frame_ids
+            frame_ids = [self._image_of(frame) for frame in frames]
+        return None if shot is None else self._image_of(shot), frame_ids
+
+    def _image_of(self, pixels: np.ndarray) -> str:
+        """:meth:`image`, known by identity when ``pixels`` is frozen (the common case of
+        :meth:`_by_identity`, without a closure: it runs for every image of every step)."""
+        if not frozen(pixels):
+            return self.image(pixels)
+        hit = self._identity.get(id(pixels))
+        if hit is not None and hit[0]() is pixels and isinstance(hit[1], str):
+            return hit[1]
+        ident = self.image(pixels)
+        self._remember(pixels, ident)
+        return ident
 
     def _by_identity(self, array: Any, compute: Callable[[], Any]) -> Any:
         # Only an array nothing can write to keeps its content with its identity. The cache
@@ -192,16 +203,18 @@ class DatasetWriter:
         # the frames the env's caches keep (the ones that come back) stay known.
         if not frozen(array):
             return compute()
-        key = id(array)
-        hit = self._identity.get(key)
+        hit = self._identity.get(id(array))
         if hit is not None and hit[0]() is array:
-            self._identity.move_to_end(key)
             return hit[1]
         value = compute()
-        self._identity[key] = (weakref.ref(array), value)
-        if len(self._identity) > IDENTITY_CACHE:
-            self._identity.popitem(last=False)
+        self._remember(array, value)
         return value
+
+    def _remember(self, array: Any, value: Any) -> None:
+        identity = self._identity
+        identity[id(array)] = (weakref.ref(array), value)
+        if len(identity) > IDENTITY_CACHE:  # the oldest entry goes (often dead by then)
+            del identity[next(iter(identity))]
 
     def begin(self, episode_id: str, meta: Mapping[str, Any]) -> None:
         self._send_rows()
