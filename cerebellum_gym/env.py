@@ -361,6 +361,11 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
     def progress(self) -> float:
         return self._progress
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_handed"] = None  # weak references do not pickle; a copy has handed out nothing yet
+        return state
+
     # --- internals ---------------------------------------------------------------------------
 
     def _validate(self, action: Action) -> Any:

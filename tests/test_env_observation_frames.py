@@ -4,6 +4,8 @@ that observation (a copy, an older one, one without pixels)."""
 
 from __future__ import annotations
 
+import pickle
+
 import gymnasium as gym
 import numpy as np
 from gymnasium.utils.env_checker import check_env
@@ -42,4 +44,14 @@ def test_no_frames_without_pixels_and_the_env_still_passes_check_env() -> None:
     env.close()
     env = gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn", screenshot_width=64, history_width=32)
     check_env(env.unwrapped, skip_render_check=True)  # observations are still fresh copies
+    env.close()
+
+
+def test_an_env_that_handed_out_an_observation_still_pickles() -> None:
+    env = gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn", screenshot_width=64, history_width=32)
+    obs, _ = env.reset(seed=0)
+    copy = pickle.loads(pickle.dumps(env.unwrapped))
+    assert copy.observation_frames(obs) is None  # the copy handed out nothing
+    obs, *_ = copy.step("W")
+    assert np.array_equal(copy.observation_frames(obs)["screenshot"], obs["screenshot"])
     env.close()
