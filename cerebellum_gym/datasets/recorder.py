@@ -469,7 +469,7 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         if self._frame_sources is None or not isinstance(kept, dict):
             return kept
         sources = self._frame_sources(obs)
-        if not sources:
+        if not isinstance(sources, Mapping):
             return kept
         shot, source = kept.get("screenshot"), sources.get("screenshot")
         if shot is not None and _stands_for(source, shot):
@@ -561,10 +561,16 @@ def _frame_sources(env: gym.Env[Any, Any]) -> Callable[[Any], Mapping[str, Any] 
     return frames if callable(frames) else None
 
 
-def _stands_for(source: Any, copy: np.ndarray) -> bool:
+def _stands_for(source: Any, copy: Any) -> bool:
     """Whether ``source`` (what the env says ``copy`` was copied from) may be recorded in its
     place: an array of its shape and type that nothing can change."""
-    return isinstance(source, np.ndarray) and source.shape == copy.shape and source.dtype == copy.dtype and frozen(source)
+    return (
+        isinstance(source, np.ndarray)
+        and isinstance(copy, np.ndarray)
+        and source.shape == copy.shape
+        and source.dtype == copy.dtype
+        and frozen(source)
+    )
 
 
 def _shallow_observation(obs: Any) -> Any:
