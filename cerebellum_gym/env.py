@@ -21,14 +21,15 @@ Example:
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import weakref
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
 
 from cerebellum_gym.core.actions import CODE_INDEX, CODES, MAX_TEXT_CHARS, Action, StructuredAction, coerce_action
-from cerebellum_gym.core.history import History
+from cerebellum_gym.core.history import History, frozen
 from cerebellum_gym.core.memory import reuse_freed_frames
 from cerebellum_gym.core.som import DEFAULT_MAX_LABELS, LabelledScreen, draw_overlay, label_screen
 from cerebellum_gym.core.spaces import action_space, observation_space
@@ -39,6 +40,8 @@ from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.catalog import BUILTIN, TaskCatalog
 
 ObsType = dict[str, Any]
+#: The read-only sources of an observation's pixel fields (:meth:`CerebellumEnv.observation_frames`).
+ObservationFrames = dict[str, Any]
 ActType = str | Action | StructuredAction
 TaskSpec = str | Task | type[Task] | Sequence[str] | None
 
@@ -192,6 +195,9 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         self.max_steps = 0
         self._torn_down = True  # no episode whose task still needs its tear_down
         self._goal_memo: tuple[int, Task, str] | None = None  # (step, task, goal) for _goal
+        # The pixel arrays of the observation last returned (weakly: the caller owns them) and
+        # the read-only frames they were copied from (observation_frames).
+        self._handed: tuple[Any, Any, ObservationFrames] | None = None
 
     # --- gymnasium API -----------------------------------------------------------------------
 
@@ -318,9 +324,47 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             raise CerebellumError("call reset() before text_candidates()")
         return self.task.text_candidates()
 
+    def observation_frames(self, obs: Mapping[str, Any]) -> ObservationFrames | None:
+        """The read-only arrays the pixel fields of ``obs`` were copied from, when ``obs`` is
+        the observation this env returned last (its pixel arrays are the very arrays it handed
+        out); ``None`` otherwise, or without pixels.
+
+        The observation's arrays are fresh copies (a caller may keep or change them); these
+        are their sources, which nothing can write to: ``{"screenshot": array, "history":
+        {"screenshots": (frame, ...)}}``, shaped as the observation, a field left out when its
+        source is not read-only. A source is the same array object as long as its content is
+        the same one the env keeps: the simulator's cached screen while the screen does not
+        change, a history frame for as long as it stays in the history. A consumer that has
+        already seen one (the dataset recorder, which hashes every image it stores) can know
+        it by identity instead of reading its pixels again. ``obs`` equals its sources only
+        if nothing changed it in place since the env returned it; that is the caller's promise.
+
+        Example:
+            >>> import gymnasium as gym, numpy as np, cerebellum_gym
+            >>> env = gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn")
+            >>> obs, _ = env.reset(seed=0)
+            >>> frames = env.unwrapped.observation_frames(obs)
+            >>> np.array_equal(frames["screenshot"], obs["screenshot"]), frames["screenshot"].flags.writeable
+            (True, False)
+            >>> len(frames["history"]["screenshots"]), env.unwrapped.observation_frames(dict(obs, screenshot=obs["screenshot"].copy()))
+            (4, None)
+        """
+        handed = self._handed
+        if handed is None or not isinstance(obs, Mapping):
+            return None
+        shot, stack, history = handed[0](), handed[1](), obs.get("history")
+        if shot is None or stack is None or obs.get("screenshot") is not shot or not isinstance(history, Mapping):
+            return None
+        return handed[2] if history.get("screenshots") is stack else None
+
     @property
     def progress(self) -> float:
         return self._progress
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_handed"] = None  # weak references do not pickle; a copy has handed out nothing yet
+        return state
 
     # --- internals ---------------------------------------------------------------------------
 
@@ -491,7 +535,12 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         }
         if self.pixels:
             # A fresh array per call: callers may keep or modify what they are given.
-            obs["screenshot"] = np.array(self._screenshot)
+            shot = obs["screenshot"] = np.array(self._screenshot)
+            stack = obs["history"]["screenshots"]
+            frames: ObservationFrames = {"history": {"screenshots": self.history.frames()}}
+            if frozen(self._screenshot):
+                frames["screenshot"] = self._screenshot
+            self._handed = (weakref.ref(shot), weakref.ref(stack), frames)
         return obs
 
     @staticmethod

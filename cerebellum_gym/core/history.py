@@ -32,8 +32,32 @@ def cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
+def frozen(array: object) -> bool:
+    """Whether nothing can write to ``array``'s memory: a read-only array down to a base that
+    owns its memory (or an immutable ``bytes``). Such an array keeps its content as long as it
+    lives, so its content can be known by its identity.
+
+    Example:
+        >>> a = np.zeros(3); b = a[:2]; b.flags.writeable = False
+        >>> frozen(b), frozen(np.frombuffer(b"abc", np.uint8))
+        (False, True)
+    """
+    while isinstance(array, np.ndarray):
+        if array.flags.writeable:
+            return False
+        if array.base is None:
+            return True
+        array = array.base
+    return isinstance(array, bytes)
+
+
 class History:
-    """A ring of the last ``length`` frames, oldest first, in fixed-shape arrays.
+    """The last ``length`` frames, oldest first, as fixed-shape observation entries.
+
+    Each frame's screenshot is kept as its own read-only array (:meth:`frames`): a frame is the
+    same array object for as long as it stays in the history, so a consumer that has seen it
+    (the dataset recorder) can know it by identity. A frame is the pushed screenshot itself when
+    that is read-only, already at history size and nothing is outlined on it.
 
     Args:
         length: frames kept.
@@ -59,10 +83,12 @@ class History:
         self.screen_width = screen_width
         self.actions: deque[str] = deque(maxlen=length)
         self.subtrees: deque[str] = deque(maxlen=length)
-        # A ring of frames: a push writes one slot, an observation gathers them oldest first in
-        # one copy (the observation must be a fresh array anyway).
-        self._screens = np.zeros((length, size[1], size[0], 3), np.uint8) if size is not None else None
-        self._next = 0
+        self._screens: deque[np.ndarray] = deque(maxlen=length)
+        # The padding frame (and a frame pushed without a screenshot): one read-only black image.
+        self._blank: np.ndarray | None = None
+        if size is not None:
+            self._blank = np.zeros((size[1], size[0], 3), np.uint8)
+            self._blank.flags.writeable = False
         # Per number of frames held: the padding and the mask (observations get copies).
         self._pads = [("",) * (length - filled) for filled in range(length + 1)]
         self._masks = [np.array([0] * (length - filled) + [1] * filled, dtype=np.int8) for filled in range(length + 1)]
@@ -73,7 +99,7 @@ class History:
     def clear(self) -> None:
         self.actions.clear()
         self.subtrees.clear()
-        self._next = 0
+        self._screens.clear()
 
     def push(self, screenshot: np.ndarray | None, action: str, subtree: str, acted: Bounds | None) -> None:
         """Add a frame. ``screenshot`` may be any size; it is fitted to the history size."""
@@ -82,16 +108,30 @@ class History:
         # Cut here so that every observation stays inside its declared space.
         self.actions.append(action if self.max_action_chars is None else cut(action, self.max_action_chars))
         self.subtrees.append(subtree if self.max_subtree_chars is None else cut(subtree, self.max_subtree_chars))
-        if self._screens is not None and self.size is not None:
-            width, height = self.size
-            slot = self._screens[self._next]
-            self._next = (self._next + 1) % self.length
-            if screenshot is None:
-                slot[:] = 0
-                return
-            slot[:] = shrink(screenshot, width, height) if screenshot.shape[:2] != (height, width) else screenshot
+        if self.size is None or self._blank is None:
+            return
+        if screenshot is None:
+            self._screens.append(self._blank)
+            return
+        width, height = self.size
+        fitted = screenshot.shape[:2] == (height, width)
+        frame = screenshot if fitted else shrink(screenshot, width, height)
+        if acted is not None or (frame is screenshot and not frozen(frame)):
+            # Our own copy: the outline is drawn on it, or the caller may change theirs.
+            frame = np.array(frame)
             if acted is not None:
-                outline(slot, acted, width / self.screen_width)
+                outline(frame, acted, width / self.screen_width)
+        if frame.flags.writeable:
+            frame.flags.writeable = False  # ours alone (a copy or a fresh resize): frozen from now on
+        self._screens.append(frame)
+
+    def frames(self) -> tuple[np.ndarray, ...]:
+        """The observation's history screenshots as read-only arrays, one per slot (padding at
+        the front is one shared black frame); empty without pixels. The observation's
+        ``screenshots`` entry is these stacked into a fresh array."""
+        if self._blank is None:
+            return ()
+        return (self._blank,) * (self.length - len(self._screens)) + tuple(self._screens)
 
     def write(self, mask: np.ndarray, screenshots: np.ndarray | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """Write the observation's arrays into ``mask`` and ``screenshots`` (one env's rows of a
@@ -100,10 +140,8 @@ class History:
         pad = self.length - filled
         mask[:pad] = 0
         mask[pad:] = 1
-        if screenshots is not None and self._screens is not None:
-            screenshots[:pad] = 0
-            for i in range(filled):
-                screenshots[pad + i] = self._screens[(self._next - filled + i) % self.length]
+        if screenshots is not None and self._blank is not None:
+            self._stack(screenshots)
         return ("",) * pad + tuple(self.actions), ("",) * pad + tuple(self.subtrees)
 
     def texts(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -115,18 +153,20 @@ class History:
     def observation(self) -> dict[str, object]:
         """Fixed-shape entries for the observation space (padding at the front)."""
         filled = len(self.actions)
-        pad = self.length - filled
         padding = self._pads[filled]
         obs: dict[str, object] = {
             "actions": padding + tuple(self.actions),
             "subtrees": padding + tuple(self.subtrees),
             "mask": self._masks[filled].copy(),
         }
-        if self._screens is not None:
-            oldest_first = [(self._next - filled + i) % self.length for i in range(filled)]
-            stack = np.empty_like(self._screens)
-            stack[:pad] = 0
-            for i, slot in enumerate(oldest_first):  # plain slice copies: np.take(out=) is far slower
-                stack[pad + i] = self._screens[slot]
+        if self._blank is not None:
+            stack = np.empty((self.length, *self._blank.shape), np.uint8)
+            self._stack(stack)
             obs["screenshots"] = stack
         return obs
+
+    def _stack(self, out: np.ndarray) -> None:
+        pad = self.length - len(self._screens)
+        out[:pad] = 0
+        for i, frame in enumerate(self._screens):  # plain slice copies: np.stack(out=) is no faster
+            out[pad + i] = frame

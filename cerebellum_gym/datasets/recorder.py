@@ -13,11 +13,14 @@ before (``npy.zst``: Zstandard, also without the GIL), serialises the step's lin
 An episode's final record says ``"complete": true`` only once all its lines and images are on
 disk.
 
-The recorder keeps the observation's arrays until they are written (a few batches at most: the
-queue is bounded), without copying them: the env hands out fresh arrays every step, and a caller
-must not modify an observation in place before the writer has stored it. A read-only array (and
-its bases) cannot change, so one the writer has hashed already is known by identity and not
-hashed again: an env that hands out its cached, read-only frames is recorded for less.
+The recorder keeps each observation's pixels until they are written (a few batches at most: the
+queue is bounded), without copying them. From a cerebellum env it keeps the read-only frames the
+observation's arrays were copied from (``env.unwrapped.observation_frames``), used only when every
+wrapper in between hands the env's observations on as they are (gymnasium's checkers, time limit
+and statistics): a read-only array (and its bases) cannot change, so a frame the writer has hashed
+already is known by identity and not read again, and the caller's copies are its own to change.
+Otherwise it keeps the observation's own arrays, and a caller must not modify an observation in
+place before the writer has stored it (a read-only array is still known by identity there).
 
 Example:
     >>> import tempfile, gymnasium as gym, cerebellum_gym
@@ -44,7 +47,7 @@ import queue
 import threading
 import time
 import uuid
-from collections import OrderedDict
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
@@ -53,7 +56,9 @@ from typing import Any, SupportsFloat
 import gymnasium as gym
 import numpy as np
 from gymnasium.utils import RecordConstructorArgs
+from gymnasium.wrappers import OrderEnforcing, PassiveEnvChecker, RecordEpisodeStatistics, TimeLimit
 
+from cerebellum_gym.core.history import frozen
 from cerebellum_gym.datasets.format import (
     FORMAT_VERSION,
     PART_EPISODES,
@@ -63,7 +68,7 @@ from cerebellum_gym.datasets.format import (
     PARTS_DIR,
     DatasetError,
     bits,
-    dumps_line,
+    dumps_line_bytes,
     encode_image,
     ensure_header,
     hash_function,
@@ -77,8 +82,8 @@ from cerebellum_gym.datasets.format import (
 
 #: Reset-option keys the recorder reads and removes before the env sees them.
 META_OPTION = "record_meta"
-#: Read-only arrays whose image ids a writer remembers by identity.
-IDENTITY_CACHE = 64
+#: Read-only arrays whose image ids a writer remembers by identity (weakly: it keeps none alive).
+IDENTITY_CACHE = 4096
 #: An observation's image ids: the screenshot's (or ``None``) and the history frames' (or ``None``).
 ImageIds = tuple[str | None, list[str] | None]
 _STOP = object()
@@ -116,7 +121,7 @@ class DatasetWriter:
         self._digest = hash_function(self.hash_name)
         # Images already stored by earlier (or other running) writers are not stored again.
         self._known: set[str] = set(stored_image_ids(self.root))
-        self._identity: OrderedDict[int, tuple[Any, Any]] = OrderedDict()
+        self._identity: dict[int, tuple[Any, Any]] = {}
         self.writer_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
         self.part = self.root / PARTS_DIR / self.writer_id
         self.part.mkdir(parents=True)
@@ -165,29 +170,51 @@ class DatasetWriter:
         self.images_written += 1
 
     def image_ids(self, obs: Mapping[str, Any]) -> ImageIds:
-        """The ids of an observation's screenshot and history frames (storing new images)."""
+        """The ids of an observation's screenshot and history frames (storing new images).
+
+        The history frames may be one stacked array or a sequence of arrays, one per frame (the
+        read-only frames the recorder takes from the env, each known by identity once hashed).
+        """
         shot = obs.get("screenshot")
         frames = (obs.get("history") or {}).get("screenshots")
-        return (
-            None if shot is None else self._by_identity(shot, lambda: self.image(shot)),
-            None if frames is None else self._by_identity(frames, lambda: [self.image(frame) for frame in frames]),
-        )
+        if frames is None:
+            frame_ids = None
+        elif isinstance(frames, np.ndarray):
+            frame_ids = self._by_identity(frames, lambda: [self.image(frame) for frame in frames])
+        else:
+            frame_ids = [self._image_of(frame) for frame in frames]
+        return None if shot is None else self._image_of(shot), frame_ids
+
+    def _image_of(self, pixels: np.ndarray) -> str:
+        """:meth:`image`, known by identity when ``pixels`` is frozen (the common case of
+        :meth:`_by_identity`, without a closure: it runs for every image of every step)."""
+        if not frozen(pixels):
+            return self.image(pixels)
+        hit = self._identity.get(id(pixels))
+        if hit is not None and hit[0]() is pixels and isinstance(hit[1], str):
+            return hit[1]
+        ident = self.image(pixels)
+        self._remember(pixels, ident)
+        return ident
 
     def _by_identity(self, array: Any, compute: Callable[[], Any]) -> Any:
-        # Only an array nothing can write to keeps its content with its identity; the cache
-        # holds the array, so its id is not reused while it is cached.
-        if not _immutable(array):
+        # Only an array nothing can write to keeps its content with its identity. The cache
+        # holds a weak reference: an id reused by a later array does not match a dead one, and
+        # the frames the env's caches keep (the ones that come back) stay known.
+        if not frozen(array):
             return compute()
-        key = id(array)
-        hit = self._identity.get(key)
-        if hit is not None and hit[0] is array:
-            self._identity.move_to_end(key)
+        hit = self._identity.get(id(array))
+        if hit is not None and hit[0]() is array:
             return hit[1]
         value = compute()
-        self._identity[key] = (array, value)
-        if len(self._identity) > IDENTITY_CACHE:
-            self._identity.popitem(last=False)
+        self._remember(array, value)
         return value
+
+    def _remember(self, array: Any, value: Any) -> None:
+        identity = self._identity
+        identity[id(array)] = (weakref.ref(array), value)
+        if len(identity) > IDENTITY_CACHE:  # the oldest entry goes (often dead by then)
+            del identity[next(iter(identity))]
 
     def begin(self, episode_id: str, meta: Mapping[str, Any]) -> None:
         self._send_rows()
@@ -260,9 +287,9 @@ class DatasetWriter:
 
     def _do(self, item: tuple[Any, ...]) -> None:
         if item[0] == "episode":
-            self._episodes.write(dumps_line(item[2]).encode())
+            self._episodes.write(dumps_line_bytes(item[2]))
             return
-        lines = [pending.line(self, episode_id).encode() for episode_id, pending in item[2]]
+        lines = [pending.line(self, episode_id) for episode_id, pending in item[2]]
         # Durable in this order, so a killed process never leaves a line naming an image the
         # index does not have, nor an index entry pointing past the image bytes.
         if self._new_index:
@@ -348,8 +375,9 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         self.env_kwargs = kwargs
         self._writer: DatasetWriter | None = _acquire_writer(self.directory)
         self._episode: dict[str, Any] | None = None
-        self._obs: Any = None
+        self._obs: Any = None  # the last observation, as its row will record it (_row_observation)
         self._t = 0
+        self._frame_sources = _frame_sources(env)
 
     @property
     def writer(self) -> DatasetWriter:
@@ -394,7 +422,7 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             "meta": jsonable({**self.extra, **extra}),
         }
         self._episode = meta
-        self._obs = obs
+        self._obs = self._row_observation(obs)
         self._t = 0
         self._return = 0.0
         self._invalid = 0
@@ -410,7 +438,7 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         self._return += float(reward)
         self._invalid += int(bool(info.get("invalid_action", False)))
         self._last_info = dict(info)
-        self._obs = obs
+        self._obs = self._row_observation(obs)
         if terminated or truncated:
             self._finish(status="complete", final_obs=True, terminated=bool(terminated), truncated=bool(truncated))
         return obs, reward, terminated, truncated, info
@@ -431,6 +459,34 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
 
     # --- internals ----------------------------------------------------------------------------
 
+    def _row_observation(self, obs: Any) -> Any:
+        """``obs`` as the recorder keeps it until its row is written: its dicts copied (the
+        caller may change them), and its pixel arrays replaced by the read-only frames the env
+        copied them from, where the env names them (``observation_frames``). The writer then
+        hashes only frames it has not seen, and the caller's copies are freed when the caller
+        drops them."""
+        kept = _shallow_observation(obs)
+        if self._frame_sources is None or not isinstance(kept, dict):
+            return kept
+        sources = self._frame_sources(obs)
+        if not isinstance(sources, Mapping):
+            return kept
+        shot, source = kept.get("screenshot"), sources.get("screenshot")
+        if shot is not None and _stands_for(source, shot):
+            kept["screenshot"] = source
+        history = kept.get("history")
+        frames = history.get("screenshots") if isinstance(history, dict) else None
+        frame_sources = (sources.get("history") or {}).get("screenshots")
+        if (
+            isinstance(history, dict)
+            and isinstance(frames, np.ndarray)
+            and frame_sources is not None
+            and len(frame_sources) == len(frames)
+            and all(_stands_for(frame, frames[0]) for frame in frame_sources)
+        ):
+            history["screenshots"] = tuple(frame_sources)
+        return kept
+
     def _replayable(self, device: Any) -> tuple[bool, str]:
         if getattr(device, "backend", None) != "sim":
             return False, f"backend {getattr(device, 'backend', None)!r} is not the simulator"
@@ -442,10 +498,10 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
 
     def _write_row(self, obs: Any, *, action: Any, reward: float | None, terminated: bool, truncated: bool, info: Any) -> None:
         assert self._episode is not None
-        # Only references here (and shallow copies of the dicts a caller might change): hashing,
+        # Only references here (``obs`` is already as _row_observation keeps it): hashing,
         # encoding and serialising happen on the writer's thread.
         pending = _PendingRow(
-            _shallow_observation(obs),
+            obs,
             str(self._episode.get("observation_goal", "")),
             self._t,
             # The string the agent sent; a structured action is stored as the env's string form of it.
@@ -482,6 +538,41 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         self._episode = None
 
 
+#: Wrappers that hand on the env's observation as it is (neither replaced nor changed in place).
+OBSERVATION_PRESERVING_WRAPPERS: tuple[type[gym.Wrapper[Any, Any, Any, Any]], ...] = (
+    OrderEnforcing,
+    PassiveEnvChecker,
+    TimeLimit,
+    RecordEpisodeStatistics,
+)
+
+
+def _frame_sources(env: gym.Env[Any, Any]) -> Callable[[Any], Mapping[str, Any] | None] | None:
+    """``env.unwrapped.observation_frames`` when the observations ``env`` returns are the
+    unwrapped env's own: every wrapper in between is one of
+    :data:`OBSERVATION_PRESERVING_WRAPPERS` (or a recorder). Another wrapper might change an
+    observation in place, which its identity would not show; its observations are hashed."""
+    layer: Any = env
+    while isinstance(layer, gym.Wrapper):
+        if not isinstance(layer, (*OBSERVATION_PRESERVING_WRAPPERS, RecordEpisodes)):
+            return None
+        layer = layer.env
+    frames = getattr(layer, "observation_frames", None)
+    return frames if callable(frames) else None
+
+
+def _stands_for(source: Any, copy: Any) -> bool:
+    """Whether ``source`` (what the env says ``copy`` was copied from) may be recorded in its
+    place: an array of its shape and type that nothing can change."""
+    return (
+        isinstance(source, np.ndarray)
+        and isinstance(copy, np.ndarray)
+        and source.shape == copy.shape
+        and source.dtype == copy.dtype
+        and frozen(source)
+    )
+
+
 def _shallow_observation(obs: Any) -> Any:
     if not isinstance(obs, Mapping):
         return obs
@@ -509,18 +600,6 @@ class _Appender:
             os.close(fd)
 
 
-def _immutable(array: Any) -> bool:
-    """Whether nothing can write to ``array``'s memory: read-only, down to a base that owns it
-    (or an immutable ``bytes``)."""
-    while isinstance(array, np.ndarray):
-        if array.flags.writeable:
-            return False
-        if array.base is None:
-            return True
-        array = array.base
-    return isinstance(array, bytes)
-
-
 class _PendingRow:
     """One step as handed to the writer: references, turned into a JSON line on its thread."""
 
@@ -540,7 +619,7 @@ class _PendingRow:
         self.obs, self.goal, self.t, self.action = obs, goal, t, action
         self.reward, self.terminated, self.truncated, self.info = reward, terminated, truncated, info
 
-    def line(self, writer: DatasetWriter, episode_id: str) -> str:
+    def line(self, writer: DatasetWriter, episode_id: str) -> bytes:
         """The step's ``steps.jsonl`` line (``writer`` stores the images it names, if new)."""
         row: dict[str, Any] = {"episode_id": episode_id}  # first: a line cut short still names its episode
         row.update(observation_row(self.obs, writer.image_ids(self.obs), self.goal))
@@ -550,7 +629,7 @@ class _PendingRow:
         row["terminated"] = self.terminated
         row["truncated"] = self.truncated
         row["info"] = None if self.info is None else {k: v for k, v in self.info.items() if k not in ("goal", "task")}
-        return dumps_line(row)
+        return dumps_line_bytes(row)
 
 
 def observation_image_ids(obs: Mapping[str, Any], image: Callable[[np.ndarray], str]) -> ImageIds:

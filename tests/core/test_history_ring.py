@@ -1,10 +1,10 @@
-"""The history ring's text parts and masks, as the observation and a batch's rows show them."""
+"""The history ring: its text parts and masks as the observation and a batch's rows show them, and its frames as read-only arrays."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from cerebellum_gym.core.history import History
+from cerebellum_gym.core.history import History, frozen
 
 
 def test_texts_and_write_agree_with_the_observation_as_frames_fill_and_wrap() -> None:
@@ -20,3 +20,49 @@ def test_texts_and_write_agree_with_the_observation_as_frames_fill_and_wrap() ->
     assert history.texts()[0] == ("T A2", "T A3", "T A4")
     history.clear()
     assert history.texts() == (("", "", ""), ("", "", ""))
+
+
+def _screen(value: int, *, read_only: bool) -> np.ndarray:
+    shot = np.full((8, 4, 3), value, np.uint8)
+    shot.flags.writeable = not read_only
+    return shot
+
+
+def test_each_frame_is_one_read_only_array_while_it_stays_in_the_history() -> None:
+    history = History(3, (4, 8), 4)
+    blank = history.frames()
+    assert len(blank) == 3 and all(frozen(f) and not f.any() for f in blank)
+    history.push(_screen(10, read_only=True), "B", "", None)
+    history.push(_screen(20, read_only=False), "T A", "node", (0, 0, 2, 2))
+    before = history.frames()
+    history.push(_screen(30, read_only=False), "B", "", None)
+    after = history.frames()
+    assert after[0] is before[1] and after[1] is before[2]  # the frames slid along, unchanged
+    assert all(frozen(frame) for frame in after)
+    assert np.array_equal(np.stack(after), history.observation()["screenshots"])
+    stack = np.empty((3, 8, 4, 3), np.uint8)
+    history.write(np.empty(3, np.int8), stack)
+    assert np.array_equal(stack, np.stack(after))
+
+
+def test_a_read_only_screen_is_kept_as_is_and_any_other_is_copied() -> None:
+    history = History(2, (4, 8), 4)
+    shared = _screen(10, read_only=True)
+    history.push(shared, "B", "", None)
+    assert history.frames()[-1] is shared  # nothing drawn on it, nothing can change it
+    history.push(shared, "T A", "node", (0, 0, 2, 2))
+    outlined = history.frames()[-1]
+    assert outlined is not shared and not np.array_equal(outlined, shared) and np.all(shared == 10)
+    mine = _screen(20, read_only=False)
+    history.push(mine, "B", "", None)
+    mine[:] = 99  # the caller's array changes; the history's frame does not
+    assert np.all(history.frames()[-1] == 20)
+
+
+def test_frozen_follows_the_base_arrays() -> None:
+    base = np.zeros(6, np.uint8)
+    view = base[:3]
+    view.flags.writeable = False
+    assert not frozen(view)  # its base can still change it
+    base.flags.writeable = False
+    assert frozen(view) and frozen(np.frombuffer(b"abc", np.uint8)) and not frozen(np.zeros(2))

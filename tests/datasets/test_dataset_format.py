@@ -4,6 +4,8 @@ what the general ones would."""
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import io
 import json
 import math
@@ -17,6 +19,7 @@ import pytest
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.datasets import FORMAT_VERSION, DatasetError, DatasetWriter, RecordEpisodes, open_dataset, recorder
+from cerebellum_gym.datasets import format as dataset_format
 from cerebellum_gym.datasets.format import (
     PNG_MAGIC,
     bits,
@@ -111,8 +114,19 @@ class _Opaque:
         return "<opaque>"
 
 
-def test_dumps_line_writes_what_jsonable_would() -> None:
+@dataclasses.dataclass
+class _Point:
+    x: int
+
+
+@pytest.mark.parametrize("encoder", ["orjson", "json"])
+def test_dumps_line_writes_what_jsonable_would(encoder: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if encoder == "json":
+        monkeypatch.setattr(dataset_format, "_orjson", None)
+    else:
+        pytest.importorskip("orjson")
     values: list[Any] = [
+        {"date": datetime.date(2026, 1, 2), "point": _Point(3), "big": 2**70, "tuple": ("a", 1e-05)},
         {"a": 1, "b": [1.5, "x", None, True], "c": {"d": (1, 2)}},
         {"n": np.int64(3), "f": np.float32(0.5), "b": np.bool_(True), "arr": np.arange(3), "nested": {"x": np.float64(2.0)}},
         {"nan": math.nan, "inf": [math.inf], "npnan": np.float64("nan")},
@@ -124,6 +138,7 @@ def test_dumps_line_writes_what_jsonable_would() -> None:
         line = dumps_line(value)
         assert line.endswith("\n") and "\n" not in line[:-1]
         assert json.loads(line) == json.loads(json.dumps(jsonable(value)))
+        assert dataset_format.dumps_line_bytes(value) == line.encode()
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.bool_, np.int32, np.float32])
