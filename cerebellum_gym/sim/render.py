@@ -7,8 +7,9 @@ shows the same thing. A step that changes one switch repaints one tile.
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from functools import lru_cache
 from typing import Final
 
@@ -30,9 +31,40 @@ DISABLED: Final[RGB] = (170, 170, 176)
 
 #: Total bytes of tiles kept, shared by all phones in the process (least recently used go first).
 TILE_CACHE_BYTES: Final = 96 * 1024 * 1024
-#: Total bytes of whole frames kept for screens that return (about 30 frames of 464 px and their
-#: 232-px history versions).
-FRAME_CACHE_BYTES: Final = 64 * 1024 * 1024
+#: The environment variable that sets :data:`FRAME_CACHE_BYTES` in megabytes (read at import, so
+#: worker processes started with it set use it too).
+FRAME_CACHE_ENV_VAR: Final = "CEREBELLUM_FRAME_CACHE_MB"
+#: Default megabytes of whole frames kept: about 30 frames of 464 px and their 232-px history
+#: versions. More is faster where many screens return, at that much more memory per process:
+#: ``CEREBELLUM_FRAME_CACHE_MB=256 python benchmarks/perf/sim_step.py`` against the default, five
+#: pairs of runs, pixels: 9-25% more steps per CPU-second in four, 3% fewer in one.
+DEFAULT_FRAME_CACHE_MB: Final = 64
+
+
+def frame_cache_bytes(environ: Mapping[str, str] = os.environ) -> int:
+    """The frame cache's size in bytes: ``$CEREBELLUM_FRAME_CACHE_MB`` megabytes (0 keeps no frame), or the default.
+
+    Raises:
+        ValueError: the variable is set to something other than a whole number of megabytes >= 0.
+
+    Example:
+        >>> frame_cache_bytes({}) // 2**20, frame_cache_bytes({"CEREBELLUM_FRAME_CACHE_MB": "256"}) // 2**20
+        (64, 256)
+    """
+    raw = environ.get(FRAME_CACHE_ENV_VAR, "").strip()
+    if not raw:
+        return DEFAULT_FRAME_CACHE_MB * 1024 * 1024
+    try:
+        megabytes = int(raw)
+    except ValueError:
+        megabytes = -1
+    if megabytes < 0:
+        raise ValueError(f"{FRAME_CACHE_ENV_VAR} must be a whole number of megabytes (0 or more), got {raw!r}")
+    return megabytes * 1024 * 1024
+
+
+#: Total bytes of whole frames kept for screens that return (see :func:`frame_cache_bytes`).
+FRAME_CACHE_BYTES: Final = frame_cache_bytes()
 
 
 @lru_cache(maxsize=64)
@@ -122,6 +154,16 @@ class FrameCache:
             self._bytes -= old.nbytes
         self._frames[key] = frame
         self._bytes += frame.nbytes
+        self._evict()
+
+    def resize(self, max_bytes: int) -> None:
+        """Keep at most ``max_bytes`` from now on, dropping the least recently used frames now."""
+        if max_bytes < 0:
+            raise ValueError(f"max_bytes must be 0 or more, got {max_bytes}")
+        self.max_bytes = max_bytes
+        self._evict()
+
+    def _evict(self) -> None:
         while self._bytes > self.max_bytes and self._frames:
             _, evicted = self._frames.popitem(last=False)
             self._bytes -= evicted.nbytes

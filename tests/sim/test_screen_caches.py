@@ -6,6 +6,9 @@ frame cache off."""
 from __future__ import annotations
 
 import functools
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -112,6 +115,49 @@ def test_frame_cache_is_bounded_by_bytes() -> None:
     for i in range(5):
         cache.put(i, np.zeros(1000, np.uint8))
     assert cache.nbytes == 3000 and cache.get(0) is None and cache.get(4) is not None
+
+
+def test_frame_cache_resize_drops_the_least_recently_used_now() -> None:
+    cache = FrameCache(max_bytes=4 * 1000)
+    for i in range(4):
+        cache.put(i, np.zeros(1000, np.uint8))
+    assert cache.get(0) is not None  # 0 is now the most recently used
+    cache.resize(2 * 1000)
+    assert cache.nbytes == 2000 and cache.get(1) is None and cache.get(2) is None
+    assert cache.get(0) is not None and cache.get(3) is not None
+    cache.put(9, np.zeros(1000, np.uint8))  # the new bound holds for later frames too
+    assert cache.nbytes == 2000
+    with pytest.raises(ValueError, match="0 or more"):
+        cache.resize(-1)
+
+
+@pytest.mark.parametrize(
+    ("value", "megabytes"), [(None, render.DEFAULT_FRAME_CACHE_MB), ("", render.DEFAULT_FRAME_CACHE_MB), ("256", 256), (" 0 ", 0)]
+)
+def test_frame_cache_size_comes_from_the_environment(value: str | None, megabytes: int) -> None:
+    environ = {} if value is None else {render.FRAME_CACHE_ENV_VAR: value}
+    assert render.frame_cache_bytes(environ) == megabytes * 1024 * 1024
+
+
+@pytest.mark.parametrize("value", ["-1", "1.5", "lots", "64MB"])
+def test_frame_cache_size_refuses_what_is_not_whole_megabytes(value: str) -> None:
+    with pytest.raises(ValueError, match=render.FRAME_CACHE_ENV_VAR) as caught:
+        render.frame_cache_bytes({render.FRAME_CACHE_ENV_VAR: value})
+    assert repr(value) in str(caught.value)
+
+
+def test_worker_processes_started_with_the_variable_use_it() -> None:
+    """The variable is read at import, so a process started with it set (a vector env's worker,
+    say) sizes its cache by it, and a phone there keeps no frame with 0."""
+    code = (
+        "import cerebellum_gym.sim.render as r; from cerebellum_gym.sim.phone import Phone; "
+        "p = Phone(); p.screenshot(464); p.invalidate(); p.screenshot(464); "
+        "print(r.FRAMES.max_bytes, r.FRAMES.nbytes, r.FRAMES.hits)"
+    )
+    for value, expected in (("0", "0 0 0"), ("3", f"{3 * 1024 * 1024} ")):
+        env = {**os.environ, render.FRAME_CACHE_ENV_VAR: value}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+        assert out.startswith(expected), out
 
 
 def _paint(widget: Widget, scale: float, draw: ImageDraw.ImageDraw, width: int, height: int) -> None:
