@@ -331,10 +331,12 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
 
         The observation's arrays are fresh copies (a caller may keep or change them); these
         are their sources, which nothing can write to: ``{"screenshot": array, "history":
-        {"screenshots": (frame, ...)}}``, shaped as the observation, a field left out when its
-        source is not read-only. A source is the same array object as long as its content is
-        the same one the env keeps: the simulator's cached screen while the screen does not
-        change, a history frame for as long as it stays in the history. A consumer that has
+        {"screenshots": (frame, ...)}}``, shaped as the observation; the screenshot is left out
+        when its source is not read-only, and a history frame may be writable (an env restored
+        from a pickle): a consumer checks each frame before it relies on its identity. A
+        source is the same array object as long as its content is the same one the env keeps:
+        the simulator's cached screen while the screen does not change, a history frame for as
+        long as it stays in the history. A consumer that has
         already seen one (the dataset recorder, which hashes every image it stores) can know
         it by identity instead of reading its pixels again. ``obs`` equals its sources only
         if nothing changed it in place since the env returned it; that is the caller's promise.

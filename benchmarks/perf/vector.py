@@ -124,15 +124,16 @@ def env_steps_per_second(factory: Callable[[], gym.vector.VectorEnv[Any, Any, An
         gc.collect()
 
 
-def _half(num_envs: int, pixels: bool, seconds: float, start: Any, results: Any) -> None:
-    """One of :func:`independent_halves`' processes: a native env stepped for ``seconds`` after ``start``."""
+def _half(offset: int, num_envs: int, pixels: bool, seconds: float, start: Any, results: Any) -> None:
+    """One of :func:`independent_halves`' processes: a native env of the batch's envs ``offset``
+    onwards (their seeds, as a shard has them), stepped for ``seconds`` after ``start``."""
     envs = make("native", num_envs, pixels, 1)
-    rng = np.random.default_rng(num_envs)
-    obs, _ = envs.reset(seed=0)
+    rng = np.random.default_rng(offset)
+    obs, _ = envs.reset(seed=offset)
     warm = time.perf_counter()
     while time.perf_counter() - warm < seconds / 3:
         obs, *_ = envs.step(batched_random_actions(obs, rng))
-    start.wait()
+    start.wait(timeout=300)  # a sibling that died breaks the barrier instead of hanging this one
     steps, begin, cpu = 0, time.perf_counter(), time.process_time()
     while (elapsed := time.perf_counter() - begin) < seconds or steps < 5:
         obs, *_ = envs.step(batched_random_actions(obs, rng))
@@ -147,12 +148,19 @@ def independent_halves(num_envs: int, pixels: bool, shards: int, seconds: float)
     would do with free messages and merging, on this machine at this moment."""
     ctx = multiprocessing.get_context("fork")
     start, results = ctx.Barrier(shards), ctx.Queue()
-    processes = [ctx.Process(target=_half, args=(size, pixels, seconds, start, results)) for size in shard_sizes(num_envs, shards)]
+    sizes = shard_sizes(num_envs, shards)
+    processes = [
+        ctx.Process(target=_half, args=(sum(sizes[:k]), size, pixels, seconds, start, results), daemon=True) for k, size in enumerate(sizes)
+    ]
     for process in processes:
         process.start()
-    answers = [results.get(timeout=600) for _ in processes]
-    for process in processes:
-        process.join()
+    try:
+        answers = [results.get(timeout=600) for _ in processes]
+    finally:
+        for process in processes:
+            process.join(timeout=10)
+            if process.is_alive():
+                process.terminate()
     steps = sum(a[0] for a in answers)
     return steps / max(a[1] for a in answers), steps / max(sum(a[2] for a in answers), 1e-9)
 

@@ -42,6 +42,7 @@ it version 2 and adds its part; the old episodes stay where they are.
 from __future__ import annotations
 
 import contextlib
+import enum
 import functools
 import hashlib
 import io
@@ -50,6 +51,7 @@ import math
 import os
 import struct
 import tempfile
+import uuid
 import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -285,8 +287,9 @@ def write_json_atomic(path: Path, value: Any) -> None:
 
 
 def jsonable(value: Any) -> Any:
-    """``value`` as plain JSON types (numpy scalars and arrays become numbers and lists; anything
-    else unknown becomes its ``repr``). Non-finite floats become ``None``."""
+    """``value`` as plain JSON types (numpy scalars and arrays become numbers and lists, an enum
+    member its value, a UUID its string; anything else unknown becomes its ``repr``).
+    Non-finite floats become ``None``."""
     if isinstance(value, Mapping):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -295,6 +298,11 @@ def jsonable(value: Any) -> Any:
         return jsonable(value.tolist())
     if isinstance(value, np.generic):
         return jsonable(value.item())
+    # As orjson writes them, so that a line reads the same whichever encoder wrote it.
+    if isinstance(value, enum.Enum):
+        return jsonable(value.value)
+    if isinstance(value, uuid.UUID):
+        return str(value)
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, str | int | bool) or value is None:

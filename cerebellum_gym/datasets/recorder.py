@@ -18,7 +18,8 @@ queue is bounded), without copying them. From a cerebellum env it keeps the read
 observation's arrays were copied from (``env.unwrapped.observation_frames``), used only when every
 wrapper in between hands the env's observations on as they are (gymnasium's checkers, time limit
 and statistics): a read-only array (and its bases) cannot change, so a frame the writer has hashed
-already is known by identity and not read again, and the caller's copies are its own to change.
+already is known by identity and not read again, and the caller's copies are its own to change
+(where the env names no usable source, the recorder keeps a copy instead).
 Otherwise it keeps the observation's own arrays, and a caller must not modify an observation in
 place before the writer has stored it (a read-only array is still known by identity there).
 
@@ -474,6 +475,10 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         shot, source = kept.get("screenshot"), sources.get("screenshot")
         if shot is not None and _stands_for(source, shot):
             kept["screenshot"] = source
+        elif isinstance(shot, np.ndarray) and not frozen(shot):
+            # The env gave no usable source (an env restored from a pickle has writable frames,
+            # say): a copy keeps the promise that the caller's arrays are its own to change.
+            kept["screenshot"] = np.array(shot)
         history = kept.get("history")
         frames = history.get("screenshots") if isinstance(history, dict) else None
         frame_sources = (sources.get("history") or {}).get("screenshots")
@@ -485,6 +490,8 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             and all(_stands_for(frame, frames[0]) for frame in frame_sources)
         ):
             history["screenshots"] = tuple(frame_sources)
+        elif isinstance(history, dict) and isinstance(frames, np.ndarray) and not frozen(frames):
+            history["screenshots"] = np.array(frames)
         return kept
 
     def _replayable(self, device: Any) -> tuple[bool, str]:
@@ -554,7 +561,8 @@ def _frame_sources(env: gym.Env[Any, Any]) -> Callable[[Any], Mapping[str, Any] 
     observation in place, which its identity would not show; its observations are hashed."""
     layer: Any = env
     while isinstance(layer, gym.Wrapper):
-        if not isinstance(layer, (*OBSERVATION_PRESERVING_WRAPPERS, RecordEpisodes)):
+        # Exact types: a subclass of an allowed wrapper may change observations.
+        if type(layer) not in OBSERVATION_PRESERVING_WRAPPERS and not isinstance(layer, RecordEpisodes):
             return None
         layer = layer.env
     frames = getattr(layer, "observation_frames", None)

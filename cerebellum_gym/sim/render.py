@@ -54,10 +54,8 @@ def frame_cache_bytes(environ: Mapping[str, str] = os.environ) -> int:
     raw = environ.get(FRAME_CACHE_ENV_VAR, "").strip()
     if not raw:
         return DEFAULT_FRAME_CACHE_MB * 1024 * 1024
-    try:
-        megabytes = int(raw)
-    except ValueError:
-        megabytes = -1
+    # ASCII digits only: int() would also take "1_0" and other scripts' digits.
+    megabytes = int(raw) if raw.isascii() and raw.isdigit() else -1
     if megabytes < 0:
         raise ValueError(f"{FRAME_CACHE_ENV_VAR} must be a whole number of megabytes (0 or more), got {raw!r}")
     return megabytes * 1024 * 1024

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import enum
 import io
 import json
 import math
 import shutil
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +121,24 @@ class _Point:
     x: int
 
 
+class _Phase(enum.Enum):
+    A = 1
+    B = "b"
+
+
+class _IntPhase(enum.IntEnum):
+    A = 4
+
+
+def test_enum_members_and_uuids_are_written_as_their_values() -> None:
+    assert jsonable({"p": _Phase.B, "q": _IntPhase.A, "u": uuid.UUID(int=7), 1: _Phase.A}) == {
+        "p": "b",
+        "q": 4,
+        "u": "00000000-0000-0000-0000-000000000007",
+        "1": 1,
+    }
+
+
 @pytest.mark.parametrize("encoder", ["orjson", "json"])
 def test_dumps_line_writes_what_jsonable_would(encoder: str, monkeypatch: pytest.MonkeyPatch) -> None:
     if encoder == "json":
@@ -133,6 +153,10 @@ def test_dumps_line_writes_what_jsonable_would(encoder: str, monkeypatch: pytest
         {"obj": _Opaque(), "set": {1}},
         {1: "int key", 2.5: "float key"},
         {"text": 'é ✓ \n"quoted"'},
+        # Enum members and UUIDs: orjson writes them natively, so jsonable writes them the same
+        # way, also when another value sends the whole line to the fallback (the int key).
+        {"phase": _Phase.B, "int_phase": _IntPhase.A, "id": uuid.UUID(int=7)},
+        {"phase": _Phase.B, "id": uuid.UUID(int=7), 3: "int key"},
     ]
     for value in values:
         line = dumps_line(value)

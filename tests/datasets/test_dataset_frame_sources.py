@@ -4,6 +4,7 @@ wrapper changes (in place or by replacing them) are recorded as changed."""
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -137,3 +138,32 @@ def test_wrappers_that_keep_observations_still_use_the_source_frames(tmp_path: P
     _assert_same(_recorded(tmp_path), returned)
     # Copies would be hashed five per row; sources only when new (a history frame, a changed screen).
     assert len(hashed) < 2 * len(returned)
+
+
+def test_an_env_restored_from_a_pickle_is_recorded_exactly_though_its_frames_are_writable(tmp_path: Path) -> None:
+    """A pickle brings numpy arrays back writable, the env's frames included: the recorder cannot
+    know them by identity and keeps copies, so the caller may still overwrite what it was given."""
+    env = gym.make("Cerebellum-Sim-v0", max_steps=6, **SMALL)
+    env.reset(seed=1)
+    clone = pickle.loads(pickle.dumps(env))
+    env.close()
+    returned = _roll(RecordEpisodes(clone, tmp_path), 12, scribble=True)
+    _assert_same(_recorded(tmp_path), returned)
+
+
+class _TimeLimitThatInverts(gym.wrappers.TimeLimit):
+    """A subclass of a wrapper the recorder trusts, changing pixels in place: not trusted."""
+
+    def step(self, action: Any) -> Any:
+        obs, *rest = super().step(action)
+        return _InvertInPlace._invert(obs), *rest
+
+    def reset(self, **kwargs: Any) -> Any:
+        obs, info = super().reset(**kwargs)
+        return _InvertInPlace._invert(obs), info
+
+
+def test_a_subclass_of_a_trusted_wrapper_is_not_trusted(tmp_path: Path) -> None:
+    env = _TimeLimitThatInverts(gym.make("Cerebellum-Sim-v0", **SMALL), 6)
+    returned = _roll(RecordEpisodes(env, tmp_path), 12)
+    _assert_same(_recorded(tmp_path), returned)

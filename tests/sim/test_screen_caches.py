@@ -139,7 +139,7 @@ def test_frame_cache_size_comes_from_the_environment(value: str | None, megabyte
     assert render.frame_cache_bytes(environ) == megabytes * 1024 * 1024
 
 
-@pytest.mark.parametrize("value", ["-1", "1.5", "lots", "64MB"])
+@pytest.mark.parametrize("value", ["-1", "1.5", "lots", "64MB", "1_0", "\u0663"])
 def test_frame_cache_size_refuses_what_is_not_whole_megabytes(value: str) -> None:
     with pytest.raises(ValueError, match=render.FRAME_CACHE_ENV_VAR) as caught:
         render.frame_cache_bytes({render.FRAME_CACHE_ENV_VAR: value})
