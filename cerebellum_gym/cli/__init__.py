@@ -30,6 +30,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        # The simulator's settings from the environment are checked on import: a bad one is
+        # reported here, before any work, rather than from inside the first env built.
+        import cerebellum_gym.sim.render  # noqa: F401
+
         code: int = args.handler(args)
         sys.stdout.flush()  # a closed pipe shows here, while we can still end quietly
     except CerebellumError as exc:

@@ -16,6 +16,8 @@ from typing import Final
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from cerebellum_gym.errors import ConfigError
+
 RGB = tuple[int, int, int]
 
 BACKGROUND: Final[RGB] = (250, 250, 252)
@@ -45,7 +47,8 @@ def frame_cache_bytes(environ: Mapping[str, str] = os.environ) -> int:
     """The frame cache's size in bytes: ``$CEREBELLUM_FRAME_CACHE_MB`` megabytes (0 keeps no frame), or the default.
 
     Raises:
-        ValueError: the variable is set to something other than a whole number of megabytes >= 0.
+        ConfigError: (a ``ValueError``) the variable is set to something other than a whole
+            number of megabytes >= 0.
 
     Example:
         >>> frame_cache_bytes({}) // 2**20, frame_cache_bytes({"CEREBELLUM_FRAME_CACHE_MB": "256"}) // 2**20
@@ -57,7 +60,7 @@ def frame_cache_bytes(environ: Mapping[str, str] = os.environ) -> int:
     # ASCII digits only: int() would also take "1_0" and other scripts' digits.
     megabytes = int(raw) if raw.isascii() and raw.isdigit() else -1
     if megabytes < 0:
-        raise ValueError(f"{FRAME_CACHE_ENV_VAR} must be a whole number of megabytes (0 or more), got {raw!r}")
+        raise ConfigError(f"{FRAME_CACHE_ENV_VAR} must be a whole number of megabytes (0 or more), got {raw!r}")
     return megabytes * 1024 * 1024
 
 

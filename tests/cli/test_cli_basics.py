@@ -42,6 +42,16 @@ def test_python_dash_m_runs_the_cli_and_knows_its_version(tmp_path: Path) -> Non
     assert done.returncode == 0 and re.search(r"^sim-mixed100\s+100\s", done.stdout, re.M), done.stdout
 
 
+def test_a_bad_simulator_setting_in_the_environment_is_reported_before_any_work(tmp_path: Path) -> None:
+    env = {**_env(), "CEREBELLUM_FRAME_CACHE_MB": "lots"}
+    cmd = [sys.executable, "-m", "cerebellum_gym", "eval", "--agent", "random", "--out", str(tmp_path / "run")]
+    done = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 2
+    expected = "cerebellum-gym eval: error: CEREBELLUM_FRAME_CACHE_MB must be a whole number of megabytes (0 or more), got 'lots'"
+    assert done.stderr.strip() == expected
+    assert not (tmp_path / "run").exists()  # nothing started
+
+
 def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     # The reader is gone before the first line is written, as with `cerebellum-gym tasks | head -0`.
     proc = subprocess.Popen(
