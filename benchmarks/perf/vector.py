@@ -98,16 +98,20 @@ def _cpu_seconds(pids: list[int]) -> float:
     return total
 
 
+def _warm(envs: gym.vector.VectorEnv[Any, Any, Any], obs: Any, rng: np.random.Generator, seconds: float) -> Any:
+    """Step for ``seconds`` so that the tile and layout caches are as warm as in a long run; the last observation."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        obs, *_ = envs.step(batched_random_actions(obs, rng))
+    return obs
+
+
 def env_steps_per_second(factory: Callable[[], gym.vector.VectorEnv[Any, Any, Any]], seconds: float) -> tuple[float, float]:
     """Env-steps per second of wall-clock time, and per CPU-second of every process involved."""
     envs = factory()
     try:
         rng = np.random.default_rng(0)
-        obs, _ = envs.reset(seed=0)
-        # Warm the tile caches and the layout caches the way a long run would have them warm.
-        warm = time.perf_counter()
-        while time.perf_counter() - warm < seconds / 3:
-            obs, *_ = envs.step(batched_random_actions(obs, rng))
+        obs = _warm(envs, envs.reset(seed=0)[0], rng, seconds / 3)
         pids = _worker_pids(envs)
         steps = 0
         cpu = _cpu_seconds(pids)
@@ -129,10 +133,7 @@ def _half(offset: int, num_envs: int, pixels: bool, seconds: float, start: Any, 
     onwards (their seeds, as a shard has them), stepped for ``seconds`` after ``start``."""
     envs = make("native", num_envs, pixels, 1)
     rng = np.random.default_rng(offset)
-    obs, _ = envs.reset(seed=offset)
-    warm = time.perf_counter()
-    while time.perf_counter() - warm < seconds / 3:
-        obs, *_ = envs.step(batched_random_actions(obs, rng))
+    obs = _warm(envs, envs.reset(seed=offset)[0], rng, seconds / 3)
     start.wait(timeout=300)  # a sibling that died breaks the barrier instead of hanging this one
     steps, begin, cpu = 0, time.perf_counter(), time.process_time()
     while (elapsed := time.perf_counter() - begin) < seconds or steps < 5:

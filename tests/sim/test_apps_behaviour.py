@@ -18,6 +18,15 @@ def tap(phone: Phone, **kwargs: str) -> None:
     phone.tap(*node(phone, **kwargs).center)
 
 
+def open_in_markor(phone: Phone, name: str, content: bytes) -> UINode:
+    """Write ``name`` into Markor's folder, open it there, and return the editor's node."""
+    phone.write_file(f"/sdcard/Documents/Markor/{name}", content)
+    phone.start_app("net.gsantner.markor")
+    tap(phone, text="Skip")
+    tap(phone, text=name)
+    return node(phone, rid=":id/document__fragment__edit__highlighting_editor")
+
+
 def test_stopwatch_runs_on_the_virtual_clock() -> None:
     phone = Phone()
     phone.start_app("com.google.android.deskclock")
@@ -33,11 +42,7 @@ def test_stopwatch_runs_on_the_virtual_clock() -> None:
 
 def test_long_press_selects_all_so_typing_replaces() -> None:
     phone = Phone()
-    phone.write_file("/sdcard/Documents/Markor/a.md", b"old text")
-    phone.start_app("net.gsantner.markor")
-    tap(phone, text="Skip")
-    tap(phone, text="a.md")
-    editor = node(phone, rid=":id/document__fragment__edit__highlighting_editor")
+    editor = open_in_markor(phone, "a.md", b"old text")
     phone.tap(*editor.center)
     phone.type_text(" more")
     assert node(phone, rid=":id/document__fragment__edit__highlighting_editor").text == "old text more"
@@ -51,11 +56,7 @@ def test_enter_breaks_a_line_in_the_editor_but_not_in_a_one_line_field() -> None
     # AndroidWorld's route types a newline as the Enter key (`input keyevent 66`); Markor's editor,
     # a multi-line EditText, takes it as a line break, also when it replaces a selection.
     phone = Phone()
-    phone.write_file("/sdcard/Documents/Markor/a.md", b"body\n")
-    phone.start_app("net.gsantner.markor")
-    tap(phone, text="Skip")
-    tap(phone, text="a.md")
-    editor = node(phone, rid=":id/document__fragment__edit__highlighting_editor")
+    editor = open_in_markor(phone, "a.md", b"body\n")
     phone.long_press(*editor.center)
     phone.type_text("head")
     phone.press_key(KEYCODE_ENTER)
