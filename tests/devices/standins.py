@@ -85,7 +85,13 @@ def make_standin_sdk(root: Path) -> Path:
 
 
 def scanning_adb_server(base_port: int) -> PrivateAdbServer:
-    """A private adb server with its emulator scan on (5555 up to this worker's range's end)."""
+    """A private adb server with its emulator scan on (5555 up to this worker's range's end).
+
+    Its one scan, at start, covers that whole range only sometimes: adb reads
+    ``ADB_LOCAL_TRANSPORT_MAX_PORT`` just after starting the scan's thread (``local_init`` in
+    adb's ``transport_local.cpp``), so the scan often stops at its default end, 5585. Stand-ins
+    above that are found because they announce themselves, as emulators do.
+    """
     server = PrivateAdbServer()
     server.env.pop("ADB_EMU", None)
     server.env["ADB_LOCAL_TRANSPORT_MAX_PORT"] = str(base_port + 99)
