@@ -96,6 +96,15 @@ class History:
     def __len__(self) -> int:
         return len(self.actions)
 
+    def __setstate__(self, state: dict[str, object]) -> None:
+        # A pickle brings arrays back writable. These frames are this history's alone (no one
+        # else holds the unpickled copies), so they are frozen again: as before pickling, a
+        # consumer can know each by its identity.
+        self.__dict__.update(state)
+        for frame in (self._blank, *self._screens):
+            if frame is not None:
+                frame.flags.writeable = False
+
     def clear(self) -> None:
         self.actions.clear()
         self.subtrees.clear()

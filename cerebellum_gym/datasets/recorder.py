@@ -191,8 +191,11 @@ class DatasetWriter:
         :meth:`_by_identity`, without a closure: it runs for every image of every step)."""
         if not frozen(pixels):
             return self.image(pixels)
-        hit = self._identity.get(id(pixels))
+        identity = self._identity
+        key = id(pixels)
+        hit = identity.get(key)
         if hit is not None and hit[0]() is pixels and isinstance(hit[1], str):
+            identity[key] = identity.pop(key)  # most recently used last: a frame seen every step stays
             return hit[1]
         ident = self.image(pixels)
         self._remember(pixels, ident)
@@ -204,8 +207,11 @@ class DatasetWriter:
         # the frames the env's caches keep (the ones that come back) stay known.
         if not frozen(array):
             return compute()
-        hit = self._identity.get(id(array))
+        identity = self._identity
+        key = id(array)
+        hit = identity.get(key)
         if hit is not None and hit[0]() is array:
+            identity[key] = identity.pop(key)
             return hit[1]
         value = compute()
         self._remember(array, value)
@@ -214,7 +220,7 @@ class DatasetWriter:
     def _remember(self, array: Any, value: Any) -> None:
         identity = self._identity
         identity[id(array)] = (weakref.ref(array), value)
-        if len(identity) > IDENTITY_CACHE:  # the oldest entry goes (often dead by then)
+        if len(identity) > IDENTITY_CACHE:  # the least recently used entry goes (often dead by then)
             del identity[next(iter(identity))]
 
     def begin(self, episode_id: str, meta: Mapping[str, Any]) -> None:

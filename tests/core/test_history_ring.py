@@ -66,3 +66,18 @@ def test_frozen_follows_the_base_arrays() -> None:
     assert not frozen(view)  # its base can still change it
     base.flags.writeable = False
     assert frozen(view) and frozen(np.frombuffer(b"abc", np.uint8)) and not frozen(np.zeros(2))
+
+
+def test_frames_restored_from_a_pickle_are_read_only_again() -> None:
+    """A pickle brings arrays back writable; a restored history freezes its own frames again, so
+    a consumer can still know them by identity (and its frames equal the original's)."""
+    import pickle
+
+    history = History(3, (4, 8), 4)
+    history.push(_screen(10, read_only=True), "B", "", None)
+    history.push(_screen(20, read_only=False), "T A", "node", (0, 0, 2, 2))
+    restored = pickle.loads(pickle.dumps(history))
+    frames = restored.frames()
+    assert len(frames) == 3 and all(frozen(f) for f in frames)
+    assert all(np.array_equal(a, b) for a, b in zip(frames, history.frames(), strict=True))
+    assert frames[0] is frames[0] and restored.frames()[2] is frames[2]  # one array per frame, as before

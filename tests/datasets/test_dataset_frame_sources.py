@@ -140,15 +140,38 @@ def test_wrappers_that_keep_observations_still_use_the_source_frames(tmp_path: P
     assert len(hashed) < 2 * len(returned)
 
 
-def test_an_env_restored_from_a_pickle_is_recorded_exactly_though_its_frames_are_writable(tmp_path: Path) -> None:
-    """A pickle brings numpy arrays back writable, the env's frames included: the recorder cannot
-    know them by identity and keeps copies, so the caller may still overwrite what it was given."""
+def test_an_env_restored_from_a_pickle_is_recorded_exactly_from_its_source_frames(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pickle brings numpy arrays back writable; the restored env freezes its frames again, so
+    the recorder still knows them by identity, and what the caller overwrites is not recorded."""
+    hashed: list[int] = []
+    real = recorder.image_id
+    monkeypatch.setattr(recorder, "image_id", lambda pixels, digest: hashed.append(1) or real(pixels, digest))
     env = gym.make("Cerebellum-Sim-v0", max_steps=6, **SMALL)
     env.reset(seed=1)
     clone = pickle.loads(pickle.dumps(env))
     env.close()
     returned = _roll(RecordEpisodes(clone, tmp_path), 12, scribble=True)
     _assert_same(_recorded(tmp_path), returned)
+    # Copies would be hashed five per row; sources only when new.
+    assert len(hashed) < 2 * len(returned)
+
+
+def test_a_source_frame_seen_every_step_stays_known_however_many_new_frames_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The identity cache drops its least recently used entry: the black padding frame, met at
+    every reset, is hashed once however many new frames pushed the cache past its size."""
+    monkeypatch.setattr(recorder, "IDENTITY_CACHE", 8)  # room for one row's five images
+    blank_hashes: list[int] = []
+    real = recorder.image_id
+
+    def counting(pixels: np.ndarray, digest: Any) -> str:
+        if not pixels.any():
+            blank_hashes.append(1)
+        return real(pixels, digest)
+
+    monkeypatch.setattr(recorder, "image_id", counting)
+    returned = _roll(RecordEpisodes(gym.make("Cerebellum-Sim-v0", max_steps=3, **SMALL), tmp_path), 30)
+    _assert_same(_recorded(tmp_path), returned)
+    assert len(blank_hashes) == 1
 
 
 class _TimeLimitThatInverts(gym.wrappers.TimeLimit):
