@@ -545,6 +545,30 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             self._handed = (weakref.ref(shot), weakref.ref(stack), frames)
         return obs
 
+    def source_observation(self) -> ObsType:
+        """The current observation with nothing copied, for a consumer that only reads it: the
+        dataset recorder of a batch's sub-env, whose observations live in the batch's arrays.
+
+        Its arrays are the env's own read-only ones, which keep their content while they live:
+        the screenshot (a copy when the env's is writable), the masks, and the history frames
+        as a tuple of arrays (:meth:`History.frames`) where an observation stacks them.
+        """
+        screen = self.screen
+        if screen is None or self.task is None:
+            raise CerebellumError("call reset() before source_observation()")
+        obs: ObsType = {
+            "goal": self._goal()[:MAX_GOAL_CHARS],
+            "tree": screen.text(self.max_tree_chars),
+            "labels": screen.labels,
+            "action_mask": self._shared_action_mask(screen),
+            "label_mask": _label_mask(self.max_labels, len(screen.labels)),
+            "history": self.history.sources(),
+        }
+        if self.pixels:
+            shot = self._screenshot
+            obs["screenshot"] = shot if frozen(shot) else np.array(shot)
+        return obs
+
     @staticmethod
     def _action_mask(screen: LabelledScreen) -> np.ndarray:
         """The legal codes on ``screen``: a fresh array (the mask is worked out once per screen

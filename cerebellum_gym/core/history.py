@@ -92,6 +92,8 @@ class History:
         # Per number of frames held: the padding and the mask (observations get copies).
         self._pads = [("",) * (length - filled) for filled in range(length + 1)]
         self._masks = [np.array([0] * (length - filled) + [1] * filled, dtype=np.int8) for filled in range(length + 1)]
+        for mask in self._masks:
+            mask.flags.writeable = False  # shared by sources(); observations get copies
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -101,9 +103,9 @@ class History:
         # else holds the unpickled copies), so they are frozen again: as before pickling, a
         # consumer can know each by its identity.
         self.__dict__.update(state)
-        for frame in (self._blank, *self._screens):
-            if frame is not None:
-                frame.flags.writeable = False
+        for array in (self._blank, *self._screens, *self._masks):
+            if array is not None:
+                array.flags.writeable = False
 
     def clear(self) -> None:
         self.actions.clear()
@@ -173,6 +175,21 @@ class History:
             self._stack(stack)
             obs["screenshots"] = stack
         return obs
+
+    def sources(self) -> dict[str, object]:
+        """The observation's entries without copies, for a consumer that only reads them (the
+        dataset recorder): the text tuples, the mask as a shared read-only array and, with
+        pixels, the frames as :meth:`frames` gives them (a tuple of read-only arrays)."""
+        filled = len(self.actions)
+        padding = self._pads[filled]
+        entries: dict[str, object] = {
+            "actions": padding + tuple(self.actions),
+            "subtrees": padding + tuple(self.subtrees),
+            "mask": self._masks[filled],
+        }
+        if self._blank is not None:
+            entries["screenshots"] = self.frames()
+        return entries
 
     def _stack(self, out: np.ndarray) -> None:
         pad = self.length - len(self._screens)

@@ -2,9 +2,10 @@
 
 :class:`RecordEpisodes` is a gymnasium wrapper (it works on any backend: it reads only the
 observation, the step results and the task). For vector envs, wrap each sub-env
-(:func:`recording_env_fns`, or ``wrappers=`` of ``gym.make_vec``): each sub-env, in this process,
-a worker process or a Ray actor, writes its own part of the same folder, and an image already
-stored there is not stored again.
+(:func:`recording_env_fns`, or ``wrappers=`` of ``gym.make_vec`` in its ``sync`` or ``async``
+mode), or pass ``record=DIR`` to the simulator's native and sharded vector envs, which wrap
+theirs: each sub-env, in this process, a worker process or a Ray actor, writes its own part of
+the same folder, and an image already stored there is not stored again.
 
 Writing is crash-safe (see :mod:`cerebellum_gym.datasets.format`) and cheap on the stepping
 thread: a step only hands references to its observation, action and info to a background thread
@@ -401,6 +402,7 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         # An unseeded reset draws from the env's generator: its state makes the episode replayable.
         rng_state = jsonable(unwrapped.np_random.bit_generator.state) if seed is None else None
         obs, info = self.env.reset(seed=seed, options=options or None)
+        row_obs = self._row_observation(obs)
         task = getattr(unwrapped, "task", None)
         device = getattr(unwrapped, "device", None)
         replayable, why = self._replayable(device)
@@ -413,7 +415,7 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             "task": str(info.get("task", getattr(task, "name", ""))),
             "task_params": jsonable(getattr(task, "params", {})),
             "goal": str(info.get("goal", "")),
-            "observation_goal": str(obs.get("goal", "")) if isinstance(obs, Mapping) else "",
+            "observation_goal": str(row_obs.get("goal", "")) if isinstance(row_obs, Mapping) else "",
             "seed": seed,
             "rng_state": rng_state,
             "options": jsonable(options),
@@ -429,7 +431,7 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             "meta": jsonable({**self.extra, **extra}),
         }
         self._episode = meta
-        self._obs = self._row_observation(obs)
+        self._obs = row_obs
         self._t = 0
         self._return = 0.0
         self._invalid = 0
@@ -472,6 +474,11 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         copied them from, where the env names them (``observation_frames``). The writer then
         hashes only frames it has not seen, and the caller's copies are freed when the caller
         drops them."""
+        if obs is None:
+            # A batch's sub-env (NativeVectorEnv): the observation is in the batch's arrays, which
+            # the next step overwrites; the env's read-only sources stand for it.
+            source = getattr(self.env.unwrapped, "source_observation", None)
+            return source() if callable(source) else None
         kept = _shallow_observation(obs)
         if self._frame_sources is None or not isinstance(kept, dict):
             return kept

@@ -344,6 +344,11 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         arrays: the batch arrays to write into (keyed by path, as :func:`allocate` makes them):
             a shard of :class:`ShardedVectorEnv` passes views of shared memory.
         env_fn: builds one sub-env from ``env_kwargs`` (a :class:`BatchSlotEnv`; default: the loader).
+        record: a dataset folder: every sub-env's episodes are recorded there as they happen
+            (:class:`~cerebellum_gym.datasets.RecordEpisodes`, replayable as
+            ``Cerebellum-Sim-v0`` with ``env_kwargs``).
+        record_agent: who acts, stored with each recorded episode.
+        record_metadata: extra JSON fields stored with each recorded episode.
         **env_kwargs: ``gym.make``'s options for every sub-env (``task``, ``pixels``, ...).
 
     ``step`` takes the batched structured action (``{"code", "label", "text"}``, as
@@ -359,6 +364,9 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         copy: bool = False,
         arrays: Mapping[Path, np.ndarray] | None = None,
         env_fn: Callable[[Mapping[str, Any]], BatchSlotEnv] = _build_slot,
+        record: str | os.PathLike[str] | None = None,
+        record_agent: str | None = None,
+        record_metadata: Mapping[str, Any] | None = None,
         **env_kwargs: Any,
     ) -> None:
         if num_envs < 1:
@@ -367,9 +375,20 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         self.copy = copy
         self.num_envs = num_envs
         self.envs: list[BatchSlotEnv] = []
+        #: What reset and step are called on: the sub-envs, or their recorders.
+        self._steppers: list[Any] = self.envs
         try:
             for _ in range(num_envs):
                 self.envs.append(env_fn(env_kwargs))
+            if record is not None:
+                from cerebellum_gym.datasets.recorder import RecordEpisodes
+
+                self._steppers = [
+                    RecordEpisodes(
+                        env, record, agent=record_agent, metadata=record_metadata, env_id="Cerebellum-Sim-v0", env_kwargs=env_kwargs
+                    )
+                    for env in self.envs
+                ]
         except BaseException:
             for env in self.envs:
                 env.close()
@@ -424,7 +443,7 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         self._truncations[mask] = False
         self._autoreset_envs[mask] = False
         entries: list[tuple[int, dict[str, Any]]] = []
-        for i, env in enumerate(self.envs):
+        for i, env in enumerate(self._steppers):
             if mask[i]:
                 obs, info = env.reset(seed=seeds[i], options=options)
                 self._keep(i, obs)
@@ -447,7 +466,7 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         rewards: list[Any] = [0.0] * self.num_envs
         terminations: list[Any] = [False] * self.num_envs
         truncations: list[Any] = [False] * self.num_envs
-        for i, env in enumerate(self.envs):
+        for i, env in enumerate(self._steppers):
             if next_step and pending[i]:
                 obs, info = env.reset()
             else:
@@ -456,7 +475,7 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
                 obs, reward, terminated, truncated, info = env.step(per_env[i])
                 rewards[i], terminations[i], truncations[i] = reward, terminated, truncated
                 if same_step and (terminated or truncated):
-                    final = env.observation() if obs is None else obs
+                    final = self.envs[i].observation() if obs is None else obs
                     entries.append((i, {"final_obs": final, "final_info": info}))
                     obs, info = env.reset()
             if keep:
@@ -496,7 +515,7 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
             env.set_wrapper_attr(name, value)
 
     def close_extras(self, **kwargs: Any) -> None:
-        for env in self.envs:
+        for env in self._steppers:  # a recorder closes its env after its last episode
             env.close()
 
     # --- internals ---------------------------------------------------------------------------
@@ -764,6 +783,8 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         context: the multiprocessing start method for ``"process"`` (default: the platform's).
         ray_address: the Ray cluster for ``"ray"`` (``None``: this process's Ray, or a local one).
         actor_options: Ray options for each actor (``num_cpus``, ``scheduling_strategy``, ...).
+        record, record_agent, record_metadata: record every sub-env's episodes into a dataset
+            folder (see :class:`NativeVectorEnv`); each shard's process writes its own part.
         **env_kwargs: ``gym.make``'s options for every sub-env.
 
     Results equal a single-process :class:`NativeVectorEnv`'s with the same seeds (a test holds
@@ -782,6 +803,9 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         context: str | None = None,
         ray_address: str | None = None,
         actor_options: Mapping[str, Any] | None = None,
+        record: str | os.PathLike[str] | None = None,
+        record_agent: str | None = None,
+        record_metadata: Mapping[str, Any] | None = None,
         **env_kwargs: Any,
     ) -> None:
         if num_envs < 1:
@@ -823,12 +847,17 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         self.action_space = batch_space(self.single_action_space, num_envs)
         assert isinstance(space, spaces.Dict)
         leaves = numeric_leaves(space)
+        # The shards' options: the sub-envs' and, when recording, the recorders' (a folder as a
+        # plain string, so that it pickles the same everywhere).
+        shard_kwargs = dict(env_kwargs)
+        if record is not None:
+            shard_kwargs.update(record=os.fspath(record), record_agent=record_agent, record_metadata=record_metadata)
         try:
             if workers == "process":
-                self._arrays = self._start_processes(leaves, context, env_kwargs, local_shard)
+                self._arrays = self._start_processes(leaves, context, shard_kwargs, local_shard)
             else:
                 self._arrays = allocate(space, num_envs)
-                self._start_actors(ray_address, actor_options, env_kwargs)
+                self._start_actors(ray_address, actor_options, shard_kwargs)
         except BaseException:
             self._shutdown(terminate=True)
             raise
