@@ -671,7 +671,7 @@ class EmulatorPool:
         if emu.process is None:
             return None
         with contextlib.suppress(subprocess.TimeoutExpired):
-            emu.process.wait(timeout=0.5)
+            emu.process.wait(timeout=3.0)  # generous: a loaded machine runs the guard late
         if emu.process.poll() is None:
             return None
         return Health(False, f"its process exited (status {emu.process.returncode})")

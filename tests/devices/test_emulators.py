@@ -120,10 +120,11 @@ def test_attach_to_emulators_found_by_the_adb_scan(standin: StandinSdk, tmp_path
                 time.sleep(0.1)
         fresh = scanning_adb_server(standin.base_port)
         deadline = time.monotonic() + 20
-        while f"emulator-{port}\t" not in (listed := fresh.run("devices").stdout) and time.monotonic() < deadline:
+        # Listed as a device, not just seen: attach=True takes only emulators that answer.
+        while f"emulator-{port}\tdevice" not in (listed := fresh.run("devices").stdout) and time.monotonic() < deadline:
             time.sleep(0.2)
         try:
-            assert f"emulator-{port}\t" in listed
+            assert f"emulator-{port}\tdevice" in listed
             attached = EmulatorPool(attach=True, env={**standin.env, "ANDROID_ADB_SERVER_PORT": str(fresh.port)}, boot_timeout=10)
             with attached:
                 # Every running emulator the scan found is attached; a stand-in of an earlier

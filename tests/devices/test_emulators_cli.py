@@ -58,6 +58,14 @@ def _group_pids(state: dict) -> list[int]:
     return [p for e in state["emulators"] for p in group_processes(int(e["pid"]))]
 
 
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie has ended: only its exit status is left)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def _wait(predicate, timeout: float) -> bool:  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -94,7 +102,7 @@ def test_up_detached_status_restart_and_down_from_other_processes(standin: Stand
     down = _cli(standin, state_path, "down")
     assert down.returncode == 0 and "shut down" in down.stdout
     assert not state_path.exists()
-    assert _wait(lambda: not any(Path(f"/proc/{p}").exists() for p in pids), 10.0)
+    assert _wait(lambda: not any(_alive(p) for p in pids), 10.0)
     assert _cli(standin, state_path, "status").returncode == 1  # no pool
 
 
@@ -128,4 +136,5 @@ def test_up_in_the_foreground_stops_cleanly_on_ctrl_c(standin: StandinSdk, tmp_p
             up.kill()
             up.wait()
     assert not state_path.exists()
-    assert not any(Path(f"/proc/{p}").exists() for p in pids)
+    # Gone, or zombies until init reaps them (orphans of a group that was killed).
+    assert _wait(lambda: not any(_alive(p) for p in pids), 10.0)

@@ -91,7 +91,11 @@ def test_each_actor_owns_its_emulators_and_restarts_a_killed_one(cluster: Any, s
         guards = [int(r["pid"]) for r in after]
     finally:
         envs.close()
-    # Closing the vector env closed the actors, and each actor its pool.
+    # Closing the vector env closed the actors, and each actor its pool (its guards end their
+    # process groups on their own, a moment later on a loaded machine).
+    deadline = time.monotonic() + 15
+    while any(group_processes(g) for g in guards) and time.monotonic() < deadline:
+        time.sleep(0.2)
     assert all(not group_processes(g) for g in guards)
     assert _ports_free(standin.base_port, 4)
 

@@ -24,7 +24,16 @@ from cerebellum_gym.evaluation.runner import EvalConfig, run_suite
 from cerebellum_gym.evaluation.suites import load_suite
 
 QUIET = EvalConfig(progress="off", screens="none")
-SLOW_AGENT = "import time\n\ndef act(observation):\n    time.sleep(0.05)\n    return 'W'\n"
+# Waits before its first action until the test creates ``release`` (at most 60 s), so the run
+# holds its folder for as long as the test needs, however slowly this machine starts processes.
+HELD_AGENT = """import os, time
+
+def act(observation):
+    deadline = time.monotonic() + 60
+    while not os.path.exists("release") and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return "W"
+"""
 
 
 def _eval(cwd: Path, *args: str) -> subprocess.Popen[str]:
@@ -34,11 +43,11 @@ def _eval(cwd: Path, *args: str) -> subprocess.Popen[str]:
 
 
 def test_a_second_run_on_a_folder_in_use_refuses_naming_the_first(tmp_path: Path) -> None:
-    (tmp_path / "slow_agent.py").write_text(SLOW_AGENT)
+    (tmp_path / "held_agent.py").write_text(HELD_AGENT)
     suite = tmp_path / "slow.json"
     cases = [{"id": f"w{i}", "task": "SystemWifiTurnOn", "seed": i} for i in range(4)]
     suite.write_text(json.dumps({"name": "slow", "max_steps": 10, "cases": cases}))
-    args = ("--agent", "slow_agent:act", "--suite", str(suite), "--out", "run", "--num-envs", "1", "--resume")
+    args = ("--agent", "held_agent:act", "--suite", str(suite), "--out", "run", "--num-envs", "1", "--resume")
     first = _eval(tmp_path, *args)
     lock = tmp_path / "run" / ".lock"
     deadline = time.monotonic() + 60
@@ -49,6 +58,7 @@ def test_a_second_run_on_a_folder_in_use_refuses_naming_the_first(tmp_path: Path
     _, err = second.communicate(timeout=120)
     assert second.returncode == 2, err
     assert f"in use by another cerebellum-gym run (PID {first.pid})" in err
+    (tmp_path / "release").touch()
     out, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
     assert sorted(r["case"] for r in read_lines(tmp_path / "run" / "results.jsonl")) == ["w0", "w1", "w2", "w3"]  # 4 lines, not 8

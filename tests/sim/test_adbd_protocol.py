@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import struct
 import subprocess
@@ -142,9 +143,10 @@ def test_adb_exec_out_screencap_pull_and_push(adb: PrivateAdbServer, connected: 
 
 
 def test_serve_adb_command_serves_a_task_until_terminated(adb: PrivateAdbServer) -> None:
-    port = free_port()
+    # Port 0: the server binds a free port itself and prints it (a port picked here could be
+    # taken by another test process before the server starts).
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cerebellum_gym.cli", "serve-adb", "--port", str(port), "--task", "SystemWifiTurnOn", "--seed", "3"],
+        [sys.executable, "-m", "cerebellum_gym.cli", "serve-adb", "--port", "0", "--task", "SystemWifiTurnOn", "--seed", "3"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -153,8 +155,9 @@ def test_serve_adb_command_serves_a_task_until_terminated(adb: PrivateAdbServer)
         assert proc.stdout is not None
         first = proc.stdout.readline()
         assert first == "task SystemWifiTurnOn: Turn wifi on.\n"
-        assert f"127.0.0.1:{port}" in proc.stdout.readline()
-        serial = f"127.0.0.1:{port}"
+        match = re.search(r"127\.0\.0\.1:(\d+)", proc.stdout.readline())
+        assert match is not None and int(match.group(1)) > 0
+        serial = match.group(0)
         assert "connected" in adb.run("connect", serial).stdout
         # The task's initial state is in place: wifi starts off.
         assert adb.run("-s", serial, "shell", "settings get global wifi_on").stdout == "0\n"
