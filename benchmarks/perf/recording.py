@@ -1,6 +1,9 @@
 """Recording overhead on simulator rollouts with 464-px screenshots. Prints figures; asserts nothing.
 
-Run: ``python benchmarks/perf/recording.py [--steps N] [--rounds R]``
+Run: ``python benchmarks/perf/recording.py [--steps N] [--rounds R] [--num-envs E]``
+
+With ``--num-envs E`` (more than 1) the rollouts run in the simulator's native vector env of E
+envs (``gym.make_vec``), recorded with its ``record=`` option; steps count env steps.
 
 In one process and one run (ratios side by side, as these machines are noisy), the same seeded
 rollouts (a random agent exploring four tasks, full observations: 464-px screenshot and four
@@ -30,6 +33,7 @@ import time
 from pathlib import Path
 
 import gymnasium as gym
+from gymnasium.vector.utils import iterate
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.agents import RandomAgent
@@ -49,9 +53,26 @@ def rollout(env: gym.Env, steps: int, seed: int) -> None:
             obs, _ = env.reset(seed=seed * 10_000 + episode)
 
 
-def timed(steps: int, seed: int, folder: Path | None) -> tuple[float, float, float]:
+def vector_rollout(envs: gym.vector.VectorEnv, steps: int, seed: int) -> None:
+    """``steps`` env steps of a random agent per sub-env (autoreset: the next step after an
+    episode's end resets it)."""
+    agents = [RandomAgent(seed=seed * 100 + i, allow_terminal=False) for i in range(envs.num_envs)]
+    batch, _ = envs.reset(seed=[seed * 100 + i for i in range(envs.num_envs)])
+    for _ in range(steps // envs.num_envs):
+        observations = iterate(envs.observation_space, batch)
+        batch, *_ = envs.step([agent.act(obs) for agent, obs in zip(agents, observations, strict=True)])
+
+
+def timed(steps: int, seed: int, folder: Path | None, num_envs: int = 1) -> tuple[float, float, float]:
     """(wall s, process CPU s, stepping-thread CPU s) of one rollout; with ``folder``, recorded
     there (the writer drained)."""
+    if num_envs > 1:
+        record = {} if folder is None else {"record": folder, "record_agent": "random"}
+        envs = gym.make_vec("Cerebellum-Sim-v0", num_envs=num_envs, task=TASKS, **record)
+        wall, cpu, thread = time.perf_counter(), time.process_time(), time.thread_time()
+        vector_rollout(envs, steps, seed)
+        envs.close()  # drains the writers
+        return time.perf_counter() - wall, time.process_time() - cpu, time.thread_time() - thread
     env = gym.make("Cerebellum-Sim-v0", task=TASKS)
     if folder is not None:
         env = RecordEpisodes(env, folder, agent="random")
@@ -65,21 +86,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--num-envs", type=int, default=1, help="more than 1: the native vector env of that many envs")
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
     # Warm the shared tile cache the way a long run would have it warm (both modes benefit).
-    timed(300, 99, None)
+    timed(300, 99, None, args.num_envs)
     pairs: list[tuple[tuple[float, float, float], tuple[float, float, float]]] = []
     sizes: list[tuple[int, int, int]] = []
     for r in range(args.rounds):
         folder = Path(tempfile.mkdtemp(prefix="cg-rec-bench-"))
         try:
             if r % 2 == 0:
-                plain = timed(args.steps, r, None)
-                recorded = timed(args.steps, r, folder)
+                plain = timed(args.steps, r, None, args.num_envs)
+                recorded = timed(args.steps, r, folder, args.num_envs)
             else:
-                recorded = timed(args.steps, r, folder)
-                plain = timed(args.steps, r, None)
+                recorded = timed(args.steps, r, folder, args.num_envs)
+                plain = timed(args.steps, r, None, args.num_envs)
             pairs.append((plain, recorded))
             data = open_dataset(folder)
             size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
@@ -94,7 +116,8 @@ def main() -> None:
         return sorted(1 - plain[k] / recorded[k] for plain, recorded in pairs)
 
     print(
-        f"{args.steps} steps x {args.rounds} rounds, random agent over {len(TASKS)} tasks, 464-px screenshots + 4 history frames "
+        f"{args.steps} steps x {args.rounds} rounds, random agent over {len(TASKS)} tasks, 464-px screenshots + 4 history frames, "
+        f"{'one env' if args.num_envs == 1 else f'native vector env of {args.num_envs}'} "
         f"(load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after, {os.cpu_count()} cores)"
     )
     print(f"{'':22}{'wall steps/s':>20}{'CPU steps/s':>20}{'stepping thread':>20}")
