@@ -377,20 +377,25 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         self.envs: list[BatchSlotEnv] = []
         #: What reset and step are called on: the sub-envs, or their recorders.
         self._steppers: list[Any] = self.envs
+        recorders: list[Any] = []
         try:
             for _ in range(num_envs):
                 self.envs.append(env_fn(env_kwargs))
             if record is not None:
                 from cerebellum_gym.datasets.recorder import RecordEpisodes
 
-                self._steppers = [
-                    RecordEpisodes(
-                        env, record, agent=record_agent, metadata=record_metadata, env_id="Cerebellum-Sim-v0", env_kwargs=env_kwargs
+                for env in self.envs:
+                    recorders.append(
+                        RecordEpisodes(
+                            env, record, agent=record_agent, metadata=record_metadata, env_id="Cerebellum-Sim-v0", env_kwargs=env_kwargs
+                        )
                     )
-                    for env in self.envs
-                ]
+                self._steppers = recorders
         except BaseException:
-            for env in self.envs:
+            for recorder in recorders:  # each closes its env
+                with contextlib.suppress(Exception):
+                    recorder.close()
+            for env in self.envs[len(recorders) :]:
                 env.close()
             raise
         first = self.envs[0]

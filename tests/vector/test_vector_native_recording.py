@@ -87,3 +87,32 @@ def test_every_sub_env_is_recorded_as_the_batch_returned_it(tmp_path: Path, shar
         assert len(list((tmp_path / "parts").iterdir())) == 2  # each process wrote its own part
     report = audit(tmp_path)
     assert report.ok and sum(e.status == "ok" for e in report.episodes) >= len(complete)
+
+
+def test_a_recorder_that_fails_to_start_leaves_no_writer_or_env_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second sub-env's recorder fails: the first one's writer is released and every
+    sub-env closed, and the error reaches the caller."""
+    from cerebellum_gym.datasets import recorder
+    from cerebellum_gym.vector.native import BatchSlotEnv
+
+    made: list[recorder.RecordEpisodes] = []
+    closed: list[BatchSlotEnv] = []
+    real_init, real_close = recorder.RecordEpisodes.__init__, BatchSlotEnv.close
+
+    def init(self: recorder.RecordEpisodes, *args: Any, **kwargs: Any) -> None:
+        if made:
+            raise OSError("disk full")
+        real_init(self, *args, **kwargs)
+        made.append(self)
+
+    def close(self: BatchSlotEnv) -> None:
+        closed.append(self)
+        real_close(self)
+
+    monkeypatch.setattr(recorder.RecordEpisodes, "__init__", init)
+    monkeypatch.setattr(BatchSlotEnv, "close", close)
+    with pytest.raises(OSError, match="disk full"):
+        gym.make_vec("Cerebellum-Sim-v0", num_envs=3, pixels=False, record=tmp_path)
+    assert len(made) == 1 and made[0]._writer is None  # released
+    assert not [key for key in recorder._WRITERS if key[1] == str(tmp_path.resolve())]
+    assert len({id(env) for env in closed}) == 3
