@@ -99,9 +99,9 @@ class History:
         return len(self.actions)
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        # A pickle brings arrays back writable. These frames are this history's alone (no one
-        # else holds the unpickled copies), so they are frozen again: as before pickling, a
-        # consumer can know each by its identity.
+        # A pickle brings arrays back writable. Each was read-only before pickling (a copy this
+        # history made, or a frozen screen it kept as it was), and nothing else holds the
+        # unpickled ones: frozen again, a consumer can know each by its identity, as before.
         self.__dict__.update(state)
         for array in (self._blank, *self._screens, *self._masks):
             if array is not None:

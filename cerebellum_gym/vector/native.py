@@ -40,6 +40,7 @@ import multiprocessing
 import os
 import select
 import traceback
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from multiprocessing.connection import Connection
 from typing import Any, Final, NamedTuple
@@ -189,6 +190,18 @@ class BatchSlotEnv(CerebellumEnv):
             batch.screenshot[i] = self._screenshot
         # The observation is in the batch.
         return None  # type: ignore[return-value]
+
+
+def _close_all(envs: Sequence[Any]) -> None:
+    """Close every env (or recorder), even when one fails; the first failure is raised after."""
+    failure: BaseException | None = None
+    for env in envs:
+        try:
+            env.close()
+        except Exception as exc:
+            failure = failure or exc
+    if failure is not None:
+        raise failure
 
 
 def _build_slot(env_kwargs: Mapping[str, Any]) -> BatchSlotEnv:
@@ -384,13 +397,15 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
             if record is not None:
                 from cerebellum_gym.datasets.recorder import RecordEpisodes
 
+                # Replayable as the id whose sub-envs these are (with another env_fn, unknown).
+                env_id = "Cerebellum-Sim-v0" if env_fn is _build_slot else None
                 for env in self.envs:
                     recorders.append(
-                        RecordEpisodes(
-                            env, record, agent=record_agent, metadata=record_metadata, env_id="Cerebellum-Sim-v0", env_kwargs=env_kwargs
-                        )
+                        RecordEpisodes(env, record, agent=record_agent, metadata=record_metadata, env_id=env_id, env_kwargs=env_kwargs)
                     )
                 self._steppers = recorders
+                # Dropped without close(): the open episodes are still ended and the writer let go.
+                weakref.finalize(self, _close_all, recorders)
         except BaseException:
             for recorder in recorders:  # each closes its env
                 with contextlib.suppress(Exception):
@@ -520,8 +535,7 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
             env.set_wrapper_attr(name, value)
 
     def close_extras(self, **kwargs: Any) -> None:
-        for env in self._steppers:  # a recorder closes its env after its last episode
-            env.close()
+        _close_all(self._steppers)  # a recorder closes its env after its last episode
 
     # --- internals ---------------------------------------------------------------------------
 

@@ -49,16 +49,18 @@ def test_a_second_run_on_a_folder_in_use_refuses_naming_the_first(tmp_path: Path
     suite.write_text(json.dumps({"name": "slow", "max_steps": 10, "cases": cases}))
     args = ("--agent", "held_agent:act", "--suite", str(suite), "--out", "run", "--num-envs", "1", "--resume")
     first = _eval(tmp_path, *args)
-    lock = tmp_path / "run" / ".lock"
-    deadline = time.monotonic() + 60
-    while not (lock.exists() and lock.read_text().strip()) and first.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert first.poll() is None, first.communicate()
-    second = _eval(tmp_path, *args)
-    _, err = second.communicate(timeout=120)
-    assert second.returncode == 2, err
-    assert f"in use by another cerebellum-gym run (PID {first.pid})" in err
-    (tmp_path / "release").touch()
+    try:
+        lock = tmp_path / "run" / ".lock"
+        deadline = time.monotonic() + 60
+        while not (lock.exists() and lock.read_text().strip()) and first.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert first.poll() is None, first.communicate()
+        second = _eval(tmp_path, *args)
+        _, err = second.communicate(timeout=120)
+        assert second.returncode == 2, err
+        assert f"in use by another cerebellum-gym run (PID {first.pid})" in err
+    finally:
+        (tmp_path / "release").touch()  # whatever happened, the first run goes on and ends
     out, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
     assert sorted(r["case"] for r in read_lines(tmp_path / "run" / "results.jsonl")) == ["w0", "w1", "w2", "w3"]  # 4 lines, not 8
