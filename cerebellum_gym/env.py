@@ -253,9 +253,14 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         self._steps += 1
         try:
             parsed = coerce_action(action, self.screen.labels)
-            node = self._validate(parsed)
         except InvalidActionError as err:
             return self._reject(action, err)
+        try:
+            node = self._validate(parsed)
+        except InvalidActionError as err:
+            # Well formed, refused by this screen: a structured action is shown in its compact
+            # form (what sending that string does: the same refusal).
+            return self._reject(action if isinstance(action, str) else parsed, err)
 
         try:
             shot = self._history_shot()
@@ -644,8 +649,15 @@ def _find_horizontal_target(screen: LabelledScreen) -> Any:
 
 
 def _shown(action: object) -> str:
-    """The action as ``info["action"]`` shows it, cut to :data:`MAX_SHOWN_ACTION_CHARS`."""
+    """The action as ``info["action"]`` shows it, cut to :data:`MAX_SHOWN_ACTION_CHARS`. A
+    mapping shows its NumPy scalars as plain numbers, so the same action built from plain JSON
+    (a recorded one, replayed) shows the same."""
     try:
+        if isinstance(action, Mapping):
+            action = {
+                key: value.item() if isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.size == 1) else value
+                for key, value in action.items()
+            }
         text = action if isinstance(action, str) else str(action)
     except Exception:  # an object whose __str__ fails is still an (invalid) action
         text = f"<{type(action).__name__}>"

@@ -279,3 +279,22 @@ def test_text_candidates_come_from_the_running_task() -> None:
     obs, _ = env.reset(seed=3)
     first, last, number = env.unwrapped.text_candidates()  # type: ignore[attr-defined]
     assert f"{first} {last}" in obs["goal"] and number in obs["goal"]
+
+
+def test_a_refused_structured_action_is_shown_in_a_form_that_replays_the_same() -> None:
+    """Well formed but refused by the screen: shown as its compact string (sending that string
+    is refused the same way). Malformed: shown as the mapping with plain numbers, the same
+    whether its numbers are NumPy's or Python's (as when built again from JSON)."""
+    env = gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn", pixels=False)
+    env.reset(seed=0)
+    scroll_up = {"code": np.int64(CODES.index("U")), "label": np.int64(0), "text": "x"}
+    _, _, _, _, info = env.step(scroll_up)
+    assert info["invalid_action"] and info["action"] == "U"
+    _, _, _, _, again = env.step("U")
+    assert again["error"] == info["error"]
+    empty_slot = {"code": np.int64(CODES.index("T")), "label": np.int64(60), "text": ""}
+    _, _, _, _, numpy_info = env.step(empty_slot)
+    _, _, _, _, plain_info = env.step({"code": CODES.index("T"), "label": 60, "text": ""})
+    assert numpy_info["invalid_action"] and numpy_info["action"] == plain_info["action"] == "{'code': 0, 'label': 60, 'text': ''}"
+    assert numpy_info["error"] == plain_info["error"]
+    env.close()
