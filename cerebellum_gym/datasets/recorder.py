@@ -220,6 +220,8 @@ class DatasetWriter:
 
     def _remember(self, array: Any, value: Any) -> None:
         identity = self._identity
+        # A dead array's id can come back: re-inserted, the entry moves to the newest end.
+        identity.pop(id(array), None)
         identity[id(array)] = (weakref.ref(array), value)
         if len(identity) > IDENTITY_CACHE:  # the least recently used entry goes (often dead by then)
             del identity[next(iter(identity))]
