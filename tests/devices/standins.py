@@ -41,16 +41,18 @@ class StandinSdk:
         return {"HOME": self.adb.home, "ANDROID_ADB_SERVER_PORT": str(self.adb.port), "ANDROID_AVD_HOME": str(self.root / "avd")}
 
     def pool_kwargs(self, **extra: Any) -> dict[str, Any]:
-        """Keyword arguments of an ``EmulatorPool`` of stand-ins (short deadlines; sizing forced,
-        since a stand-in is no emulator and this machine has 2 cores)."""
+        """Keyword arguments of an ``EmulatorPool`` of stand-ins (deadlines for a loaded machine;
+        sizing forced, since a stand-in is no emulator and this machine has 2 cores)."""
         return {
             "avd": "Standin",
             "sdk": str(self.sdk),
             "base_port": self.base_port,
             "base_grpc_port": self.base_grpc_port,
             "env": self.env,
-            "boot_timeout": 15.0,
-            "health_timeout": 3.0,
+            # Generous: a stand-in boots in about a second, but a loaded 2-core machine can take
+            # many to start its interpreter or answer adb; tests of timeouts pass their own.
+            "boot_timeout": 60.0,
+            "health_timeout": 10.0,
             "shutdown_timeout": 5.0,
             "force": True,
             **extra,
