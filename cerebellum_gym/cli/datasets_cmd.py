@@ -7,8 +7,10 @@ Datasets are recorded with ``cerebellum-gym eval --record DIR`` or the
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -77,20 +79,44 @@ def register(sub: Any) -> None:
     export.set_defaults(handler=run_export)
 
 
+def _file_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``handler`` with a file it cannot read or write reported as one line (a DatasetError), not a traceback."""
+
+    @functools.wraps(handler)
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise  # main ends quietly on a closed pipe
+            from cerebellum_gym.datasets import DatasetError
+
+            name = f"{exc.filename}: " if exc.filename else ""
+            raise DatasetError(f"{name}{exc.strerror or exc}") from exc
+
+    return run
+
+
+@_file_errors
 def run_replay(args: argparse.Namespace) -> int:
+    from cerebellum_gym.datasets.format import atomic_write
     from cerebellum_gym.datasets.replay import audit
 
     def show(result: Any) -> None:
         print(result.line(), file=sys.stderr)
 
-    report = audit(args.dataset, episode_ids=args.episode, check_images=not args.no_images, progress=show)
     path = Path(args.json) if args.json else Path(args.dataset) / "audit.json"
-    path.write_text(json.dumps(report.to_json(), indent=1) + "\n")
+    if path.is_dir() and not path.is_symlink():
+        raise CerebellumError(f"{path} is a folder; --json takes a file path")
+    report = audit(args.dataset, episode_ids=args.episode, check_images=not args.no_images, progress=show)
+    # Replaced, never written through: a shared dataset's audit.json may be a link to a file elsewhere.
+    atomic_write(path, (json.dumps(report.to_json(), indent=1) + "\n").encode())
     print(report.markdown())
     print(f"Audit: {path}")
     return 0 if report.ok else 1
 
 
+@_file_errors
 def run_offline(args: argparse.Namespace) -> int:
     from cerebellum_gym.agents import load_agent
     from cerebellum_gym.datasets.offline import evaluate_offline, offline_markdown
@@ -113,6 +139,7 @@ def run_offline(args: argparse.Namespace) -> int:
     return 0
 
 
+@_file_errors
 def run_export(args: argparse.Namespace) -> int:
     from cerebellum_gym.datasets import exports
 

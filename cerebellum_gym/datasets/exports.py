@@ -40,6 +40,26 @@ def _open(dataset: Dataset | str | os.PathLike[str]) -> Dataset:
     return dataset if isinstance(dataset, Dataset) else open_dataset(dataset)
 
 
+def output_folder(data: Dataset, out: str | os.PathLike[str]) -> Path:
+    """``out``, made if missing, for an export of ``data``.
+
+    Raises:
+        DatasetError: ``out`` is a file, or is the dataset or inside it (an export must not add
+            to, or overwrite, what it reads), or cannot be made.
+    """
+    root = Path(out)
+    real, source = root.resolve(), data.root.resolve()
+    if real == source or real.is_relative_to(source):
+        raise DatasetError(f"the output folder {root} is inside the dataset {data.root}; choose a folder outside it")
+    if root.exists() and not root.is_dir():
+        raise DatasetError(f"the output folder {root} exists and is not a folder")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatasetError(f"cannot make the output folder {root}: {exc.strerror or exc}") from None
+    return root
+
+
 def _need(module: str) -> Any:
     import importlib
 
@@ -167,8 +187,8 @@ def export_parquet(
     pa = _need("pyarrow")
     pq = _need("pyarrow.parquet")
     data = _open(dataset)
-    root = Path(out)
-    (root / "data").mkdir(parents=True, exist_ok=True)
+    root = output_folder(data, out)
+    (root / "data").mkdir(exist_ok=True)
     for old in (root / "data").glob("steps-*.parquet"):
         old.unlink()
     episodes: list[dict[str, Any]] = []
@@ -195,8 +215,9 @@ def export_parquet(
             if len(shard) >= steps_per_shard:
                 flush()
     flush()
-    if episodes:
-        pq.write_table(pa.Table.from_pylist(episodes), root / "episodes.parquet")
+    if not episodes:  # a folder Hugging Face cannot load; say so now rather than there
+        raise DatasetError(f"no {'complete ' if complete_only else ''}episode in {data.root} to export")
+    pq.write_table(pa.Table.from_pylist(episodes), root / "episodes.parquet")
     (root / "README.md").write_text(_readme(len(episodes), steps))
     size = sum(p.stat().st_size for p in root.rglob("*.parquet"))
     return {"episodes": len(episodes), "steps": steps, "shards": shards, "bytes": size}
@@ -217,8 +238,8 @@ def minari_spaces(episode: Episode, *, pixels: bool) -> tuple[Any, Any]:
         "tree": UnicodeText(100_000),
         "labels": UnicodeText(10_000),
         "history_actions": UnicodeText(100_000),
-        "action_mask": spaces.MultiBinary(len(first["action_mask"])),
-        "label_mask": spaces.MultiBinary(len(first["label_mask"])),
+        "action_mask": spaces.MultiBinary(len(first.get("action_mask", ""))),
+        "label_mask": spaces.MultiBinary(len(first.get("label_mask", ""))),
     }
     if pixels and first.get("screenshot"):
         shape = episode.dataset.image(first["screenshot"]).shape
@@ -253,6 +274,8 @@ def export_minari(
     from minari.data_collector.episode_buffer import EpisodeBuffer
 
     data = _open(dataset)
+    if root is not None:
+        output_folder(data, root)
     episodes = [e for e in data.episodes(complete_only=True) if len(e.rows) >= 2]
     if not episodes:
         raise DatasetError(f"no complete episode in {data.root} to export")
@@ -268,10 +291,19 @@ def export_minari(
             observations["tree"].append(row.get("tree", ""))
             observations["labels"].append(" ".join(row.get("labels", ())))
             observations["history_actions"].append("\n".join(row.get("history", {}).get("actions", ())))
-            observations["action_mask"].append(unbits(row["action_mask"]))
-            observations["label_mask"].append(unbits(row["label_mask"]))
+            observations["action_mask"].append(unbits(row.get("action_mask", "")))
+            observations["label_mask"].append(unbits(row.get("label_mask", "")))
             if "screenshot" in observations:
+                if not row.get("screenshot"):
+                    raise DatasetError(f"episode {episode.episode_id} step {step.t} has no screenshot, unlike the first step exported")
                 observations["screenshot"].append(np.asarray(data.image(row["screenshot"])))
+            # Minari stores fixed-shape spaces: say which step breaks that, before Minari fails on it.
+            for key in ("action_mask", "label_mask", "screenshot"):
+                if key in observations and observations[key][-1].shape != obs_space[key].shape:
+                    raise DatasetError(
+                        f"episode {episode.episode_id} step {step.t}: {key} has shape {observations[key][-1].shape}, "
+                        f"not {obs_space[key].shape} as the first step exported; Minari needs one shape"
+                    )
         step_infos = [reset_info] + [r.get("info") or {} for r in episode.rows[:-1]]
         for info in step_infos:
             infos["progress"].append(float(info.get("progress", 0.0)))
@@ -283,13 +315,13 @@ def export_minari(
         buffers.append(
             EpisodeBuffer(
                 id=index,
-                seed=seed if isinstance(seed, int) else None,
+                seed=seed if isinstance(seed, int) and 0 <= seed < 2**63 else None,  # Minari stores an int64
                 options=episode.meta.get("options") or None,
                 observations={k: v for k, v in observations.items()},
-                actions=[str(r["action"]) for r in rows],
-                rewards=[float(r["reward"]) for r in rows],
-                terminations=[bool(r["terminated"]) for r in rows],
-                truncations=[bool(r["truncated"]) for r in rows],
+                actions=[str(r.get("action")) for r in rows],
+                rewards=[float(r.get("reward") or 0.0) for r in rows],
+                terminations=[bool(r.get("terminated")) for r in rows],
+                truncations=[bool(r.get("truncated")) for r in rows],
                 # Plain lists: minari 0.5 cannot read back 1-D array infos (an empty shape tag).
                 infos=infos,
             )
@@ -300,7 +332,7 @@ def export_minari(
         f"cerebellum-gym episodes ({', '.join(env_ids)}) recorded from {', '.join(agents)}; "
         f"exported from {data.root.name} (format version {FORMAT_VERSION})."
     )
-    with _minari_root(root), warnings.catch_warnings():
+    with _minari_root(root), warnings.catch_warnings(), _minari_errors(dataset_id):
         # Minari warns about every optional metadata field left out (author, e-mail, env spec).
         warnings.simplefilter("ignore", UserWarning)
         return minari.create_dataset_from_buffers(
@@ -314,6 +346,15 @@ def export_minari(
             data_format="arrow",
             jpeg_encoding=jpeg,
         )
+
+
+@contextlib.contextmanager
+def _minari_errors(dataset_id: str) -> Iterator[None]:
+    # Minari says what is wrong with an id (malformed, already taken) as a plain ValueError.
+    try:
+        yield
+    except ValueError as exc:
+        raise DatasetError(f"minari dataset {dataset_id!r}: {exc}") from exc
 
 
 @contextlib.contextmanager
@@ -360,8 +401,10 @@ class _ImageCopier:
             target = self.out / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             if not target.exists():
-                source = image_path(self.data.root, ident)  # a version-1 PNG file, if that is how it is stored
+                source = self.data.image_file(ident)  # a version-1 PNG file inside the dataset, if that is how it is stored
                 try:
+                    if source is None:
+                        raise FileNotFoundError(ident)
                     os.link(source, target)
                 except OSError:
                     atomic_write(target, self.data.png_bytes(ident))
@@ -437,8 +480,7 @@ def export_sft(
         Counts: ``examples``, ``episodes``, ``images``.
     """
     data = _open(dataset)
-    root = Path(out)
-    root.mkdir(parents=True, exist_ok=True)
+    root = output_folder(data, out)
     copy = _ImageCopier(data, root)
     digest = _digest_for(data)
     wanted = set(agents) if agents is not None else None
@@ -563,8 +605,7 @@ def export_dpo(
         The counts, with ``duplicates_removed``.
     """
     data = _open(dataset)
-    root = Path(out)
-    root.mkdir(parents=True, exist_ok=True)
+    root = output_folder(data, out)
     pairs, stats = dpo_pairs(data.episodes(complete_only=True), max_pairs_per_group=max_pairs_per_group)
     copy = _ImageCopier(data, root)
     digest = _digest_for(data)
