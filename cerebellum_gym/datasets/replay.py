@@ -155,7 +155,22 @@ def replay_refusal(meta: Mapping[str, Any]) -> str | None:
     backend = kwargs.get("backend", gym.spec(str(env_id)).kwargs.get("backend"))
     if backend != "sim":
         return f"backend {backend!r} is not the simulator (replays drive no device)"
+    for name, most in REPLAY_OPTION_LIMITS.items():
+        value = kwargs.get(name)
+        if isinstance(value, int | float) and value > most:
+            return f"env option {name}={value!r} is over {most} (the env would allocate for it)"
     return None
+
+
+#: The largest sizing options a replay accepts from a record: the env allocates by them (a
+#: 40,000-px screenshot is gigabytes) and checks only their lower bounds.
+REPLAY_OPTION_LIMITS: dict[str, int] = {
+    "screenshot_width": 4096,
+    "history_width": 4096,
+    "history_len": 256,
+    "max_labels": 100_000,
+    "max_tree_chars": 100_000_000,
+}
 
 
 def replay_reset(env: gym.Env[Any, Any], meta: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:

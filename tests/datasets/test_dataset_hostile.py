@@ -425,6 +425,7 @@ def test_a_fifo_in_place_of_a_file_is_refused_not_waited_on(data_copy: Path, wha
         ("CartPole-v1", {}, "is not one of cerebellum-gym's"),
         ("Cerebellum-Adb-v0", {"device_options": {"serial": "emulator-5554"}}, "backend 'adb' is not the simulator"),
         ("Cerebellum-Sim-v0", {"backend": "androidworld"}, "backend 'androidworld' is not the simulator"),
+        ("Cerebellum-Sim-v0", {"screenshot_width": 40_000}, "screenshot_width=40000 is over"),
     ],
 )
 def test_replay_builds_only_the_simulator(data_copy: Path, env_id: str, env_kwargs: dict[str, Any], why: str) -> None:
