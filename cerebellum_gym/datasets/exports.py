@@ -102,7 +102,7 @@ def _step_record(data: Dataset, step: Step, images: bool) -> dict[str, Any]:
         "reward": step.reward,
         "terminated": step.terminated,
         "truncated": step.truncated,
-        "progress": None if info is None else float(info.get("progress", 0.0)),
+        "progress": None if info is None else float(info.get("progress") or 0.0),  # null: a non-finite value
         "success": None if info is None else bool(info.get("success", False)),
         "invalid_action": None if info is None else bool(info.get("invalid_action", False)),
         "error": None if info is None else str(info.get("error", "")),
@@ -306,7 +306,7 @@ def export_minari(
                     )
         step_infos = [reset_info] + [r.get("info") or {} for r in episode.rows[:-1]]
         for info in step_infos:
-            infos["progress"].append(float(info.get("progress", 0.0)))
+            infos["progress"].append(float(info.get("progress") or 0.0))
             infos["success"].append(bool(info.get("success", False)))
             infos["invalid_action"].append(bool(info.get("invalid_action", False)))
             infos["error"].append(str(info.get("error", "")))

@@ -118,6 +118,13 @@ class Step:
         except DatasetError as exc:  # name the step as well as the image
             raise DatasetError(f"episode {self.episode_id} step {self.t}: {exc}") from None
 
+    def _frames(self, ids: list[str]) -> np.ndarray:
+        frames = [self.dataset.image(i) for i in ids]
+        shapes = sorted({frame.shape for frame in frames})
+        if len(shapes) > 1:  # np.stack's own error would name neither the step nor the images
+            raise DatasetError(f"history frames of different shapes {', '.join(map(str, shapes))}")
+        return np.stack(frames) if frames else np.zeros((0, 0, 0, 3), np.uint8)
+
     def _observation(self, images: bool) -> dict[str, Any]:
         row = self.row
         history = row.get("history", {})
@@ -135,7 +142,7 @@ class Step:
         }
         shots = history.get("screenshots")
         if shots is not None:
-            obs["history"]["screenshots"] = np.stack([self.dataset.image(i) for i in shots]) if images else list(shots)
+            obs["history"]["screenshots"] = self._frames(shots) if images else list(shots)
         if row.get("screenshot") is not None:
             obs["screenshot"] = self.dataset.image(row["screenshot"]) if images else row["screenshot"]
         return obs

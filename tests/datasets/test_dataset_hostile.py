@@ -544,3 +544,17 @@ def test_the_command_line_reports_an_unreadable_output_in_one_line(
     assert main(["export", "sft", str(data_copy), str(tmp_path / "a-file" / "below")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("cerebellum-gym export: error:") and len(err.splitlines()) == 1
+
+
+def test_history_frames_of_different_shapes_are_named(data_copy: Path) -> None:
+    step = next(s for s in open_dataset(data_copy).steps() if len(set(s.row["history"]["screenshots"])) > 1)
+    small = np.zeros((8, 8, 3), np.uint8)
+    _store_image(data_copy, encode_npy_zst(small) if zstd_available() else encode_png(small), step.row["history"]["screenshots"][-1])
+    with pytest.raises(DatasetError, match=r"step \d+: history frames of different shapes \(8, 8, 3\)"):
+        read_everything(data_copy)
+
+
+def test_a_null_progress_in_info_exports_as_zero(data_copy: Path, tmp_path: Path) -> None:
+    # jsonable writes a non-finite float as null: readers and exports take it.
+    edit_record(first_part(data_copy) / PART_STEPS, 1, lambda r: r["info"].__setitem__("progress", None))
+    assert export_parquet(data_copy, tmp_path / "pq", images=False)["steps"] == read_everything(data_copy)
