@@ -203,6 +203,20 @@ class _PartEpisode:
     meta: dict[str, Any] | None = None
     rows: list[dict[str, Any]] = field(default_factory=list)
     torn: bool = False
+    part: Path | None = None
+
+
+def _entry(found: dict[str, _PartEpisode], episode_id: str, part: Path) -> _PartEpisode:
+    """The episode ``episode_id`` of ``part``.
+
+    Raises:
+        DatasetError: another part has it too (a writer only writes its own ids: a part copied
+            twice when datasets were merged, for instance, would double every episode).
+    """
+    entry = found.setdefault(episode_id, _PartEpisode(part=part))
+    if entry.part != part:
+        raise DatasetError(f"episode {episode_id} is in two parts, {entry.part} and {part} (a part copied twice?)")
+    return entry
 
 
 class Dataset:
@@ -243,17 +257,17 @@ class Dataset:
         lines, _ = read_lines(path, self.root)
         for number, meta in _json_records(path, lines):
             _check_record(path, number, meta, _META_TYPES)
-            entry = found.setdefault(meta["episode_id"], _PartEpisode())
+            entry = _entry(found, meta["episode_id"], part)
             entry.meta = meta  # the episode's last record counts
         path = part / PART_STEPS
         lines, tail = read_lines(path, self.root)
         for number, row in _json_records(path, lines):
             _check_record(path, number, row, _PART_ROW_TYPES)
-            found.setdefault(row.pop("episode_id"), _PartEpisode()).rows.append(row)
+            _entry(found, row.pop("episode_id"), part).rows.append(row)
         if tail:  # a line cut short: its episode (named first on the line) was being written
             match = _EPISODE_PREFIX.match(tail)
             if match is not None:
-                found.setdefault(match.group(1).decode(errors="replace"), _PartEpisode()).torn = True
+                _entry(found, match.group(1).decode(errors="replace"), part).torn = True
 
     def episode_ids(self) -> list[str]:
         """Episode ids in recording order."""
@@ -277,8 +291,14 @@ class Dataset:
         check_episode_id(episode_id)
         entry = self._part_episodes().get(episode_id)
         if entry is not None and entry.meta is not None:
-            return Episode(self, episode_id, entry.meta, entry.rows, entry.torn)
-        return self._folder_episode(episode_id)
+            episode = Episode(self, episode_id, entry.meta, entry.rows, entry.torn)
+        else:
+            episode = self._folder_episode(episode_id)
+        numbers = [row.get("t", t) for t, row in enumerate(episode.rows)]
+        if numbers != list(range(len(numbers))):  # observation t is row t: offline evaluation and prompts rely on it
+            shown = _shown_list(numbers)
+            raise DatasetError(f"episode {episode_id}: its steps are numbered {shown}, not 0, 1, 2, ... (lines lost or repeated)")
+        return episode
 
     def _folder_episode(self, episode_id: str, *, rows: bool = True) -> Episode:
         check_episode_id(episode_id)  # it names a folder: never a path
@@ -427,6 +447,10 @@ class Dataset:
 
     def __repr__(self) -> str:
         return f"Dataset({str(self.root)!r}, version={self.version})"
+
+
+def _shown_list(values: list[Any], limit: int = 12) -> str:
+    return ", ".join(map(str, values[:limit])) + (", ..." if len(values) > limit else "")
 
 
 def open_dataset(root: str | os.PathLike[str]) -> Dataset:

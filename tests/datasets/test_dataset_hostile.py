@@ -558,3 +558,23 @@ def test_a_null_progress_in_info_exports_as_zero(data_copy: Path, tmp_path: Path
     # jsonable writes a non-finite float as null: readers and exports take it.
     edit_record(first_part(data_copy) / PART_STEPS, 1, lambda r: r["info"].__setitem__("progress", None))
     assert export_parquet(data_copy, tmp_path / "pq", images=False)["steps"] == read_everything(data_copy)
+
+
+def test_a_part_copied_twice_is_named_not_merged(data_copy: Path) -> None:
+    # Merging two datasets with cp, a part may land twice under two names: every episode would double.
+    part = first_part(data_copy)
+    shutil.copytree(part, part.with_name(part.name + "-copy"))
+    with pytest.raises(DatasetError, match=r"is in two parts, .*(a part copied twice\?)"):
+        read_everything(data_copy)
+
+
+@pytest.mark.parametrize("change", ["drop", "repeat"])
+def test_steps_lost_or_repeated_in_an_episode_are_named(data_copy: Path, change: str) -> None:
+    steps = first_part(data_copy) / PART_STEPS
+    lines = steps.read_bytes().splitlines(keepends=True)
+    second = json.loads(lines[1])
+    assert second["t"] == 1
+    lines[1:2] = [] if change == "drop" else [lines[1], lines[1]]
+    steps.write_bytes(b"".join(lines))
+    with pytest.raises(DatasetError, match=f"episode {second['episode_id']}: its steps are numbered 0, "):
+        read_everything(data_copy)
