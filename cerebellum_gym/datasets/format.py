@@ -114,7 +114,7 @@ def check_image_id(ident: object) -> str:
         DatasetError: anything else (a path, ``..``, a NUL, a very long string, not a string).
     """
     if not isinstance(ident, str) or IMAGE_ID_RE.fullmatch(ident) is None:
-        raise DatasetError(f"bad image id {_shown(ident)} (expected 16 to 128 lowercase hex digits)")
+        raise DatasetError(f"bad image id {shown_value(ident)} (expected 16 to 128 lowercase hex digits)")
     return ident
 
 
@@ -133,12 +133,13 @@ def check_episode_id(episode_id: object) -> str:
         or any(c in "/\\" or not c.isprintable() for c in episode_id)
     ):
         raise DatasetError(
-            f"bad episode id {_shown(episode_id)} (expected up to {MAX_EPISODE_ID} printable characters, no '/', '\\', '.' or '..')"
+            f"bad episode id {shown_value(episode_id)} (expected up to {MAX_EPISODE_ID} printable characters, no '/', '\\', '.' or '..')"
         )
     return episode_id
 
 
-def _shown(value: object, limit: int = 80) -> str:
+def shown_value(value: object, limit: int = 80) -> str:
+    """``repr(value)``, cut to ``limit`` characters (a hostile record may hold megabytes)."""
     text = repr(value)
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
 
@@ -531,17 +532,17 @@ def read_header(root: Path) -> dict[str, Any]:
         raise DatasetError(f"{path} is not valid JSON: {exc}") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
         found = header.get("format") if isinstance(header, dict) else header
-        raise DatasetError(f"{path} is not a cerebellum-gym dataset (format {_shown(found)})")
+        raise DatasetError(f"{path} is not a cerebellum-gym dataset (format {shown_value(found)})")
     version = header.get("version")
     if type(version) is not int or not 1 <= version <= FORMAT_VERSION:  # not bool: true is no version
-        raise DatasetError(f"{root} has format version {_shown(version)}; this cerebellum-gym reads versions 1 to {FORMAT_VERSION}")
+        raise DatasetError(f"{root} has format version {shown_value(version)}; this cerebellum-gym reads versions 1 to {FORMAT_VERSION}")
     header = dict(header)
     header.setdefault("image_format", "png")  # version 1 had no other
     if not isinstance(header["image_format"], str) or header["image_format"] not in IMAGE_EXTS:
-        raise DatasetError(f"{path}: unknown image format {_shown(header['image_format'])} (known: {', '.join(IMAGE_EXTS)})")
+        raise DatasetError(f"{path}: unknown image format {shown_value(header['image_format'])} (known: {', '.join(IMAGE_EXTS)})")
     hash_name = header.setdefault("image_hash", "blake2b_128")
     if not isinstance(hash_name, str) or hash_name not in HASHES:
-        raise DatasetError(f"{path}: unknown image hash {_shown(hash_name)} (known: {', '.join(HASHES)})")
+        raise DatasetError(f"{path}: unknown image hash {shown_value(hash_name)} (known: {', '.join(HASHES)})")
     return header
 
 
@@ -633,7 +634,7 @@ def read_image_index(root: Path) -> dict[str, tuple[Path, int, int]]:
             entry = _index_entry(line.split())
             if entry is None:
                 raise DatasetError(
-                    f"{path}: line {number} is not '<image id> <offset> <size>' (a size at most {MAX_IMAGE_BYTES}): {_shown(line)}"
+                    f"{path}: line {number} is not '<image id> <offset> <size>' (a size at most {MAX_IMAGE_BYTES}): {shown_value(line)}"
                 )
             index.setdefault(entry[0], (blob, entry[1], entry[2]))
     return index

@@ -46,6 +46,7 @@ from cerebellum_gym.datasets.format import (
     read_header,
     read_image_index,
     read_lines,
+    shown_value,
     stored_image_ids,
     unbits,
 )
@@ -551,6 +552,9 @@ def _record_problem(record: Any, types: dict[str, tuple[type, ...]], episode_id:
     for key, allowed in types.items():
         if key in record and not isinstance(record[key], allowed):
             return f"field {key!r} must be {_type_names(allowed)}, not {type(record[key]).__name__}"
+        # JSON integers have no bound; Parquet's and numpy's have (an export would overflow).
+        if type(record.get(key)) is int and not -(2**63) <= record[key] < 2**63:
+            return f"field {key!r} is out of the 64-bit range: {shown_value(record[key])}"
     try:
         if "episode_id" in record:
             check_episode_id(record["episode_id"])

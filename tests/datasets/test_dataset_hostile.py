@@ -578,3 +578,11 @@ def test_steps_lost_or_repeated_in_an_episode_are_named(data_copy: Path, change:
     steps.write_bytes(b"".join(lines))
     with pytest.raises(DatasetError, match=f"episode {second['episode_id']}: its steps are numbered 0, "):
         read_everything(data_copy)
+
+
+@pytest.mark.parametrize(("file", "key"), [(PART_EPISODES, "seed"), (PART_EPISODES, "progress"), (PART_STEPS, "reward")])
+def test_an_integer_past_64_bits_is_named(data_copy: Path, tmp_path: Path, file: str, key: str) -> None:
+    # JSON integers have no bound: a Parquet export overflowed on such a seed, float() on such a reward.
+    edit_record(first_part(data_copy) / file, 2, _set(key, 2**70))
+    with pytest.raises(DatasetError, match=f"{file}: line 2: field '{key}' is out of the 64-bit range"):
+        export_parquet(data_copy, tmp_path / "pq", images=False)
