@@ -476,6 +476,16 @@ def dumps_line_bytes(value: Any) -> bytes:
     return (text + "\n").encode()
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads_strict(data: str | bytes) -> Any:
+    """``json.loads`` without Python's extensions: ``NaN`` and ``Infinity`` are refused (no
+    writer of this format writes them, and a NaN reward would match any replayed reward)."""
+    return json.loads(data, parse_constant=_no_constant)
+
+
 def is_plain_json(value: Any) -> bool:
     """Whether ``value`` survives a JSON round trip unchanged (so it can rebuild an env)."""
     if isinstance(value, Mapping):
@@ -525,7 +535,7 @@ def read_header(root: Path) -> dict[str, Any]:
     if root.exists() and not root.is_dir():
         raise DatasetError(f"{root} is not a cerebellum-gym dataset (not a folder)")
     try:
-        header = json.loads(read_file_bytes(path, limit=1 << 20))
+        header = loads_strict(read_file_bytes(path, limit=1 << 20))
     except FileNotFoundError:
         raise DatasetError(f"{root} is not a cerebellum-gym dataset (no {DATASET_FILE})") from None
     except ValueError as exc:

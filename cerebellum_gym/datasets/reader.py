@@ -12,7 +12,6 @@ Example:
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections import OrderedDict
@@ -41,6 +40,7 @@ from cerebellum_gym.datasets.format import (
     hash_function,
     image_id,
     image_path,
+    loads_strict,
     part_folders,
     read_file_bytes,
     read_header,
@@ -306,7 +306,7 @@ class Dataset:
         folder = self.root / EPISODES_DIR / episode_id
         meta_path = folder / EPISODE_FILE
         try:
-            meta = json.loads(read_file_bytes(meta_path, self.root))
+            meta = loads_strict(read_file_bytes(meta_path, self.root))
         except FileNotFoundError:
             raise DatasetError(f"no episode {episode_id!r} in {self.root}") from None
         except (ValueError, RecursionError) as exc:
@@ -318,7 +318,7 @@ class Dataset:
         lines, tail = read_lines(path, self.root) if rows else ([], b"")
         for number, line in enumerate(lines, 1):
             try:
-                row = json.loads(line)
+                row = loads_strict(line)
             except (ValueError, RecursionError):
                 if number == len(lines) and not tail:
                     torn = True  # version 1 wrote a line then its newline: the last may be cut short
@@ -467,7 +467,7 @@ def _json_records(path: Path, lines: Iterable[str | bytes]) -> Iterator[tuple[in
     """
     for number, line in enumerate(lines, 1):
         try:
-            yield number, json.loads(line)
+            yield number, loads_strict(line)
         except (ValueError, RecursionError):  # RecursionError: nesting deeper than json reads
             raise DatasetError(f"{path}: line {number} is not valid JSON") from None
 

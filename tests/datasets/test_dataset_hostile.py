@@ -586,3 +586,11 @@ def test_an_integer_past_64_bits_is_named(data_copy: Path, tmp_path: Path, file:
     edit_record(first_part(data_copy) / file, 2, _set(key, 2**70))
     with pytest.raises(DatasetError, match=f"{file}: line 2: field '{key}' is out of the 64-bit range"):
         export_parquet(data_copy, tmp_path / "pq", images=False)
+
+
+@pytest.mark.parametrize("constant", [b"NaN", b"Infinity", b"-Infinity"])
+def test_nan_and_infinity_are_not_json(data_copy: Path, constant: bytes) -> None:
+    # Python's json reads them; a NaN reward would match any replayed reward in an audit.
+    edit_line(first_part(data_copy) / PART_STEPS, 1, lambda line: line.replace(b'"reward":0.0', b'"reward":' + constant))
+    with pytest.raises(DatasetError, match=f"{PART_STEPS}: line 1 is not valid JSON"):
+        read_everything(data_copy)
