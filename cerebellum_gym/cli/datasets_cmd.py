@@ -119,22 +119,25 @@ def run_replay(args: argparse.Namespace) -> int:
 @_file_errors
 def run_offline(args: argparse.Namespace) -> int:
     from cerebellum_gym.agents import load_agent
+    from cerebellum_gym.datasets import open_dataset
+    from cerebellum_gym.datasets.exports import output_folder
+    from cerebellum_gym.datasets.format import atomic_write
     from cerebellum_gym.datasets.offline import evaluate_offline, offline_markdown
 
+    data = open_dataset(args.data)
+    out = output_folder(data, args.out) if args.out else None  # checked before the agent runs
     try:
         agent = load_agent(args.agent)
     except (ValueError, ImportError, OSError) as exc:
         raise CerebellumError(f"cannot load agent {args.agent!r}: {exc}") from exc
     results = evaluate_offline(
-        agent, args.data, n=args.n or None, seed=args.seed, quota=args.quota, agent_spec=args.agent, recorded_by=args.recorded_by
+        agent, data, n=args.n or None, seed=args.seed, quota=args.quota, agent_spec=args.agent, recorded_by=args.recorded_by
     )
     markdown = offline_markdown(results)
     print(markdown)
-    if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "offline.md").write_text(markdown)
-        (out / "offline.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
+    if out is not None:
+        atomic_write(out / "offline.md", markdown.encode())
+        atomic_write(out / "offline.json", (json.dumps(results, indent=1, ensure_ascii=False) + "\n").encode())
         print(f"Results: {out / 'offline.json'}")
     return 0
 

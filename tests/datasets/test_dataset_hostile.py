@@ -594,3 +594,11 @@ def test_nan_and_infinity_are_not_json(data_copy: Path, constant: bytes) -> None
     edit_line(first_part(data_copy) / PART_STEPS, 1, lambda line: line.replace(b'"reward":0.0', b'"reward":' + constant))
     with pytest.raises(DatasetError, match=f"{PART_STEPS}: line 1 is not valid JSON"):
         read_everything(data_copy)
+
+
+def test_eval_offline_refuses_an_output_inside_the_dataset(data_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["eval-offline", "--agent", "random", "--data", str(data_copy), "--n", "3", "--out"]
+    assert main([*args, str(data_copy / "offline")]) == 2
+    assert "is inside the dataset" in capsys.readouterr().err and not (data_copy / "offline").exists()
+    assert main([*args, str(tmp_path / "offline")]) == 0
+    assert json.loads((tmp_path / "offline" / "offline.json").read_text())["n"] == 3
