@@ -655,5 +655,6 @@ def stored_image_ids(root: Path) -> set[str]:
     ids = set(read_image_index(root))
     folder = root / IMAGES_DIR
     if folder.is_dir():
-        ids.update(path.name.split(".", 1)[0] for path in folder.glob("*/*") if not path.name.startswith("."))
+        names = (path.name.split(".", 1)[0] for path in folder.glob("*/*"))
+        ids.update(name for name in names if IMAGE_ID_RE.fullmatch(name))  # not a temporary file, nor a stray one
     return ids

@@ -242,6 +242,7 @@ class Dataset:
         self._png_cache: OrderedDict[str, bytes] = OrderedDict()
         self._parts: dict[str, _PartEpisode] | None = None
         self._index: dict[str, tuple[Path, int, int]] | None = None
+        self._blobs_checked: set[Path] = set()
 
     def _part_episodes(self) -> dict[str, _PartEpisode]:
         """The episodes of the version-2 parts, read once (a snapshot: open the dataset again to
@@ -359,7 +360,9 @@ class Dataset:
             if where is None:  # version 1: a file per image
                 return read_file_bytes(image_path(self.root, ident, self.image_format), self.root, limit=MAX_IMAGE_BYTES)
             blob, offset, size = where
-            contained(self.root, blob)
+            if blob not in self._blobs_checked:  # once per file: resolving a path costs a syscall per component
+                contained(self.root, blob)
+                self._blobs_checked.add(blob)
             with open(blob, "rb") as f:
                 end = os.fstat(f.fileno()).st_size
                 if offset + size > end:  # checked before reading: a bad entry must not allocate its size
