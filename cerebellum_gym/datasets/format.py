@@ -380,6 +380,19 @@ def decode_image(data: bytes) -> np.ndarray:
         raise DatasetError(f"image bytes do not decode: {type(exc).__name__}: {exc}") from None
 
 
+def check_png_header(data: bytes) -> None:
+    """Check the size a PNG's header declares (exports hand stored PNG bytes on undecoded).
+
+    Raises:
+        DatasetError: not a PNG header, or more than :data:`MAX_IMAGE_PIXELS` pixels.
+    """
+    if data[:8] != PNG_MAGIC or data[12:16] != b"IHDR" or len(data) < 24:
+        raise DatasetError("not a PNG image (no PNG signature and IHDR header)")
+    width, height = struct.unpack(">II", data[16:24])
+    if width * height > MAX_IMAGE_PIXELS:
+        raise DatasetError(f"an image of {width}x{height} pixels is over the limit of {MAX_IMAGE_PIXELS} (a decompression bomb?)")
+
+
 def png_bytes(data: bytes) -> bytes:
     """Stored image bytes as PNG (what ``datasets``, trainers and browsers read)."""
     return data if data[:8] == PNG_MAGIC else encode_png(decode_image(data))

@@ -34,6 +34,7 @@ from cerebellum_gym.datasets.format import (
     DatasetError,
     check_episode_id,
     check_image_id,
+    check_png_header,
     contained,
     decode_image,
     encode_png,
@@ -385,8 +386,10 @@ class Dataset:
         path = image_path(self.root, ident)
         try:
             contained(self.root, path)
-        except DatasetError:
-            return None
+            with open(path, "rb") as f:
+                check_png_header(f.read(24))  # what the link hands on must be a PNG of sane size
+        except (DatasetError, OSError):
+            return None  # the caller copies it through png_bytes, which says what is wrong
         return path if path.is_file() and not path.is_symlink() else None
 
     def image_ids(self) -> set[str]:
@@ -413,7 +416,13 @@ class Dataset:
 
     def _png(self, ident: str) -> bytes:
         data = self.image_bytes(ident)
-        return data if data[:8] == PNG_MAGIC else encode_png(self._decode(ident, data))
+        if data[:8] != PNG_MAGIC:
+            return encode_png(self._decode(ident, data))
+        try:
+            check_png_header(data)  # handed on undecoded: its declared size at least is checked
+        except DatasetError as exc:
+            raise DatasetError(f"image {ident}: {exc}") from None
+        return data
 
     def image(self, ident: str) -> np.ndarray:
         """Image ``ident`` decoded (cached; treat it as read-only)."""

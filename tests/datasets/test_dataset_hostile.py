@@ -602,3 +602,20 @@ def test_eval_offline_refuses_an_output_inside_the_dataset(data_copy: Path, tmp_
     assert "is inside the dataset" in capsys.readouterr().err and not (data_copy / "offline").exists()
     assert main([*args, str(tmp_path / "offline")]) == 0
     assert json.loads((tmp_path / "offline" / "offline.json").read_text())["n"] == 3
+
+
+@pytest.mark.parametrize("export", ["parquet", "sft"])
+def test_a_png_bomb_is_not_handed_on_by_exports(tmp_path: Path, export: str) -> None:
+    # Exports pass stored PNG bytes (or a hard link to a version-1 PNG file) on undecoded.
+    folder = _v1_copy(tmp_path)
+    data = open_dataset(folder)
+    episode = next(e for e in data.episodes(complete_only=True) if e.meta.get("success"))
+    ident = episode.rows[0]["screenshot"]
+    path = folder / "images" / ident[:2] / f"{ident}.png"
+    path.unlink()
+    path.write_bytes(_png_of_size(12_000, 12_000))
+    with pytest.raises(DatasetError, match=f"image {ident}.*over the limit"):
+        if export == "parquet":
+            export_parquet(folder, tmp_path / "out")
+        else:
+            export_sft(folder, tmp_path / "out")
