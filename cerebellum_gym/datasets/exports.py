@@ -442,7 +442,11 @@ def load_tokenizer(tokenizer: Any) -> Any:
     if tokenizer is None or not isinstance(tokenizer, str | os.PathLike):
         return tokenizer
     transformers = _need("transformers")
-    return transformers.AutoTokenizer.from_pretrained(str(tokenizer), trust_remote_code=False)
+    try:
+        return transformers.AutoTokenizer.from_pretrained(str(tokenizer), trust_remote_code=False)
+    except (OSError, ValueError, KeyError) as exc:  # transformers' errors for a folder that is no tokenizer
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise DatasetError(f"cannot load a tokenizer from {str(tokenizer)!r}: {first}") from exc
 
 
 def _digest_for(data: Dataset) -> Callable[[np.ndarray], str]:

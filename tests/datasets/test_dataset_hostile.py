@@ -619,3 +619,11 @@ def test_a_png_bomb_is_not_handed_on_by_exports(tmp_path: Path, export: str) -> 
             export_parquet(folder, tmp_path / "out")
         else:
             export_sft(folder, tmp_path / "out")
+
+
+def test_a_folder_that_is_no_tokenizer_is_one_line(data_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("transformers")
+    (tmp_path / "not-a-tokenizer").mkdir()
+    assert main(["export", "sft", str(data_copy), str(tmp_path / "sft"), "--tokenizer", str(tmp_path / "not-a-tokenizer")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "cannot load a tokenizer from" in err and len(err.splitlines()) == 1
