@@ -148,9 +148,12 @@ def contained(root: Path, path: Path) -> Path:
     """``path``, checked to lie inside the dataset folder ``root`` once links are followed.
 
     Raises:
-        DatasetError: a link (or ``..``) leads outside the dataset.
+        DatasetError: a link (or ``..``) leads outside the dataset, or links form a loop.
     """
-    real = path.resolve()
+    try:
+        real = path.resolve()
+    except (RuntimeError, OSError) as exc:  # Python 3.11-3.12 raise RuntimeError on a link loop
+        raise DatasetError(f"{path} cannot be resolved (a loop of symbolic links?): {exc}") from None
     if not real.is_relative_to(root.resolve()):
         raise DatasetError(f"{path} leads outside the dataset {root} (to {real}); refusing to read it")
     return real

@@ -627,3 +627,11 @@ def test_a_folder_that_is_no_tokenizer_is_one_line(data_copy: Path, tmp_path: Pa
     assert main(["export", "sft", str(data_copy), str(tmp_path / "sft"), "--tokenizer", str(tmp_path / "not-a-tokenizer")]) == 2
     err = capsys.readouterr().err.strip()
     assert "cannot load a tokenizer from" in err and len(err.splitlines()) == 1
+
+
+def test_a_loop_of_links_is_named(data_copy: Path) -> None:
+    steps = first_part(data_copy) / PART_STEPS
+    steps.unlink()
+    steps.symlink_to(PART_STEPS)  # itself
+    with deadline(20), pytest.raises(DatasetError, match="loop of symbolic links"):
+        read_everything(data_copy)
