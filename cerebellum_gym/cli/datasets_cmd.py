@@ -46,8 +46,8 @@ def register(sub: Any) -> None:
     )
     offline.add_argument("--agent", required=True, help="random | oracle | sb3:PATH | qwen:BASE[,ADAPTER] | module:object")
     offline.add_argument("--data", required=True, metavar="DATASET", help="a dataset folder")
-    offline.add_argument("--n", type=int, default=100, help="steps to sample (0: every valid step)")
-    offline.add_argument("--seed", type=int, default=0, help="sampling seed (also seeds the agent)")
+    offline.add_argument("--n", type=_count, default=100, help="steps to sample (0: every valid step)")
+    offline.add_argument("--seed", type=_count, default=0, help="sampling seed (also seeds the agent)")
     offline.add_argument("--quota", default="tp=5,k=2,scroll=2,wait=2,system=1", help="group weights for sampling")
     offline.add_argument("--recorded-by", default=None, metavar="AGENT", help="only episodes this agent recorded (e.g. oracle)")
     offline.add_argument("--out", default=None, metavar="DIR", help="write offline.md and offline.json here")
@@ -75,8 +75,19 @@ def register(sub: Any) -> None:
     export.add_argument(
         "--tokenizer", default=None, metavar="PATH", help="sft/dpo: also render prompt and completion with this tokenizer's chat template"
     )
-    export.add_argument("--max-pairs-per-group", type=int, default=None, help="dpo: cap pairs per task and parameters")
+    export.add_argument("--max-pairs-per-group", type=_count, default=None, help="dpo: cap pairs per task and parameters")
     export.set_defaults(handler=run_export)
+
+
+def _count(text: str) -> int:
+    """An argument that is a whole number >= 0 (argparse reports anything else as a usage error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
 
 
 def _file_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:

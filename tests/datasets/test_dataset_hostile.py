@@ -635,3 +635,24 @@ def test_a_loop_of_links_is_named(data_copy: Path) -> None:
     steps.symlink_to(PART_STEPS)  # itself
     with deadline(20), pytest.raises(DatasetError, match="loop of symbolic links"):
         read_everything(data_copy)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["eval-offline", "--agent", "random", "--data", "{data}", "--seed", "-1"],
+        ["eval-offline", "--agent", "random", "--data", "{data}", "--n", "-3"],
+        ["eval-offline", "--agent", "random", "--data", "{data}", "--n", "many"],
+        ["export", "dpo", "{data}", "{out}", "--max-pairs-per-group", "-1"],
+    ],
+)
+def test_a_negative_count_is_a_usage_error(data_copy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main([a.format(data=data_copy, out=tmp_path / "out") for a in args])
+    assert caught.value.code == 2 and "Traceback" not in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_eval_offline_names_the_agent_filter_that_left_nothing(data_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval-offline", "--agent", "random", "--data", str(data_copy), "--recorded-by", "nobody"]) == 2
+    assert "no scorable step in" in (err := capsys.readouterr().err) and "recorded by 'nobody'" in err
