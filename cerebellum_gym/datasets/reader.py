@@ -609,6 +609,10 @@ def _history_problem(history: dict[str, Any]) -> str | None:
             return f"field 'history.{key}' must be a list of strings"
     if "mask" in history and _BITS.fullmatch(history["mask"]) is None:
         return "field 'history.mask' must be a string of 0 and 1"
+    # One entry per history slot in each (the observation space's shape; prompt builders index them together).
+    lengths = {key: len(history[key]) for key in ("actions", "subtrees", "mask", "screenshots") if history.get(key) is not None}
+    if len(set(lengths.values())) > 1:
+        return f"the history's fields differ in length ({', '.join(f'{k} {n}' for k, n in lengths.items())})"
     try:
         for ident in history.get("screenshots") or ():
             check_image_id(ident)

@@ -124,6 +124,8 @@ ROW_DAMAGE: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "labels hold numbers": (_set("labels", [1, 2]), "list of strings"),
     "history is text": (_set("history", "x"), "field 'history' must be dict"),
     "history mask is a list": (lambda r: r["history"].__setitem__("mask", [1]), "history.mask"),
+    "history actions missing a slot": (lambda r: r["history"]["actions"].pop(), "the history's fields differ in length (actions 3,"),
+    "history frames missing a slot": (lambda r: r["history"]["screenshots"].pop(), "differ in length"),
     "reward is text": (_set("reward", "abc"), "field 'reward' must be int or float or null"),
     "info is a list": (_set("info", [1]), "field 'info' must be dict or null"),
     "info progress is text": (_set("info", {"progress": "x"}), "info.progress"),
