@@ -79,6 +79,12 @@ def register(sub: Any) -> None:
     export.set_defaults(handler=run_export)
 
 
+def _printable(text: str) -> str:
+    """``text`` with any lone surrogate (a recorded task or agent name) as a ``\\ud800`` escape:
+    printing it raw would fail on a UTF-8 terminal."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _count(text: str) -> int:
     """An argument that is a whole number >= 0 (argparse reports anything else as a usage error)."""
     try:
@@ -122,7 +128,7 @@ def run_replay(args: argparse.Namespace) -> int:
     report = audit(args.dataset, episode_ids=args.episode, check_images=not args.no_images, progress=show)
     # Replaced, never written through: a shared dataset's audit.json may be a link to a file elsewhere.
     atomic_write(path, (json.dumps(report.to_json(), indent=1) + "\n").encode())
-    print(report.markdown())
+    print(_printable(report.markdown()))
     print(f"Audit: {path}")
     return 0 if report.ok else 1
 
@@ -145,10 +151,11 @@ def run_offline(args: argparse.Namespace) -> int:
         agent, data, n=args.n or None, seed=args.seed, quota=args.quota, agent_spec=args.agent, recorded_by=args.recorded_by
     )
     markdown = offline_markdown(results)
-    print(markdown)
+    print(_printable(markdown))
     if out is not None:
-        atomic_write(out / "offline.md", markdown.encode())
-        atomic_write(out / "offline.json", (json.dumps(results, indent=1, ensure_ascii=False) + "\n").encode())
+        atomic_write(out / "offline.md", markdown.encode("utf-8", "backslashreplace"))
+        # ASCII escapes: a recorded action may hold a lone surrogate, which UTF-8 cannot.
+        atomic_write(out / "offline.json", (json.dumps(results, indent=1) + "\n").encode())
         print(f"Results: {out / 'offline.json'}")
     return 0
 

@@ -27,11 +27,22 @@ from typing import Any, Final
 
 import numpy as np
 
-from cerebellum_gym.datasets.format import FORMAT_VERSION, DatasetError, atomic_write, canonical_json, image_path, jsonable, unbits
+from cerebellum_gym.datasets.format import (
+    FORMAT_VERSION,
+    DatasetError,
+    atomic_write,
+    canonical_json,
+    image_path,
+    jsonable,
+    unbits,
+    unicode_safe,
+)
 from cerebellum_gym.datasets.offline import canonical
 from cerebellum_gym.datasets.reader import Dataset, Episode, Step, open_dataset
 
 STEPS_PER_SHARD: Final = 2000
+#: The text entries of a Minari export's observations.
+_TEXT_OBSERVATIONS: Final = ("goal", "tree", "labels", "history_actions")
 IMAGE_COLUMNS: Final = ("screenshot",)
 IMAGE_LIST_COLUMNS: Final = ("history_screenshots",)
 
@@ -58,6 +69,17 @@ def output_folder(data: Dataset, out: str | os.PathLike[str]) -> Path:
     except OSError as exc:
         raise DatasetError(f"cannot make the output folder {root}: {exc.strerror or exc}") from None
     return root
+
+
+def _json_line(record: Any) -> str:
+    """One JSONL line; text that is not valid Unicode (a lone surrogate an agent typed) is kept
+    exact as ``\\u`` escapes, which the UTF-8 file could not hold raw."""
+    text = json.dumps(record, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(record)
+    return text + "\n"
 
 
 def _need(module: str) -> Any:
@@ -150,6 +172,15 @@ def _hf_schema_metadata(schema: Any) -> bytes | None:
     return json.dumps({"info": {"features": features.to_dict()}}).encode()
 
 
+def _arrow_table(pa: Any, rows: list[dict[str, Any]]) -> Any:
+    """``rows`` as an Arrow table; Arrow holds only valid UTF-8, so lone surrogates (text an agent
+    typed) become U+FFFD, only in tables that have any."""
+    try:
+        return pa.Table.from_pylist(rows)
+    except UnicodeEncodeError:
+        return pa.Table.from_pylist(unicode_safe(rows))
+
+
 def _readme(episodes: int, steps: int) -> str:
     return (
         "---\n"
@@ -199,7 +230,7 @@ def export_parquet(
         nonlocal shards, shard
         if not shard:
             return
-        table = pa.Table.from_pylist(shard)
+        table = _arrow_table(pa, shard)
         hf = _hf_schema_metadata(table.schema)
         if hf is not None:
             table = table.replace_schema_metadata({**(table.schema.metadata or {}), b"huggingface": hf})
@@ -217,7 +248,7 @@ def export_parquet(
     flush()
     if not episodes:  # a folder Hugging Face cannot load; say so now rather than there
         raise DatasetError(f"no {'complete ' if complete_only else ''}episode in {data.root} to export")
-    pq.write_table(pa.Table.from_pylist(episodes), root / "episodes.parquet")
+    pq.write_table(_arrow_table(pa, episodes), root / "episodes.parquet")
     (root / "README.md").write_text(_readme(len(episodes), steps))
     size = sum(p.stat().st_size for p in root.rglob("*.parquet"))
     return {"episodes": len(episodes), "steps": steps, "shards": shards, "bytes": size}
@@ -312,13 +343,16 @@ def export_minari(
             infos["error"].append(str(info.get("error", "")))
         rows = episode.rows[:-1]
         seed = episode.meta.get("seed")
+        # Minari stores Arrow, which holds only valid UTF-8 (see _arrow_table).
+        observations = {k: unicode_safe(v) if k in _TEXT_OBSERVATIONS else v for k, v in observations.items()}
+        infos["error"] = unicode_safe(infos["error"])
         buffers.append(
             EpisodeBuffer(
                 id=index,
                 seed=seed if isinstance(seed, int) and 0 <= seed < 2**63 else None,  # Minari stores an int64
-                options=episode.meta.get("options") or None,
+                options=unicode_safe(episode.meta.get("options")) or None,
                 observations={k: v for k, v in observations.items()},
-                actions=[str(r.get("action")) for r in rows],
+                actions=unicode_safe([str(r.get("action")) for r in rows]),
                 rewards=[float(r.get("reward") or 0.0) for r in rows],
                 terminations=[bool(r.get("terminated")) for r in rows],
                 truncations=[bool(r.get("truncated")) for r in rows],
@@ -326,8 +360,8 @@ def export_minari(
                 infos=infos,
             )
         )
-    agents = sorted({str(e.meta.get("agent", "")) for e in episodes})
-    env_ids = sorted({str(e.meta.get("env_id", "")) for e in episodes})
+    agents = sorted({unicode_safe(str(e.meta.get("agent", ""))) for e in episodes})
+    env_ids = sorted({unicode_safe(str(e.meta.get("env_id", ""))) for e in episodes})
     text = description or (
         f"cerebellum-gym episodes ({', '.join(env_ids)}) recorded from {', '.join(agents)}; "
         f"exported from {data.root.name} (format version {FORMAT_VERSION})."
@@ -342,7 +376,7 @@ def export_minari(
             algorithm_name=", ".join(agents) or None,
             action_space=act_space,
             observation_space=obs_space,
-            description=text,
+            description=unicode_safe(text),
             data_format="arrow",
             jpeg_encoding=jpeg,
         )
@@ -509,7 +543,7 @@ def export_sft(
                     "success": bool(episode.meta.get("success")),
                     **_prompt_example(data, step, copy, digest, tok),
                 }
-                f.write(json.dumps(record, ensure_ascii=False) + "\n")
+                f.write(_json_line(record))
                 examples += 1
     return {"examples": examples, "episodes": episodes, "images": len(copy.done)}
 
@@ -524,7 +558,7 @@ def _rank(episode: Episode) -> tuple[int, float]:
 def pair_hash(task: str, params_key: str, chosen: list[str], rejected: list[str]) -> str:
     """The content hash of a pair: its task, parameters and both action sequences."""
     payload = canonical_json({"task": task, "params": params_key, "chosen": chosen, "rejected": rejected})
-    return hashlib.sha256(payload.encode()).hexdigest()
+    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()  # exact even for a lone surrogate typed
 
 
 def dpo_pairs(episodes: Iterable[Episode], *, max_pairs_per_group: int | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -629,7 +663,7 @@ def export_dpo(
                 "chosen": _side(data, chosen, copy, digest, prompts, tok),
                 "rejected": _side(data, rejected, copy, digest, prompts, tok),
             }
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+            f.write(_json_line(record))
     stats["same_agent_pairs"] = on_policy
     (root / "dpo_stats.json").write_text(json.dumps(stats, indent=1, sort_keys=True) + "\n")
     return stats

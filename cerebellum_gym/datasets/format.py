@@ -459,6 +459,7 @@ def _json_default(value: Any) -> Any:
 # Built once: json.dumps with options builds a new encoder on every call.
 _LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_json_default)
 _PLAIN_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_ASCII_ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"))
 
 
 # Dates and dataclasses go the way the standard library's encoder sends them (to jsonable).
@@ -489,7 +490,27 @@ def dumps_line_bytes(value: Any) -> bytes:
         text = _LINE_ENCODER.encode(value)
     except (TypeError, ValueError):
         text = _PLAIN_ENCODER.encode(jsonable(value))
-    return (text + "\n").encode()
+    try:
+        return (text + "\n").encode()
+    except UnicodeEncodeError:
+        # A lone surrogate (text an agent typed, e.g. half an emoji) is not UTF-8: written as a
+        # \ud800 escape it stays valid JSON and reads back exactly, so a replay sends the same text.
+        return (_ASCII_ENCODER.encode(jsonable(value)) + "\n").encode()
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def unicode_safe(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings (keys included) replaced by U+FFFD, for
+    stores that hold only valid UTF-8 (Arrow: Parquet, Minari). Values without any come back as they are."""
+    if isinstance(value, str):
+        return _SURROGATES.sub("\ufffd", value) if _SURROGATES.search(value) else value
+    if isinstance(value, Mapping):
+        return {unicode_safe(k): unicode_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [unicode_safe(v) for v in value]
+    return value
 
 
 def _no_constant(name: str) -> Any:

@@ -658,3 +658,38 @@ def test_a_negative_count_is_a_usage_error(data_copy: Path, tmp_path: Path, caps
 def test_eval_offline_names_the_agent_filter_that_left_nothing(data_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["eval-offline", "--agent", "random", "--data", str(data_copy), "--recorded-by", "nobody"]) == 2
     assert "no scorable step in" in (err := capsys.readouterr().err) and "recorded by 'nobody'" in err
+
+
+# --- text that is not valid Unicode (a lone surrogate an agent typed) ---------------------------------------
+
+
+def test_an_action_with_a_lone_surrogate_is_recorded_exactly_and_replays(tmp_path: Path) -> None:
+    import gymnasium as gym
+
+    from cerebellum_gym.datasets import RecordEpisodes
+
+    env = RecordEpisodes(gym.make("Cerebellum-Sim-v0", pixels=False), tmp_path / "data", agent="agent\ud800")
+    env.reset(seed=0, options={"task": "ContactsAddContact"})
+    typed = "K \ud83dhalf an emoji"  # the first half of a surrogate pair, alone
+    env.step(typed)
+    env.step("F")
+    env.close()
+    (episode,) = open_dataset(tmp_path / "data").episodes()
+    assert episode.actions == [typed, "F"] and episode.meta["agent"] == "agent\ud800"
+    assert audit(tmp_path / "data").ok  # the replay sends exactly what was typed
+
+
+def test_exports_take_text_with_a_lone_surrogate(data_copy: Path, tmp_path: Path) -> None:
+    for number in range(1, 4):
+        edit_record(first_part(data_copy) / PART_STEPS, number, lambda r: r.update(tree=r["tree"] + "\ud800"))
+    edit_record(first_part(data_copy) / PART_EPISODES, 2, _set("agent", "a\udfff"))
+    sft = export_sft(data_copy, tmp_path / "sft", only_success=False)
+    lines = (tmp_path / "sft" / "sft.jsonl").read_bytes().splitlines()
+    assert sft["examples"] == len(lines) > 0 and any(b"\\ud800" in line for line in lines)  # kept exact, as an escape
+    export_dpo(data_copy, tmp_path / "dpo", prompts=False)
+    export_parquet(data_copy, tmp_path / "pq", images=False)
+    import pyarrow.parquet as pq
+
+    trees = pq.read_table(tmp_path / "pq" / "data" / "steps-00000.parquet").column("tree").to_pylist()
+    assert any(t.endswith("\ufffd") for t in trees)  # Arrow holds UTF-8 only
+    assert main(["eval-offline", "--agent", "random", "--data", str(data_copy), "--n", "5", "--out", str(tmp_path / "off")]) == 0
