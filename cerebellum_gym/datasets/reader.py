@@ -584,6 +584,9 @@ def _record_problem(record: Any, types: dict[str, tuple[type, ...]], episode_id:
         return f"field 'action_mask' must have {len(CODES)} entries (one per action code), not {len(record['action_mask'])}"
     if "label_mask" in record and len(record["label_mask"]) < len(record.get("labels", ())):
         return f"field 'label_mask' has {len(record['label_mask'])} entries, fewer than the {len(record['labels'])} labels"
+    for key in _FREE_FORM:
+        if key in record and _nesting(record[key]) > MAX_NESTING:
+            return f"field {key!r} nests deeper than {MAX_NESTING} levels"
     for key in ("info", "reset_info"):
         info = record.get(key)
         if info is not None:
@@ -594,6 +597,26 @@ def _record_problem(record: Any, types: dict[str, tuple[type, ...]], episode_id:
     if history is not None:
         return _history_problem(history)
     return None
+
+
+#: Fields whose values are free-form JSON, and how deep they may nest: exports and replays walk
+#: them recursively (json reads about 1,000 levels; a walk from inside an export, fewer).
+_FREE_FORM = ("info", "reset_info", "task_params", "options", "env_kwargs", "meta", "rng_state")
+MAX_NESTING = 64
+
+
+def _nesting(value: Any) -> int:
+    """How deep ``value`` nests (a scalar: 0), counted without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
+            deepest = max(deepest, depth)
+            if deepest > MAX_NESTING:
+                break
+            stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return deepest
 
 
 def _type_names(allowed: tuple[type, ...]) -> str:

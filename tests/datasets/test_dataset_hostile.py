@@ -693,3 +693,14 @@ def test_exports_take_text_with_a_lone_surrogate(data_copy: Path, tmp_path: Path
     trees = pq.read_table(tmp_path / "pq" / "data" / "steps-00000.parquet").column("tree").to_pylist()
     assert any(t.endswith("\ufffd") for t in trees)  # Arrow holds UTF-8 only
     assert main(["eval-offline", "--agent", "random", "--data", str(data_copy), "--n", "5", "--out", str(tmp_path / "off")]) == 0
+
+
+@pytest.mark.parametrize(("file", "key"), [(PART_STEPS, "info"), (PART_EPISODES, "task_params")])
+def test_a_field_nested_too_deep_is_named(data_copy: Path, tmp_path: Path, file: str, key: str) -> None:
+    # Deep enough for json to read, too deep for an export's recursive walk (RecursionError before).
+    deep: Any = 0
+    for _ in range(900):
+        deep = [deep]
+    edit_record(first_part(data_copy) / file, 2, _set(key, {"deep": deep}))
+    with pytest.raises(DatasetError, match=f"{file}: line 2: field '{key}' nests deeper than 64 levels"):
+        export_parquet(data_copy, tmp_path / "pq", images=False)
