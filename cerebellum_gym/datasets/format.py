@@ -581,7 +581,7 @@ def read_header(root: Path) -> dict[str, Any]:
     if root.exists() and not root.is_dir():
         raise DatasetError(f"{root} is not a cerebellum-gym dataset (not a folder)")
     try:
-        header = loads_strict(read_file_bytes(path, limit=1 << 20))
+        header = loads_strict(read_file_bytes(path, root, limit=1 << 20))
     except FileNotFoundError:
         raise DatasetError(f"{root} is not a cerebellum-gym dataset (no {DATASET_FILE})") from None
     except ValueError as exc:

@@ -370,10 +370,12 @@ def _link_outside(tmp_path: Path, target: Path, link: Path) -> None:
     link.symlink_to(target)
 
 
-@pytest.mark.parametrize("what", ["part", PART_STEPS, PART_EPISODES, PART_INDEX, PART_IMAGES])
+@pytest.mark.parametrize("what", ["part", PART_STEPS, PART_EPISODES, PART_INDEX, PART_IMAGES, DATASET_FILE])
 def test_a_link_out_of_the_dataset_is_refused(data_copy: Path, tmp_path: Path, what: str) -> None:
     part = first_part(data_copy)
-    if what == "part":
+    if what == DATASET_FILE:
+        _link_outside(tmp_path, tmp_path / what, data_copy / what)
+    elif what == "part":
         (tmp_path / "elsewhere").mkdir()
         _link_outside(tmp_path, tmp_path / "elsewhere", part)
     else:
