@@ -29,6 +29,7 @@ import numpy as np
 
 from cerebellum_gym.datasets.format import (
     FORMAT_VERSION,
+    IMAGES_DIR,
     DatasetError,
     atomic_write,
     canonical_json,
@@ -51,17 +52,20 @@ def _open(dataset: Dataset | str | os.PathLike[str]) -> Dataset:
     return dataset if isinstance(dataset, Dataset) else open_dataset(dataset)
 
 
-def output_folder(data: Dataset, out: str | os.PathLike[str]) -> Path:
-    """``out``, made if missing, for an export of ``data``.
+def output_folder(data: Dataset, out: str | os.PathLike[str], *, writes_into: tuple[str, ...] = ()) -> Path:
+    """``out``, made if missing, for an export of ``data`` that also writes into its sub-folders
+    ``writes_into``.
 
     Raises:
-        DatasetError: ``out`` is a file, or is the dataset or inside it (an export must not add
-            to, or overwrite, what it reads), or cannot be made.
+        DatasetError: ``out`` is a file, or it or a folder written into is the dataset or inside
+            it (an export must not add to, or overwrite, what it reads: ``export parquet data .``
+            would write ``data/steps-*.parquet`` into a dataset called ``data``), or cannot be made.
     """
     root = Path(out)
-    real, source = root.resolve(), data.root.resolve()
-    if real == source or real.is_relative_to(source):
-        raise DatasetError(f"the output folder {root} is inside the dataset {data.root}; choose a folder outside it")
+    source = data.root.resolve()
+    for target in (root, *(root / sub for sub in writes_into)):
+        if target.resolve().is_relative_to(source):
+            raise DatasetError(f"the output folder {target} is inside the dataset {data.root}; choose a folder outside it")
     if root.exists() and not root.is_dir():
         raise DatasetError(f"the output folder {root} exists and is not a folder")
     try:
@@ -218,7 +222,7 @@ def export_parquet(
     pa = _need("pyarrow")
     pq = _need("pyarrow.parquet")
     data = _open(dataset)
-    root = output_folder(data, out)
+    root = output_folder(data, out, writes_into=("data",))
     (root / "data").mkdir(exist_ok=True)
     for old in (root / "data").glob("steps-*.parquet"):
         old.unlink()
@@ -518,7 +522,7 @@ def export_sft(
         Counts: ``examples``, ``episodes``, ``images``.
     """
     data = _open(dataset)
-    root = output_folder(data, out)
+    root = output_folder(data, out, writes_into=(IMAGES_DIR,))
     copy = _ImageCopier(data, root)
     digest = _digest_for(data)
     wanted = set(agents) if agents is not None else None
@@ -643,7 +647,7 @@ def export_dpo(
         The counts, with ``duplicates_removed``.
     """
     data = _open(dataset)
-    root = output_folder(data, out)
+    root = output_folder(data, out, writes_into=(IMAGES_DIR,))
     pairs, stats = dpo_pairs(data.episodes(complete_only=True), max_pairs_per_group=max_pairs_per_group)
     copy = _ImageCopier(data, root)
     digest = _digest_for(data)

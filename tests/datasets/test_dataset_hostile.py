@@ -486,6 +486,16 @@ def test_an_export_refuses_a_file_or_the_dataset_itself_as_its_output(data_copy:
     EXPORTS[kind](data_copy, tmp_path / "exists")  # an existing output folder is written again
 
 
+@pytest.mark.parametrize(("kind", "name"), [("parquet", "data"), ("sft", "images"), ("dpo", "images")])
+def test_an_export_beside_a_dataset_does_not_write_into_it(oracle_random_data: Path, tmp_path: Path, kind: str, name: str) -> None:
+    # A dataset recorded as ./data (or ./images), exported to "." : the export's own sub-folder is the dataset.
+    shutil.copytree(oracle_random_data, tmp_path / name)
+    before = sorted(str(p) for p in (tmp_path / name).rglob("*"))
+    with pytest.raises(DatasetError, match="is inside the dataset"):
+        EXPORTS[kind](tmp_path / name, tmp_path)
+    assert sorted(str(p) for p in (tmp_path / name).rglob("*")) == before
+
+
 def test_minari_refuses_a_root_in_the_dataset_and_a_malformed_id(data_copy: Path, tmp_path: Path) -> None:
     pytest.importorskip("minari")
     with pytest.raises(DatasetError, match="is inside the dataset"):
