@@ -301,6 +301,9 @@ class Dataset:
         if numbers != list(range(len(numbers))):  # observation t is row t: offline evaluation and prompts rely on it
             shown = _shown_list(numbers)
             raise DatasetError(f"episode {episode_id}: its steps are numbered {shown}, not 0, 1, 2, ... (lines lost or repeated)")
+        expected = episode.meta.get("rows")  # in an ended episode's record: the step lines written before it
+        if isinstance(expected, int) and expected != len(episode.rows) and not episode.torn:  # torn: incomplete already
+            raise DatasetError(f"episode {episode_id}: its record counts {expected} step lines, {len(episode.rows)} are there (lines lost)")
         return episode
 
     def _folder_episode(self, episode_id: str, *, rows: bool = True) -> Episode:
@@ -504,6 +507,8 @@ _META_TYPES: dict[str, tuple[type, ...]] = {
     "replayable": (bool,),
     "reset_info": (dict, _NONE),
     "started_at": _NUMBER,
+    "rows": (int,),
+    "steps": (int,),
     "meta": (dict, _NONE),
     "success": (bool,),
     "progress": (*_NUMBER, _NONE),

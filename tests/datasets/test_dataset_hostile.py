@@ -582,6 +582,18 @@ def test_a_part_copied_twice_is_named_not_merged(data_copy: Path) -> None:
         read_everything(data_copy)
 
 
+def test_an_ended_episode_missing_its_last_step_line_is_named(data_copy: Path) -> None:
+    episodes = first_part(data_copy) / PART_EPISODES
+    final = next(json.loads(line) for line in episodes.read_text().splitlines() if json.loads(line)["complete"])
+    steps = first_part(data_copy) / PART_STEPS
+    lines = steps.read_bytes().splitlines(keepends=True)
+    last = max(i for i, line in enumerate(lines) if json.loads(line)["episode_id"] == final["episode_id"])
+    del lines[last]  # numbering stays 0, 1, ...: only the record's count shows the loss
+    steps.write_bytes(b"".join(lines))
+    with pytest.raises(DatasetError, match=f"episode {final['episode_id']}: its record counts {final['rows']} step lines"):
+        read_everything(data_copy)
+
+
 @pytest.mark.parametrize("change", ["drop", "repeat"])
 def test_steps_lost_or_repeated_in_an_episode_are_named(data_copy: Path, change: str) -> None:
     steps = first_part(data_copy) / PART_STEPS
