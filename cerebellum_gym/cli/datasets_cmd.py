@@ -126,9 +126,13 @@ def run_replay(args: argparse.Namespace) -> int:
     if path.is_dir() and not path.is_symlink():
         raise CerebellumError(f"{path} is a folder; --json takes a file path")
     report = audit(args.dataset, episode_ids=args.episode, check_images=not args.no_images, progress=show)
-    # Replaced, never written through: a shared dataset's audit.json may be a link to a file elsewhere.
-    atomic_write(path, (json.dumps(report.to_json(), indent=1) + "\n").encode())
-    print(_printable(report.markdown()))
+    print(_printable(report.markdown()))  # first: a folder that cannot be written must not lose the audit
+    try:
+        # Replaced, never written through: a shared dataset's audit.json may be a link to a file elsewhere.
+        atomic_write(path, (json.dumps(report.to_json(), indent=1) + "\n").encode())
+    except OSError as exc:
+        hint = "" if args.json else " (a read-only dataset? pass --json PATH)"
+        raise CerebellumError(f"cannot write {path}: {exc.strerror or exc}{hint}") from exc
     print(f"Audit: {path}")
     return 0 if report.ok else 1
 

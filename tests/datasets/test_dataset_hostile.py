@@ -728,3 +728,20 @@ def test_a_field_nested_too_deep_is_named(data_copy: Path, tmp_path: Path, file:
     edit_record(first_part(data_copy) / file, 2, _set(key, {"deep": deep}))
     with pytest.raises(DatasetError, match=f"{file}: line 2: field '{key}' nests deeper than 64 levels"):
         export_parquet(data_copy, tmp_path / "pq", images=False)
+
+
+def test_replay_of_a_dataset_it_cannot_write_to_still_shows_the_audit(
+    data_copy: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A read-only download (root ignores permissions here, so the write itself is made to fail as it would).
+    from cerebellum_gym.datasets import format as fmt
+
+    def refuse(path: Path, data: bytes, *, make_parent: bool = True) -> None:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(fmt, "atomic_write", refuse)
+    episode = open_dataset(data_copy).episode_ids()[0]
+    assert main(["replay", str(data_copy), "--episode", episode, "--no-images"]) == 2
+    captured = capsys.readouterr()
+    assert "replay audit PASS" in captured.out
+    assert "Permission denied (a read-only dataset? pass --json PATH)" in captured.err and len(captured.err.strip().splitlines()) == 2
