@@ -294,7 +294,7 @@ IMAGES: dict[str, tuple[Callable[[], bytes], str]] = {
     "not an image": (lambda: b"not an image at all", "do not decode"),
     "png bomb": (lambda: _png_of_size(12_000, 12_000), "over the limit"),
     "png far past the limit": (lambda: _png_of_size(20_000, 20_000), "do not decode"),
-    "png one channel": (lambda: _png_of_size(8, 8)[:-30], "do not decode"),
+    "png cut short": (lambda: _png_of_size(8, 8)[:-30], "do not decode"),
 }
 
 
