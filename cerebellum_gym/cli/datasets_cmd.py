@@ -7,8 +7,10 @@ Datasets are recorded with ``cerebellum-gym eval --record DIR`` or the
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +46,8 @@ def register(sub: Any) -> None:
     )
     offline.add_argument("--agent", required=True, help="random | oracle | sb3:PATH | qwen:BASE[,ADAPTER] | module:object")
     offline.add_argument("--data", required=True, metavar="DATASET", help="a dataset folder")
-    offline.add_argument("--n", type=int, default=100, help="steps to sample (0: every valid step)")
-    offline.add_argument("--seed", type=int, default=0, help="sampling seed (also seeds the agent)")
+    offline.add_argument("--n", type=_count, default=100, help="steps to sample (0: every valid step)")
+    offline.add_argument("--seed", type=_count, default=0, help="sampling seed (also seeds the agent)")
     offline.add_argument("--quota", default="tp=5,k=2,scroll=2,wait=2,system=1", help="group weights for sampling")
     offline.add_argument("--recorded-by", default=None, metavar="AGENT", help="only episodes this agent recorded (e.g. oracle)")
     offline.add_argument("--out", default=None, metavar="DIR", help="write offline.md and offline.json here")
@@ -73,46 +75,96 @@ def register(sub: Any) -> None:
     export.add_argument(
         "--tokenizer", default=None, metavar="PATH", help="sft/dpo: also render prompt and completion with this tokenizer's chat template"
     )
-    export.add_argument("--max-pairs-per-group", type=int, default=None, help="dpo: cap pairs per task and parameters")
+    export.add_argument("--max-pairs-per-group", type=_count, default=None, help="dpo: cap pairs per task and parameters")
     export.set_defaults(handler=run_export)
 
 
+def _printable(text: str) -> str:
+    """``text`` with any lone surrogate (a recorded task or agent name) as a ``\\ud800`` escape:
+    printing it raw would fail on a UTF-8 terminal."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _count(text: str) -> int:
+    """An argument that is a whole number >= 0 (argparse reports anything else as a usage error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def _file_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``handler`` with a file it cannot read or write reported as one line (a DatasetError), not a traceback."""
+
+    @functools.wraps(handler)
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise  # main ends quietly on a closed pipe
+            from cerebellum_gym.datasets import DatasetError
+
+            name = f"{exc.filename}: " if exc.filename else ""
+            raise DatasetError(f"{name}{exc.strerror or exc}") from exc
+
+    return run
+
+
+@_file_errors
 def run_replay(args: argparse.Namespace) -> int:
+    from cerebellum_gym.datasets.format import atomic_write
     from cerebellum_gym.datasets.replay import audit
 
     def show(result: Any) -> None:
         print(result.line(), file=sys.stderr)
 
-    report = audit(args.dataset, episode_ids=args.episode, check_images=not args.no_images, progress=show)
     path = Path(args.json) if args.json else Path(args.dataset) / "audit.json"
-    path.write_text(json.dumps(report.to_json(), indent=1) + "\n")
-    print(report.markdown())
+    if path.is_dir() and not path.is_symlink():
+        raise CerebellumError(f"{path} is a folder; --json takes a file path")
+    report = audit(args.dataset, episode_ids=args.episode, check_images=not args.no_images, progress=show)
+    print(_printable(report.markdown()))  # first: a folder that cannot be written must not lose the audit
+    try:
+        # Replaced, never written through: a shared dataset's audit.json may be a link to a file elsewhere.
+        atomic_write(path, (json.dumps(report.to_json(), indent=1) + "\n").encode())
+    except OSError as exc:
+        hint = "" if args.json else " (a read-only dataset? pass --json PATH)"
+        raise CerebellumError(f"cannot write {path}: {exc.strerror or exc}{hint}") from exc
     print(f"Audit: {path}")
     return 0 if report.ok else 1
 
 
+@_file_errors
 def run_offline(args: argparse.Namespace) -> int:
     from cerebellum_gym.agents import load_agent
+    from cerebellum_gym.datasets import open_dataset
+    from cerebellum_gym.datasets.exports import output_folder
+    from cerebellum_gym.datasets.format import atomic_write
     from cerebellum_gym.datasets.offline import evaluate_offline, offline_markdown
 
+    data = open_dataset(args.data)
+    out = output_folder(data, args.out) if args.out else None  # checked before the agent runs
     try:
         agent = load_agent(args.agent)
     except (ValueError, ImportError, OSError) as exc:
         raise CerebellumError(f"cannot load agent {args.agent!r}: {exc}") from exc
     results = evaluate_offline(
-        agent, args.data, n=args.n or None, seed=args.seed, quota=args.quota, agent_spec=args.agent, recorded_by=args.recorded_by
+        agent, data, n=args.n or None, seed=args.seed, quota=args.quota, agent_spec=args.agent, recorded_by=args.recorded_by
     )
     markdown = offline_markdown(results)
-    print(markdown)
-    if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "offline.md").write_text(markdown)
-        (out / "offline.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
+    print(_printable(markdown))
+    if out is not None:
+        atomic_write(out / "offline.md", markdown.encode("utf-8", "backslashreplace"))
+        # ASCII escapes: a recorded action may hold a lone surrogate, which UTF-8 cannot.
+        atomic_write(out / "offline.json", (json.dumps(results, indent=1) + "\n").encode())
         print(f"Results: {out / 'offline.json'}")
     return 0
 
 
+@_file_errors
 def run_export(args: argparse.Namespace) -> int:
     from cerebellum_gym.datasets import exports
 

@@ -27,17 +27,63 @@ from typing import Any, Final
 
 import numpy as np
 
-from cerebellum_gym.datasets.format import FORMAT_VERSION, DatasetError, atomic_write, canonical_json, image_path, jsonable, unbits
+from cerebellum_gym.datasets.format import (
+    FORMAT_VERSION,
+    IMAGES_DIR,
+    DatasetError,
+    atomic_write,
+    canonical_json,
+    image_path,
+    jsonable,
+    unbits,
+    unicode_safe,
+)
 from cerebellum_gym.datasets.offline import canonical
 from cerebellum_gym.datasets.reader import Dataset, Episode, Step, open_dataset
 
 STEPS_PER_SHARD: Final = 2000
+#: The text entries of a Minari export's observations.
+_TEXT_OBSERVATIONS: Final = ("goal", "tree", "labels", "history_actions")
 IMAGE_COLUMNS: Final = ("screenshot",)
 IMAGE_LIST_COLUMNS: Final = ("history_screenshots",)
 
 
 def _open(dataset: Dataset | str | os.PathLike[str]) -> Dataset:
     return dataset if isinstance(dataset, Dataset) else open_dataset(dataset)
+
+
+def output_folder(data: Dataset, out: str | os.PathLike[str], *, writes_into: tuple[str, ...] = ()) -> Path:
+    """``out``, made if missing, for an export of ``data`` that also writes into its sub-folders
+    ``writes_into``.
+
+    Raises:
+        DatasetError: ``out`` is a file, or it or a folder written into is the dataset or inside
+            it (an export must not add to, or overwrite, what it reads: ``export parquet data .``
+            would write ``data/steps-*.parquet`` into a dataset called ``data``), or cannot be made.
+    """
+    root = Path(out)
+    source = data.root.resolve()
+    for target in (root, *(root / sub for sub in writes_into)):
+        if target.resolve().is_relative_to(source):
+            raise DatasetError(f"the output folder {target} is inside the dataset {data.root}; choose a folder outside it")
+    if root.exists() and not root.is_dir():
+        raise DatasetError(f"the output folder {root} exists and is not a folder")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatasetError(f"cannot make the output folder {root}: {exc.strerror or exc}") from None
+    return root
+
+
+def _json_line(record: Any) -> str:
+    """One JSONL line; text that is not valid Unicode (a lone surrogate an agent typed) is kept
+    exact as ``\\u`` escapes, which the UTF-8 file could not hold raw."""
+    text = json.dumps(record, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(record)
+    return text + "\n"
 
 
 def _need(module: str) -> Any:
@@ -82,7 +128,7 @@ def _step_record(data: Dataset, step: Step, images: bool) -> dict[str, Any]:
         "reward": step.reward,
         "terminated": step.terminated,
         "truncated": step.truncated,
-        "progress": None if info is None else float(info.get("progress", 0.0)),
+        "progress": None if info is None else float(info.get("progress") or 0.0),  # null: a non-finite value
         "success": None if info is None else bool(info.get("success", False)),
         "invalid_action": None if info is None else bool(info.get("invalid_action", False)),
         "error": None if info is None else str(info.get("error", "")),
@@ -130,6 +176,15 @@ def _hf_schema_metadata(schema: Any) -> bytes | None:
     return json.dumps({"info": {"features": features.to_dict()}}).encode()
 
 
+def _arrow_table(pa: Any, rows: list[dict[str, Any]]) -> Any:
+    """``rows`` as an Arrow table; Arrow holds only valid UTF-8, so lone surrogates (text an agent
+    typed) become U+FFFD, only in tables that have any."""
+    try:
+        return pa.Table.from_pylist(rows)
+    except UnicodeEncodeError:
+        return pa.Table.from_pylist(unicode_safe(rows))
+
+
 def _readme(episodes: int, steps: int) -> str:
     return (
         "---\n"
@@ -167,8 +222,8 @@ def export_parquet(
     pa = _need("pyarrow")
     pq = _need("pyarrow.parquet")
     data = _open(dataset)
-    root = Path(out)
-    (root / "data").mkdir(parents=True, exist_ok=True)
+    root = output_folder(data, out, writes_into=("data",))
+    (root / "data").mkdir(exist_ok=True)
     for old in (root / "data").glob("steps-*.parquet"):
         old.unlink()
     episodes: list[dict[str, Any]] = []
@@ -179,7 +234,7 @@ def export_parquet(
         nonlocal shards, shard
         if not shard:
             return
-        table = pa.Table.from_pylist(shard)
+        table = _arrow_table(pa, shard)
         hf = _hf_schema_metadata(table.schema)
         if hf is not None:
             table = table.replace_schema_metadata({**(table.schema.metadata or {}), b"huggingface": hf})
@@ -195,8 +250,9 @@ def export_parquet(
             if len(shard) >= steps_per_shard:
                 flush()
     flush()
-    if episodes:
-        pq.write_table(pa.Table.from_pylist(episodes), root / "episodes.parquet")
+    if not episodes:  # a folder Hugging Face cannot load; say so now rather than there
+        raise DatasetError(f"no {'complete ' if complete_only else ''}episode in {data.root} to export")
+    pq.write_table(_arrow_table(pa, episodes), root / "episodes.parquet")
     (root / "README.md").write_text(_readme(len(episodes), steps))
     size = sum(p.stat().st_size for p in root.rglob("*.parquet"))
     return {"episodes": len(episodes), "steps": steps, "shards": shards, "bytes": size}
@@ -217,8 +273,8 @@ def minari_spaces(episode: Episode, *, pixels: bool) -> tuple[Any, Any]:
         "tree": UnicodeText(100_000),
         "labels": UnicodeText(10_000),
         "history_actions": UnicodeText(100_000),
-        "action_mask": spaces.MultiBinary(len(first["action_mask"])),
-        "label_mask": spaces.MultiBinary(len(first["label_mask"])),
+        "action_mask": spaces.MultiBinary(len(first.get("action_mask", ""))),
+        "label_mask": spaces.MultiBinary(len(first.get("label_mask", ""))),
     }
     if pixels and first.get("screenshot"):
         shape = episode.dataset.image(first["screenshot"]).shape
@@ -253,6 +309,8 @@ def export_minari(
     from minari.data_collector.episode_buffer import EpisodeBuffer
 
     data = _open(dataset)
+    if root is not None:
+        output_folder(data, root)
     episodes = [e for e in data.episodes(complete_only=True) if len(e.rows) >= 2]
     if not episodes:
         raise DatasetError(f"no complete episode in {data.root} to export")
@@ -268,39 +326,51 @@ def export_minari(
             observations["tree"].append(row.get("tree", ""))
             observations["labels"].append(" ".join(row.get("labels", ())))
             observations["history_actions"].append("\n".join(row.get("history", {}).get("actions", ())))
-            observations["action_mask"].append(unbits(row["action_mask"]))
-            observations["label_mask"].append(unbits(row["label_mask"]))
+            observations["action_mask"].append(unbits(row.get("action_mask", "")))
+            observations["label_mask"].append(unbits(row.get("label_mask", "")))
             if "screenshot" in observations:
+                if not row.get("screenshot"):
+                    raise DatasetError(f"episode {episode.episode_id} step {step.t} has no screenshot, unlike the first step exported")
                 observations["screenshot"].append(np.asarray(data.image(row["screenshot"])))
+            # Minari stores fixed-shape spaces: say which step breaks that, before Minari fails on it.
+            for key in ("action_mask", "label_mask", "screenshot"):
+                if key in observations and observations[key][-1].shape != obs_space[key].shape:
+                    raise DatasetError(
+                        f"episode {episode.episode_id} step {step.t}: {key} has shape {observations[key][-1].shape}, "
+                        f"not {obs_space[key].shape} as the first step exported; Minari needs one shape"
+                    )
         step_infos = [reset_info] + [r.get("info") or {} for r in episode.rows[:-1]]
         for info in step_infos:
-            infos["progress"].append(float(info.get("progress", 0.0)))
+            infos["progress"].append(float(info.get("progress") or 0.0))
             infos["success"].append(bool(info.get("success", False)))
             infos["invalid_action"].append(bool(info.get("invalid_action", False)))
             infos["error"].append(str(info.get("error", "")))
         rows = episode.rows[:-1]
         seed = episode.meta.get("seed")
+        # Minari stores Arrow, which holds only valid UTF-8 (see _arrow_table).
+        observations = {k: unicode_safe(v) if k in _TEXT_OBSERVATIONS else v for k, v in observations.items()}
+        infos["error"] = unicode_safe(infos["error"])
         buffers.append(
             EpisodeBuffer(
                 id=index,
-                seed=seed if isinstance(seed, int) else None,
-                options=episode.meta.get("options") or None,
+                seed=seed if isinstance(seed, int) and 0 <= seed < 2**63 else None,  # Minari stores an int64
+                options=unicode_safe(episode.meta.get("options")) or None,
                 observations={k: v for k, v in observations.items()},
-                actions=[str(r["action"]) for r in rows],
-                rewards=[float(r["reward"]) for r in rows],
-                terminations=[bool(r["terminated"]) for r in rows],
-                truncations=[bool(r["truncated"]) for r in rows],
+                actions=unicode_safe([str(r.get("action")) for r in rows]),
+                rewards=[float(r.get("reward") or 0.0) for r in rows],
+                terminations=[bool(r.get("terminated")) for r in rows],
+                truncations=[bool(r.get("truncated")) for r in rows],
                 # Plain lists: minari 0.5 cannot read back 1-D array infos (an empty shape tag).
                 infos=infos,
             )
         )
-    agents = sorted({str(e.meta.get("agent", "")) for e in episodes})
-    env_ids = sorted({str(e.meta.get("env_id", "")) for e in episodes})
+    agents = sorted({unicode_safe(str(e.meta.get("agent", ""))) for e in episodes})
+    env_ids = sorted({unicode_safe(str(e.meta.get("env_id", ""))) for e in episodes})
     text = description or (
         f"cerebellum-gym episodes ({', '.join(env_ids)}) recorded from {', '.join(agents)}; "
         f"exported from {data.root.name} (format version {FORMAT_VERSION})."
     )
-    with _minari_root(root), warnings.catch_warnings():
+    with _minari_root(root), warnings.catch_warnings(), _minari_errors(dataset_id):
         # Minari warns about every optional metadata field left out (author, e-mail, env spec).
         warnings.simplefilter("ignore", UserWarning)
         return minari.create_dataset_from_buffers(
@@ -310,10 +380,19 @@ def export_minari(
             algorithm_name=", ".join(agents) or None,
             action_space=act_space,
             observation_space=obs_space,
-            description=text,
+            description=unicode_safe(text),
             data_format="arrow",
             jpeg_encoding=jpeg,
         )
+
+
+@contextlib.contextmanager
+def _minari_errors(dataset_id: str) -> Iterator[None]:
+    # Minari says what is wrong with an id (malformed, already taken) as a plain ValueError.
+    try:
+        yield
+    except ValueError as exc:
+        raise DatasetError(f"minari dataset {dataset_id!r}: {exc}") from exc
 
 
 @contextlib.contextmanager
@@ -360,8 +439,10 @@ class _ImageCopier:
             target = self.out / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             if not target.exists():
-                source = image_path(self.data.root, ident)  # a version-1 PNG file, if that is how it is stored
+                source = self.data.image_file(ident)  # a version-1 PNG file inside the dataset, if that is how it is stored
                 try:
+                    if source is None:
+                        raise FileNotFoundError(ident)
                     os.link(source, target)
                 except OSError:
                     atomic_write(target, self.data.png_bytes(ident))
@@ -399,7 +480,11 @@ def load_tokenizer(tokenizer: Any) -> Any:
     if tokenizer is None or not isinstance(tokenizer, str | os.PathLike):
         return tokenizer
     transformers = _need("transformers")
-    return transformers.AutoTokenizer.from_pretrained(str(tokenizer), trust_remote_code=False)
+    try:
+        return transformers.AutoTokenizer.from_pretrained(str(tokenizer), trust_remote_code=False)
+    except (OSError, ValueError, KeyError) as exc:  # transformers' errors for a folder that is no tokenizer
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise DatasetError(f"cannot load a tokenizer from {str(tokenizer)!r}: {first}") from exc
 
 
 def _digest_for(data: Dataset) -> Callable[[np.ndarray], str]:
@@ -437,8 +522,7 @@ def export_sft(
         Counts: ``examples``, ``episodes``, ``images``.
     """
     data = _open(dataset)
-    root = Path(out)
-    root.mkdir(parents=True, exist_ok=True)
+    root = output_folder(data, out, writes_into=(IMAGES_DIR,))
     copy = _ImageCopier(data, root)
     digest = _digest_for(data)
     wanted = set(agents) if agents is not None else None
@@ -463,7 +547,7 @@ def export_sft(
                     "success": bool(episode.meta.get("success")),
                     **_prompt_example(data, step, copy, digest, tok),
                 }
-                f.write(json.dumps(record, ensure_ascii=False) + "\n")
+                f.write(_json_line(record))
                 examples += 1
     return {"examples": examples, "episodes": episodes, "images": len(copy.done)}
 
@@ -478,7 +562,7 @@ def _rank(episode: Episode) -> tuple[int, float]:
 def pair_hash(task: str, params_key: str, chosen: list[str], rejected: list[str]) -> str:
     """The content hash of a pair: its task, parameters and both action sequences."""
     payload = canonical_json({"task": task, "params": params_key, "chosen": chosen, "rejected": rejected})
-    return hashlib.sha256(payload.encode()).hexdigest()
+    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()  # exact even for a lone surrogate typed
 
 
 def dpo_pairs(episodes: Iterable[Episode], *, max_pairs_per_group: int | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -563,8 +647,7 @@ def export_dpo(
         The counts, with ``duplicates_removed``.
     """
     data = _open(dataset)
-    root = Path(out)
-    root.mkdir(parents=True, exist_ok=True)
+    root = output_folder(data, out, writes_into=(IMAGES_DIR,))
     pairs, stats = dpo_pairs(data.episodes(complete_only=True), max_pairs_per_group=max_pairs_per_group)
     copy = _ImageCopier(data, root)
     digest = _digest_for(data)
@@ -584,7 +667,7 @@ def export_dpo(
                 "chosen": _side(data, chosen, copy, digest, prompts, tok),
                 "rejected": _side(data, rejected, copy, digest, prompts, tok),
             }
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+            f.write(_json_line(record))
     stats["same_agent_pairs"] = on_policy
     (root / "dpo_stats.json").write_text(json.dumps(stats, indent=1, sort_keys=True) + "\n")
     return stats

@@ -49,9 +49,12 @@ import io
 import json
 import math
 import os
+import re
+import stat
 import struct
 import tempfile
 import uuid
+import warnings
 import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -89,6 +92,102 @@ PNG_LEVEL: Final = 1
 
 class DatasetError(CerebellumError):
     """A folder that is not a dataset, a newer format version, or an unreadable record."""
+
+
+# --- limits on what a dataset may claim (datasets are shared: a file may be hostile) ----------
+
+#: The most pixels an image may have (Pillow's default decompression-bomb limit): a screen of a
+#: few megapixels decodes; a header claiming gigapixels is refused before anything is allocated.
+MAX_IMAGE_PIXELS: Final = 89_478_485
+#: The most bytes a stored (encoded) image may take: an image at the pixel limit, stored raw.
+MAX_IMAGE_BYTES: Final = 3 * MAX_IMAGE_PIXELS + 4096
+#: What an image id looks like: the hex digest of a 64- to 512-bit hash (a file name, never a path).
+IMAGE_ID_RE: Final = re.compile(r"[0-9a-f]{16,128}")
+#: The longest episode id accepted (ids name folders in version 1).
+MAX_EPISODE_ID: Final = 200
+
+
+def check_image_id(ident: object) -> str:
+    """``ident`` if it is a well-formed image id (hex digits only: never a path).
+
+    Raises:
+        DatasetError: anything else (a path, ``..``, a NUL, a very long string, not a string).
+    """
+    if not isinstance(ident, str) or IMAGE_ID_RE.fullmatch(ident) is None:
+        raise DatasetError(f"bad image id {shown_value(ident)} (expected 16 to 128 lowercase hex digits)")
+    return ident
+
+
+def check_episode_id(episode_id: object) -> str:
+    """``episode_id`` if it can name an episode (and, in version 1, its folder): a non-empty
+    string of at most :data:`MAX_EPISODE_ID` printable characters, no path separator, not ``.``
+    or ``..``.
+
+    Raises:
+        DatasetError: anything else.
+    """
+    if (
+        not isinstance(episode_id, str)
+        or not 0 < len(episode_id) <= MAX_EPISODE_ID
+        or episode_id in (".", "..")
+        or any(c in "/\\" or not c.isprintable() for c in episode_id)
+    ):
+        raise DatasetError(
+            f"bad episode id {shown_value(episode_id)} (expected up to {MAX_EPISODE_ID} printable characters, no '/', '\\', '.' or '..')"
+        )
+    return episode_id
+
+
+def shown_value(value: object, limit: int = 80) -> str:
+    """``repr(value)``, cut to ``limit`` characters (a hostile record may hold megabytes)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def contained(root: Path, path: Path) -> Path:
+    """``path``, checked to lie inside the dataset folder ``root`` once links are followed.
+
+    Raises:
+        DatasetError: a link (or ``..``) leads outside the dataset, or links form a loop.
+    """
+    try:
+        real = path.resolve()
+    except (RuntimeError, OSError) as exc:  # Python 3.11-3.12 raise RuntimeError on a link loop
+        raise DatasetError(f"{path} cannot be resolved (a loop of symbolic links?): {exc}") from None
+    if not real.is_relative_to(root.resolve()):
+        raise DatasetError(f"{path} leads outside the dataset {root} (to {real}); refusing to read it")
+    return real
+
+
+def read_file_bytes(path: Path, root: Path | None = None, *, limit: int | None = None) -> bytes:
+    """The bytes of a regular file of a dataset (inside ``root`` when given), refusing anything
+    else: a FIFO or device would hang or never end, a link may lead outside the dataset.
+
+    Raises:
+        FileNotFoundError: the file is missing (callers decide what that means).
+        DatasetError: not a regular file, outside ``root``, larger than ``limit``, or unreadable.
+    """
+    if root is not None:
+        contained(root, path)
+    try:
+        with open(path, "rb", opener=_nonblocking) as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise DatasetError(f"{path} is not a regular file")
+            if limit is not None and info.st_size > limit:
+                raise DatasetError(f"{path} is {info.st_size} bytes, more than the {limit} allowed")
+            return f.read()
+    except FileNotFoundError:
+        raise
+    except (IsADirectoryError, NotADirectoryError):
+        raise DatasetError(f"{path} is not a regular file") from None
+    except OSError as exc:
+        raise DatasetError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _nonblocking(path: str, flags: int) -> int:
+    # Opening a FIFO for reading blocks until a writer comes; O_NONBLOCK lets fstat refuse it.
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
 
 
 # --- image ids --------------------------------------------------------------------------------
@@ -152,7 +251,12 @@ def image_id(pixels: np.ndarray, new_hash: Callable[[], Hasher]) -> str:
 
 
 def image_path(root: Path, ident: str, image_format: str = "png") -> Path:
-    """Where image ``ident`` lives under a dataset folder whose images are in ``image_format``."""
+    """Where image ``ident`` lives under a dataset folder whose images are in ``image_format``.
+
+    Raises:
+        DatasetError: ``ident`` is not an image id (a path, for instance).
+    """
+    check_image_id(ident)
     return root / IMAGES_DIR / ident[:2] / f"{ident}{IMAGE_EXTS[image_format]}"
 
 
@@ -239,8 +343,16 @@ def decode_npy_zst(data: bytes) -> np.ndarray:
     shape, fortran, dtype = npformat.read_array_header_1_0(stream)
     if fortran or dtype != np.uint8:
         raise DatasetError(f"an image must be a C-ordered uint8 array, not {dtype} (fortran={fortran})")
+    _check_image_shape(shape)  # before decompressing: the header may claim gigabytes
     pixels = _need_zstd().decompress(data[12 + size :], decompressed_size=math.prod(shape), asbytes=True)
     return np.frombuffer(pixels, np.uint8).reshape(shape)
+
+
+def _check_image_shape(shape: tuple[int, ...]) -> None:
+    if len(shape) != 3 or shape[2] != 3 or not shape[0] > 0 < shape[1]:
+        raise DatasetError(f"an image must be RGB, of shape (height, width, 3), not {shape}")
+    if shape[0] * shape[1] > MAX_IMAGE_PIXELS:
+        raise DatasetError(f"an image of {shape[1]}x{shape[0]} pixels is over the limit of {MAX_IMAGE_PIXELS} (a decompression bomb?)")
 
 
 def encode_image(pixels: np.ndarray, image_format: str) -> bytes:
@@ -249,13 +361,39 @@ def encode_image(pixels: np.ndarray, image_format: str) -> bytes:
 
 
 def decode_image(data: bytes) -> np.ndarray:
-    """An RGB ``uint8`` array from stored image bytes (PNG or ``npy.zst``, told by their magic)."""
-    if data[:4] == ZSTD_MAGIC:
-        return decode_npy_zst(data)
-    from PIL import Image
+    """An RGB ``uint8`` array from stored image bytes (PNG or ``npy.zst``, told by their magic).
 
-    with Image.open(io.BytesIO(data)) as image:
-        return np.asarray(image.convert("RGB"))
+    Raises:
+        DatasetError: the bytes do not decode to an RGB image of at most :data:`MAX_IMAGE_PIXELS`.
+    """
+    try:
+        if data[:4] == ZSTD_MAGIC:
+            return decode_npy_zst(data)
+        from PIL import Image
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # refused just below
+            image = Image.open(io.BytesIO(data))
+        with image:
+            _check_image_shape((image.height, image.width, 3))  # Image.open reads only the header
+            return np.asarray(image.convert("RGB"))
+    except DatasetError:
+        raise
+    except Exception as exc:  # Pillow, pyarrow and numpy each raise their own on bad bytes
+        raise DatasetError(f"image bytes do not decode: {type(exc).__name__}: {exc}") from None
+
+
+def check_png_header(data: bytes) -> None:
+    """Check the size a PNG's header declares (exports hand stored PNG bytes on undecoded).
+
+    Raises:
+        DatasetError: not a PNG header, or more than :data:`MAX_IMAGE_PIXELS` pixels.
+    """
+    if data[:8] != PNG_MAGIC or data[12:16] != b"IHDR" or len(data) < 24:
+        raise DatasetError("not a PNG image (no PNG signature and IHDR header)")
+    width, height = struct.unpack(">II", data[16:24])
+    if width * height > MAX_IMAGE_PIXELS:
+        raise DatasetError(f"an image of {width}x{height} pixels is over the limit of {MAX_IMAGE_PIXELS} (a decompression bomb?)")
 
 
 def png_bytes(data: bytes) -> bytes:
@@ -321,6 +459,7 @@ def _json_default(value: Any) -> Any:
 # Built once: json.dumps with options builds a new encoder on every call.
 _LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False, default=_json_default)
 _PLAIN_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_ASCII_ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"))
 
 
 # Dates and dataclasses go the way the standard library's encoder sends them (to jsonable).
@@ -351,7 +490,46 @@ def dumps_line_bytes(value: Any) -> bytes:
         text = _LINE_ENCODER.encode(value)
     except (TypeError, ValueError):
         text = _PLAIN_ENCODER.encode(jsonable(value))
-    return (text + "\n").encode()
+    try:
+        return (text + "\n").encode()
+    except UnicodeEncodeError:
+        # A lone surrogate (text an agent typed, e.g. half an emoji) is not UTF-8: written as a
+        # \ud800 escape it stays valid JSON and reads back exactly, so a replay sends the same text.
+        return (_ASCII_ENCODER.encode(jsonable(value)) + "\n").encode()
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def unicode_safe(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings (keys included) replaced by U+FFFD, for
+    stores that hold only valid UTF-8 (Arrow: Parquet, Minari). Values without any come back as they are."""
+    if isinstance(value, str):
+        return _SURROGATES.sub("\ufffd", value) if _SURROGATES.search(value) else value
+    if isinstance(value, Mapping):
+        return {unicode_safe(k): unicode_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [unicode_safe(v) for v in value]
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+# Built once: json.loads with an option builds a decoder per call (2.5 times slower on a step line).
+_STRICT_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+
+
+def loads_strict(data: str | bytes) -> Any:
+    """``json.loads`` of UTF-8 text without Python's extensions: ``NaN`` and ``Infinity`` are
+    refused (no writer of this format writes them, and a NaN reward would match any replayed
+    reward).
+
+    Raises:
+        ValueError: not JSON (``UnicodeDecodeError`` for bytes that are not UTF-8).
+    """
+    return _STRICT_DECODER.decode(data.decode("utf-8") if isinstance(data, bytes) else data)
 
 
 def is_plain_json(value: Any) -> bool:
@@ -400,21 +578,27 @@ def read_header(root: Path) -> dict[str, Any]:
         DatasetError: not a dataset, or written by a newer format version.
     """
     path = root / DATASET_FILE
+    if root.exists() and not root.is_dir():
+        raise DatasetError(f"{root} is not a cerebellum-gym dataset (not a folder)")
     try:
-        header = json.loads(path.read_text())
+        header = loads_strict(read_file_bytes(path, root, limit=1 << 20))
     except FileNotFoundError:
         raise DatasetError(f"{root} is not a cerebellum-gym dataset (no {DATASET_FILE})") from None
     except ValueError as exc:
         raise DatasetError(f"{path} is not valid JSON: {exc}") from None
-    if header.get("format") != FORMAT_NAME:
-        raise DatasetError(f"{path} is not a cerebellum-gym dataset (format {header.get('format')!r})")
+    if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
+        found = header.get("format") if isinstance(header, dict) else header
+        raise DatasetError(f"{path} is not a cerebellum-gym dataset (format {shown_value(found)})")
     version = header.get("version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
-        raise DatasetError(f"{root} has format version {version!r}; this cerebellum-gym reads up to {FORMAT_VERSION}")
+    if type(version) is not int or not 1 <= version <= FORMAT_VERSION:  # not bool: true is no version
+        raise DatasetError(f"{root} has format version {shown_value(version)}; this cerebellum-gym reads versions 1 to {FORMAT_VERSION}")
     header = dict(header)
     header.setdefault("image_format", "png")  # version 1 had no other
-    if header["image_format"] not in IMAGE_EXTS:
-        raise DatasetError(f"{path}: unknown image format {header['image_format']!r} (known: {', '.join(IMAGE_EXTS)})")
+    if not isinstance(header["image_format"], str) or header["image_format"] not in IMAGE_EXTS:
+        raise DatasetError(f"{path}: unknown image format {shown_value(header['image_format'])} (known: {', '.join(IMAGE_EXTS)})")
+    hash_name = header.setdefault("image_hash", "blake2b_128")
+    if not isinstance(hash_name, str) or hash_name not in HASHES:
+        raise DatasetError(f"{path}: unknown image hash {shown_value(hash_name)} (known: {', '.join(HASHES)})")
     return header
 
 
@@ -448,11 +632,15 @@ def ensure_header(root: Path, hash_name: str | None = None, image_format: str | 
 # --- version-2 parts --------------------------------------------------------------------------
 
 
-def read_lines(path: Path) -> tuple[list[bytes], bytes]:
+def read_lines(path: Path, root: Path | None = None) -> tuple[list[bytes], bytes]:
     """The whole lines of an append-only file and what follows the last newline (a line cut short
-    by a killed writer; empty if none). A missing file has no lines."""
+    by a killed writer; empty if none). A missing file has no lines.
+
+    Raises:
+        DatasetError: not a regular file, or (with ``root``) a link to outside the dataset.
+    """
     try:
-        data = path.read_bytes()
+        data = read_file_bytes(path, root)
     except FileNotFoundError:
         return [], b""
     end = data.rfind(b"\n") + 1
@@ -460,21 +648,51 @@ def read_lines(path: Path) -> tuple[list[bytes], bytes]:
 
 
 def part_folders(root: Path) -> list[Path]:
-    """The version-2 parts of a dataset (one per writer), in name order (their start time)."""
+    """The version-2 parts of a dataset (one per writer), in name order (their start time).
+
+    Raises:
+        DatasetError: a part is a link to outside the dataset.
+    """
     folder = root / PARTS_DIR
-    return sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+    if not folder.is_dir():
+        return []
+    parts = sorted(p for p in contained(root, folder).iterdir() if p.is_dir())
+    for part in parts:
+        contained(root, part)
+    return [folder / p.name for p in parts]
+
+
+def _index_entry(fields: list[bytes]) -> tuple[str, int, int] | None:
+    """``(id, offset, size)`` of an index line's fields, ``None`` if they are not one."""
+    if len(fields) != 3 or not fields[1].isdigit() or not fields[2].isdigit():  # isdigit: no sign
+        return None
+    try:
+        ident = check_image_id(fields[0].decode("ascii"))
+    except (UnicodeDecodeError, DatasetError):
+        return None
+    offset, size = int(fields[1]), int(fields[2])
+    return (ident, offset, size) if size <= MAX_IMAGE_BYTES else None
 
 
 def read_image_index(root: Path) -> dict[str, tuple[Path, int, int]]:
     """Where each image of the dataset's parts lies: ``id -> (images.bin, offset, size)``. An
-    image two writers stored at once is listed once (either copy will do)."""
+    image two writers stored at once is listed once (either copy will do).
+
+    Raises:
+        DatasetError: a line is not ``<image id> <offset> <size>`` (the file and line named), or
+            a size is over :data:`MAX_IMAGE_BYTES`.
+    """
     index: dict[str, tuple[Path, int, int]] = {}
     for part in part_folders(root):
         blob = part / PART_IMAGES
-        for line in read_lines(part / PART_INDEX)[0]:
-            fields = line.split()
-            if len(fields) == 3:
-                index.setdefault(fields[0].decode("ascii"), (blob, int(fields[1]), int(fields[2])))
+        path = part / PART_INDEX
+        for number, line in enumerate(read_lines(path, root)[0], 1):
+            entry = _index_entry(line.split())
+            if entry is None:
+                raise DatasetError(
+                    f"{path}: line {number} is not '<image id> <offset> <size>' (a size at most {MAX_IMAGE_BYTES}): {shown_value(line)}"
+                )
+            index.setdefault(entry[0], (blob, entry[1], entry[2]))
     return index
 
 
@@ -483,5 +701,6 @@ def stored_image_ids(root: Path) -> set[str]:
     ids = set(read_image_index(root))
     folder = root / IMAGES_DIR
     if folder.is_dir():
-        ids.update(path.name.split(".", 1)[0] for path in folder.glob("*/*") if not path.name.startswith("."))
+        names = (path.name.split(".", 1)[0] for path in folder.glob("*/*"))
+        ids.update(name for name in names if IMAGE_ID_RE.fullmatch(name))  # not a temporary file, nor a stray one
     return ids

@@ -219,7 +219,8 @@ def evaluate_offline(
     weights = parse_quota(quota)
     sampled = sample_steps(candidate_steps(data, recorded_by=recorded_by), n, seed, weights)
     if not sampled:
-        raise CerebellumError(f"no scorable step in {data.root} (no valid recorded action)")
+        by = f" recorded by {recorded_by!r}" if recorded_by is not None else ""
+        raise CerebellumError(f"no scorable step in {data.root}{by} (no valid recorded action)")
     agent.reset(seed=seed)
     traces: dict[str, list[str] | None] = {}
     predictions: list[Prediction] = []

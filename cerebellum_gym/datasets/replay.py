@@ -130,10 +130,47 @@ class _Hasher:
 
 
 def make_replay_env(meta: Mapping[str, Any]) -> gym.Env[Any, Any]:
-    """A fresh env built the way the episode's env was."""
-    import cerebellum_gym  # noqa: F401  (registers the env ids)
+    """A fresh env built the way the episode's env was.
 
+    Raises:
+        DatasetError: the record asks for anything but the simulator (see :func:`replay_refusal`).
+    """
+    why = replay_refusal(meta)
+    if why is not None:
+        raise DatasetError(why)
     return gym.make(str(meta["env_id"]), **dict(meta.get("env_kwargs") or {}))
+
+
+def replay_refusal(meta: Mapping[str, Any]) -> str | None:
+    """Why the env a record names is not rebuilt (``None``: it is cerebellum-gym's simulator).
+
+    A shared dataset's record is not trusted to pick the env: ``gym.make`` imports the module of
+    an id written ``module:Name``, and a device backend would send the recorded actions to a
+    real phone. Replays build only this package's env ids, on the simulator backend."""
+    import cerebellum_gym
+
+    env_id, kwargs = meta.get("env_id"), meta.get("env_kwargs") or {}
+    if env_id not in cerebellum_gym.ENV_IDS or not isinstance(kwargs, Mapping):
+        return f"env {env_id!r} is not one of cerebellum-gym's ({', '.join(cerebellum_gym.ENV_IDS)})"
+    backend = kwargs.get("backend", gym.spec(str(env_id)).kwargs.get("backend"))
+    if backend != "sim":
+        return f"backend {backend!r} is not the simulator (replays drive no device)"
+    for name, most in REPLAY_OPTION_LIMITS.items():
+        value = kwargs.get(name)
+        if isinstance(value, int | float) and value > most:
+            return f"env option {name}={value!r} is over {most} (the env would allocate for it)"
+    return None
+
+
+#: The largest sizing options a replay accepts from a record: the env allocates by them (a
+#: 40,000-px screenshot is gigabytes) and checks only their lower bounds.
+REPLAY_OPTION_LIMITS: dict[str, int] = {
+    "screenshot_width": 4096,
+    "history_width": 4096,
+    "history_len": 256,
+    "max_labels": 100_000,
+    "max_tree_chars": 100_000_000,
+}
 
 
 def replay_reset(env: gym.Env[Any, Any], meta: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
@@ -195,6 +232,10 @@ def replay_episode(
     result = EpisodeAudit(episode.episode_id, str(meta.get("task", "")), meta.get("seed"), "ok")
     if not meta.get("replayable"):
         result.status, result.detail = "skipped", str(meta.get("not_replayable_because") or "not replayable")
+        return result
+    refusal = replay_refusal(meta)
+    if refusal is not None:
+        result.status, result.detail = "skipped", refusal
         return result
     if not episode.rows:
         result.status, result.detail = "skipped", "no observation recorded"
@@ -292,4 +333,14 @@ def audit_run(dataset: Dataset | str | os.PathLike[str], run_dir: str | os.PathL
     return audit(data, episode_ids=ids, **kwargs)
 
 
-__all__ = ["AuditReport", "DatasetError", "EpisodeAudit", "audit", "audit_run", "make_replay_env", "replay_episode", "replay_reset"]
+__all__ = [
+    "AuditReport",
+    "DatasetError",
+    "EpisodeAudit",
+    "audit",
+    "audit_run",
+    "make_replay_env",
+    "replay_episode",
+    "replay_refusal",
+    "replay_reset",
+]
