@@ -614,7 +614,13 @@ def ensure_header(root: Path, hash_name: str | None = None, image_format: str | 
     """Create ``dataset.json`` in ``root`` if it is missing, and return it. Processes starting at
     once agree on one header: each writes a private file and hard-links it into place, and a
     link never replaces a file that exists."""
-    root.mkdir(parents=True, exist_ok=True)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError) as exc:  # it, or a folder on its path, is a file
+        blocker = next((p for p in (root, *root.parents) if p.exists() and not p.is_dir()), root)
+        raise DatasetError(f"cannot record into {root}: {blocker} is a file, not a folder") from exc
+    except OSError as exc:
+        raise DatasetError(f"cannot record into {root}: {exc.strerror or exc}") from exc
     path = root / DATASET_FILE
     if not path.exists():
         header = dataset_header(hash_name or default_hash_name(), image_format)

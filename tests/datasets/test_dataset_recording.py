@@ -236,3 +236,14 @@ def test_a_process_that_exits_without_closing_keeps_its_finished_episodes(tmp_pa
     subprocess.run([sys.executable, str(script), str(tmp_path / "data")], check=True)
     (episode,) = open_dataset(tmp_path / "data").episodes()
     assert episode.status == "complete" and episode.meta["success"]
+
+
+@pytest.mark.parametrize("where", ["file", "file/sub"])
+def test_recording_into_a_file_is_a_dataset_error_naming_it(tmp_path: Path, where: str) -> None:
+    (tmp_path / "file").write_text("not a dataset")
+    target = tmp_path / where
+    with pytest.raises(DatasetError, match=f"{tmp_path / 'file'} is a file, not a folder"):
+        RecordEpisodes(gym.make("Cerebellum-Sim-v0", pixels=False), target)
+    with pytest.raises(DatasetError, match="is a file, not a folder"):
+        gym.make_vec("Cerebellum-Sim-v0", num_envs=2, pixels=False, record=target)
+    assert (tmp_path / "file").read_text() == "not a dataset"
