@@ -524,6 +524,7 @@ _ROW_TYPES: dict[str, tuple[type, ...]] = {
     "screenshot": (str, _NONE),
     "history": (dict,),
     "action": (str, _NONE),
+    "action_input": (dict, _NONE),
     "reward": (*_NUMBER, _NONE),
     "terminated": (bool,),
     "truncated": (bool,),
@@ -579,6 +580,13 @@ def _record_problem(record: Any, types: dict[str, tuple[type, ...]], episode_id:
             check_image_id(record["screenshot"])
     except DatasetError as exc:
         return str(exc)
+    sent = record.get("action_input")
+    if sent is not None and (
+        set(sent) - {"code", "label", "text"}
+        or any(type(sent.get(key, 0)) is not int or not -(2**63) <= sent.get(key, 0) < 2**63 for key in ("code", "label"))
+        or not isinstance(sent.get("text", ""), str)
+    ):
+        return "field 'action_input' must hold only an integer code and label and a text"
     for key in ("action_mask", "label_mask"):
         if key in record and _BITS.fullmatch(record[key]) is None:
             return f"field {key!r} must be a string of 0 and 1"

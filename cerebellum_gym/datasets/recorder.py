@@ -533,6 +533,9 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
             bool(truncated),
             None if info is None else dict(info),
         )
+        if isinstance(action, Mapping) and info and info.get("invalid_action"):
+            # Refused as sent: kept as sent too, so that replay can send it again.
+            pending.action_input = _structured_input(action)
         self.writer.row(self._episode["episode_id"], pending)
         self._t += 1
 
@@ -584,6 +587,19 @@ def _frame_sources(env: gym.Env[Any, Any]) -> Callable[[Any], Mapping[str, Any] 
     return frames if callable(frames) else None
 
 
+def _structured_input(action: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A structured action as plain JSON (``{"code", "label", "text"}``, NumPy scalars as
+    numbers), or ``None`` when it holds anything else (it is then not replayed exactly)."""
+    plain: dict[str, Any] = {}
+    for key, given in action.items():
+        value = given.item() if isinstance(given, np.generic) or (isinstance(given, np.ndarray) and given.size == 1) else given
+        number = key in ("code", "label") and type(value) is int and -(2**63) <= value < 2**63
+        if not (number or (key == "text" and isinstance(value, str))):
+            return None
+        plain[key] = value
+    return plain
+
+
 def _stands_for(source: Any, copy: Any) -> bool:
     """Whether ``source`` (what the env says ``copy`` was copied from) may be recorded in its
     place: an array of its shape and type that nothing can change."""
@@ -626,7 +642,7 @@ class _Appender:
 class _PendingRow:
     """One step as handed to the writer: references, turned into a JSON line on its thread."""
 
-    __slots__ = ("action", "goal", "info", "obs", "reward", "t", "terminated", "truncated")
+    __slots__ = ("action", "action_input", "goal", "info", "obs", "reward", "t", "terminated", "truncated")
 
     def __init__(
         self,
@@ -641,6 +657,7 @@ class _PendingRow:
     ) -> None:
         self.obs, self.goal, self.t, self.action = obs, goal, t, action
         self.reward, self.terminated, self.truncated, self.info = reward, terminated, truncated, info
+        self.action_input: dict[str, Any] | None = None
 
     def line(self, writer: DatasetWriter, episode_id: str) -> bytes:
         """The step's ``steps.jsonl`` line (``writer`` stores the images it names, if new)."""
@@ -648,6 +665,8 @@ class _PendingRow:
         row.update(observation_row(self.obs, writer.image_ids(self.obs), self.goal))
         row["t"] = self.t
         row["action"] = self.action
+        if self.action_input is not None:
+            row["action_input"] = self.action_input
         row["reward"] = self.reward
         row["terminated"] = self.terminated
         row["truncated"] = self.truncated

@@ -258,7 +258,10 @@ def replay_episode(
                 break
             if on_step is not None:
                 on_step(env, t)
-            obs, reward, terminated, truncated, info = env.step(action)
+            # A structured action the env refused as malformed has no string form that does
+            # the same: it was recorded as sent.
+            sent = row.get("action_input")
+            obs, reward, terminated, truncated, info = env.step(sent if sent is not None else action)
             checks: list[tuple[str, Any, Any]] = [
                 ("terminated", bool(row.get("terminated")), bool(terminated)),
                 ("truncated", bool(row.get("truncated")), bool(truncated)),

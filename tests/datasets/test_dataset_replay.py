@@ -71,3 +71,35 @@ def test_episodes_of_other_backends_are_skipped_with_the_reason(tmp_path: Path) 
     report = audit(tmp_path)
     assert report.ok and report.episodes[0].status == "skipped"
     assert "env id" in report.episodes[0].detail
+
+
+def test_structured_actions_the_env_refused_replay_exactly(tmp_path: Path) -> None:
+    """Random structured actions (many refused: well formed but illegal here, or naming an empty
+    label slot) are recorded so that replay sends what was sent and gets the same refusals."""
+    import gymnasium as gym
+    import numpy as np
+    import pytest
+
+    from cerebellum_gym.core.actions import CODES
+    from cerebellum_gym.datasets import DatasetError, RecordEpisodes
+
+    env = RecordEpisodes(gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn", max_steps=8, pixels=False), tmp_path)
+    env.action_space.seed(5)
+    env.reset(seed=1)
+    for _ in range(6):
+        action = env.action_space.sample()
+        action["text"] = action["text"][:8]
+        env.step(action)
+    env.step({"code": np.int64(CODES.index("T")), "label": np.int64(60), "text": ""})  # an empty slot
+    env.close()
+    (episode,) = open_dataset(tmp_path).episodes()
+    rows = episode.rows
+    assert sum(bool((r.get("info") or {}).get("invalid_action")) for r in rows) >= 3
+    assert rows[6]["action_input"] == {"code": CODES.index("T"), "label": 60, "text": ""}
+    assert all("action_input" not in r for r in rows if not (r.get("info") or {}).get("invalid_action"))
+    report = audit(tmp_path)
+    assert report.ok and [e.status for e in report.episodes] == ["ok"]
+    # What replay would send is checked as it is read: only a code, a label and a text.
+    rewrite_row(tmp_path, episode.episode_id, 6, lambda row: row.update(action_input={"code": "os.system"}))
+    with pytest.raises(DatasetError, match="action_input"):
+        list(open_dataset(tmp_path).episodes())
