@@ -10,6 +10,7 @@ the test process, with its emulator port scan on.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pickle
@@ -19,6 +20,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import gymnasium as gym
@@ -87,6 +89,27 @@ def _free_console_port_in_adb_scan_range() -> int:
     pytest.skip("every emulator port pair in 5554-5585 is taken on this machine")
 
 
+@contextlib.contextmanager
+def _unannounced_standin(standin: StandinSdk, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """A stand-in on console ``port`` whose own notice to its adb server is lost: its
+    ``$ANDROID_ADB_SERVER_PORT`` is a port bound but not listening, which refuses connections and
+    which no other server can take. Killed (with its process group) on leaving."""
+    with socket.socket() as nowhere:
+        nowhere.bind(("127.0.0.1", 0))
+        env = {**os.environ, **standin.env, "ANDROID_ADB_SERVER_PORT": str(nowhere.getsockname()[1])}
+        emulator = subprocess.Popen(
+            [str(standin.emulator), "-avd", "Standin", "-port", str(port), "-no-window"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            yield emulator
+        finally:
+            os.killpg(emulator.pid, signal.SIGKILL)
+            emulator.wait()
+
+
 def test_attach_to_emulators_found_by_the_adb_scan(standin: StandinSdk, tmp_path: Path) -> None:
     """An emulator started before the adb server: a server started later finds it by its port scan.
 
@@ -95,18 +118,7 @@ def test_attach_to_emulators_found_by_the_adb_scan(standin: StandinSdk, tmp_path
     scan has started; see ``scanning_adb_server``).
     """
     port = _free_console_port_in_adb_scan_range()
-    # A port bound but not listening refuses connections, and no other server can take it: the
-    # emulator's own notice to its adb server is lost, so only the scan can find it.
-    nowhere = socket.socket()
-    nowhere.bind(("127.0.0.1", 0))
-    env = {**os.environ, **standin.env, "ANDROID_ADB_SERVER_PORT": str(nowhere.getsockname()[1])}
-    emulator = subprocess.Popen(
-        [str(standin.emulator), "-avd", "Standin", "-port", str(port), "-no-window"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    try:
+    with _unannounced_standin(standin, port) as emulator:
         # The scan runs once, when the server starts: wait until the emulator's adb port listens
         # (a loaded machine can take seconds to start the stand-in's interpreter).
         deadline = time.monotonic() + 30
@@ -136,36 +148,19 @@ def test_attach_to_emulators_found_by_the_adb_scan(standin: StandinSdk, tmp_path
             assert emulator.poll() is None  # an attached emulator is not the pool's to shut down
         finally:
             fresh.stop()
-    finally:
-        os.killpg(emulator.pid, signal.SIGKILL)
-        emulator.wait()
-        nowhere.close()
 
 
 def test_attach_by_serial_beyond_the_adb_scan(standin: StandinSdk) -> None:
     """An emulator above adb's scan range whose own notice was lost, named to the pool: the pool
     tells the server about it (``host:emulator:<adb port>``) and attaches it."""
     port = standin.base_port + 42
-    nowhere = socket.socket()
-    nowhere.bind(("127.0.0.1", 0))
-    env = {**os.environ, **standin.env, "ANDROID_ADB_SERVER_PORT": str(nowhere.getsockname()[1])}
-    emulator = subprocess.Popen(
-        [str(standin.emulator), "-avd", "Standin", "-port", str(port), "-no-window"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    try:
-        serial = f"emulator-{port}"
+    serial = f"emulator-{port}"
+    with _unannounced_standin(standin, port) as emulator:
         with EmulatorPool(attach=[serial], env=standin.env, boot_timeout=30) as pool:
             assert [e.serial for e in pool.emulators] == [serial]
             assert not pool.emulators[0].launched and pool.health(0).ok
             assert f"{serial}\tdevice" in standin.adb.run("devices").stdout
         assert emulator.poll() is None  # attached, so not the pool's to shut down
-    finally:
-        os.killpg(emulator.pid, signal.SIGKILL)
-        emulator.wait()
-        nowhere.close()
 
 
 def test_launch_boot_health_and_clean_shutdown(standin: StandinSdk, tmp_path: Path) -> None:
