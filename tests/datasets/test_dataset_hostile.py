@@ -156,20 +156,13 @@ def test_a_bad_steps_line_is_named_by_file_and_line(data_copy: Path, damage: str
     assert message in str(caught.value)
 
 
-@pytest.mark.parametrize("damage", list(ROW_DAMAGE))
-def test_a_step_field_of_the_wrong_type_is_named(data_copy: Path, damage: str) -> None:
-    edit, message = ROW_DAMAGE[damage]
-    edit_record(first_part(data_copy) / PART_STEPS, 2, edit)
-    with pytest.raises(DatasetError, match=f"{PART_STEPS}: line 2: ") as caught:
-        read_everything(data_copy)
-    assert message in str(caught.value)
-
-
-@pytest.mark.parametrize("damage", list(META_DAMAGE))
-def test_an_episode_field_of_the_wrong_type_is_named(data_copy: Path, damage: str) -> None:
-    edit, message = META_DAMAGE[damage]
-    edit_record(first_part(data_copy) / PART_EPISODES, 2, edit)
-    with pytest.raises(DatasetError, match=f"{PART_EPISODES}: line 2: ") as caught:
+@pytest.mark.parametrize(
+    ("file", "damage"), [(PART_STEPS, damage) for damage in ROW_DAMAGE] + [(PART_EPISODES, damage) for damage in META_DAMAGE]
+)
+def test_a_field_of_the_wrong_type_is_named(data_copy: Path, file: str, damage: str) -> None:
+    edit, message = (ROW_DAMAGE if file == PART_STEPS else META_DAMAGE)[damage]
+    edit_record(first_part(data_copy) / file, 2, edit)
+    with pytest.raises(DatasetError, match=f"{file}: line 2: ") as caught:
         read_everything(data_copy)
     assert message in str(caught.value)
 
