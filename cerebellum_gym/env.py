@@ -75,7 +75,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         screenshot_width: width of the current screenshot (the reference agent reads 464 px; at
             least :data:`MIN_IMAGE_WIDTH`, as is ``history_width``).
         pixels: ``False`` drops every image from the observation (tree-only mode, fastest).
-        history_len: past frames kept in the observation.
+        history_len: past frames kept in the observation (at least 1).
         history_width: width of history screenshots.
         max_tree_chars: the compact tree is cut to this many characters.
         max_labels: label slots (elements beyond these get no label).
@@ -141,8 +141,9 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         ):
             if value <= 0:
                 raise ValueError(f"{name} must be positive, got {value}")
-        if history_len < 0:
-            raise ValueError(f"history_len must be >= 0, got {history_len}")
+        if history_len < 1:
+            # The observation's history mask is a MultiBinary(history_len), which needs one slot.
+            raise ValueError(f"history_len must be at least 1, got {history_len}")
         self._owns_device = owns_device
         self.device: Device = device
         self.catalog = catalog

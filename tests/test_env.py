@@ -298,3 +298,11 @@ def test_a_refused_structured_action_is_shown_in_a_form_that_replays_the_same() 
     assert numpy_info["invalid_action"] and numpy_info["action"] == plain_info["action"] == "{'code': 0, 'label': 60, 'text': ''}"
     assert numpy_info["error"] == plain_info["error"]
     env.close()
+
+
+@pytest.mark.parametrize("history_len", [0, -1])
+def test_a_history_without_slots_is_refused_by_name(history_len: int) -> None:
+    """The history mask is a ``MultiBinary(history_len)``, which needs a slot: say so, rather than
+    let gymnasium's space fail with its own message."""
+    with pytest.raises(ValueError, match=f"history_len must be at least 1, got {history_len}"):
+        gym.make("Cerebellum-Sim-v0", history_len=history_len)
