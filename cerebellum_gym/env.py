@@ -28,7 +28,7 @@ from typing import Any, Final, Literal, SupportsFloat
 import gymnasium as gym
 import numpy as np
 
-from cerebellum_gym.core.actions import CODE_INDEX, CODES, MAX_TEXT_CHARS, Action, StructuredAction, coerce_action
+from cerebellum_gym.core.actions import CODE_INDEX, CODES, MAX_TEXT_CHARS, Action, StructuredAction, coerce_action, plain_structured
 from cerebellum_gym.core.history import History, frozen
 from cerebellum_gym.core.memory import reuse_freed_frames
 from cerebellum_gym.core.som import DEFAULT_MAX_LABELS, LabelledScreen, draw_overlay, label_screen
@@ -655,10 +655,7 @@ def _shown(action: object) -> str:
     (a recorded one, replayed) shows the same."""
     try:
         if isinstance(action, Mapping):
-            action = {
-                key: value.item() if isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.size == 1) else value
-                for key, value in action.items()
-            }
+            action = plain_structured(action)
         text = action if isinstance(action, str) else str(action)
     except Exception:  # an object whose __str__ fails is still an (invalid) action
         text = f"<{type(action).__name__}>"

@@ -31,6 +31,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
 from gymnasium.vector.utils import iterate
@@ -66,19 +67,17 @@ def vector_rollout(envs: gym.vector.VectorEnv, steps: int, seed: int) -> None:
 def timed(steps: int, seed: int, folder: Path | None, num_envs: int = 1) -> tuple[float, float, float]:
     """(wall s, process CPU s, stepping-thread CPU s) of one rollout; with ``folder``, recorded
     there (the writer drained)."""
+    envs: Any
     if num_envs > 1:
         record = {} if folder is None else {"record": folder, "record_agent": "random"}
-        envs = gym.make_vec("Cerebellum-Sim-v0", num_envs=num_envs, task=TASKS, **record)
-        wall, cpu, thread = time.perf_counter(), time.process_time(), time.thread_time()
-        vector_rollout(envs, steps, seed)
-        envs.close()  # drains the writers
-        return time.perf_counter() - wall, time.process_time() - cpu, time.thread_time() - thread
-    env = gym.make("Cerebellum-Sim-v0", task=TASKS)
-    if folder is not None:
-        env = RecordEpisodes(env, folder, agent="random")
+        envs, play = gym.make_vec("Cerebellum-Sim-v0", num_envs=num_envs, task=TASKS, **record), vector_rollout
+    else:
+        envs, play = gym.make("Cerebellum-Sim-v0", task=TASKS), rollout
+        if folder is not None:
+            envs = RecordEpisodes(envs, folder, agent="random")
     wall, cpu, thread = time.perf_counter(), time.process_time(), time.thread_time()
-    rollout(env, steps, seed)
-    env.close()  # drains the writer: the time covers everything being on disk
+    play(envs, steps, seed)
+    envs.close()  # drains the writers: the time covers everything being on disk
     return time.perf_counter() - wall, time.process_time() - cpu, time.thread_time() - thread
 
 

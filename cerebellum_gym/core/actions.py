@@ -260,6 +260,20 @@ def _structured_int(action: StructuredAction, key: str, default: int | None) -> 
     return int(value)
 
 
+def plain_structured(action: StructuredAction) -> dict[str, Any]:
+    """``action``'s entries with NumPy scalars (and one-element arrays) as plain Python values:
+    the same action whether it was sampled from the space or built again from JSON.
+
+    Example:
+        >>> plain_structured({"code": np.int64(0), "label": np.array(3), "text": "hi"})
+        {'code': 0, 'label': 3, 'text': 'hi'}
+    """
+    return {
+        key: value.item() if isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.size == 1) else value
+        for key, value in action.items()
+    }
+
+
 def _short(value: object, limit: int = 40) -> str:
     shown = repr(value)
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"

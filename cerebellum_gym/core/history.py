@@ -180,13 +180,8 @@ class History:
         """The observation's entries without copies, for a consumer that only reads them (the
         dataset recorder): the text tuples, the mask as a shared read-only array and, with
         pixels, the frames as :meth:`frames` gives them (a tuple of read-only arrays)."""
-        filled = len(self.actions)
-        padding = self._pads[filled]
-        entries: dict[str, object] = {
-            "actions": padding + tuple(self.actions),
-            "subtrees": padding + tuple(self.subtrees),
-            "mask": self._masks[filled],
-        }
+        actions, subtrees = self.texts()
+        entries: dict[str, object] = {"actions": actions, "subtrees": subtrees, "mask": self._masks[len(self.actions)]}
         if self._blank is not None:
             entries["screenshots"] = self.frames()
         return entries

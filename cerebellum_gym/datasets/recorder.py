@@ -60,6 +60,7 @@ import numpy as np
 from gymnasium.utils import RecordConstructorArgs
 from gymnasium.wrappers import OrderEnforcing, PassiveEnvChecker, RecordEpisodeStatistics, TimeLimit
 
+from cerebellum_gym.core.actions import plain_structured
 from cerebellum_gym.core.history import frozen
 from cerebellum_gym.datasets.format import (
     FORMAT_VERSION,
@@ -590,13 +591,11 @@ def _frame_sources(env: gym.Env[Any, Any]) -> Callable[[Any], Mapping[str, Any] 
 def _structured_input(action: Mapping[str, Any]) -> dict[str, Any] | None:
     """A structured action as plain JSON (``{"code", "label", "text"}``, NumPy scalars as
     numbers), or ``None`` when it holds anything else (it is then not replayed exactly)."""
-    plain: dict[str, Any] = {}
-    for key, given in action.items():
-        value = given.item() if isinstance(given, np.generic) or (isinstance(given, np.ndarray) and given.size == 1) else given
+    plain = plain_structured(action)
+    for key, value in plain.items():
         number = key in ("code", "label") and type(value) is int and -(2**63) <= value < 2**63
         if not (number or (key == "text" and isinstance(value, str))):
             return None
-        plain[key] = value
     return plain
 
 

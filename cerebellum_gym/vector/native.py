@@ -407,11 +407,8 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
                 # Dropped without close(): the open episodes are still ended and the writer let go.
                 weakref.finalize(self, _close_all, recorders)
         except BaseException:
-            for recorder in recorders:  # each closes its env
-                with contextlib.suppress(Exception):
-                    recorder.close()
-            for env in self.envs[len(recorders) :]:
-                env.close()
+            with contextlib.suppress(Exception):  # the error that stopped the build is the one to raise
+                _close_all([*recorders, *self.envs[len(recorders) :]])  # a recorder closes its env
             raise
         first = self.envs[0]
         self.single_observation_space = first.observation_space
