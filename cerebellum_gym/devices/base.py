@@ -163,6 +163,16 @@ class Device(abc.ABC):
     def now(self) -> datetime:
         """The device's wall clock."""
 
+    def get_clipboard(self) -> str | None:
+        """The primary clip's text (``None``: nothing copied), as AndroidWorld reads it through
+        the Clipper app (``ca.zgrs.clipper``), which may bring Clipper to the front and back."""
+        raise UnsupportedOperationError(f"{self.backend} devices cannot read the clipboard")
+
+    def set_clipboard(self, text: str) -> None:
+        """Copy ``text``, exactly as given, to the primary clip (AndroidWorld's set-ups do it
+        with Clipper's ``clipper.set`` broadcast)."""
+        raise UnsupportedOperationError(f"{self.backend} devices cannot set the clipboard")
+
     # --- lifecycle ---------------------------------------------------------------------------
 
     def factory_reset(self) -> None:

@@ -69,6 +69,9 @@ MODULES = (
     "task_evals/single/system.py",
     "task_evals/single/calendar/calendar.py",
     "task_evals/composite/system.py",
+    "task_evals/composite/markor_sms.py",
+    "task_evals/single/simple_gallery_pro.py",
+    "task_evals/single/simple_draw_pro.py",
     "task_evals/common_validators/sms_validators.py",
     "task_evals/common_validators/contacts_validators.py",
     "task_evals/common_validators/sqlite_validators.py",
@@ -229,7 +232,7 @@ def _shape(template: str) -> str:
 
 
 def test_every_mirrored_task_is_found_in_androidworld() -> None:
-    assert len(MIRRORED) == 53
+    assert len(MIRRORED) == 57
     for name in MIRRORED:
         template, complexity = androidworld(TASKS[name].mirrors or name)
         assert template and complexity > 0, name

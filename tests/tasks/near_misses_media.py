@@ -1,0 +1,48 @@
+"""Near misses of the clipboard, gallery and drawing tasks (merged into
+``test_sim_near_misses.NEAR_MISSES``, which runs them at three seeds)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from cerebellum_gym.sim.phone import Phone
+from cerebellum_gym.tasks.base import Task
+
+Case = Callable[[Phone, Task], "str | None"]
+MARKOR = "/sdcard/Documents/Markor"
+SMS = "content://sms"
+SMS_PKG = "com.simplemobiletools.smsmessenger"
+
+
+def _sms(phone: Phone, number: str, body: str) -> None:
+    phone.content_insert(SMS, {"address": number, "body": body, "date": str(int(phone.state.clock * 1000)), "type": "2", "read": "1"})
+    phone.start_app(SMS_PKG)
+
+
+def _note(phone: Phone, name: str, text: str) -> None:
+    phone.write_file(f"{MARKOR}/{name}", text.encode())
+
+
+def _other_number(number: str) -> str:
+    return number[:-2] + ("00" if not number.endswith("00") else "11")
+
+
+NEAR_MISSES: dict[str, list[tuple[str, Any]]] = {
+    "SystemCopyToClipboard": [
+        ("nothing copied", lambda p, t: None),
+        ("other text copied", lambda p, t: p.set_clipboard("Completely different words")),
+    ],
+    "SimpleSmsSendClipboardContent": [
+        ("the clip to another number", lambda p, t: _sms(p, _other_number(t.params["number"]), t.params["message"])),
+        ("other text to the number", lambda p, t: _sms(p, t.params["number"], "Completely unrelated words here.")),
+    ],
+    "MarkorCreateNoteFromClipboard": [
+        ("named note, other text", lambda p, t: _note(p, t.params["file_name"], "zzzzzzzzzzzzzzzzzz")),
+        ("the clip in another note", lambda p, t: _note(p, "other_" + t.params["file_name"], t.params["file_content"])),
+    ],
+    "MarkorCreateNoteAndSms": [
+        ("the note only", lambda p, t: _note(p, t.params["file_name"], t.params["text"])),
+        ("the text only", lambda p, t: _sms(p, t.params["number"], t.params["text"])),
+    ],
+}
