@@ -28,7 +28,15 @@ def _other_number(number: str) -> str:
     return number[:-2] + ("00" if not number.endswith("00") else "11")
 
 
+def _copy(phone: Phone, name: str, folder: str) -> None:
+    phone.write_file(f"/sdcard/{folder}/{name}", phone.read_file(f"/sdcard/DCIM/{name}"))
+
+
 NEAR_MISSES: dict[str, list[tuple[str, Any]]] = {
+    "SaveCopyOfReceiptTaskEval": [
+        ("copied to Documents", lambda p, t: _copy(p, t.params["file_name"], "Documents")),
+        ("copied under another name", lambda p, t: p.write_file("/sdcard/Download/copy.jpg", b"\xff\xd8")),
+    ],
     "SystemCopyToClipboard": [
         ("nothing copied", lambda p, t: None),
         ("other text copied", lambda p, t: p.set_clipboard("Completely different words")),

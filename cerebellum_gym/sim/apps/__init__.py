@@ -12,6 +12,7 @@ from cerebellum_gym.sim.apps.contacts import ContactsApp
 from cerebellum_gym.sim.apps.dialer import DialerApp
 from cerebellum_gym.sim.apps.expense import ProExpenseApp
 from cerebellum_gym.sim.apps.files import FilesApp
+from cerebellum_gym.sim.apps.gallery import SimpleGalleryApp
 from cerebellum_gym.sim.apps.markor import MarkorApp
 from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
 from cerebellum_gym.sim.apps.settings import SettingsApp
@@ -32,6 +33,7 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     ChromeApp,
     DialerApp,
     ClipperApp,
+    SimpleGalleryApp,
 )
 
 __all__ = [
@@ -49,5 +51,6 @@ __all__ = [
     "ProExpenseApp",
     "SettingsApp",
     "SimpleCalendarApp",
+    "SimpleGalleryApp",
     "SimpleSmsApp",
 ]
