@@ -831,3 +831,122 @@ def broken_image_mark(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: int) -
     """The mark a gallery paints for a picture it cannot decode: a crossed-out frame."""
     draw.rectangle((cx - r, cy - r, cx + r, cy + r), outline=render.TEXT_SECONDARY, width=max(1, r // 8))
     render.draw_icon(draw, "✕", (cx - r * 0.7, cy - r * 0.7, cx + r * 0.7, cy + r * 0.7), render.TEXT_SECONDARY)
+
+
+#: One stroke on a :class:`Canvas`: its colour and a line ``(x1, y1, x2, y2)`` in the drawing
+#: area's own device pixels (a dot when both ends meet).
+Stroke = tuple[RGB, tuple[int, int, int, int]]
+
+
+class Canvas(Widget):
+    """A drawing surface that strokes follow: a swipe that starts on it draws a line from where
+    the finger went down to where it lifted, in the current colour; with ``tap_draws`` a tap
+    draws a dot. The drawing area is ``area`` (width, height) centred in the widget.
+
+    The action set has no free-form swipe, so the canvas says it is scrollable in the tree: the
+    env's U/D/L/R swipes then run across it (and draw), as a finger across a canvas does.
+    """
+
+    class_name = "android.view.View"
+    default_height = 1200
+
+    def __init__(
+        self,
+        strokes: Sequence[Stroke],
+        *,
+        on_stroke: Callable[[Stroke], None],
+        color: RGB,
+        area: tuple[int, int] | None = None,
+        line_width: int = 8,
+        tap_draws: bool = True,
+        **kwargs: object,
+    ) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.strokes = tuple(strokes)
+        self.on_stroke = on_stroke
+        self.color = color
+        self.area = area
+        self.line_width = line_width
+        self.tap_draws = tap_draws
+
+    @property
+    def clickable(self) -> bool:
+        return True
+
+    def _area(self, bounds: Bounds) -> Bounds:
+        left, top, right, bottom = bounds
+        if self.area is None:
+            return bounds
+        w, h = min(self.area[0], right - left), min(self.area[1], bottom - top)
+        x0, y0 = left + (right - left - w) // 2, top + (bottom - top - h) // 2
+        return (x0, y0, x0 + w, y0 + h)
+
+    def _local(self, area: Bounds, x: int, y: int) -> tuple[int, int]:
+        return min(max(x, area[0]), area[2] - 1) - area[0], min(max(y, area[1]), area[3] - 1) - area[1]
+
+    def tap(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
+        area = self._area(bounds)
+        if not self.tap_draws or not (area[0] <= x < area[2] and area[1] <= y < area[3]):
+            return False
+        lx, ly = self._local(area, x, y)
+        self.on_stroke((self.color, (lx, ly, lx, ly)))
+        return True
+
+    def drag(self, phone: Phone, x1: int, y1: int, x2: int, y2: int, bounds: Bounds) -> bool:
+        area = self._area(bounds)
+        if not (area[0] <= x1 < area[2] and area[1] <= y1 < area[3]):
+            return False  # a swipe from outside the drawing scrolls the screen
+        self.on_stroke((self.color, (*self._local(area, x1, y1), *self._local(area, x2, y2))))
+        return True
+
+    def render_key(self) -> Hashable:
+        return (self.strokes, self.area, self.line_width)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        full_w, full_h = round(width / scale), round(height / scale)
+        w, h = self.area if self.area is not None else (full_w, full_h)
+        w, h = min(w, full_w), min(h, full_h)
+        x0, y0 = round((full_w - w) // 2 * scale), round((full_h - h) // 2 * scale)
+        draw.rectangle((x0, y0, x0 + round(w * scale) - 1, y0 + round(h * scale) - 1), fill=(255, 255, 255), outline=render.DIVIDER)
+        lw = max(1, round(self.line_width * scale))
+        for color, (a, b, c, d) in self.strokes:
+            start, end = (x0 + a * scale, y0 + b * scale), (x0 + c * scale, y0 + d * scale)
+            if (a, b) == (c, d):
+                draw.ellipse((start[0] - lw / 2, start[1] - lw / 2, start[0] + lw / 2, start[1] + lw / 2), fill=color)
+            else:
+                draw.line((start, end), fill=color, width=lw)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.area)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.bounds = self._area(bounds)
+        node.clickable = True
+        node.scrollable = True
+        return node
+
+
+class Swatch(Widget):
+    """A colour button: a filled square (``selected`` rings it)."""
+
+    class_name = "android.widget.Button"
+    default_height = 126
+
+    def __init__(self, color: RGB, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.color = color
+
+    def render_key(self) -> Hashable:
+        return (self.color, self.selected, self.background)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        side = min(width, height) - 2 * max(2, round(14 * scale))
+        x0, y0 = (width - side) // 2, (height - side) // 2
+        if self.selected:
+            ring = max(2, round(8 * scale))
+            draw.rectangle((x0 - ring, y0 - ring, x0 + side + ring, y0 + side + ring), fill=render.TEXT)
+        draw.rectangle((x0, y0, x0 + side, y0 + side), fill=self.color)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.color)

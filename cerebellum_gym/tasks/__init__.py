@@ -5,7 +5,7 @@ Importing this package registers every bundled task.
 
 from __future__ import annotations
 
-from cerebellum_gym.tasks import calendar, clipboard, clock, contacts, expense, files, gallery, markor, media, sms, system
+from cerebellum_gym.tasks import calendar, clipboard, clock, contacts, draw, expense, files, gallery, markor, media, sms, system
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.registry import (
     TASKS,
@@ -25,6 +25,7 @@ __all__ = [
     "clipboard",
     "clock",
     "contacts",
+    "draw",
     "expense",
     "families",
     "files",

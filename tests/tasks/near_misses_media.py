@@ -33,6 +33,10 @@ def _copy(phone: Phone, name: str, folder: str) -> None:
 
 
 NEAR_MISSES: dict[str, list[tuple[str, Any]]] = {
+    "SimpleDrawProCreateDrawing": [
+        ("saved in Download", lambda p, t: p.write_file(f"/sdcard/Download/{t.params['file_name']}", b"drawing")),
+        ("extension doubled", lambda p, t: p.write_file(f"/sdcard/Pictures/{t.params['file_name']}.png", b"drawing")),
+    ],
     "SaveCopyOfReceiptTaskEval": [
         ("copied to Documents", lambda p, t: _copy(p, t.params["file_name"], "Documents")),
         ("copied under another name", lambda p, t: p.write_file("/sdcard/Download/copy.jpg", b"\xff\xd8")),

@@ -1,4 +1,4 @@
-"""The clipboard and gallery tasks' own parameter pools are AndroidWorld's (read from its source
+"""The clipboard, gallery and drawing tasks' own parameter pools are AndroidWorld's (read from its source
 with ``ast``, as tests/tasks/test_androidworld_conformance.py reads the shared pools), and the
 receipt they push carries its text in its pixels only."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from test_androidworld_conformance import READ, _local_literal
 
-from cerebellum_gym.tasks import gallery
+from cerebellum_gym.tasks import draw, gallery
 from cerebellum_gym.tasks.clipboard import CLIPBOARD_CONTENTS
 
 RECEIPTS = "task_evals/utils/receipt_generator.py"
@@ -35,3 +35,10 @@ def test_receipt_draws_like_androidworld() -> None:
     assert "2023-01-01" <= receipt["date"] < "2023-10-15"
     assert gallery.receipt_text(receipt).splitlines()[2] == "Date, Item, Amount"
     assert gallery.receipt_jpeg(receipt)[:2] == b"\xff\xd8"
+
+
+@pytest.mark.skipif(READ is None, reason="AndroidWorld's source is not available")
+def test_drawing_name_pools_are_androidworlds() -> None:
+    rel = "task_evals/single/simple_draw_pro.py"
+    assert tuple(_local_literal(rel, "generate_random_params", "words")) == draw.DRAWING_WORDS
+    assert tuple(_local_literal(rel, "generate_random_params", "extensions")) == draw.DRAWING_EXTENSIONS

@@ -10,6 +10,7 @@ from cerebellum_gym.sim.apps.clipper import ClipperApp
 from cerebellum_gym.sim.apps.clock import ClockApp
 from cerebellum_gym.sim.apps.contacts import ContactsApp
 from cerebellum_gym.sim.apps.dialer import DialerApp
+from cerebellum_gym.sim.apps.draw import SimpleDrawApp
 from cerebellum_gym.sim.apps.expense import ProExpenseApp
 from cerebellum_gym.sim.apps.files import FilesApp
 from cerebellum_gym.sim.apps.gallery import SimpleGalleryApp
@@ -34,6 +35,7 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     DialerApp,
     ClipperApp,
     SimpleGalleryApp,
+    SimpleDrawApp,
 )
 
 __all__ = [
@@ -51,6 +53,7 @@ __all__ = [
     "ProExpenseApp",
     "SettingsApp",
     "SimpleCalendarApp",
+    "SimpleDrawApp",
     "SimpleGalleryApp",
     "SimpleSmsApp",
 ]

@@ -20,11 +20,11 @@ from PIL import ImageDraw
 
 from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import images, render
+from cerebellum_gym.sim.apps import picker
 from cerebellum_gym.sim.apps.base import App, Route
-from cerebellum_gym.sim.apps.files import STANDARD_FOLDERS
 from cerebellum_gym.sim.render import font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ImageView, ListItem, Row, Text, Widget, broken_image_mark
+from cerebellum_gym.sim.widgets import Dialog, IconButton, ImageView, Row, Text, Widget, broken_image_mark
 
 ROOT = "/sdcard"
 PACKAGE = "com.simplemobiletools.gallery.pro"
@@ -32,9 +32,6 @@ COLUMNS = 3
 TILE_HEIGHT = 420
 VIEWER_HEIGHT = 2085  # the body of a screen with a toolbar: 2400 - status - toolbar - nav
 ORANGE = (243, 112, 33)
-STORAGE_LABEL = "Internal storage"
-PICKER_ROW = 140
-PICKER_ROWS = 12  # what fits in the dialog on the screen
 
 
 class GalleryTile(ImageView):
@@ -229,33 +226,10 @@ class SimpleGalleryApp(App):
     def _pick(self, route: Route, op: str, paths: list[str]) -> None:
         self.set_dialog("picker", picker=ROOT, op=op, items=paths)
 
-    def _folders(self, folder: str) -> list[str]:
-        """The folders the picker lists in ``folder`` (the standard ones show at the root even
-        before they exist, as Android creates them)."""
-        names = set(self.phone.list_dir(folder))
-        standard = set(STANDARD_FOLDERS) if folder == ROOT else set()
-        folders = {n for n in names | standard if n in standard or self.phone.is_dir(f"{folder}/{n}")}
-        return sorted((n for n in folders if not n.startswith(".")), key=str.lower)
-
     def _picker(self, route: Route) -> Dialog | None:
         if route.get("dialog") != "picker":
             return None
-        here = route["picker"]
-        rows: list[Widget] = []
-        if here != ROOT:
-            rows.append(ListItem("..", avatar="↑", height=PICKER_ROW, on_tap=lambda: route.update(picker=posixpath.dirname(here))))
-        for name in self._folders(here):
-            rows.append(ListItem(name, avatar="▸", height=PICKER_ROW, on_tap=lambda n=name: route.update(picker=f"{here}/{n}")))
-        shown = STORAGE_LABEL + here[len(ROOT) :]
-        return Dialog(
-            "Select a folder",
-            [
-                Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)),
-                Button("OK", filled=False, on_tap=lambda: self._transfer(route)),
-            ],
-            message=shown,
-            body=rows[:PICKER_ROWS],
-        )
+        return picker.folder_dialog(self, route, "picker", lambda _: self._transfer(route), lambda: self.set_dialog(None))
 
     def _transfer(self, route: Route) -> None:
         """Copy or move the chosen pictures into the picked folder (a name taken there is
