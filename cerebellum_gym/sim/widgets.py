@@ -907,7 +907,9 @@ class Canvas(Widget):
         w, h = self.area if self.area is not None else (full_w, full_h)
         w, h = min(w, full_w), min(h, full_h)
         x0, y0 = round((full_w - w) // 2 * scale), round((full_h - h) // 2 * scale)
-        draw.rectangle((x0, y0, x0 + round(w * scale) - 1, y0 + round(h * scale) - 1), fill=(255, 255, 255), outline=render.DIVIDER)
+        draw.rectangle(
+            (x0, y0, x0 + max(0, round(w * scale) - 1), y0 + max(0, round(h * scale) - 1)), fill=(255, 255, 255), outline=render.DIVIDER
+        )
         lw = max(1, round(self.line_width * scale))
         for color, (a, b, c, d) in self.strokes:
             start, end = (x0 + a * scale, y0 + b * scale), (x0 + c * scale, y0 + d * scale)
@@ -941,7 +943,7 @@ class Swatch(Widget):
         return (self.color, self.selected, self.background)
 
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
-        side = min(width, height) - 2 * max(2, round(14 * scale))
+        side = max(1, min(width, height) - 2 * max(1, round(14 * scale)))  # a pixel even at RL's 48 px
         x0, y0 = (width - side) // 2, (height - side) // 2
         if self.selected:
             ring = max(2, round(8 * scale))

@@ -1,5 +1,6 @@
-"""Simple Draw Pro's task: a drawing saved under a given name in ``Pictures``, judged on the files
-as AndroidWorld judges it.
+"""Drawing tasks: Simple Draw Pro's drawing saved under a given name in ``Pictures``, judged on the
+files as AndroidWorld judges it, and the browser's Color Challenge page (BrowserDraw), judged on
+the "Success!" its Submit prints, as AndroidWorld's browser judges are.
 
 The app's save dialog takes a name, a format (PNG, SVG, JPG; the app appends the extension) and a
 folder; AndroidWorld's file name already carries one of those extensions, so the name typed is
@@ -13,11 +14,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from cerebellum_gym.appdata.browser_pages import DRAW_COLORS, androidworld_draw_colors
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device
 from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import find_under
+from cerebellum_gym.tasks.files import BrowserOracle, _BrowserTask
 from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
@@ -99,3 +102,45 @@ class SimpleDrawProCreateDrawing(Task):
 
     def oracle(self) -> Oracle:
         return SaveDrawingOracle(self.params["file_name"], "Pictures")
+
+
+class DrawPageOracle(BrowserOracle):
+    """:class:`BrowserOracle` on the Color Challenge page: for each of the page's three colours,
+    its palette button, then a stroke (D, U, R, L: four different strokes from the canvas's
+    centre); then Submit."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__("draw", seed)
+        self.colors = androidworld_draw_colors(seed)
+        self.drawn = 0
+        self.picked = False
+
+    def on_page(self, screen: LabelledScreen) -> str:
+        if self.drawn < len(self.colors):
+            if not self.picked:
+                index = DRAW_COLORS.index(self.colors[self.drawn])
+                rows = [n for n in screen.root.iter() if n.resource_id.endswith(":id/colorPalette")]
+                label = screen.label_of(rows[index // 8].children[index % 8]) if len(rows) > index // 8 else None
+                if label is None:
+                    return self.scroll_search(screen)
+                self.picked = True
+                return self.tap(label)
+            self.picked = False
+            self.drawn += 1
+            return "DURL"[self.drawn - 1]
+        return self.tap(label_for(screen, text="Submit") or "")
+
+
+@register_task
+class BrowserDraw(_BrowserTask):
+    name = "BrowserDraw"
+    mirrors = "BrowserDraw"
+    complexity: ClassVar[float] = 2.0
+    kind = "draw"
+    template = (
+        "Open the file task.html in Downloads in the file manager; when prompted open it with Chrome. "
+        "Then create a drawing using the three colors shown at the top and hit submit."
+    )
+
+    def oracle(self) -> Oracle:
+        return DrawPageOracle(self.params["browser_task_seed"])

@@ -28,11 +28,32 @@ def _other_number(number: str) -> str:
     return number[:-2] + ("00" if not number.endswith("00") else "11")
 
 
+def _draw_page(phone: Phone, task: Task, colors: int, submit: bool) -> None:
+    """The Color Challenge page open with ``colors`` of its three colours drawn (each its own
+    stroke), submitted or not."""
+    from cerebellum_gym.appdata.browser_pages import androidworld_draw_colors, hex_rgb
+
+    chrome = phone.app("com.android.chrome")
+    chrome.data.update(welcomed=True, sync_asked=True)
+    wanted = androidworld_draw_colors(task.params["browser_task_seed"])
+    strokes = [(hex_rgb(c), (390, 390, 390 - 300 * (i == 0), 390 + 300 * (i == 1))) for i, c in enumerate(wanted[:colors])]
+    chrome.reset_to("page", url="file:///sdcard/Download/task.html", strokes=strokes, result="")
+    phone.start_app("com.android.chrome")
+    if submit:
+        submit_button = phone.ui_tree().find(text="Submit")
+        assert submit_button is not None
+        phone.tap(*submit_button.center)
+
+
 def _copy(phone: Phone, name: str, folder: str) -> None:
     phone.write_file(f"/sdcard/{folder}/{name}", phone.read_file(f"/sdcard/DCIM/{name}"))
 
 
 NEAR_MISSES: dict[str, list[tuple[str, Any]]] = {
+    "BrowserDraw": [
+        ("two of three colours, submitted", lambda p, t: _draw_page(p, t, 2, True)),
+        ("three colours, not submitted", lambda p, t: _draw_page(p, t, 3, False)),
+    ],
     "SimpleDrawProCreateDrawing": [
         ("saved in Download", lambda p, t: p.write_file(f"/sdcard/Download/{t.params['file_name']}", b"drawing")),
         ("extension doubled", lambda p, t: p.write_file(f"/sdcard/Pictures/{t.params['file_name']}.png", b"drawing")),
