@@ -50,6 +50,10 @@ def _copy(phone: Phone, name: str, folder: str) -> None:
 
 
 NEAR_MISSES: dict[str, list[tuple[str, Any]]] = {
+    "MarkorTranscribeReceipt": [
+        ("the header only", lambda p, t: _note(p, "receipt.md", "Date, Item, Amount")),
+        ("the right text in another note", lambda p, t: _note(p, "receipt.txt", t.params["text"])),
+    ],
     "BrowserDraw": [
         ("two of three colours, submitted", lambda p, t: _draw_page(p, t, 2, True)),
         ("three colours, not submitted", lambda p, t: _draw_page(p, t, 3, False)),

@@ -4,6 +4,8 @@ receipt they push carries its text in its pixels only."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from test_androidworld_conformance import READ, _local_literal
 
@@ -29,12 +31,18 @@ def test_receipt_pools_are_androidworlds() -> None:
 def test_receipt_draws_like_androidworld() -> None:
     import numpy as np
 
-    receipt = gallery.random_receipt(np.random.default_rng(3))
-    low, high = dict(gallery.RECEIPT_ITEMS)[receipt["item"]]
-    assert low <= float(receipt["price"][1:]) <= high
-    assert "2023-01-01" <= receipt["date"] < "2023-10-15"
+    receipt = gallery.random_receipt(np.random.default_rng(3), 5)
+    for day, item, price in receipt["transactions"]:
+        low, high = dict(gallery.RECEIPT_ITEMS)[item]
+        assert low <= float(price[1:]) <= high
+        assert "2023-01-01" <= day < "2023-10-15"
     assert gallery.receipt_text(receipt).splitlines()[2] == "Date, Item, Amount"
-    assert gallery.receipt_jpeg(receipt)[:2] == b"\xff\xd8"
+    assert len(gallery.receipt_text(receipt).splitlines()) == 8
+    assert gallery.receipt_image(receipt)[:2] == b"\xff\xd8"
+    png = gallery.receipt_image(receipt, "PNG")
+    from PIL import Image
+
+    assert Image.open(io.BytesIO(png)).size == (500, 900)  # max(250, 50 * (5 + 4)) * 2
 
 
 @pytest.mark.skipif(READ is None, reason="AndroidWorld's source is not available")
