@@ -21,6 +21,7 @@ from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import find_under
 from cerebellum_gym.tasks.files import BrowserOracle, _BrowserTask
+from cerebellum_gym.tasks.gallery import picker_step
 from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
@@ -47,12 +48,10 @@ class SaveDrawingOracle(ScriptedOracle):
         step = self.open_app(screen, DRAW_PACKAGE, "Simple Draw Pro")
         if step is not None:
             return step
+        picked = picker_step(self, screen, self.folder)
+        if picked is not None:
+            return picked[0]
         title = screen.root.find(resource_id="android:id/alertTitle")
-        if title is not None and title.text == "Select a folder":
-            here = screen.root.find(resource_id="android:id/message")
-            if here is not None and here.text.endswith("/" + self.folder):
-                return self.tap(label_for(screen, text="OK") or "")
-            return self.tap(label_for(screen, text=self.folder) or label_for(screen, text="..") or "")
         if title is not None and title.text == "Save as":
             name = find(screen, lambda n: n.resource_id.endswith(":id/save_image_filename"))
             if name is not None and name[1].text != self.base:

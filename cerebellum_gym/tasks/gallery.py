@@ -84,6 +84,17 @@ def receipt_image(receipt: dict[str, Any], fmt: str = "JPEG") -> bytes:
     return out.getvalue()
 
 
+def picker_step(oracle: ScriptedOracle, screen: LabelledScreen, folder: str) -> tuple[str, bool] | None:
+    """On the apps' folder picker, the next action toward ``folder`` (a folder of the storage's
+    root) and whether it is OK, which chooses it; ``None`` when no picker shows."""
+    if screen.root.find(resource_id="android:id/alertTitle", text="Select a folder") is None:
+        return None
+    here = screen.root.find(resource_id="android:id/message")
+    if here is not None and here.text.endswith("/" + folder):
+        return oracle.tap(label_for(screen, text="OK") or ""), True
+    return oracle.tap(label_for(screen, text=folder) or label_for(screen, text="..") or ""), False
+
+
 class ViewPictureOracle(ScriptedOracle):
     """Open the album and the picture in the viewer; ``viewed`` once it shows."""
 
@@ -92,13 +103,16 @@ class ViewPictureOracle(ScriptedOracle):
         self.album, self.name = album, name
         self.viewed = False
 
+    def on_viewer(self, screen: LabelledScreen) -> str:
+        self.viewed = True
+        return "W"  # a moment to read it
+
     def act(self, screen: LabelledScreen) -> str:
         step = self.open_app(screen, GALLERY_PACKAGE, "Simple Gallery Pro")
         if step is not None:
             return step
         if screen.root.find(resource_id=f"{GALLERY_PACKAGE}:id/photo_view") is not None:
-            self.viewed = True
-            return "W"  # a moment to read it
+            return self.on_viewer(screen)
         hit = find(screen, lambda n: n.text == self.name and n.resource_id.endswith(":id/medium_name"))
         if hit is not None:
             return self.tap(hit[0])
@@ -108,36 +122,25 @@ class ViewPictureOracle(ScriptedOracle):
         return "B" if label_for(screen, desc="Navigate up") else self.scroll_search(screen)
 
 
-class CopyPictureOracle(ScriptedOracle):
+class CopyPictureOracle(ViewPictureOracle):
     """Open the album, the picture, Copy to, walk the folder picker to the target, OK."""
 
     def __init__(self, album: str, name: str, target: str) -> None:
-        super().__init__()
-        self.album, self.name, self.target = album, name, target
+        super().__init__(album, name)
+        self.target = target
         self.done = False
+
+    def on_viewer(self, screen: LabelledScreen) -> str:
+        return self.tap(label_for(screen, desc="Copy to") or "")
 
     def act(self, screen: LabelledScreen) -> str:
         if self.done:
             return "F"
-        step = self.open_app(screen, GALLERY_PACKAGE, "Simple Gallery Pro")
-        if step is not None:
-            return step
-        if screen.root.find(resource_id="android:id/alertTitle", text="Select a folder") is not None:
-            here = screen.root.find(resource_id="android:id/message")
-            if here is not None and here.text.endswith("/" + self.target):
-                self.done = True
-                return self.tap(label_for(screen, text="OK") or "")
-            label = label_for(screen, text=self.target)
-            return self.tap(label) if label else self.tap(label_for(screen, text="..") or "")
-        if screen.root.find(resource_id=f"{GALLERY_PACKAGE}:id/photo_view") is not None:
-            return self.tap(label_for(screen, desc="Copy to") or "")
-        hit = find(screen, lambda n: n.text == self.name and n.resource_id.endswith(":id/medium_name"))
-        if hit is not None:
-            return self.tap(hit[0])
-        album = find(screen, lambda n: n.text == self.album and n.resource_id.endswith(":id/dir_name"))
-        if album is not None:
-            return self.tap(album[0])
-        return "B" if label_for(screen, desc="Navigate up") else self.scroll_search(screen)
+        picked = picker_step(self, screen, self.target)
+        if picked is not None:
+            self.done = picked[1]
+            return picked[0]
+        return super().act(screen)
 
 
 @register_task
