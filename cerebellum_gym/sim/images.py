@@ -51,7 +51,10 @@ def _decode(data: bytes, box: tuple[int, int]) -> Image.Image | None:
             warnings.simplefilter("ignore")  # PIL's DecompressionBombWarning: handled below
             with Image.open(io.BytesIO(data)) as image:
                 if image.format == "JPEG":
-                    image.draft("RGB", (width, height))  # decode subsampled, never at full size
+                    # Decode subsampled (1/2 to 1/8) to the least that still covers the picture as
+                    # fitted in the box, never at full size.
+                    fit = min(width / image.width, height / image.height, 1.0)
+                    image.draft("RGB", (max(1, round(image.width * fit)), max(1, round(image.height * fit))))
                 if image.width * image.height > MAX_DECODE_PIXELS:
                     return None
                 image.seek(0)
