@@ -69,7 +69,7 @@ import shlex
 import subprocess
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import numpy as np
 
@@ -85,6 +85,9 @@ from cerebellum_gym.errors import (
     InfraError,
     UnsupportedOperationError,
 )
+
+if TYPE_CHECKING:
+    from cerebellum_gym.devices.androidworld_clock import SimulatedTime
 
 TreeSource = Literal["forest", "uiautomator"]
 TextInput = Literal["adb", "json_action"]
@@ -395,6 +398,16 @@ class AndroidWorldDevice(ShellDevice):
         timeout: seconds an adb command may take.
         task_family: the AndroidWorld registry family whose tasks the loader offers on this device.
         close_env: close the env on :meth:`close`; defaults to whether this device built it.
+        in_process: the served simulator in this process
+            (:class:`~cerebellum_gym.devices.androidworld_embedded.InProcessPhone`) behind
+            ``env``, when the caller built AndroidWorld's env over one itself; the embedded
+            simulator's own when ``served``. With one, time is the phone's clock (every wait of
+            AndroidWorld's code run through this device and its tasks advances it, see
+            :mod:`~cerebellum_gym.devices.androidworld_clock`).
+        direct: read the screen and UI tree from the phone in this process and send inputs to
+            it there (``True``), or through AndroidWorld's env and adb (``False``); ``"auto"``
+            (default): directly whenever ``in_process`` is there. AndroidWorld's own set-up and
+            judges go through adb either way.
 
     Raises:
         CerebellumError: AndroidWorld is not importable (with install instructions).
@@ -421,6 +434,8 @@ class AndroidWorldDevice(ShellDevice):
         timeout: float = 10.0,
         task_family: str = "android_world",
         close_env: bool | None = None,
+        in_process: Any = None,
+        direct: bool | Literal["auto"] = "auto",
     ) -> None:
         if tree_source not in ("auto", "forest", "uiautomator"):
             raise ValueError(f"tree_source must be 'auto', 'forest' or 'uiautomator', got {tree_source!r}")
@@ -468,6 +483,7 @@ class AndroidWorldDevice(ShellDevice):
 
             self.embedded = EmbeddedAndroidWorld(served, adb_path=adb_path, freeze_datetime=freeze_datetime, timeout=timeout)
             env = self.embedded.env
+            in_process = self.embedded.in_process
             self._close_env = True if close_env is None else close_env
         elif where == "emulator":
             launcher = import_android_world("env.env_launcher")
@@ -497,13 +513,23 @@ class AndroidWorldDevice(ShellDevice):
         self.transition_pause = transition_pause
         self.timeout = float(timeout)
         self.task_family = task_family
+        #: The served phone in this process, if AndroidWorld runs on one.
+        self.in_process: Any = in_process
+        #: The phone's clock: AndroidWorld's waits through this device advance it (else ``None``: real time).
+        self.clock: SimulatedTime | None = None if in_process is None else in_process.clock
+        if direct not in ("auto", True, False):
+            raise ValueError(f"direct must be True, False or 'auto', got {direct!r}")
+        if direct is True and in_process is None:
+            raise ConfigError("direct=True reads the phone in this process; this device has none (in_process)")
+        #: Whether the screen, tree and inputs go straight to the phone in this process.
+        self.direct = in_process is not None and direct is not False
         self._closed = False
         self._state: Any = None  # the last fetched state, until an input makes it stale
         self._state_fresh = False
         self._last_input = -math.inf
         self._settled = True  # no input since the last observation
         try:
-            with guarded("reading the logical screen size"):
+            with self._guarded("reading the logical screen size"):
                 width, height = env.logical_screen_size
         except BaseException:
             self.close()
@@ -521,6 +547,27 @@ class AndroidWorldDevice(ShellDevice):
         """The env's ``AndroidWorldController`` (what ``adb_utils`` functions take)."""
         return self.env.controller
 
+    def simulated_time(self) -> contextlib.AbstractContextManager[Any]:
+        """A block in which AndroidWorld's code waits on this device's clock: the phone's on the
+        embedded simulator (:mod:`~cerebellum_gym.devices.androidworld_clock`), real time
+        elsewhere (a no-op)."""
+        return contextlib.nullcontext() if self.clock is None else self.clock.scope()
+
+    @contextlib.contextmanager
+    def _guarded(self, what: str) -> Iterator[None]:
+        """:func:`guarded`, on this device's clock."""
+        with guarded(what), self.simulated_time():
+            yield
+
+    def _sleep(self, seconds: float) -> None:
+        if self.clock is None:
+            time.sleep(seconds)
+        else:
+            self.clock.sleep(seconds)
+
+    def _monotonic(self) -> float:
+        return time.monotonic() if self.clock is None else self.clock.monotonic()
+
     def _check_open(self) -> None:
         if self._closed:
             raise DeviceLostError("AndroidWorld device is closed")
@@ -529,7 +576,7 @@ class AndroidWorldDevice(ShellDevice):
         """An input went out: the kept state is stale, and the next one waits for the UI."""
         self._state = None
         self._state_fresh = False
-        self._last_input = time.monotonic()
+        self._last_input = self._monotonic()
         self._settled = False
 
     def execute_json_action(self, **fields: Any) -> None:
@@ -540,7 +587,7 @@ class AndroidWorldDevice(ShellDevice):
         self._check_open()
         action = self._json_action.JSONAction(**fields)
         self._touched()
-        with guarded(f"execute_action({fields.get('action_type')})"):
+        with self._guarded(f"execute_action({fields.get('action_type')})"):
             self.env.execute_action(action)
 
     def shell(
@@ -562,7 +609,7 @@ class AndroidWorldDevice(ShellDevice):
         # android_env retries a non-zero exit (restarting the adb server) and then raises, so the
         # wrapper always exits 0 and reports the command's status after a marker of its own.
         wrapped = f"( {line} ) 2>{err}; printf '\\n{marker}%d\\n' $?; cat {err} 2>/dev/null; rm -f {err}"
-        with guarded(f"adb shell {line[:60]!r}"):
+        with self._guarded(f"adb shell {line[:60]!r}"):
             response = self._adb_utils.issue_generic_request(["shell", wrapped], self.controller, timeout_sec=timeout or self.timeout)
         status = int(getattr(response, "status", ADB_STATUS_OK))
         if status != ADB_STATUS_OK:
@@ -592,15 +639,15 @@ class AndroidWorldDevice(ShellDevice):
             return False
         if self.transition_pause is None:
             return True
-        remaining = self.transition_pause - (time.monotonic() - self._last_input)
+        remaining = self.transition_pause - (self._monotonic() - self._last_input)
         if remaining > 0:
-            time.sleep(remaining)
+            self._sleep(remaining)
         return False
 
     def _get_state(self) -> Any:
         self._check_open()
         stabilize = self._settle()
-        with guarded("get_state"):
+        with self._guarded("get_state"):
             state = self.env.get_state(wait_to_stabilize=stabilize)
         self._state = state
         self._state_fresh = True
@@ -706,15 +753,16 @@ class AndroidWorldDevice(ShellDevice):
 
     def wait(self, seconds: float) -> None:
         self._check_open()
-        # AndroidWorld's "wait" action sleeps a fixed 1 s on the host; the device runs in real time.
-        time.sleep(max(0.0, float(seconds)))
+        # AndroidWorld's "wait" action sleeps a fixed 1 s on the host; an emulator runs in real
+        # time, the embedded simulator's time is its clock.
+        self._sleep(max(0.0, float(seconds)))
         self._state_fresh = False
 
     # --- apps and system state ---------------------------------------------------------------
 
     def foreground_package(self) -> str:
         self._check_open()
-        with guarded("foreground_activity_name"):
+        with self._guarded("foreground_activity_name"):
             activity = str(self.env.foreground_activity_name or "")
         if not activity:
             raise DeviceProtocolError("AndroidWorld reports no foreground activity")
@@ -756,7 +804,7 @@ class AndroidWorldDevice(ShellDevice):
         (Home if asked, the answer cache cleared)."""
         self._check_open()
         self._touched()
-        with guarded(f"reset(go_home={go_home})"):
+        with self._guarded(f"reset(go_home={go_home})"):
             self.env.reset(go_home=go_home)
 
     def probe(self, timeout: float = 5.0) -> InfraError | None:
@@ -779,7 +827,7 @@ class AndroidWorldDevice(ShellDevice):
         """
         self._check_open()
         self._touched()
-        with guarded("reset(go_home=True)"):
+        with self._guarded("reset(go_home=True)"):
             self.env.reset(go_home=True)
 
     def close(self) -> None:
