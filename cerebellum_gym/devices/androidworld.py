@@ -9,7 +9,22 @@ With no emulator named (no ``console_port``, ``grpc_port`` or ``env``) the loade
 simulator over ADB in this process and the device runs AndroidWorld there
 (:mod:`cerebellum_gym.devices.androidworld_embedded`); ``info["device_backend"]`` says which.
 
-What goes where, and why:
+On the embedded simulator (``info["device_backend"] == "simulator"``, or any device given the
+served phone as ``in_process``) two things differ, both because the device is a Python object in
+this process:
+
+- **time** is the phone's clock: ``W``, the transition pause and every sleep of AndroidWorld's
+  code run through this device and its tasks (actuation, stability polling, set-up and judge
+  waits) advance the phone's clock instead of the host's
+  (:mod:`~cerebellum_gym.devices.androidworld_clock`); an emulator's device has no such clock;
+- **screen and input** go straight to the phone (``direct``): the tree it would print to
+  ``uiautomator dump``, its frame (at the device's width, the bytes ``screencap`` sends;
+  narrower, rendered at that width as ``Cerebellum-Sim-v0`` does), and the agent's inputs as
+  the ``input`` commands AndroidWorld's actuation sends would reach it. AndroidWorld's own
+  set-up, judges and ``reset`` still go through its env and adb. ``direct=False`` reads and acts
+  through AndroidWorld's env and adb, as on an emulator.
+
+What goes where on an emulator (and with ``direct=False``), and why:
 
 - **screen**: one ``AsyncEnv.get_state()`` gives ``State.pixels`` and the accessibility forest of
   the same moment. :meth:`AndroidWorldDevice.screenshot` fetches a state and keeps it;
@@ -69,7 +84,7 @@ import shlex
 import subprocess
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 import numpy as np
 
@@ -523,7 +538,10 @@ class AndroidWorldDevice(ShellDevice):
             raise ConfigError("direct=True reads the phone in this process; this device has none (in_process)")
         #: Whether the screen, tree and inputs go straight to the phone in this process.
         self.direct = in_process is not None and direct is not False
+        # Directly, the phone renders any width itself (the env then asks for history frames).
+        self.renders_any_width = self.direct
         self._closed = False
+        self._direct_tree: UINode | None = None  # the phone's tree, wrapped as a dump
         self._state: Any = None  # the last fetched state, until an input makes it stale
         self._state_fresh = False
         self._last_input = -math.inf
@@ -663,6 +681,12 @@ class AndroidWorldDevice(ShellDevice):
     def screenshot(self, width: int | None = None) -> np.ndarray:
         if width is not None and int(width) <= 0:
             raise ValueError(f"screenshot width must be positive, got {width}")
+        if self.direct:
+            # The phone's own frame at this width: at the device's width, the very frame
+            # `screencap` sends; narrower, rendered at that width as Cerebellum-Sim-v0 shows it.
+            self._check_open()
+            self._settled = True
+            return np.asarray(self.in_process.call("screenshot", None if width is None else int(width)))
         state = self._get_state()
         pixels = np.asarray(state.pixels)
         if pixels.ndim != 3 or pixels.shape[2] not in (3, 4) or pixels.size == 0:
@@ -685,6 +709,17 @@ class AndroidWorldDevice(ShellDevice):
         return np.asarray(image.resize(out_size, Image.Resampling.BILINEAR))
 
     def ui_tree(self) -> UINode:
+        if self.direct:
+            # The tree `uiautomator dump` prints on the served phone, without the XML round trip.
+            self._check_open()
+            self._settled = True
+            root = cast(UINode, self.in_process.call("ui_tree"))
+            kept = self._direct_tree
+            if kept is None or kept.children[0] is not root:
+                # Wrapped as parse_uiautomator_xml returns a dump (a synthetic hierarchy root);
+                # kept while the phone hands out the same tree, so what is derived from it is too.
+                kept = self._direct_tree = UINode("hierarchy", root.bounds, children=[root])
+            return kept
         if self.tree_source == "uiautomator":
             return self._dump_tree()
         state = self._state if self._state_fresh and self._state is not None else self._get_state()
@@ -703,14 +738,34 @@ class AndroidWorldDevice(ShellDevice):
 
     # --- input -------------------------------------------------------------------------------
 
+    def _direct_input(self, method: str, *args: Any) -> None:
+        """An input straight to the phone in this process, what AndroidWorld's actuation's adb
+        ``input`` command would have done there (without the state it fetches first)."""
+        self._check_open()
+        self._touched()
+        self.in_process.call(method, *args)
+
     def tap(self, x: int, y: int) -> None:
+        if self.direct:
+            self._direct_input("tap", int(x), int(y))  # AndroidWorld's click: `input tap x y`
+            return
         self.execute_json_action(action_type=self._json_action.CLICK, x=int(x), y=int(y))
 
     def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
         # AndroidWorld's long_press holds for a fixed 1000 ms (adb_utils.long_press).
+        if self.direct:
+            self._direct_input("long_press", int(x), int(y), 1000)
+            return
         self.execute_json_action(action_type=self._json_action.LONG_PRESS, x=int(x), y=int(y))
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        if self.direct:
+            x1, y1, x2, y2, duration_ms = int(x1), int(y1), int(x2), int(y2), int(duration_ms)
+            if abs(x2 - x1) <= 10 and abs(y2 - y1) <= 10 and duration_ms >= 400:
+                self._direct_input("long_press", x1, y1, duration_ms)  # what `input swipe` does there
+            else:
+                self._direct_input("swipe", x1, y1, x2, y2, duration_ms)
+            return
         self._touched()
         self.shell(["input", "swipe", str(int(x1)), str(int(y1)), str(int(x2)), str(int(y2)), str(int(duration_ms))])
         self._touched()
@@ -721,6 +776,9 @@ class AndroidWorldDevice(ShellDevice):
             KEYCODE_BACK: self._json_action.NAVIGATE_BACK,
             KEYCODE_ENTER: self._json_action.KEYBOARD_ENTER,
         }
+        if self.direct:
+            self._direct_input("press_key", int(keycode))  # `input keyevent N`, as either route sends
+            return
         if keycode in named:
             self.execute_json_action(action_type=named[keycode])
             return
@@ -740,6 +798,16 @@ class AndroidWorldDevice(ShellDevice):
             if "%s" in text:
                 raise UnsupportedOperationError("AndroidWorld's input_text types a literal '%s' as a space; use text_input='adb'")
             self.execute_json_action(action_type=self._json_action.INPUT_TEXT, text=text)
+            return
+        if self.direct:
+            self._check_open()
+            self._touched()
+            # What the `input text` / `input keyevent` line below does on the phone, chunk by chunk.
+            for i, line in enumerate(text.split("\n")):
+                if i:
+                    self.in_process.call("press_key", KEYCODE_ENTER)
+                for chunk in input_text_chunks(line):
+                    self.in_process.call("type_text", chunk.replace("%s", " "))
             return
         commands: list[str] = []
         for i, line in enumerate(text.split("\n")):
