@@ -160,9 +160,24 @@ def _judge_owner(aw_class: Any) -> str:
     return ""
 
 
-class _NoOracle(Oracle):
-    def act(self, screen: Any) -> str:
-        raise TaskError("AndroidWorld tasks have no scripted oracle in cerebellum-gym")
+def mirror_class(name: str) -> type[Task] | None:
+    """The simulator's task that mirrors AndroidWorld's task ``name`` (its ``mirrors``), or ``None``."""
+    import cerebellum_gym.tasks  # noqa: F401  (registers the bundled tasks)
+    from cerebellum_gym.tasks.registry import TASKS
+
+    same_name = TASKS.get(name)
+    if same_name is not None and same_name.mirrors == name:
+        return same_name
+    return next((cls for cls in TASKS.values() if cls.mirrors == name), None)
+
+
+def mirrored_tasks() -> list[str]:
+    """AndroidWorld's tasks the simulator mirrors: those with an oracle, and the ones that run,
+    on the embedded simulator."""
+    import cerebellum_gym.tasks  # noqa: F401  (registers the bundled tasks)
+    from cerebellum_gym.tasks.registry import TASKS
+
+    return sorted({cls.mirrors for cls in TASKS.values() if cls.mirrors})
 
 
 class AndroidWorldTask(Task):
@@ -184,6 +199,7 @@ class AndroidWorldTask(Task):
         super().__init__(params)
         self._live: Any = None  # the initialized TaskEval
         self._preview: Any = None  # an uninitialized one, for the goal before initialize
+        self._device: AndroidWorldDevice | None = None  # where it was initialized (for the oracle)
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -233,6 +249,7 @@ class AndroidWorldTask(Task):
         aw_device = _aw_device(device, self.name)
         tear_down_active(device)
         self._live = None
+        self._device = aw_device
         live = self.aw_class(dict(self.params))  # fresh: a TaskEval initializes only once
         # Registered before it runs: a set-up that fails half-way is still torn down.
         _LIVE[device] = live
@@ -257,7 +274,45 @@ class AndroidWorldTask(Task):
             tear_down_active(device)
 
     def oracle(self) -> Oracle:
-        return _NoOracle()
+        """The simulator's scripted oracle for the task it mirrors, on AndroidWorld's parameters
+        for this episode, on the embedded simulator.
+
+        The oracle reads the simulator's labelled screens and its task's record of the start
+        state (taken here from the phone, after AndroidWorld's ``initialize_task``), so it
+        exists only where the device is the simulator in this process.
+
+        Raises:
+            TaskError: not initialized; the device is an emulator (or an env of the caller's);
+                the simulator does not mirror this task; or AndroidWorld's parameters do not
+                map onto the mirror's.
+        """
+        device = self._device
+        if device is None or self._live is None:
+            raise TaskError(f"{self.name}: reset the env (initialize the task) before asking for its oracle")
+        in_process = getattr(device, "in_process", None)
+        if in_process is None:
+            raise TaskError(
+                f"AndroidWorld task {self.name!r} has no scripted oracle on this device ({device.device_backend}): "
+                "the oracles are the simulator's own, acting on its screens and reading its start state, so they run "
+                "only on the embedded simulator (Cerebellum-AndroidWorld-v0 with no emulator named), for the "
+                f"{len(mirrored_tasks())} AndroidWorld tasks it mirrors"
+            )
+        mirror = mirror_class(self.name)
+        if mirror is None:
+            raise TaskError(
+                f"AndroidWorld task {self.name!r} has no scripted oracle: the simulator does not mirror it "
+                "(mirrored: cerebellum_gym.tasks.androidworld.mirrored_tasks())"
+            )
+        try:
+            sim_task = mirror(mirror.from_androidworld(dict(self.params)))
+        except Exception as exc:
+            raise TaskError(
+                f"{self.name}: AndroidWorld's parameters {self.params!r} do not map onto the simulator's {mirror.name}: "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
+        with in_process.lock:
+            sim_task.baseline(in_process.phone)
+        return sim_task.oracle()
 
     def __repr__(self) -> str:
         return f"AndroidWorld:{self.name}({self.params!r})"
@@ -354,4 +409,12 @@ def task_class(name: str, family: str = DEFAULT_FAMILY) -> type[AndroidWorldTask
     return _adapter(registry[name], family)
 
 
-__all__ = ["SIDE_EFFECT_FREE_JUDGES", "AndroidWorldTask", "task_class", "task_classes", "tear_down_active"]
+__all__ = [
+    "SIDE_EFFECT_FREE_JUDGES",
+    "AndroidWorldTask",
+    "mirror_class",
+    "mirrored_tasks",
+    "task_class",
+    "task_classes",
+    "tear_down_active",
+]
