@@ -124,6 +124,40 @@ def _call(what: str, task: str, fn: Any, *args: Any, device: AndroidWorldDevice 
         raise TaskError(f"{where} failed: {type(exc).__name__}: {exc}{said}") from exc
 
 
+#: Result groups ("families") of AndroidWorld's tasks, by the first app a task names: the apps'
+#: families as the simulator names its own, so a family reads the same on both.
+APP_FAMILIES: Final = {
+    "audio recorder": "audio",
+    "broccoli app": "recipe",
+    "camera": "camera",
+    "chrome": "browser",
+    "clipper": "system",
+    "clock": "clock",
+    "contacts": "contacts",
+    "files": "files",
+    "joplin": "joplin",
+    "markor": "markor",
+    "open tracks sports tracker": "sports_tracker",
+    "osmand": "osmand",
+    "pro expense": "expense",
+    "retro music": "music",
+    "settings": "system",
+    "simple calendar pro": "calendar",
+    "simple draw pro": "drawing",
+    "simple gallery pro": "gallery",
+    "simple sms messenger": "sms",
+    "tasks": "tasks",
+    "vlc": "vlc",
+}
+
+
+def app_family(app: str) -> str:
+    """The result group of an AndroidWorld task whose first app is ``app`` (:data:`APP_FAMILIES`;
+    another app's name, lower case with underscores)."""
+    key = app.strip().lower()
+    return APP_FAMILIES.get(key) or (key.replace(" ", "_") or "androidworld")
+
+
 def _complexity(value: Any) -> float:
     return float(value) if isinstance(value, int | float) else 1.0
 
@@ -178,6 +212,11 @@ def mirrored_tasks() -> list[str]:
     from cerebellum_gym.tasks.registry import TASKS
 
     return sorted({cls.mirrors for cls in TASKS.values() if cls.mirrors})
+
+
+#: Judges (by defining class) of tasks whose goal is to open an app: with ``open_target_app`` they
+#: still start on the home screen, or pre-opening would solve them.
+OPENS_AN_APP: Final = frozenset({"OpenAppTaskEval", "TurnOnWifiAndOpenApp"})
 
 
 class AndroidWorldTask(Task):
@@ -244,6 +283,9 @@ class AndroidWorldTask(Task):
         aw_device = _aw_device(device, self.name)
         go_home = bool(getattr(self._live, "start_on_home_screen", True))
         aw_device.reset_env(go_home=go_home)
+        if aw_device.open_target_app and self.app and _judge_owner(self.aw_class) not in OPENS_AN_APP:
+            # The card's live eval: the target app pre-opened.
+            aw_device.open_app(self.app)
 
     def initialize(self, device: Device) -> None:
         aw_device = _aw_device(device, self.name)
@@ -367,11 +409,13 @@ def _adapter(aw_class: Any, family: str) -> type[AndroidWorldTask]:
     name = str(aw_class.__name__)
     sample = _sample(aw_class)
     owner = _judge_owner(aw_class)
+    app = _first_app(sample) or _first_app(aw_class)
     attrs: dict[str, Any] = {
         "name": name,
         "aw_class": aw_class,
         "aw_family": family,
-        "app": _first_app(sample) or _first_app(aw_class),
+        "family": app_family(app),
+        "app": app,
         "complexity": _complexity(getattr(sample, "complexity", getattr(aw_class, "complexity", 1.0))),
         "template": _template(aw_class, sample),
         "judge_side_effect_free": owner in SIDE_EFFECT_FREE_JUDGES,
@@ -410,8 +454,10 @@ def task_class(name: str, family: str = DEFAULT_FAMILY) -> type[AndroidWorldTask
 
 
 __all__ = [
+    "APP_FAMILIES",
     "SIDE_EFFECT_FREE_JUDGES",
     "AndroidWorldTask",
+    "app_family",
     "mirror_class",
     "mirrored_tasks",
     "task_class",

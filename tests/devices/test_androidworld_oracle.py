@@ -77,3 +77,21 @@ def test_the_oracle_needs_a_reset_and_a_mirrored_task(env: Any) -> None:
             env.unwrapped.oracle_action()
         return
     pytest.fail(f"no unmirrored task sets up on the simulator: {unmirrored}")
+
+
+def test_the_target_app_pre_opened_as_the_card_ran_it() -> None:
+    made = gym.make("Cerebellum-AndroidWorld-v0", task="ContactsAddContact", pixels=False, device_options={"open_target_app": True})
+    try:
+        phone = made.unwrapped.device.in_process.phone
+        made.reset(seed=0)
+        assert phone.foreground_package() == "com.google.android.contacts"
+        # A task whose goal is to open an app still starts on the home screen.
+        made.reset(seed=0, options={"task": "OpenAppTaskEval"})
+        assert phone.foreground_package() == "com.google.android.apps.nexuslauncher"
+        while True:
+            _, _, terminated, truncated, info = made.step(made.unwrapped.oracle_action())
+            if terminated or truncated:
+                break
+        assert info["success"] is True
+    finally:
+        made.close()
