@@ -23,6 +23,7 @@ pytest.importorskip("android_world", reason="AndroidWorld is not installed (scri
 pytest.importorskip("adbutils")
 
 from android_world.env import actuation, interface, json_action
+from android_world.task_evals import task_eval
 from android_world.task_evals.single import sms
 from standins import StandinSdk
 
@@ -31,8 +32,9 @@ from cerebellum_gym.devices.androidworld import AndroidWorldDevice
 from cerebellum_gym.devices.androidworld_adb import load_adb_env
 from cerebellum_gym.devices.emulators import EmulatorPool
 from cerebellum_gym.env import WAIT_SECONDS
-from cerebellum_gym.errors import TaskError
+from cerebellum_gym.errors import InfraError, TaskError
 from cerebellum_gym.loader import make_env
+from cerebellum_gym.tasks.androidworld import _adapter
 
 
 @pytest.fixture(scope="module")
@@ -153,3 +155,38 @@ def test_an_emulator_sleeps_for_real_beside_an_embedded_env(standin: StandinSdk,
                 env.oracle_action()
         finally:
             device.close()
+
+
+class SleepyRaisingSetUp(task_eval.TaskEval):
+    """Task code that waits (on the phone's clock here) and then raises, as a bad parameter does."""
+
+    app_names = ()
+    complexity = 1
+    schema: dict[str, Any] = {}  # noqa: RUF012
+    template = "Never starts."
+
+    @classmethod
+    def generate_random_params(cls) -> dict[str, Any]:
+        return {}
+
+    def initialize_task(self, env: Any) -> None:
+        super().initialize_task(env)
+        time.sleep(3.0)  # this module's own time: AndroidWorld's are redirected, a test's is not
+        raise ValueError("no such parameter")
+
+
+def test_on_the_phones_clock_task_errors_stay_task_errors_and_a_dead_device_stays_infra() -> None:
+    env = gym.make("Cerebellum-AndroidWorld-v0", task=_adapter(SleepyRaisingSetUp, "android_world"), pixels=False)
+    try:
+        with pytest.raises(TaskError, match="no such parameter") as raised:
+            env.reset(seed=0)
+        assert not isinstance(raised.value, InfraError)
+        inner = env.unwrapped
+        inner.reset(seed=0, options={"task": "SystemWifiTurnOn"})
+        # The served phone goes away: android_env's retries (their sleeps on the phone's clock)
+        # give up, and the judge's failure is the device's, not the task's.
+        inner.device.embedded.server.stop()
+        _, _, _, truncated, info = inner.step("F")
+        assert truncated and info["infra_error"].startswith(("DeviceLostError", "DeviceTimeoutError", "DeviceProtocolError"))
+    finally:
+        env.close()
