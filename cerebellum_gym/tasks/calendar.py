@@ -317,6 +317,18 @@ class SimpleCalendarAddOneEventRelativeDay(_AddEvent):
     days = (16, 21)  # this Monday to this Saturday
 
 
+@register_task
+class SimpleCalendarAddOneEventInTwoWeeks(_AddEvent):
+    name = "SimpleCalendarAddOneEventInTwoWeeks"
+    mirrors = "SimpleCalendarAddOneEventInTwoWeeks"
+    template = (
+        "In Simple Calendar Pro, create a calendar event in two weeks from today at {hour}h with the title '{event_title}' "
+        "and the description '{event_description}'. The event should last for {duration_mins} mins."
+    )
+
+    days = (29, 29)  # today, October 15, and 14 days
+
+
 class DeleteEventsOracle(CalendarOracle):
     def __init__(self, day: date, titles: list[str]) -> None:
         super().__init__(day)
