@@ -3,9 +3,12 @@ seconds, ``repeat_rule`` the weekday bits for a weekly event), seen through the 
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from cerebellum_gym.sim import databases
+from cerebellum_gym.sim.apps.calendar import SimpleCalendarApp
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.sim.shell import Shell
 
@@ -55,3 +58,32 @@ def test_cancel_leaves_the_repetition_as_it_was() -> None:
     tap(phone, text="Repetition")
     tap(phone, text="Cancel")
     assert phone.ui_tree().find(text="No repetition") is not None
+
+
+def test_a_repeating_event_shows_on_every_occurrence() -> None:
+    phone = Phone()
+    uri = "content://com.simplemobiletools.calendar.pro/events"
+    monday = 1697441400  # Monday October 16, 2023, 07:30 UTC
+    phone.content_insert(
+        uri, {"title": "Run", "start_ts": str(monday), "end_ts": str(monday + 1800), "repeat_interval": "604800", "repeat_rule": "1"}
+    )
+    phone.content_insert(uri, {"title": "Pills", "start_ts": str(monday), "end_ts": str(monday + 900), "repeat_interval": "86400"})
+    phone.content_insert(
+        uri, {"title": "Rent", "start_ts": str(monday), "end_ts": str(monday + 900), "repeat_interval": "2592000", "repeat_rule": "1"}
+    )
+    app = phone.app(PACKAGE)
+    assert isinstance(app, SimpleCalendarApp)
+
+    def titles(day: date) -> list[str]:
+        return [e["title"] for e in app.events_on(day)]
+
+    assert titles(date(2023, 10, 15)) == []  # before the first occurrence
+    assert sorted(titles(date(2023, 10, 16))) == ["Pills", "Rent", "Run"]
+    assert titles(date(2023, 10, 17)) == ["Pills"]
+    assert sorted(titles(date(2023, 10, 23))) == ["Pills", "Run"]  # a week on: Monday again
+    assert sorted(titles(date(2023, 11, 16))) == ["Pills", "Rent"]  # the same day next month
+    (run,) = [e for e in app.events_on(date(2023, 10, 30)) if e["title"] == "Run"]
+    assert int(run["start_ts"]) == monday + 2 * 604800  # shown at its own time
+    phone.start_app(PACKAGE)
+    xml = phone.dump_xml()
+    assert "October 23, 2023, 2 events" in xml and "October 17, 2023, 1 event" in xml and "October 15, 2023" in xml

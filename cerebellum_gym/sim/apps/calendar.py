@@ -1,5 +1,7 @@
 """Simple Calendar Pro: a month view, a day's agenda, and an event editor with date and time
-pickers (in their keyboard-entry form).
+pickers (in their keyboard-entry form) and a repetition picker (daily, weekly, monthly, yearly,
+written as the real app writes ``repeat_interval`` and ``repeat_rule``); a repeating event shows
+on every occurrence.
 
 Events live in ``content://com.simplemobiletools.calendar.pro/events``, the sim's stand-in for
 the app's ``events`` table that AndroidWorld reads with sqlite. Times are POSIX seconds; the
@@ -59,6 +61,53 @@ def long_date(day: date) -> str:
     return f"{day.strftime('%B')} {day.day}, {day.year}"
 
 
+def occurrences(event: dict[str, str], low: int, high: int) -> list[tuple[int, int]]:
+    """The (start, end) times of ``event``'s occurrences that start before ``high`` and end at or
+    after ``low``: the event itself, and for a repeating one (``repeat_interval``; forever unless
+    ``repeat_limit`` gives a last time) every repetition, as the app lays them out: daily every
+    interval, weekly on the ``repeat_rule`` weekdays, monthly and yearly on the same date."""
+    start, end = int(event.get("start_ts", 0) or 0), int(event.get("end_ts", 0) or 0)
+    interval = int(event.get("repeat_interval", 0) or 0)
+    limit = int(event.get("repeat_limit", 0) or 0)
+    if interval <= 0:
+        return [(start, end)] if start < high and end >= low else []
+    duration, last = end - start, limit if limit > 0 else high
+    first = from_ts(start)
+    starts: list[int] = []
+    if interval == 7 * DAY:
+        rule = int(event.get("repeat_rule", 0) or 0) or 1 << (first.isoweekday() - 1)
+        week = (max(low - duration, start) - start) // (7 * DAY)
+        monday = first - timedelta(days=first.weekday())
+        while True:
+            base = monday + timedelta(weeks=int(week))
+            if int(base.timestamp()) >= min(high, last + 1):
+                break
+            starts += [int((base + timedelta(days=d)).timestamp()) for d in range(7) if rule & (1 << d)]
+            week += 1
+    elif interval in (30 * DAY, 365 * DAY):
+        months = 12 if interval == 365 * DAY else 1
+        step = 0
+        while True:
+            total = first.month - 1 + step * months
+            year, month = first.year + total // 12, total % 12 + 1
+            moment = int(first.timestamp()) if step == 0 else None
+            if pycal.monthrange(year, month)[1] >= first.day:
+                moment = int(first.replace(year=year, month=month).timestamp())
+            if moment is not None and moment >= min(high, last + 1):
+                break
+            if moment is not None:
+                starts.append(moment)
+            step += 1
+            if step > 12 * 200:
+                break
+    else:
+        k = max(0, (low - duration - start) // interval)
+        while start + k * interval < min(high, last + 1):
+            starts.append(start + k * interval)
+            k += 1
+    return [(s, s + duration) for s in starts if start <= s < high and s <= last and s + duration >= low]
+
+
 def _runs_on(start_ts: int, end_ts: int, day_start: int, day_end: int) -> bool:
     """Whether an event from ``start_ts`` to ``end_ts`` starts on a day or runs into it."""
     return start_ts < day_end and (end_ts > day_start or start_ts >= day_start)
@@ -99,8 +148,13 @@ class SimpleCalendarApp(App):
         start, end = ts(day, 0, 0), ts(day + timedelta(days=1), 0, 0)
         out = []
         for event in self.events() if events is None else events:
-            if _runs_on(int(event.get("start_ts", 0)), int(event.get("end_ts", 0)), start, end):
-                out.append(event)
+            for begin, finish in occurrences(event, start, end):
+                if _runs_on(begin, finish, start, end):
+                    # A repetition shows at its own time; it opens the event it repeats.
+                    out.append(
+                        event if begin == int(event.get("start_ts", 0)) else {**event, "start_ts": str(begin), "end_ts": str(finish)}
+                    )
+                    break
         return out
 
     def make_route(self, name: str, **params: object) -> Route:  # type: ignore[override]
@@ -119,7 +173,9 @@ class SimpleCalendarApp(App):
     def screen_main(self, route: Route) -> ScreenSpec:
         year, month = route["year"], route["month"]
         today = self.phone.now().date()
-        spans = tuple((int(event.get("start_ts", 0)), int(event.get("end_ts", 0))) for event in self.events())
+        first = ts(date(year, month, 1), 0, 0)
+        after = ts(date(year + month // 12, month % 12 + 1, 1), 0, 0)
+        spans = tuple(span for event in self.events() for span in occurrences(event, first - DAY, after + DAY))
         # The month screen depends on nothing else: made once per key (reused_spec).
         return self.reused_spec(("main", year, month, today, spans), lambda: self._month_screen(year, month, today, spans))
 
