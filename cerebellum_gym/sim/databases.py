@@ -218,6 +218,60 @@ EXPENSE_DB: Final = AppDatabase(
 )
 
 
+# --- Broccoli: broccoli ---------------------------------------------------------------------------
+
+_RECIPE_COLUMNS = (
+    Column("title", "TEXT", ""),
+    Column("imageName", "TEXT", ""),
+    Column("description", "TEXT", ""),
+    Column("servings", "TEXT", ""),
+    Column("preparationTime", "TEXT", ""),
+    Column("source", "TEXT", ""),
+    Column("ingredients", "TEXT", ""),
+    Column("directions", "TEXT", ""),
+    Column("favorite", "INTEGER", 0),
+)
+
+_FTS_INSERT = (
+    "INSERT INTO `recipes_fts`(`docid`, `title`, `description`, `source`, `ingredients`) "
+    "VALUES (NEW.`rowid`, NEW.`title`, NEW.`description`, NEW.`source`, NEW.`ingredients`)"
+)
+
+RECIPE_DB: Final = AppDatabase(
+    package="com.flauschcode.broccoli",
+    name="broccoli",
+    # Room's schema of the app's database version 1 (the app AndroidWorld installs), with the
+    # full-text index its search reads, kept up to date by Room's triggers.
+    schema=(
+        _ROOM_META + "INSERT INTO room_master_table VALUES (42, '1548e88f42d976a4b4915ca1cfa71e00');\n"
+        "CREATE TABLE `recipes` (`recipeId` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `title` TEXT, `imageName` TEXT, "
+        "`description` TEXT, `servings` TEXT, `preparationTime` TEXT, `source` TEXT, `ingredients` TEXT, `directions` TEXT, "
+        "`favorite` INTEGER NOT NULL);\n"
+        "CREATE TABLE `categories` (`categoryId` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `name` TEXT);\n"
+        "CREATE TABLE `recipes_with_categories` (`recipeId` INTEGER NOT NULL, `categoryId` INTEGER NOT NULL, "
+        "PRIMARY KEY(`recipeId`, `categoryId`), FOREIGN KEY(`recipeId`) REFERENCES `recipes`(`recipeId`) ON UPDATE NO ACTION "
+        "ON DELETE CASCADE , FOREIGN KEY(`categoryId`) REFERENCES `categories`(`categoryId`) ON UPDATE NO ACTION ON DELETE CASCADE );\n"
+        "CREATE INDEX `index_recipes_with_categories_recipeId` ON `recipes_with_categories` (`recipeId`);\n"
+        "CREATE INDEX `index_recipes_with_categories_categoryId` ON `recipes_with_categories` (`categoryId`);\n"
+        "CREATE VIRTUAL TABLE `recipes_fts` USING FTS4(`title` TEXT, `description` TEXT, `source` TEXT, `ingredients` TEXT, "
+        "tokenize=unicode61 `tokenchars=#`, content=`recipes`);\n"
+        + "".join(
+            f"CREATE TRIGGER room_fts_content_sync_recipes_fts_{when}_{what} {when} {what} ON `recipes` BEGIN {body}; END;\n"
+            for when, what, body in (
+                ("BEFORE", "UPDATE", "DELETE FROM `recipes_fts` WHERE `docid`=OLD.`rowid`"),
+                ("BEFORE", "DELETE", "DELETE FROM `recipes_fts` WHERE `docid`=OLD.`rowid`"),
+                ("AFTER", "UPDATE", _FTS_INSERT),
+                ("AFTER", "INSERT", _FTS_INSERT),
+            )
+        )
+    ),
+    table="recipes",
+    provider="recipes",
+    key="recipeId",
+    columns=_RECIPE_COLUMNS,
+)
+
+
 # --- The telephony provider: mmssms.db -----------------------------------------------------------
 
 _SMS_COLUMNS = (
@@ -304,7 +358,7 @@ SMS_DB: Final = AppDatabase(
 )
 
 #: Every bound database, by path.
-DATABASES: Final[dict[str, AppDatabase]] = {db.path: db for db in (CALENDAR_DB, EXPENSE_DB, SMS_DB)}
+DATABASES: Final[dict[str, AppDatabase]] = {db.path: db for db in (CALENDAR_DB, EXPENSE_DB, RECIPE_DB, SMS_DB)}
 _BY_DIR: Final[dict[str, list[AppDatabase]]] = {}
 for _db in DATABASES.values():
     _BY_DIR.setdefault(_db.directory, []).append(_db)
