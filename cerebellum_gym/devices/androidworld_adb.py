@@ -38,6 +38,7 @@ import numpy as np
 
 from cerebellum_gym.devices.adb.client import Deadline, Link
 from cerebellum_gym.devices.androidworld import guarded, import_android_world
+from cerebellum_gym.devices.androidworld_clock import SimulatedTime
 from cerebellum_gym.errors import CerebellumError
 
 try:  # android_env comes with AndroidWorld; the module is imported only when it is wanted
@@ -315,6 +316,7 @@ def load_adb_env(
     adb_client: AdbClient = "socket",
     lazy_pixels: bool = True,
     screencap_format: Literal["auto", "raw", "png"] = "auto",
+    clock: SimulatedTime | None = None,
 ) -> Any:
     """AndroidWorld's ``AsyncAndroidEnv`` on the ADB device ``serial``, set up as
     ``env_launcher.load_and_setup_env`` sets up an emulator (no app installation).
@@ -328,6 +330,8 @@ def load_adb_env(
         adb_client: how adb commands reach the server (:class:`AdbAndroidEnv`).
         lazy_pixels: take each state's screenshot when it is first read (:class:`LazyPixels`).
         screencap_format: ``"auto"``, ``"raw"`` or ``"png"`` (:class:`AdbAndroidEnv`).
+        clock: the device's simulated clock, when it has one (the embedded simulator's): the
+            set-up's sleeps advance it instead of the host's.
 
     Raises:
         CerebellumError: AndroidWorld is not importable.
@@ -349,7 +353,7 @@ def load_adb_env(
         lazy_pixels=lazy_pixels,
         screencap_format=screencap_format,
     )
-    with guarded(f"setting up AndroidWorld on {serial}"):
+    with guarded(f"setting up AndroidWorld on {serial}"), contextlib.nullcontext() if clock is None else clock.scope():
         controller = controller_mod.AndroidWorldController(shim, a11y_method=controller_mod.A11yMethod.UIAUTOMATOR)
         env = interface.AsyncAndroidEnv(controller)
         launcher.setup_env(env, emulator_setup=False, freeze_datetime=freeze_datetime)

@@ -101,7 +101,10 @@ def _call(what: str, task: str, fn: Any, *args: Any, device: AndroidWorldDevice 
     from cerebellum_gym.devices.androidworld import device_answer, infra_error
 
     try:
-        return fn(*args)
+        if device is None:
+            return fn(*args)
+        with device.simulated_time():  # the embedded simulator's clock; real time elsewhere
+            return fn(*args)
     except CerebellumError:
         raise
     except Exception as exc:

@@ -175,10 +175,15 @@ class AddEventOracle(CalendarOracle):
             return self.type_into(screen, node, hit[0], value)
         return self.tap(label_for(screen, text="OK") or "")
 
+    #: The repetition to pick (the picker's name), or ``None`` to leave it as it is.
+    repetition: str | None = None
+
     def act(self, screen: LabelledScreen) -> str:
         if self.saved:
             return "F"
         dialog = screen.root.find(resource_id="android:id/alertTitle")
+        if dialog is not None and dialog.text == "Repetition" and self.repetition is not None:
+            return self.tap(label_for(screen, text=self.repetition) or "")
         if dialog is not None:
             return self.fill(screen, self.pending)
         if self.title(screen) == "New Event":
@@ -197,6 +202,12 @@ class AddEventOracle(CalendarOracle):
                     if screen.root.find(text=shown) is None or not any(n.text == shown for n in hit[1].iter()):
                         self.pending = values
                         return self.tap(hit[0])
+            if self.repetition is not None:
+                hit = find(screen, by_id(f"{CAL_PACKAGE}:id/event_repetition"))
+                if hit is None:
+                    return self.scroll_search(screen)
+                if not any(n.text == self.repetition for n in hit[1].iter()):
+                    return self.tap(hit[0])
             self.saved = True
             return self.tap(label_for(screen, desc="Save") or "")
         step = self.to_day(screen)
@@ -315,6 +326,74 @@ class SimpleCalendarAddOneEventRelativeDay(_AddEvent):
     )
 
     days = (16, 21)  # this Monday to this Saturday
+
+
+@register_task
+class SimpleCalendarAddOneEventInTwoWeeks(_AddEvent):
+    name = "SimpleCalendarAddOneEventInTwoWeeks"
+    mirrors = "SimpleCalendarAddOneEventInTwoWeeks"
+    template = (
+        "In Simple Calendar Pro, create a calendar event in two weeks from today at {hour}h with the title '{event_title}' "
+        "and the description '{event_description}'. The event should last for {duration_mins} mins."
+    )
+
+    days = (29, 29)  # today, October 15, and 14 days
+
+
+#: AndroidWorld's repetitions (``_REPEAT_INTERVALS``): the goal's word -> (the app's choice, seconds).
+REPEATS: dict[str, tuple[str, int]] = {"daily": ("Daily", 24 * 3600), "weekly": ("Weekly", 7 * 24 * 3600)}
+
+
+@register_task
+class SimpleCalendarAddRepeatingEvent(_AddEvent):
+    name = "SimpleCalendarAddRepeatingEvent"
+    mirrors = "SimpleCalendarAddRepeatingEvent"
+    template = (
+        "In Simple Calendar Pro, create a recurring calendar event titled '{event_title}' starting on {year}-{month}-{day} at "
+        "{hour}h. The event recurs {repeat_rule}, forever, and lasts for {duration_mins} minutes each occurrence. The event "
+        "description should be '{event_description}'."
+    )
+    judge = (
+        "As for adding one event, and the new event repeats as asked: its repeat_interval a day or a week and, weekly, its "
+        "repeat_rule the start's weekday bit (Monday 1 ... Sunday 64), else 0, as Simple Calendar Pro writes them; credit is "
+        "the share of the seven checks (AndroidWorld scores it 0/1)."
+    )
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        event = random_event(rng, *cls.days)
+        repeat = awdata.pick(rng, tuple(REPEATS))
+        start = datetime.fromtimestamp(int(event["start_ts"]), timezone.utc)
+        return {
+            **day_params(start.date()),
+            "hour": start.hour,
+            "event_title": event["title"],
+            "event_description": event["description"],
+            "duration_mins": (int(event["end_ts"]) - int(event["start_ts"])) // 60,
+            "repeat_rule": repeat,
+            "noise_seed": int(rng.integers(2**31)),
+            "noise": int(rng.integers(0, 21)),
+        }
+
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in params.items() if "row_objects" not in k}
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        event = super().progress(device, answer)
+        if event == 0.0:
+            return 0.0
+        new = next(r for i, r in rows_by_id(device).items() if i not in self._before)
+        interval = REPEATS[self.params["repeat_rule"]][1]
+        rule = 1 << (self.start.isoweekday() - 1) if self.params["repeat_rule"] == "weekly" else 0
+        checks = [new.get("repeat_interval") == str(interval), new.get("repeat_rule", "0") == str(rule)]
+        return (5 * event + sum(checks)) / 7
+
+    def oracle(self) -> Oracle:
+        oracle = super().oracle()
+        assert isinstance(oracle, AddEventOracle)
+        oracle.repetition = REPEATS[self.params["repeat_rule"]][0]
+        return oracle
 
 
 class DeleteEventsOracle(CalendarOracle):

@@ -70,6 +70,10 @@ def typed_amount(cents: str | int) -> str:
     return f"{int(cents) / 100:.2f}"
 
 
+def shows_desc(screen: LabelledScreen, desc: str) -> bool:
+    return screen.root.find(content_desc=desc) is not None
+
+
 def insert(device: Device, row: dict[str, str]) -> None:
     device.content_insert(EXPENSES_URI, row)
 
@@ -238,6 +242,9 @@ class _DeleteExpenses(Task):
     judge = "Every non-target expense is unchanged and none was added (else 0); credit is the share of target expenses deleted."
     count: ClassVar[int] = 1
     noise: ClassVar[int] = 0
+    #: Whether the noise rows' names differ from each other too (AndroidWorld draws every row
+    #: with a name of its own).
+    distinct_noise: ClassVar[bool] = False
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -258,7 +265,10 @@ class _DeleteExpenses(Task):
         for row in self.params["rows"]:
             insert(device, row)
         for _ in range(self.noise):
-            insert(device, random_expense(rng, names))
+            row = random_expense(rng, names)
+            if self.distinct_noise:
+                names.add(row["name"])
+            insert(device, row)
         self.baseline(device)
 
     def baseline(self, device: Device) -> None:
@@ -299,6 +309,20 @@ class ExpenseDeleteMultiple(_DeleteExpenses):
     noise = 4
 
 
+@register_task
+class ExpenseDeleteMultiple2(_DeleteExpenses):
+    name = "ExpenseDeleteMultiple2"
+    mirrors = "ExpenseDeleteMultiple2"
+    complexity: ClassVar[float] = 3.4
+    judge = (
+        "The three named expenses are gone among 50 other expenses (every name distinct), every other expense unchanged and none "
+        "added (else 0); credit is the share of targets deleted (AndroidWorld scores it 0/1)."
+    )
+    count = 3
+    noise = 50
+    distinct_noise = True
+
+
 class DedupOracle(DeleteExpensesOracle):
     """Delete one of the two identical expenses: found by name and by the list row's
     "category · amount" line (an expense of the same name but another amount is not one)."""
@@ -311,7 +335,8 @@ class DedupOracle(DeleteExpensesOracle):
         step = self.open_app(screen, EXPENSE_PACKAGE, "Pro Expense")
         if step is not None:
             return step
-        on_list = screen.root.find(resource_id=f"{EXPENSE_PACKAGE}:id/tv_total") is not None
+        # The list: its total, or (scrolled past the total) its add button.
+        on_list = screen.root.find(resource_id=f"{EXPENSE_PACKAGE}:id/tv_total") is not None or shows_desc(screen, "Add expense")
         if on_list and self.names:
             label = label_for(screen, text=self.line)
             return self.tap(label) if label is not None else self.scroll_search(screen)
@@ -339,7 +364,15 @@ class ExpenseDeleteDuplicates(Task):
     def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
         return {"noise_seed": 0}
 
+    #: Distinct expenses besides the target (AndroidWorld's ``n_rows_noise``, less the near copies).
+    noise: ClassVar[int] = 5
+    #: Near copies of the target: its name, category and note with another amount and date.
+    near_copies: ClassVar[int] = 0
+
     def initialize(self, device: Device) -> None:
+        if self.near_copies:
+            self._initialize_with_copies(device)
+            return
         device.content_delete(EXPENSES_URI)
         rng = np.random.default_rng(self.params["noise_seed"])
         # AndroidWorld: six distinct expenses, one of them twice.
@@ -351,6 +384,23 @@ class ExpenseDeleteDuplicates(Task):
             insert(device, row)
         insert(device, target)
         insert(device, target)
+        self.baseline(device)
+
+    def _initialize_with_copies(self, device: Device) -> None:
+        """AndroidWorld's harder set-up: distinct expenses, near copies of the target (50 to 999
+        cents more, another day), and the target twice, all in one shuffled list."""
+        device.content_delete(EXPENSES_URI)
+        rng = np.random.default_rng(self.params["noise_seed"])
+        rows: list[dict[str, str]] = []
+        while len(rows) < self.noise + 1:
+            rows.append(random_expense(rng, {r["name"] for r in rows}))
+        target = rows.pop()
+        for extra in rng.choice(np.arange(50, 1000), size=self.near_copies, replace=False):
+            copy = random_expense(rng, set())
+            rows.append({**target, "amount": str(int(target["amount"]) + int(extra)), "created_at": copy["created_at"]})
+        rows += [target, target]
+        for i in rng.permutation(len(rows)):
+            insert(device, rows[int(i)])
         self.baseline(device)
 
     def baseline(self, device: Device) -> None:
@@ -373,3 +423,16 @@ class ExpenseDeleteDuplicates(Task):
     def oracle(self) -> Oracle:
         row = self._before[min(self._dupes, key=int)] if self._dupes else {"category": "", "amount": "0"}
         return DedupOracle(self._target, f"{row['category']} · {money(int(row['amount']))}")
+
+
+@register_task
+class ExpenseDeleteDuplicates2(ExpenseDeleteDuplicates):
+    name = "ExpenseDeleteDuplicates2"
+    mirrors = "ExpenseDeleteDuplicates2"
+    complexity: ClassVar[float] = 1.8
+    judge = (
+        "Exactly one of the two identical expenses is deleted and every other expense is unchanged, among 37 distinct expenses "
+        "and three near copies of the duplicate (same name, category and note; another amount and date)."
+    )
+    noise = 37
+    near_copies = 3

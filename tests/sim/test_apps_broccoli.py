@@ -228,10 +228,15 @@ def test_app_edits_show_in_the_next_pull_and_a_push_changes_the_app(phone: Phone
     phone.press_key(KEYCODE_BACK)
     shown = texts(phone)
     assert "Pushed Pie" in shown and "Beef Stir Fry" not in shown
-    # Full-text search sees the pushed row too (the index is rebuilt with the database).
+    # The app's search and the database's own full-text index both see the pushed row.
     tap(phone, desc="Search")
     phone.type_text("pushed")
     assert "Pushed Pie" in texts(phone)
+    sh = Shell(phone)
+    sh.root = True
+    found = sh.run(f"sqlite3 {DB} \"SELECT title FROM recipes_fts WHERE recipes_fts MATCH 'push*';\"")
+    assert (found.stdout, found.code) == (b"Pushed Pie\n", 0)
+    assert sh.run(f"sqlite3 {DB} \"SELECT count(*) FROM recipes_fts WHERE recipes_fts MATCH 'beef';\"").stdout == b"0\n"
 
 
 def test_a_push_that_is_not_a_database_leaves_the_recipes(phone: Phone) -> None:

@@ -51,9 +51,9 @@ def _add_and_delete_first(phone: Phone, rows: list[dict[str, str]]) -> None:
 
 
 def _edit_target(phone: Phone, task: Task) -> None:
-    for row in phone.state.content["recipes"]:
-        if row["_id"] == _targets(task)[0]:
-            row["title"] += " (old)"
+    (row,) = phone.content_query(RECIPES_URI, where={"_id": _targets(task)[0]})
+    _delete(phone, [row["_id"]])
+    phone.content_insert(RECIPES_URI, {**row, "title": row["title"] + " (old)"})
 
 
 RECIPE_NEAR_MISSES: dict[str, list[tuple[str, Any]]] = {

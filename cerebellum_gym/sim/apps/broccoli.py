@@ -25,6 +25,7 @@ from typing import ClassVar
 
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import confirm_dialog, edit_field, field_key
+from cerebellum_gym.sim.databases import BROCCOLI_RECIPES as RECIPES_TABLE
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Text, TextField, Widget
 
@@ -102,7 +103,7 @@ class BroccoliApp(App):
 
     def _update(self, recipe_id: str, values: dict[str, str]) -> None:
         """Change a recipe in place (Room's ``@Update``: the id stays)."""
-        for row in self.phone.state.content.setdefault("recipes", []):
+        for row in self.phone.state.content.setdefault(RECIPES_TABLE, []):
             if row.get("_id") == recipe_id:
                 row.update(values)
         self.phone.invalidate()

@@ -17,10 +17,34 @@ from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import confirm_dialog, edit_field, field_key, number_dialog, parse_int
 from cerebellum_gym.sim.providers import CALENDAR_URI
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import IconButton, ListItem, Row, Text, Widget
+from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Row, Text, Widget
 
 ORANGE = (255, 111, 0)
 WEEKDAYS = ("M", "T", "W", "T", "F", "S", "S")
+DAY = 24 * 60 * 60
+#: The repetition picker's choices and the ``repeat_interval`` each writes (seconds), as Simple
+#: Calendar Pro's constants have them (a month is 30 days, a year 365).
+REPETITIONS: dict[str, int] = {"No repetition": 0, "Daily": DAY, "Weekly": 7 * DAY, "Monthly": 30 * DAY, "Yearly": 365 * DAY}
+#: ``repeat_rule`` for a monthly or yearly event: the same day each time (``REPEAT_SAME_DAY``).
+REPEAT_SAME_DAY = 1
+
+
+def repetition_name(interval: int) -> str:
+    """The picker's name of ``repeat_interval`` (an interval it does not offer reads as custom)."""
+    for name, seconds in REPETITIONS.items():
+        if seconds == interval:
+            return name
+    return f"Every {interval // DAY} days" if interval % DAY == 0 else "Custom"
+
+
+def repeat_rule(interval: int, start: datetime) -> int:
+    """What the app writes as ``repeat_rule``: for a weekly event the weekday bits (Monday 1,
+    Tuesday 2, ..., Sunday 64; the start's day), for monthly and yearly the same day, else 0."""
+    if interval == 7 * DAY:
+        return 1 << (start.isoweekday() - 1)
+    if interval in (30 * DAY, 365 * DAY):
+        return REPEAT_SAME_DAY
+    return 0
 
 
 def ts(day: date, hour: int, minute: int) -> int:
@@ -163,17 +187,26 @@ class SimpleCalendarApp(App):
     def _new_event(self, day: date) -> None:
         now = self.phone.now()
         start = datetime(day.year, day.month, day.day, now.hour, tzinfo=timezone.utc) + timedelta(hours=1)
-        self._push_editor(None, "", "", "", start, start + timedelta(hours=1))
+        self._push_editor(None, "", "", "", start, start + timedelta(hours=1), 0)
 
     def _open_event(self, event_id: str) -> None:
         rows = self.phone.content_query(CALENDAR_URI, where={"_id": event_id})
         if rows:
             e = rows[0]
+            interval = parse_int(e.get("repeat_interval", "0"), 0, 2**62) or 0
             self._push_editor(
-                event_id, e.get("title", ""), e.get("location", ""), e.get("description", ""), from_ts(e["start_ts"]), from_ts(e["end_ts"])
+                event_id,
+                e.get("title", ""),
+                e.get("location", ""),
+                e.get("description", ""),
+                from_ts(e["start_ts"]),
+                from_ts(e["end_ts"]),
+                interval,
             )
 
-    def _push_editor(self, event_id: str | None, title: str, location: str, description: str, start: datetime, end: datetime) -> None:
+    def _push_editor(
+        self, event_id: str | None, title: str, location: str, description: str, start: datetime, end: datetime, repeat: int
+    ) -> None:
         self.push(
             "event",
             event_id=event_id,
@@ -182,6 +215,7 @@ class SimpleCalendarApp(App):
             description=description,
             start=int(start.timestamp()),
             end=int(end.timestamp()),
+            repeat=repeat,
             error="",
         )
 
@@ -232,6 +266,9 @@ class SimpleCalendarApp(App):
             "end_ts": str(route["end"]),
             "repeat_interval": "0",
         }
+        repeat = int(route.get("repeat", 0))
+        if repeat:
+            values.update(repeat_interval=str(repeat), repeat_rule=str(repeat_rule(repeat, from_ts(route["start"]))))
         if route["event_id"] is not None:
             self.phone.content_delete(CALENDAR_URI, where={"_id": route["event_id"]})
         self.phone.content_insert(CALENDAR_URI, values)
@@ -263,7 +300,12 @@ class SimpleCalendarApp(App):
                 "End date", long_date(end.date()), on_tap=lambda: self._pick(route, "end", "date"), rid=f"{self.package}:id/event_end_date"
             ),
             ListItem("End time", f"{end:%H:%M}", on_tap=lambda: self._pick(route, "end", "time"), rid=f"{self.package}:id/event_end_time"),
-            ListItem("Repetition", "No repetition"),
+            ListItem(
+                "Repetition",
+                repetition_name(int(route.get("repeat", 0))),
+                on_tap=lambda: self.set_dialog("repeat"),
+                rid=f"{self.package}:id/event_repetition",
+            ),
         ]
         dialog = None
         kind = route.get("dialog")
@@ -280,6 +322,17 @@ class SimpleCalendarApp(App):
             current = start if kind == "start_date" else end
             fields = (("p1", f"Month ({current.month})"), ("p2", f"Day ({current.day})"), ("p3", f"Year ({current.year})"))
             dialog = number_dialog(self, route, "Set date", fields, lambda: self._apply_pick(route))
+        elif kind == "repeat":
+
+            def choose(seconds: int) -> None:
+                route["repeat"] = seconds
+                self.set_dialog(None)
+
+            dialog = Dialog(
+                "Repetition",
+                [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))],
+                body=[ListItem(name, on_tap=lambda s=seconds: choose(s), height=120) for name, seconds in REPETITIONS.items()],
+            )
         elif kind == "delete":
             dialog = confirm_dialog(
                 self, "Delete event", "Are you sure you want to delete this event?", "Delete", lambda: self._delete(route)
