@@ -243,3 +243,23 @@ def test_a_push_that_is_not_a_database_leaves_the_recipes(phone: Phone) -> None:
     databases.write(phone, DB, b"not a database")
     assert len(phone.content_query(RECIPES_URI)) == 3
     assert "Avocado Toast" in texts(phone)
+
+
+def test_a_wrong_typed_value_reads_as_the_app_defaults_it(phone: Phone) -> None:
+    sh = Shell(phone)
+    sh.root = True
+    assert sh.run(f"sqlite3 {DB} \"UPDATE recipes SET favorite = 'yes' WHERE title = 'Avocado Toast';\"").code == 0
+    tap(phone, text="Avocado Toast")
+    assert node(phone, desc="Mark as favorite")  # not a favourite, and the page still opens
+    assert sh.run(f"sqlite3 {DB} \"SELECT favorite FROM recipes WHERE title = 'Avocado Toast';\"").stdout == b"0\n"
+
+
+def test_pm_clear_empties_the_app_until_it_starts_again(phone: Phone) -> None:
+    sh = Shell(phone)
+    sh.root = True
+    assert sh.run(f"pm clear {PACKAGE}").code == 0
+    assert phone.content_query(RECIPES_URI) == []
+    assert sh.run(f"ls {DB}").code != 0
+    phone.start_app(PACKAGE)
+    assert "No recipes found." in texts(phone)
+    assert sh.run(f"sqlite3 {DB} 'SELECT count(*) FROM recipes;'").stdout == b"0\n"
