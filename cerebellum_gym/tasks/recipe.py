@@ -162,7 +162,7 @@ def detail_texts(row: Recipe) -> dict[str, list[str]]:
     ingredients = [line.strip() for line in row["ingredients"].splitlines() if line.strip()]
     directions = [line.strip() for line in row["directions"].splitlines() if line.strip()]
     if ingredients:
-        shown["ingredients"] = [f"• {line}" for line in ingredients]
+        shown["ingredients"] = ingredients
     if directions:
         shown["directions"] = [f"{n}. {line}" for n, line in enumerate(directions, 1)]
     return shown

@@ -20,14 +20,18 @@ title."); an edit keeps the recipe's id, favourite flag and photo.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import ClassVar
+
+from PIL import ImageDraw
 
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import confirm_dialog, edit_field, field_key
 from cerebellum_gym.sim.databases import BROCCOLI_RECIPES as RECIPES_TABLE
-from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Text, TextField, Widget
+from cerebellum_gym.sim.render import font
+from cerebellum_gym.sim.screen import SCREEN_WIDTH, ScreenSpec
+from cerebellum_gym.sim.widgets import PAD, Button, Dialog, IconButton, ListItem, Text, TextField, Widget
 
 #: The provider URI of the recipes (the app's ``recipes`` table).
 RECIPES_URI = "content://com.flauschcode.broccoli/recipes"
@@ -83,6 +87,62 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 def lines(text: str) -> list[str]:
     """A multi-line field's non-empty lines, as the recipe page lists ingredients and directions."""
     return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+@functools.lru_cache(maxsize=1024)
+def wrapped(text: str, size: int, width: int) -> tuple[str, ...]:
+    """``text`` broken into lines, by words, that fit ``width`` pixels at font ``size``."""
+    face = font(size)
+    out: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if line and face.getlength(trial) > width:
+            out.append(line)
+            line = word
+        else:
+            line = trial
+    return (*out, line)
+
+
+class Paragraph(Text):
+    """A ``TextView`` that wraps, as the recipe page shows a description or a step: as tall as
+    its lines at full size (its node holds the whole text)."""
+
+    def __init__(self, text: str, *, size: int = 40, **kwargs: object) -> None:
+        lines = len(wrapped(text, size, SCREEN_WIDTH - 2 * PAD))
+        super().__init__(text, size=size, height=lines * round(size * 1.35) + 50, **kwargs)  # type: ignore[arg-type]
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        size = round(self.size * scale)
+        pad = round(PAD * scale)
+        line_h = round(size * 1.35)
+        y = round(25 * scale)
+        for line in wrapped(self.text, size, width - 2 * pad):
+            if y + line_h > height:
+                break
+            draw.text((pad, y), line, font=font(size), fill=self.color)
+            y += line_h
+
+
+class ToolbarIcon(IconButton):
+    """A toolbar action drawn as the app's own vector icon: a heart (``♥`` filled, ``♡`` outlined)
+    or the overflow menu's three dots (``⋮``), which the bundled font lacks."""
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        cx, cy, r = width / 2, height / 2, 30 * scale
+        if self.glyph == "⋮":
+            for dy in (-1, 0, 1):
+                y = cy + dy * r * 0.8
+                draw.ellipse((cx - r * 0.17, y - r * 0.17, cx + r * 0.17, y + r * 0.17), fill=self.color)
+            return
+        # Two lobes and a point: the heart as a polygon through its outline.
+        points = [(cx, cy + r * 0.95), (cx - r, cy - r * 0.05), (cx - r * 0.95, cy - r * 0.6), (cx - r * 0.55, cy - r * 0.9),
+                  (cx, cy - r * 0.5), (cx + r * 0.55, cy - r * 0.9), (cx + r * 0.95, cy - r * 0.6), (cx + r, cy - r * 0.05)]  # fmt: skip
+        if self.glyph == "♥":
+            draw.polygon(points, fill=self.color)
+        else:
+            draw.polygon(points, outline=self.color, width=max(1, round(5 * scale)))
 
 
 class BroccoliApp(App):
@@ -195,26 +255,26 @@ class BroccoliApp(App):
                 body.append(Text(recipe[column], size=40, height=100, rid=rid + name, desc="Servings" if column == "servings" else "Time"))
         for column in ("description", "source"):
             if recipe.get(column):
-                body.append(Text(recipe[column], size=40, height=110, rid=rid + column))
+                body.append(Paragraph(recipe[column], rid=rid + column))
         for column, heading, numbered in (("ingredients", "Ingredients", False), ("directions", "Directions", True)):
             if not recipe.get(column):
                 continue
             body.append(Text(heading, size=50, height=130, bold=True))
             for n, line in enumerate(lines(recipe[column]), 1):
-                body.append(Text(f"{n}. {line}" if numbered else f"• {line}", size=40, height=110, rid=rid + column))
+                body.append(Paragraph(f"{n}. {line}" if numbered else line, rid=rid + column))
         favourite = recipe.get("favorite", "0") not in ("", "0")
 
         def toggle() -> None:
             self._update(recipe["_id"], {"favorite": "0" if favourite else "1"})
 
         actions: list[Widget] = [
-            IconButton(
+            ToolbarIcon(
                 "Remove from favorites" if favourite else "Mark as favorite",
                 "♥" if favourite else "♡",
                 on_tap=toggle,
                 rid=f"{PACKAGE}:id/action_details_{'unlike' if favourite else 'like'}",
             ),
-            IconButton("More options", "⋮", on_tap=lambda: self.set_dialog("menu")),
+            ToolbarIcon("More options", "⋮", on_tap=lambda: self.set_dialog("menu")),
         ]
         dialog = None
         if route.get("dialog") == "menu":
