@@ -26,6 +26,7 @@ from typing import ClassVar
 
 from PIL import ImageDraw
 
+from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import confirm_dialog, edit_field, field_key
 from cerebellum_gym.sim.databases import BROCCOLI_RECIPES as RECIPES_TABLE
@@ -143,6 +144,15 @@ class ToolbarIcon(IconButton):
             draw.polygon(points, fill=self.color)
         else:
             draw.polygon(points, outline=self.color, width=max(1, round(5 * scale)))
+
+
+class ToolbarTextButton(Button):
+    """A text action in the toolbar (the form's Save), sized to its slot."""
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        size = round(42 * scale)
+        tw = draw.textlength(self.text, font=font(size))
+        draw.text(((width - tw) / 2, (height - size) / 2), self.text, font=font(size), fill=GREEN if self.enabled else render.DISABLED)
 
 
 class BroccoliApp(App):
@@ -350,6 +360,6 @@ class BroccoliApp(App):
             title=title,
             up=self._close,
             body=body,
-            actions=[Button("Save", filled=False, on_tap=lambda: self._save(route), rid=f"{PACKAGE}:id/action_save")],
+            actions=[ToolbarTextButton("Save", filled=False, on_tap=lambda: self._save(route), rid=f"{PACKAGE}:id/action_save")],
             dialog=dialog,
         )
