@@ -14,8 +14,10 @@ What the app does follows the real one (version 1.2.6, the build AndroidWorld in
 is ordered by title, case-insensitively (``ORDER BY title COLLATE NOCASE``), ties in insertion
 order; the search is the app's full-text search (``recipes_fts``: title, description, source and
 ingredients, not directions), each word a prefix, title hits first; a recipe is deleted from its
-page (More options, Delete, then "Delete this recipe?"); saving needs a title ("Please add a
-title."); an edit keeps the recipe's id, favourite flag and photo.
+page (More options, Delete, then "Delete this recipe?"), one at a time: the real list has no
+multi-select (a tap opens a recipe, nothing else); saving needs a title ("Please add a title.");
+an edit keeps the recipe's id, favourite flag and photo. Categories, photos, sharing and the
+cooking mode are not simulated (no AndroidWorld task uses them).
 """
 
 from __future__ import annotations
