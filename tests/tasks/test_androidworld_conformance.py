@@ -189,7 +189,7 @@ def _textproto_task(name: str) -> tuple[str, float, dict[str, tuple[str, ...]]]:
     assert prompt is not None and complexity is not None
     params = {
         m.group(1): tuple(re.findall(r'possible_values: "((?:[^"\\]|\\.)*)"', m.group(2)))
-        for m in re.finditer(r'task_params \{\s*name: "(\w+)"(.*?)\n  \}', block, re.S)
+        for m in re.finditer(r'task_params \{\s*(?:#[^\n]*\s*)*name: "(\w+)"(.*?)\n  \}', block, re.S)
     }
     return prompt.group(1), float(complexity.group(1)), params
 
@@ -230,7 +230,7 @@ def _shape(template: str) -> str:
 
 
 def test_every_mirrored_task_is_found_in_androidworld() -> None:
-    assert len(MIRRORED) == 72
+    assert len(MIRRORED) == 79
     for name in MIRRORED:
         template, complexity = androidworld(TASKS[name].mirrors or name)
         assert template and complexity > 0, name
@@ -363,6 +363,7 @@ POOLS: dict[str, Callable[[], Any]] = {
     },
     "EVENTS_ON_DATE_DURATIONS": lambda: _textproto_task("SimpleCalendarEventsOnDate")[2]["duration"],
     "LOCATION_OF_EVENT_LOCATIONS": lambda: _textproto_task("SimpleCalendarLocationOfEvent")[2]["location"],
+    "CALENDAR_QUESTION_PARAMS": lambda: {name: _textproto_task(name)[2] for name in awdata.CALENDAR_QUESTION_PARAMS},
 }
 
 
