@@ -514,21 +514,41 @@ SMS_DB: Final = declare(
 # --- Broccoli: broccoli (Room) -------------------------------------------------------------------
 
 _BROCCOLI_TEXT = ("imageName", "description", "servings", "preparationTime", "source", "ingredients", "directions")
+_FTS_DELETE = "DELETE FROM `recipes_fts` WHERE `docid`=OLD.`rowid`"
+_FTS_INSERT = (
+    "INSERT INTO `recipes_fts`(`docid`, `title`, `description`, `source`, `ingredients`) "
+    "VALUES (NEW.`rowid`, NEW.`title`, NEW.`description`, NEW.`source`, NEW.`ingredients`)"
+)
 
 BROCCOLI_DB: Final = declare(
     AppDatabase(
         path=f"{DATA_ROOT}/com.flauschcode.broccoli/databases/broccoli",
+        # Room's schema of the app's database version 1 (Broccoli 1.2.6, the build AndroidWorld
+        # installs: app/schemas/.../BroccoliDatabase/1.json), with the full-text index its search
+        # reads and the triggers with which Room keeps that index in step.
         schema=_room(
-            "3b8e0f2a6c4d4f0e9a1b7c5d2e8f6a90",
-            "CREATE TABLE `recipes` (`recipeId` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `title` TEXT NOT NULL, "
-            "`imageName` TEXT, `description` TEXT, `servings` TEXT, `preparationTime` TEXT, `source` TEXT, "
-            "`ingredients` TEXT, `directions` TEXT, `favorite` INTEGER NOT NULL DEFAULT 0)",
-            "CREATE TABLE `categories` (`categoryId` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `name` TEXT NOT NULL)",
+            "1548e88f42d976a4b4915ca1cfa71e00",
+            "CREATE TABLE `recipes` (`recipeId` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `title` TEXT, `imageName` TEXT, "
+            "`description` TEXT, `servings` TEXT, `preparationTime` TEXT, `source` TEXT, `ingredients` TEXT, `directions` TEXT, "
+            "`favorite` INTEGER NOT NULL)",
+            "CREATE TABLE `categories` (`categoryId` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `name` TEXT)",
             "CREATE TABLE `recipes_with_categories` (`recipeId` INTEGER NOT NULL, `categoryId` INTEGER NOT NULL, "
             "PRIMARY KEY(`recipeId`, `categoryId`), FOREIGN KEY(`recipeId`) REFERENCES `recipes`(`recipeId`) "
-            "ON UPDATE NO ACTION ON DELETE CASCADE, FOREIGN KEY(`categoryId`) REFERENCES `categories`(`categoryId`) "
-            "ON UPDATE NO ACTION ON DELETE CASCADE)",
+            "ON UPDATE NO ACTION ON DELETE CASCADE , FOREIGN KEY(`categoryId`) REFERENCES `categories`(`categoryId`) "
+            "ON UPDATE NO ACTION ON DELETE CASCADE )",
+            "CREATE INDEX `index_recipes_with_categories_recipeId` ON `recipes_with_categories` (`recipeId`)",
             "CREATE INDEX `index_recipes_with_categories_categoryId` ON `recipes_with_categories` (`categoryId`)",
+            "CREATE VIRTUAL TABLE `recipes_fts` USING FTS4(`title` TEXT, `description` TEXT, `source` TEXT, `ingredients` TEXT, "
+            "tokenize=unicode61 `tokenchars=#`, content=`recipes`)",
+            *(
+                f"CREATE TRIGGER room_fts_content_sync_recipes_fts_{when}_{what} {when} {what} ON `recipes` BEGIN {body}; END"
+                for when, what, body in (
+                    ("BEFORE", "UPDATE", _FTS_DELETE),
+                    ("BEFORE", "DELETE", _FTS_DELETE),
+                    ("AFTER", "UPDATE", _FTS_INSERT),
+                    ("AFTER", "INSERT", _FTS_INSERT),
+                )
+            ),
         ),
         # The app saves an empty field as an empty string, as AndroidWorld's rows do.
         tables=(
@@ -852,6 +872,10 @@ def build(db: AppDatabase, content: Mapping[str, list[Row]], base: str | None = 
     con = sqlite3.connect(":memory:")
     try:
         con.executescript(base if base is not None else db.schema)
+        if base is not None and "writable_schema" in base:
+            # A dump writes a virtual table (Broccoli's full-text index) into sqlite_master,
+            # which SQLite reads only with a fresh schema: reload it.
+            con.deserialize(con.serialize())
         for layout in db._layouts:
             name = _quote(layout.table.name)
             con.execute(f"DELETE FROM {name}")

@@ -65,6 +65,7 @@ MODULES = (
     "task_evals/single/expense.py",
     "task_evals/single/files.py",
     "task_evals/single/markor.py",
+    "task_evals/single/recipe.py",
     "task_evals/single/sms.py",
     "task_evals/single/system.py",
     "task_evals/single/calendar/calendar.py",
@@ -229,7 +230,7 @@ def _shape(template: str) -> str:
 
 
 def test_every_mirrored_task_is_found_in_androidworld() -> None:
-    assert len(MIRRORED) == 67
+    assert len(MIRRORED) == 79
     for name in MIRRORED:
         template, complexity = androidworld(TASKS[name].mirrors or name)
         assert template and complexity > 0, name
@@ -305,6 +306,25 @@ def _textproto_values(task: str, field: str) -> Callable[[], tuple[str, ...]]:
 
 
 UDG = "task_evals/utils/user_data_generation.py"
+RECIPE = "task_evals/single/recipe.py"
+
+
+def _recipes() -> list[tuple[str, str]]:
+    """``recipe._RECIPES``: ``Recipe(title=..., directions=...)`` calls, as (title, directions)."""
+    assert READ is not None
+    tree = ast.parse(READ(RECIPE))
+    value = next(
+        n.value for n in tree.body if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "_RECIPES" for t in n.targets)
+    )
+    assert isinstance(value, ast.List)
+    out = []
+    for call in value.elts:
+        assert isinstance(call, ast.Call)
+        fields = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+        out.append((fields["title"], fields["directions"]))
+    return out
+
+
 EVENTS = "task_evals/single/calendar/events_generator.py"
 POOLS: dict[str, Callable[[], Any]] = {
     "GIVEN_NAMES": lambda: _module_literal(UDG, "COMMON_GIVEN_NAMES"),
@@ -320,6 +340,13 @@ POOLS: dict[str, Callable[[], Any]] = {
     ),
     "EXPENSE_NAMES": lambda: _module_literal("task_evals/single/expense.py", "_EXPENSE_NAMES"),
     "EXPENSE_NOTES": lambda: _module_literal("task_evals/single/expense.py", "_NOTES"),
+    "RECIPES": _recipes,
+    "RECIPE_DESCRIPTIONS": lambda: _local_literal(RECIPE, "_generate_random_recipe", "descriptions"),
+    "RECIPE_DIRECTIONS_ADDITIONS": lambda: _local_literal(RECIPE, "_generate_random_recipe", "directions_additions"),
+    "RECIPE_INGREDIENT_DESCRIPTORS": lambda: _local_literal(RECIPE, "_generate_random_recipe", "ingredient_descriptors"),
+    "RECIPE_SERVINGS": lambda: _module_literal(RECIPE, "_SERVINGS_OPTIONS"),
+    "RECIPE_PREP_TIMES": lambda: _module_literal(RECIPE, "_PREP_TIME_OPTIONS"),
+    "RECIPE_INGREDIENTS": lambda: _module_literal(RECIPE, "_COMMON_INGREDIENTS"),
     "EVENT_TITLES_PREFIXES": lambda: _module_literal(EVENTS, "TITLES_PREFIXES"),
     "EVENT_NAMES": lambda: _module_literal(EVENTS, "NAMES"),
     "EVENT_SUBJECTS": lambda: _module_literal(EVENTS, "SUBJECTS"),

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_recipe_tasks import RECIPE_NEAR_MISSES
 
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.tasks import make_task, task_names
@@ -449,6 +450,8 @@ NEAR_MISSES["SimpleCalendarDeleteEventsOnRelativeDay"] = [
     ("one of two deleted", lambda p, t: delete_rows(p, CAL, sorted(t._targets)[:1])),  # type: ignore[attr-defined]
     ("targets and another event deleted", _other_event_deleted),
 ]
+
+NEAR_MISSES.update(RECIPE_NEAR_MISSES)
 
 
 # --- the tasks of issue 23 (calendar, expense, markor) ---------------------------------------------
