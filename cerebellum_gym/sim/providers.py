@@ -23,6 +23,7 @@ URIS: Final[dict[str, tuple[str, dict[str, str]]]] = {
     "content://com.google.android.deskclock/alarms": ("alarms", {}),
     "content://com.simplemobiletools.calendar.pro/events": ("calendar_events", {}),
     "content://com.arduia.expense/expenses": ("expenses", {}),
+    "content://com.flauschcode.broccoli/recipes": ("broccoli_recipes", {}),
 }
 
 CONTACTS_URI: Final = "content://com.android.contacts/data/phones"

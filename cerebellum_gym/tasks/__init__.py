@@ -5,7 +5,7 @@ Importing this package registers every bundled task.
 
 from __future__ import annotations
 
-from cerebellum_gym.tasks import calendar, clipboard, clock, contacts, draw, expense, files, gallery, markor, media, sms, system
+from cerebellum_gym.tasks import calendar, clipboard, clock, contacts, draw, expense, files, gallery, markor, media, recipe, sms, system
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.registry import (
     TASKS,
@@ -35,6 +35,7 @@ __all__ = [
     "make_task",
     "markor",
     "media",
+    "recipe",
     "register_task",
     "sms",
     "system",

@@ -65,6 +65,7 @@ MODULES = (
     "task_evals/single/expense.py",
     "task_evals/single/files.py",
     "task_evals/single/markor.py",
+    "task_evals/single/recipe.py",
     "task_evals/single/sms.py",
     "task_evals/single/system.py",
     "task_evals/single/calendar/calendar.py",
@@ -191,7 +192,7 @@ def _textproto_task(name: str) -> tuple[str, float, dict[str, tuple[str, ...]]]:
     assert prompt is not None and complexity is not None
     params = {
         m.group(1): tuple(re.findall(r'possible_values: "((?:[^"\\]|\\.)*)"', m.group(2)))
-        for m in re.finditer(r'task_params \{\s*name: "(\w+)"(.*?)\n  \}', block, re.S)
+        for m in re.finditer(r'task_params \{\s*(?:#[^\n]*\s*)*name: "(\w+)"(.*?)\n  \}', block, re.S)
     }
     return prompt.group(1), float(complexity.group(1)), params
 
@@ -232,7 +233,7 @@ def _shape(template: str) -> str:
 
 
 def test_every_mirrored_task_is_found_in_androidworld() -> None:
-    assert len(MIRRORED) == 61
+    assert len(MIRRORED) == 87
     for name in MIRRORED:
         template, complexity = androidworld(TASKS[name].mirrors or name)
         assert template and complexity > 0, name
@@ -308,6 +309,25 @@ def _textproto_values(task: str, field: str) -> Callable[[], tuple[str, ...]]:
 
 
 UDG = "task_evals/utils/user_data_generation.py"
+RECIPE = "task_evals/single/recipe.py"
+
+
+def _recipes() -> list[tuple[str, str]]:
+    """``recipe._RECIPES``: ``Recipe(title=..., directions=...)`` calls, as (title, directions)."""
+    assert READ is not None
+    tree = ast.parse(READ(RECIPE))
+    value = next(
+        n.value for n in tree.body if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "_RECIPES" for t in n.targets)
+    )
+    assert isinstance(value, ast.List)
+    out = []
+    for call in value.elts:
+        assert isinstance(call, ast.Call)
+        fields = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+        out.append((fields["title"], fields["directions"]))
+    return out
+
+
 EVENTS = "task_evals/single/calendar/events_generator.py"
 POOLS: dict[str, Callable[[], Any]] = {
     "GIVEN_NAMES": lambda: _module_literal(UDG, "COMMON_GIVEN_NAMES"),
@@ -323,6 +343,13 @@ POOLS: dict[str, Callable[[], Any]] = {
     ),
     "EXPENSE_NAMES": lambda: _module_literal("task_evals/single/expense.py", "_EXPENSE_NAMES"),
     "EXPENSE_NOTES": lambda: _module_literal("task_evals/single/expense.py", "_NOTES"),
+    "RECIPES": _recipes,
+    "RECIPE_DESCRIPTIONS": lambda: _local_literal(RECIPE, "_generate_random_recipe", "descriptions"),
+    "RECIPE_DIRECTIONS_ADDITIONS": lambda: _local_literal(RECIPE, "_generate_random_recipe", "directions_additions"),
+    "RECIPE_INGREDIENT_DESCRIPTORS": lambda: _local_literal(RECIPE, "_generate_random_recipe", "ingredient_descriptors"),
+    "RECIPE_SERVINGS": lambda: _module_literal(RECIPE, "_SERVINGS_OPTIONS"),
+    "RECIPE_PREP_TIMES": lambda: _module_literal(RECIPE, "_PREP_TIME_OPTIONS"),
+    "RECIPE_INGREDIENTS": lambda: _module_literal(RECIPE, "_COMMON_INGREDIENTS"),
     "EVENT_TITLES_PREFIXES": lambda: _module_literal(EVENTS, "TITLES_PREFIXES"),
     "EVENT_NAMES": lambda: _module_literal(EVENTS, "NAMES"),
     "EVENT_SUBJECTS": lambda: _module_literal(EVENTS, "SUBJECTS"),
@@ -339,6 +366,7 @@ POOLS: dict[str, Callable[[], Any]] = {
     },
     "EVENTS_ON_DATE_DURATIONS": lambda: _textproto_task("SimpleCalendarEventsOnDate")[2]["duration"],
     "LOCATION_OF_EVENT_LOCATIONS": lambda: _textproto_task("SimpleCalendarLocationOfEvent")[2]["location"],
+    "CALENDAR_QUESTION_PARAMS": lambda: {name: _textproto_task(name)[2] for name in awdata.CALENDAR_QUESTION_PARAMS},
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cerebellum_gym.sim.apps.base import App
+from cerebellum_gym.sim.apps.broccoli import BroccoliApp
 from cerebellum_gym.sim.apps.browser import ChromeApp
 from cerebellum_gym.sim.apps.calendar import SimpleCalendarApp
 from cerebellum_gym.sim.apps.camera import CameraApp
@@ -34,6 +35,7 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     ChromeApp,
     DialerApp,
     ClipperApp,
+    BroccoliApp,
     SimpleGalleryApp,
     SimpleDrawApp,
 )
@@ -42,6 +44,7 @@ __all__ = [
     "DEFAULT_APPS",
     "App",
     "AudioRecorderApp",
+    "BroccoliApp",
     "CameraApp",
     "ChromeApp",
     "ClipperApp",
