@@ -11,10 +11,7 @@ conformance.py``'s world); nothing is replaced.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -28,22 +25,14 @@ from cerebellum_gym.tasks import task_names
 from cerebellum_gym.tasks.androidworld import task_class
 from cerebellum_gym.tasks.catalog import BUILTIN
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "androidworld" / "conformance.py"
 QUESTIONS = [n for n in task_names() if n.startswith(("Tasks", "SportsTracker"))]
-
-
-def _conformance() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("aw_conformance_questions", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
 def conformance() -> ModuleType:
-    return _conformance()
+    from test_androidworld_conformance_doc import load  # the benchmark script, loaded as a module
+
+    return load()
 
 
 @pytest.fixture(scope="module")
