@@ -423,6 +423,10 @@ class AndroidWorldDevice(ShellDevice):
             it there (``True``), or through AndroidWorld's env and adb (``False``); ``"auto"``
             (default): directly whenever ``in_process`` is there. AndroidWorld's own set-up and
             judges go through adb either way.
+        open_target_app: start each episode in the task's app (the live eval of the reference
+            model card: "target app pre-opened"): after AndroidWorld's set-up and Home, its
+            ``open_app`` action opens the task's first app. Tasks whose goal is to open an app
+            start on the home screen all the same.
 
     Raises:
         CerebellumError: AndroidWorld is not importable (with install instructions).
@@ -451,6 +455,7 @@ class AndroidWorldDevice(ShellDevice):
         close_env: bool | None = None,
         in_process: Any = None,
         direct: bool | Literal["auto"] = "auto",
+        open_target_app: bool = False,
     ) -> None:
         if tree_source not in ("auto", "forest", "uiautomator"):
             raise ValueError(f"tree_source must be 'auto', 'forest' or 'uiautomator', got {tree_source!r}")
@@ -540,6 +545,8 @@ class AndroidWorldDevice(ShellDevice):
         self.direct = in_process is not None and direct is not False
         # Directly, the phone renders any width itself (the env then asks for history frames).
         self.renders_any_width = self.direct
+        #: Start each AndroidWorld task in its app (read by the task's start_episode).
+        self.open_target_app = bool(open_target_app)
         self._closed = False
         self._direct_tree: UINode | None = None  # the phone's tree, wrapped as a dump
         self._state: Any = None  # the last fetched state, until an input makes it stale
@@ -607,6 +614,21 @@ class AndroidWorldDevice(ShellDevice):
         self._touched()
         with self._guarded(f"execute_action({fields.get('action_type')})"):
             self.env.execute_action(action)
+
+    def open_app(self, app_name: str) -> None:
+        """Open AndroidWorld's app ``app_name`` ("contacts", "simple calendar pro", ...) at its
+        launcher activity, as AndroidWorld's ``launch_app`` does for the apps it knows by
+        activity (its ``adb_utils.get_adb_activity``); an app it knows no activity of goes
+        through its ``open_app`` action.
+        """
+        self._check_open()
+        activity = self._adb_utils.get_adb_activity(app_name)
+        if activity is None:
+            self.execute_json_action(action_type=self._json_action.OPEN_APP, app_name=app_name)
+            return
+        self._touched()
+        with self._guarded(f"start_activity({activity})"):
+            self._adb_utils.start_activity(activity, extra_args=[], env=self.controller, timeout_sec=self.timeout)
 
     def shell(
         self, command: str | Sequence[str], *, timeout: float | None = None, check: bool = True, readonly: bool = False

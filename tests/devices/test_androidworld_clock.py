@@ -31,6 +31,8 @@ from cerebellum_gym.devices.androidworld import AndroidWorldDevice
 from cerebellum_gym.devices.androidworld_adb import load_adb_env
 from cerebellum_gym.devices.emulators import EmulatorPool
 from cerebellum_gym.env import WAIT_SECONDS
+from cerebellum_gym.errors import TaskError
+from cerebellum_gym.loader import make_env
 
 
 @pytest.fixture(scope="module")
@@ -144,5 +146,10 @@ def test_an_emulator_sleeps_for_real_beside_an_embedded_env(standin: StandinSdk,
             assert phone.state.clock == pytest.approx(before + WAIT_SECONDS)
             device.wait(0.3)
             assert time.monotonic() - start >= 0.3
+            # No oracle there: the simulator's oracles read a simulator in this process.
+            env = make_env("SystemWifiTurnOn", backend="androidworld", device=device, pixels=False)
+            env.reset(seed=0)
+            with pytest.raises(TaskError, match="no scripted oracle on this device"):
+                env.oracle_action()
         finally:
             device.close()
