@@ -89,7 +89,7 @@ def test_the_list_leaves_out_unstarted_completed_and_deleted_tasks_until_asked(s
     tap(phone, text="Done")
     shown = texts(phone)
     assert {"Open one", "Not started", "Done one", "Completed (1)"} <= set(shown) and "Deleted one" not in shown
-    assert "Starts Oct 17" in " ".join(shown)  # the unstarted task says when it starts
+    assert "Wed  ·  Starts Tue" in shown  # the unstarted task says when it starts
     # Today: what is due by the end of today and still open.
     tap(phone, desc="Filters")
     tap(phone, text="Today")
@@ -101,7 +101,9 @@ def test_due_dates_read_as_the_app_writes_them() -> None:
     assert due_text(OCT15 + 17 * 3_600_000, today) == "Today, 5:00 PM"
     assert due_text(OCT15 + DAY, today) == "Tomorrow"
     assert due_text(OCT15 - DAY + 9 * 3_600_000 + 30 * 60_000, today) == "Yesterday, 9:30 AM"
-    assert due_text(OCT15 + 2 * DAY, today) == "Oct 17"
+    assert due_text(OCT15 + 2 * DAY, today) == "Tue"  # within six days: the weekday
+    assert due_text(OCT15 - 6 * DAY + 3_600_000, today) == "Mon, 1:00 AM"
+    assert due_text(OCT15 + 7 * DAY, today) == "Oct 22"
     assert due_text(OCT15 + 90 * DAY, today) == "Jan 13, 2024"
     assert due_text(0, today) == ""
 

@@ -91,14 +91,18 @@ def clock(when: datetime) -> str:
 
 
 def due_text(ms: int, today: date) -> str:
-    """The due date as the list's chip shows it: Today, Tomorrow, Yesterday or ``Oct 17`` (with
-    the year when it is not this one), and the time when the task has one."""
+    """The due date as the list's chip shows it (the app's relative day): Today, Tomorrow or
+    Yesterday, the weekday within six days (``Fri``), else ``Oct 17`` (with the year when it is
+    not this one); then the time when the task has one."""
     if not ms:
         return ""
     when = moment(ms)
     day = when.date()
-    names = {0: "Today", 1: "Tomorrow", -1: "Yesterday"}
-    text = names.get((day - today).days) or (f"{day:%b} {day.day}" + (f", {day.year}" if day.year != today.year else ""))
+    offset = (day - today).days
+    text = {0: "Today", 1: "Tomorrow", -1: "Yesterday"}.get(offset, "")
+    if not text:
+        near = abs(offset) <= 6
+        text = f"{day:%a}" if near else f"{day:%b} {day.day}" + (f", {day.year}" if day.year != today.year else "")
     if (when.hour, when.minute) != (0, 0):
         text += f", {clock(when)}"
     return text
