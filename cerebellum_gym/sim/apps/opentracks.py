@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from datetime import datetime, timezone
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from PIL import ImageDraw
 
@@ -26,7 +26,7 @@ from cerebellum_gym.sim.apps.common import confirm_dialog
 from cerebellum_gym.sim.providers import TRACKS_URI
 from cerebellum_gym.sim.render import font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import BODY_SIZE, PAD, SECONDARY_SIZE, IconButton, ListItem, Text, Widget
+from cerebellum_gym.sim.widgets import BODY_SIZE, PAD, SECONDARY_SIZE, Callback, IconButton, ListItem, Text, Widget
 
 BLUE = (25, 118, 210)
 #: Metres in a mile and in a foot (the app's unit conversions).
@@ -82,7 +82,7 @@ class TrackItem(Widget):
     default_height = 252
     ICON = 190
 
-    def __init__(self, name: str, *, category: str, when: str, distance: str, duration: str, on_tap: Any) -> None:
+    def __init__(self, name: str, *, category: str, when: str, distance: str, duration: str, on_tap: Callback) -> None:
         super().__init__(text=name, on_tap=on_tap)
         self.category, self.when, self.distance, self.duration = category, when, distance, duration
 
@@ -151,6 +151,9 @@ class OpenTracksApp(App):
     def tracks(self) -> list[dict[str, str]]:
         return sorted(self.phone.content_query(TRACKS_URI), key=lambda r: (-number(r, "starttime"), -int(r.get("_id") or 0)))
 
+    def _opener(self, track_id: str) -> Callback:
+        return lambda: self.push("track", track_id=track_id)
+
     def screen_main(self, route: Route) -> ScreenSpec:
         body: list[Widget] = [
             TrackItem(
@@ -159,7 +162,7 @@ class OpenTracksApp(App):
                 when=started(row),
                 distance=miles(number(row, "totaldistance")),
                 duration=elapsed(number(row, "totaltime")),
-                on_tap=lambda i=row["_id"]: self.push("track", track_id=i),
+                on_tap=self._opener(row["_id"]),
             )
             for row in self.tracks()
         ]

@@ -27,7 +27,20 @@ from cerebellum_gym.sim.apps.common import confirm_dialog, edit_field, field_key
 from cerebellum_gym.sim.providers import TASKS_URI
 from cerebellum_gym.sim.render import font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import BODY_SIZE, PAD, SECONDARY_SIZE, Button, Dialog, IconButton, ListItem, Row, Switch, Text, Widget
+from cerebellum_gym.sim.widgets import (
+    BODY_SIZE,
+    PAD,
+    SECONDARY_SIZE,
+    Button,
+    Callback,
+    Dialog,
+    IconButton,
+    ListItem,
+    Row,
+    Switch,
+    Text,
+    Widget,
+)
 
 if TYPE_CHECKING:
     from cerebellum_gym.sim.phone import Phone
@@ -134,8 +147,8 @@ class TaskItem(Widget):
         overdue: bool,
         start: str,
         notes: str,
-        on_toggle: Any,
-        on_open: Any,
+        on_toggle: Callback,
+        on_open: Callback,
     ) -> None:
         super().__init__(text=title, on_tap=on_open)
         self.priority, self.done, self.due, self.overdue, self.start, self.notes = priority, done, due, overdue, start, notes
