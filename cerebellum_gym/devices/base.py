@@ -159,6 +159,15 @@ class Device(abc.ABC):
         """``mkdir -p``: create directory ``path`` and its parents (an empty folder a task needs)."""
         raise UnsupportedOperationError(f"{self.backend} devices cannot create directories")
 
+    def file_mtime(self, path: str) -> float:
+        """When the file at ``path`` last changed (POSIX seconds of the device's clock): what
+        ``ls -l`` shows and judges that ask for "the newest note" order by.
+
+        Raises:
+            FileNotFoundError: no such file.
+        """
+        raise UnsupportedOperationError(f"{self.backend} devices cannot tell when a file changed")
+
     @abc.abstractmethod
     def now(self) -> datetime:
         """The device's wall clock."""

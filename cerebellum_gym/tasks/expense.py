@@ -12,6 +12,7 @@ from cerebellum_gym.devices.base import Device, Row
 from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import fuzzy_match
+from cerebellum_gym.tasks.markor import ROOT as MARKOR_ROOT
 from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
@@ -42,6 +43,14 @@ def random_expense(rng: np.random.Generator, avoid: set[str]) -> dict[str, str]:
         "note": awdata.pick(rng, NOTES),
         "created_at": str(created),
     }
+
+
+def distinct_expenses(rng: np.random.Generator, count: int) -> list[dict[str, str]]:
+    """``count`` random expenses, each named differently."""
+    rows: list[dict[str, str]] = []
+    for _ in range(count):
+        rows.append(random_expense(rng, {r["name"] for r in rows}))
+    return rows
 
 
 def from_aw_row(expense: Any) -> dict[str, str]:
@@ -144,9 +153,7 @@ class _AddExpenses(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        rows: list[dict[str, str]] = []
-        for _ in range(cls.count):
-            rows.append(random_expense(rng, {r["name"] for r in rows}))
+        rows = distinct_expenses(rng, cls.count)
         csv = bool(rng.random() < 0.5)
         return {"rows": rows, "expenses": render_expenses(rows, csv), "noise_seed": int(rng.integers(2**31))}
 
@@ -248,9 +255,7 @@ class _DeleteExpenses(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        rows: list[dict[str, str]] = []
-        for _ in range(cls.count):
-            rows.append(random_expense(rng, {r["name"] for r in rows}))
+        rows = distinct_expenses(rng, cls.count)
         return {"rows": rows, "expense_names": ", ".join(r["name"] for r in rows), "noise_seed": int(rng.integers(2**31))}
 
     @classmethod
@@ -391,9 +396,7 @@ class ExpenseDeleteDuplicates(Task):
         cents more, another day), and the target twice, all in one shuffled list."""
         device.content_delete(EXPENSES_URI)
         rng = np.random.default_rng(self.params["noise_seed"])
-        rows: list[dict[str, str]] = []
-        while len(rows) < self.noise + 1:
-            rows.append(random_expense(rng, {r["name"] for r in rows}))
+        rows = distinct_expenses(rng, self.noise + 1)
         target = rows.pop()
         for extra in rng.choice(np.arange(50, 1000), size=self.near_copies, replace=False):
             copy = random_expense(rng, set())
@@ -436,3 +439,44 @@ class ExpenseDeleteDuplicates2(ExpenseDeleteDuplicates):
     )
     noise = 37
     near_copies = 3
+
+
+@register_task
+class ExpenseAddMultipleFromMarkor(_AddExpenses):
+    name = "ExpenseAddMultipleFromMarkor"
+    mirrors = "ExpenseAddMultipleFromMarkor"
+    complexity: ClassVar[float] = 6.0
+    template = "Go through the transactions in my_expenses.txt in Markor. Log the reimbursable transactions in the pro expense."
+    judge = (
+        "As for adding expenses: the two transactions of my_expenses.txt whose note ends in 'Reimbursable.' are added (equal amount "
+        "and category, fuzzy name and the note without that marker), among 100 others in the file that the app already holds; "
+        "every earlier expense unchanged (AndroidWorld scores it 0/1)."
+    )
+    count = 2
+    #: The other transactions, in the app and in the file.
+    noise: ClassVar[int] = 100
+    file: ClassVar[str] = "my_expenses.txt"
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        rows = distinct_expenses(rng, cls.count)
+        return {"rows": rows, "noise_seed": int(rng.integers(2**31))}
+
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        return {"rows": [from_aw_row(r) for r in params["row_objects"]], "noise_seed": 0}
+
+    def initialize(self, device: Device) -> None:
+        device.content_delete(EXPENSES_URI)
+        rng = np.random.default_rng(self.params["noise_seed"])
+        avoid = {r["name"] for r in self.params["rows"]}
+        noise = [random_expense(rng, avoid) for _ in range(self.noise)]
+        for row in noise:
+            insert(device, row)
+        # The file lists the targets, marked, among the others, shuffled (AndroidWorld's csv form).
+        marked = [{**r, "note": r["note"] + ". Reimbursable."} for r in self.params["rows"]]
+        listed = marked + noise
+        order = rng.permutation(len(listed))
+        device.remove_path(MARKOR_ROOT)
+        device.write_file(f"{MARKOR_ROOT}/{self.file}", render_expenses([listed[int(i)] for i in order], csv=True).encode())
+        self.baseline(device)

@@ -188,7 +188,7 @@ def _textproto_task(name: str) -> tuple[str, float, dict[str, tuple[str, ...]]]:
     assert prompt is not None and complexity is not None
     params = {
         m.group(1): tuple(re.findall(r'possible_values: "((?:[^"\\]|\\.)*)"', m.group(2)))
-        for m in re.finditer(r'task_params \{\s*name: "(\w+)"(.*?)\n  \}', block, re.S)
+        for m in re.finditer(r'task_params \{\s*(?:#[^\n]*\s*)*name: "(\w+)"(.*?)\n  \}', block, re.S)
     }
     return prompt.group(1), float(complexity.group(1)), params
 
@@ -229,7 +229,7 @@ def _shape(template: str) -> str:
 
 
 def test_every_mirrored_task_is_found_in_androidworld() -> None:
-    assert len(MIRRORED) >= 65  # 53, and Tasks.org's and OpenTracks' six questions each
+    assert len(MIRRORED) == 79  # 67, and Tasks.org's and OpenTracks' six questions each
     for name in MIRRORED:
         template, complexity = androidworld(TASKS[name].mirrors or name)
         assert template and complexity > 0, name
@@ -364,6 +364,7 @@ POOLS: dict[str, Callable[[], Any]] = {
     "TASK_NOISE": lambda: _module_literal("task_evals/information_retrieval/task_app_utils.py", "_TASKS"),
     "ACTIVITY_NAMES": lambda: _module_literal("task_evals/information_retrieval/activity_app_utils.py", "_CATEGORY_TO_ACTIVITY_NAMES"),
     "LOCATION_OF_EVENT_LOCATIONS": lambda: _textproto_task("SimpleCalendarLocationOfEvent")[2]["location"],
+    "CALENDAR_QUESTION_PARAMS": lambda: {name: _textproto_task(name)[2] for name in awdata.CALENDAR_QUESTION_PARAMS},
 }
 
 
