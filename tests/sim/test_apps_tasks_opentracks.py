@@ -12,7 +12,7 @@ import sqlite3
 import pytest
 
 from cerebellum_gym.core.tree import UINode
-from cerebellum_gym.sim import databases
+from cerebellum_gym.sim import databases, providers
 from cerebellum_gym.sim.apps.opentracks import elapsed, miles, mph
 from cerebellum_gym.sim.apps.tasks_org import due_text
 from cerebellum_gym.sim.phone import Phone
@@ -72,6 +72,11 @@ def test_the_activities_androidworld_starts_resolve(sh: Shell, component: str, p
     # Their databases exist from first boot, with the table AndroidWorld reads.
     db = TASKS_DB if package == "org.tasks" else TRACKS_DB
     assert sql(sh, db, "SELECT COUNT(*) FROM " + ("tasks" if package == "org.tasks" else "tracks") + ";") == "0\n"
+
+
+def test_the_apps_uris_are_their_databases_bound_tables() -> None:
+    assert providers.resolve(TASKS_URI)[0] == databases.TASKS_ORG_TASKS
+    assert providers.resolve(TRACKS_URI)[0] == databases.OPENTRACKS_TRACKS
 
 
 def test_the_list_leaves_out_unstarted_completed_and_deleted_tasks_until_asked(sh: Shell) -> None:
