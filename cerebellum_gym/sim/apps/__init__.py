@@ -14,9 +14,11 @@ from cerebellum_gym.sim.apps.dialer import DialerApp
 from cerebellum_gym.sim.apps.expense import ProExpenseApp
 from cerebellum_gym.sim.apps.files import FilesApp
 from cerebellum_gym.sim.apps.markor import MarkorApp
+from cerebellum_gym.sim.apps.opentracks import OpenTracksApp
 from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
 from cerebellum_gym.sim.apps.settings import SettingsApp
 from cerebellum_gym.sim.apps.sms import SimpleSmsApp
+from cerebellum_gym.sim.apps.tasks_org import TasksApp
 
 #: Installed on a default :class:`~cerebellum_gym.sim.phone.Phone`, besides the launcher.
 DEFAULT_APPS: tuple[type[App], ...] = (
@@ -34,6 +36,8 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     DialerApp,
     ClipperApp,
     BroccoliApp,
+    TasksApp,
+    OpenTracksApp,
 )
 
 __all__ = [
@@ -49,8 +53,10 @@ __all__ = [
     "DialerApp",
     "FilesApp",
     "MarkorApp",
+    "OpenTracksApp",
     "ProExpenseApp",
     "SettingsApp",
     "SimpleCalendarApp",
     "SimpleSmsApp",
+    "TasksApp",
 ]
