@@ -233,7 +233,7 @@ def _shape(template: str) -> str:
 
 
 def test_every_mirrored_task_is_found_in_androidworld() -> None:
-    assert len(MIRRORED) == 87
+    assert len(MIRRORED) == 99  # 53, aw-db's 14, Broccoli's 12, Tasks.org's and OpenTracks' six questions each, aw-media's 8
     for name in MIRRORED:
         template, complexity = androidworld(TASKS[name].mirrors or name)
         assert template and complexity > 0, name
@@ -365,6 +365,34 @@ POOLS: dict[str, Callable[[], Any]] = {
         for field in ("title", "date", "time")
     },
     "EVENTS_ON_DATE_DURATIONS": lambda: _textproto_task("SimpleCalendarEventsOnDate")[2]["duration"],
+    **{
+        pool: _textproto_values(task, field)
+        for pool, (task, field) in {
+            "TASKS_DUE_ON_DATE_IMPORTANCES": ("TasksDueOnDate", "importance"),
+            "TASKS_TITLES": ("TasksDueOnDate", "title"),
+            "TASKS_NOTES": ("TasksDueOnDate", "notes"),
+            "TASKS_NEXT_WEEK_DATES": ("TasksDueNextWeek", "due_date"),
+            "TASKS_PAST_WEEK_DATES": ("TasksHighPriorityTasks", "hide_until_date"),
+            "TASKS_HIGH_PRIORITY_TIMES": ("TasksHighPriorityTasksDueOnDate", "time"),
+            "TASKS_HIGH_PRIORITY_TITLES": ("TasksHighPriorityTasksDueOnDate", "title"),
+            "TASKS_MORE_TITLES": ("TasksDueNextWeek", "title"),
+            "TASKS_MORE_NOTES": ("TasksDueNextWeek", "notes"),
+            "TASKS_COMPLETED_FOR_DATES": ("TasksCompletedTasksForDate", "date"),
+            "SPORTS_ON_DATE_DATES": ("SportsTrackerActivitiesOnDate", "date"),
+            "SPORTS_CATEGORIES": ("SportsTrackerActivitiesOnDate", "category"),
+            "SPORTS_DURATIONS": ("SportsTrackerActivitiesOnDate", "duration"),
+            "SPORTS_DISTANCES": ("SportsTrackerActivitiesOnDate", "distance"),
+            "SPORTS_START_TIMES": ("SportsTrackerActivitiesOnDate", "start_time"),
+            "SPORTS_ELEVATIONS": ("SportsTrackerActivitiesOnDate", "elevation"),
+            "SPORTS_NAMES": ("SportsTrackerActivitiesOnDate", "activity_name"),
+            "SPORTS_DESCRIPTIONS": ("SportsTrackerActivitiesOnDate", "activity_description"),
+            "SPORTS_WEEK_DATES": ("SportsTrackerActivitiesCountForWeek", "start_date"),
+            "SPORTS_DURATION_DATES": ("SportsTrackerActivityDuration", "date"),
+            "SPORTS_INTERVAL_STARTS": ("SportsTrackerTotalDistanceForCategoryOverInterval", "start_date"),
+        }.items()
+    },
+    "TASK_NOISE": lambda: _module_literal("task_evals/information_retrieval/task_app_utils.py", "_TASKS"),
+    "ACTIVITY_NAMES": lambda: _module_literal("task_evals/information_retrieval/activity_app_utils.py", "_CATEGORY_TO_ACTIVITY_NAMES"),
     "LOCATION_OF_EVENT_LOCATIONS": lambda: _textproto_task("SimpleCalendarLocationOfEvent")[2]["location"],
     "CALENDAR_QUESTION_PARAMS": lambda: {name: _textproto_task(name)[2] for name in awdata.CALENDAR_QUESTION_PARAMS},
 }

@@ -456,6 +456,26 @@ NEAR_MISSES.update(MEDIA_NEAR_MISSES)
 NEAR_MISSES.update(RECIPE_NEAR_MISSES)
 
 
+def _wrong_answer(phone: Phone, task: Task) -> str:
+    """A question's answer just off: a number past its tolerance, or one item of a list dropped
+    (a lone item replaced)."""
+    reading = task._reading  # type: ignore[attr-defined]
+    if reading.expected.kind == "number":
+        return str(round(float(reading.answer) + (reading.expected.tolerance or 0) + 1))
+    items = reading.answer.split(", ")
+    return ", ".join(items[:-1]) if len(items) > 1 else "Something else entirely"
+
+
+# Tasks.org's and OpenTracks' questions: the answer just off, and no answer.
+NEAR_MISSES.update(
+    {
+        name: [("an answer just off", _wrong_answer), ("no answer", nothing)]
+        for name in task_names()
+        if name.startswith(("Tasks", "SportsTracker"))
+    }
+)
+
+
 # --- the tasks of issue 23 (calendar, expense, markor) ---------------------------------------------
 
 

@@ -16,9 +16,11 @@ from cerebellum_gym.sim.apps.expense import ProExpenseApp
 from cerebellum_gym.sim.apps.files import FilesApp
 from cerebellum_gym.sim.apps.gallery import SimpleGalleryApp
 from cerebellum_gym.sim.apps.markor import MarkorApp
+from cerebellum_gym.sim.apps.opentracks import OpenTracksApp
 from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
 from cerebellum_gym.sim.apps.settings import SettingsApp
 from cerebellum_gym.sim.apps.sms import SimpleSmsApp
+from cerebellum_gym.sim.apps.tasks_org import TasksApp
 
 #: Installed on a default :class:`~cerebellum_gym.sim.phone.Phone`, besides the launcher.
 DEFAULT_APPS: tuple[type[App], ...] = (
@@ -36,6 +38,8 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     DialerApp,
     ClipperApp,
     BroccoliApp,
+    TasksApp,
+    OpenTracksApp,
     SimpleGalleryApp,
     SimpleDrawApp,
 )
@@ -53,10 +57,12 @@ __all__ = [
     "DialerApp",
     "FilesApp",
     "MarkorApp",
+    "OpenTracksApp",
     "ProExpenseApp",
     "SettingsApp",
     "SimpleCalendarApp",
     "SimpleDrawApp",
     "SimpleGalleryApp",
     "SimpleSmsApp",
+    "TasksApp",
 ]
