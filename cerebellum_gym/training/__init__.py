@@ -1,0 +1,1 @@
+"""Trainers of the reference agent (``cerebellum-gym train ...``)."""
