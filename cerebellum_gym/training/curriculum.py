@@ -15,7 +15,7 @@ Training seeds are drawn from ``[0, TRAIN_SEED_LIMIT)``; the held-out suites
 The curriculum file is JSON::
 
     {"stages": [{"name": "short", "tasks": ["SystemWifiTurnOn"], "families": [], "threshold": 0.8, "window": 8}],
-     "review": 0.25, "fail_window": 4, "retry_after": 20}
+     "review": 0.25, "fail_window": 16, "retry_after": 20}
 
 Example:
     >>> c = Curriculum(load_curriculum("default"), seed=0)
@@ -79,7 +79,7 @@ DEFAULT_CURRICULUM: Final[dict[str, Any]] = {
         },
     ],
     "review": 0.25,
-    "fail_window": 4,
+    "fail_window": 16,
     "retry_after": 20,
 }
 
@@ -104,7 +104,7 @@ class CurriculumConfig:
 
     stages: tuple[Stage, ...]
     review: float = 0.25
-    fail_window: int = 4
+    fail_window: int = 16
     retry_after: int = 20
     source: str = field(default="mapping", compare=False)
 
@@ -153,7 +153,7 @@ def load_curriculum(spec: str | os.PathLike[str] | Mapping[str, Any], catalog: T
     if len(set(names)) != len(names):
         raise CurriculumError(f"{source}: stage names must be unique, got {names}")
     review = _share(data.get("review", 0.25), "review", source)
-    fail_window = _count(data.get("fail_window", 4), "fail_window", source, minimum=0)
+    fail_window = _count(data.get("fail_window", 16), "fail_window", source, minimum=0)
     retry_after = _count(data.get("retry_after", 20), "retry_after", source, minimum=1)
     return CurriculumConfig(tuple(stages), review, fail_window, retry_after, source)
 

@@ -51,7 +51,7 @@ import numpy as np
 
 from cerebellum_gym.agents.base import Agent, Observation, OracleSource
 from cerebellum_gym.core.spaces import split_observations
-from cerebellum_gym.errors import CerebellumError, ConfigError
+from cerebellum_gym.errors import CerebellumError, ConfigError, InvalidActionError
 from cerebellum_gym.training.curriculum import Curriculum, CurriculumConfig, load_curriculum
 from cerebellum_gym.training.rl_policy import RLPolicy, StepSample, TinySlotPolicy, legal_action
 from cerebellum_gym.wrappers.actions import FlatActionLayout
@@ -84,10 +84,11 @@ class RLConfig:
     kl: float = 0.02
     epochs: int = 2
     micro_batch: int = 0
-    std_normalize: bool = True
+    std_normalize: bool = False
     invalid_penalty: float = -0.1
-    wrong_tap_penalty: float = 0.02
+    wrong_tap_penalty: float = 0.01
     shortest_path: float = 0.2
+    progress_credit: float = 0.3
     positive_replay: bool = True
     replay_below: float = 0.5
     replay_keep: int = 4
@@ -100,7 +101,7 @@ class RLConfig:
     seed: int = 0
     max_minutes: float | None = None
     progress: str = "auto"
-    codes: str = "TKBHF"
+    codes: str = "TKUDLRBHF"
     max_labels: int = 24
     env_kwargs: dict[str, Any] = field(default_factory=dict)
 
@@ -116,8 +117,8 @@ class RLConfig:
                 raise ConfigError(f"{name} must be positive, got {getattr(self, name)}")
         if not 0 < self.clip < 1:
             raise ConfigError(f"clip must be within (0, 1), got {self.clip}")
-        if self.kl < 0 or self.shortest_path < 0 or self.wrong_tap_penalty < 0:
-            raise ConfigError("kl, shortest_path and wrong_tap_penalty must be >= 0")
+        if min(self.kl, self.shortest_path, self.wrong_tap_penalty, self.progress_credit) < 0:
+            raise ConfigError("kl, shortest_path, wrong_tap_penalty and progress_credit must be >= 0")
         if not 0 <= self.replay_below <= 1:
             raise ConfigError(f"replay_below must be within [0, 1], got {self.replay_below}")
         if self.gate_every < 0:
@@ -143,6 +144,7 @@ class Episode:
     actions: list[str] = field(default_factory=list)
     env_return: float = 0.0
     wrong_taps: int = 0
+    final_progress: float = 0.0
     success: bool = False
     done: bool = False
     replayed: bool = False
@@ -198,9 +200,13 @@ def group_advantages(scores: Sequence[float], *, std_normalize: bool = True, eps
     return (centred / spread if std_normalize else centred).tolist()
 
 
-def adjusted_scores(episodes: Sequence[Episode], *, shortest_path: float, wrong_tap_penalty: float) -> list[float]:
-    """Each episode's score: its env return, less the wrong-tap penalties, and for a success
-    ``shortest_path * (length - shortest) / length`` less, ``shortest`` the group's shortest success.
+def adjusted_scores(
+    episodes: Sequence[Episode], *, shortest_path: float, wrong_tap_penalty: float, progress_credit: float = 0.0
+) -> list[float]:
+    """Each episode's score: its env return, less the wrong-tap penalties, plus for a failure
+    ``progress_credit`` times the progress it ended with (the goal reached but not declared done
+    with ``F`` earns something), and for a success ``shortest_path * (length - shortest) / length``
+    less, ``shortest`` the group's shortest success.
 
     Example:
         >>> a = Episode("t", 0, 0, actions=["T AB", "F"], env_return=1.0, success=True)
@@ -215,6 +221,8 @@ def adjusted_scores(episodes: Sequence[Episode], *, shortest_path: float, wrong_
         score = e.env_return - wrong_tap_penalty * e.wrong_taps
         if e.success and shortest_path and e.length > 0:
             score -= shortest_path * (e.length - shortest) / e.length
+        elif not e.success:
+            score += progress_credit * e.final_progress
         out.append(score)
     return out
 
@@ -231,7 +239,8 @@ class RLTrainer:
         config.check()
         self.config = config
         self.out = Path(config.output)
-        self.curriculum_config: CurriculumConfig = load_curriculum(config.curriculum, _catalog(config.env_id))
+        self.catalog = _catalog(config.env_id, config.env_kwargs)
+        self.curriculum_config: CurriculumConfig = load_curriculum(config.curriculum, self.catalog)
         if not config.failure_filter:
             self.curriculum_config = dataclasses.replace(self.curriculum_config, fail_window=0)
         self.curriculum = Curriculum(self.curriculum_config, seed=config.seed)
@@ -325,11 +334,7 @@ class RLTrainer:
         tick = time.perf_counter()
         episodes, timing = self.rollout(draws, number)
         rollout_s = time.perf_counter() - tick
-        for g in range(cfg.groups):
-            members = [e for e in episodes if e.group == g]
-            scores = adjusted_scores(members, shortest_path=cfg.shortest_path, wrong_tap_penalty=cfg.wrong_tap_penalty)
-            for e, s, a in zip(members, scores, group_advantages(scores, std_normalize=cfg.std_normalize), strict=True):
-                e.score, e.advantage = s, a
+        self.assign_advantages(episodes)
         tick = time.perf_counter()
         stats = self.optimise(episodes, number)
         update_s = time.perf_counter() - tick
@@ -343,7 +348,7 @@ class RLTrainer:
         sampled = [e for e in episodes if not e.replayed]
         families: dict[str, list[float]] = {}
         for e in sampled:
-            families.setdefault(_family(e.task, cfg.env_id), []).append(float(e.success))
+            families.setdefault(self._family(e.task), []).append(float(e.success))
         steps = sum(e.length for e in episodes)
         self.env_steps += steps
         record: dict[str, Any] = {
@@ -375,6 +380,23 @@ class RLTrainer:
             log.write(json.dumps(record) + "\n")
         self.checkpoint()
         return record
+
+    def _family(self, task: str) -> str:
+        try:
+            return str(self.catalog.get(task).family)
+        except CerebellumError:
+            return "unknown"
+
+    def assign_advantages(self, episodes: Sequence[Episode]) -> None:
+        """Each episode's adjusted score and its advantage within its group."""
+        cfg = self.config
+        for g in sorted({e.group for e in episodes}):
+            members = [e for e in episodes if e.group == g]
+            scores = adjusted_scores(
+                members, shortest_path=cfg.shortest_path, wrong_tap_penalty=cfg.wrong_tap_penalty, progress_credit=cfg.progress_credit
+            )
+            for e, s, a in zip(members, scores, group_advantages(scores, std_normalize=cfg.std_normalize), strict=True):
+                e.score, e.advantage = s, a
 
     # --- rollouts ------------------------------------------------------------------------
 
@@ -439,15 +461,18 @@ class RLTrainer:
                 else:
                     # The stored action does not fit the replayed screen (a backend that is not deterministic): dropped.
                     episodes[i].done, episodes[i].success = True, False
-            if replay_slots:
-                given = [forced[i][episodes[i].length] for i in replay_slots]
-                chosen.update(zip(replay_slots, self.policy.force([prepared[i] for i in replay_slots], given), strict=True))
+            for i in replay_slots:
+                try:
+                    chosen[i] = self.policy.force([prepared[i]], [forced[i][episodes[i].length]])[0]
+                except (CerebellumError, InvalidActionError):
+                    episodes[i].done, episodes[i].success = True, False  # the policy's own constraint refuses it
             policy_s += time.perf_counter() - tick
             live = [i for i in live if not episodes[i].done]
             actions = [IDLE_ACTION] * n
+            allows = getattr(self.policy, "allows", None)
             for i in live:
                 action = chosen[i].action
-                if not legal_action(action, prepared[i]):
+                if not legal_action(action, prepared[i]) or (allows is not None and not allows(chosen[i])):
                     # The trainer's promise: no rollout sends an action the constrained decoder could not produce.
                     raise CerebellumError(f"the policy chose {action!r}, which its constraint does not allow on this screen")
                 actions[i] = action
@@ -463,10 +488,13 @@ class RLTrainer:
                 progress = _info(infos, "progress", i)
                 if actions[i][0] in "TP" and progress <= e.last_progress and _same_screen(prepared[i], after[i]):
                     e.wrong_taps += 1
+                elif actions[i][0] == "F" and not bool(_info(infos, "success", i)):
+                    e.wrong_taps += 1  # done declared too early: as wrong as a tap that does nothing
                 e.last_progress = progress
                 if terminated[i] or truncated[i]:
                     e.done = True
                     e.success = bool(_info(infos, "success", i))
+                    e.final_progress = progress
                 elif i in forced and e.length >= len(forced[i]):
                     e.done = True  # the stored actions ran out without an end: not a success
                 observations[i] = after[i]
@@ -486,8 +514,10 @@ class RLTrainer:
         advantages: list[float] = []
         for e in episodes:
             if e.advantage != 0.0:
-                steps.extend(e.steps)
-                advantages.extend([e.advantage] * len(e.steps))
+                for s in e.steps:
+                    if s.trainable:
+                        steps.append(s)
+                        advantages.append(e.advantage)
         if not steps:
             return {"loss": 0.0, "kl": 0.0, "clip_frac": 0.0, "trained_steps": 0, "grad_norm": 0.0, "scorer_gap": 0.0}
         size = cfg.micro_batch or len(steps)
@@ -541,7 +571,8 @@ class RLTrainer:
         checkpoint of each metric is copied to ``best/<metric>``."""
         cfg = self.config
         results: dict[str, Any] = {}
-        agent = PolicyAgent(self.policy)
+        own = getattr(self.policy, "eval_agent", None)
+        agent = own() if own is not None else PolicyAgent(self.policy)
         if cfg.gate_suite:
             results["online"] = online_success(agent, cfg.gate_suite, self.out / "gates" / f"update-{update:05d}", cfg)
         if cfg.gate_dataset:
@@ -659,21 +690,16 @@ def make_rollout_envs(config: RLConfig, tasks: Sequence[str], *, pixels: bool) -
     return make_vec(config.env_id, n, mode, autoreset_mode=AutoresetMode.NEXT_STEP, ray_address=config.ray_address, **kwargs)
 
 
-def _catalog(env_id: str) -> Any:
-    from cerebellum_gym.tasks.catalog import BUILTIN
+def _catalog(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> Any:
+    """The task catalogue the env id's sub-envs resolve names in (AndroidWorld's own tasks first)."""
+    import gymnasium as gym
 
-    if "AndroidWorld" in env_id:
-        from cerebellum_gym.tasks.androidworld import androidworld_catalog
+    import cerebellum_gym  # noqa: F401  (registers the ids)
+    from cerebellum_gym.loader import make_catalog
 
-        return androidworld_catalog()
-    return BUILTIN
-
-
-def _family(task: str, env_id: str) -> str:
-    try:
-        return str(_catalog(env_id).get(task).family)
-    except CerebellumError:
-        return "unknown"
+    kwargs = dict(env_kwargs or {})
+    name = kwargs.get("backend", gym.spec(env_id).kwargs.get("backend", "sim"))
+    return make_catalog(str(name), kwargs.get("device_options"))
 
 
 def _task_texts(envs: Any) -> list[list[str]]:
@@ -856,10 +882,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p("--kl", type=float, default=d.kl, help="KL penalty weight (to the starting policy)")
     p("--epochs", type=int, default=d.epochs, help="optimisation passes per update")
     p("--micro-batch", type=int, default=d.micro_batch, help="steps per forward pass in the update (0: all at once)")
-    p("--no-std-normalize", dest="std_normalize", action="store_false", help="advantages: return minus the group's mean only")
+    p("--std-normalize", action="store_true", help="advantages over the group's standard deviation too (default: minus the mean only)")
     p("--invalid-penalty", type=float, default=d.invalid_penalty, help="the env's invalid_action_penalty")
     p("--wrong-tap-penalty", type=float, default=d.wrong_tap_penalty, help="per tap that changed nothing")
     p("--shortest-path", type=float, default=d.shortest_path, help="shortest-path reward weight (0: off)")
+    p("--progress-credit", type=float, default=d.progress_credit, help="score credit for the task progress an episode ends with")
     p("--no-positive-replay", dest="positive_replay", action="store_false")
     p("--replay-below", type=float, default=d.replay_below, help="replay into groups of tasks with recent success below this")
     p("--replay-keep", type=int, default=d.replay_keep, help="successes stored per task")

@@ -57,12 +57,15 @@ class StepSample:
         logprob: their summed log-probability under the policy that sampled them (``nan`` when
             the action was given, not sampled: positive replay fills it in before the update).
         context: whatever the policy needs to score the tokens again (the encoded prompt).
+        trainable: whether the update may use the step (``False``: the tokens do not spell the
+            action sent, as an answer cut by the token cap that fell back to a legal one).
     """
 
     action: str
     tokens: tuple[int, ...]
     logprob: float
     context: Any
+    trainable: bool = True
 
 
 class RLPolicy(Protocol):
