@@ -347,8 +347,10 @@ class RLTrainer:
                 self.replay.add(e.task, e.seed, e.actions)
         sampled = [e for e in episodes if not e.replayed]
         families: dict[str, list[float]] = {}
+        by_task: dict[str, list[float]] = {}
         for e in sampled:
             families.setdefault(self._family(e.task), []).append(float(e.success))
+            by_task.setdefault(e.task, []).append(float(e.success))
         steps = sum(e.length for e in episodes)
         self.env_steps += steps
         record: dict[str, Any] = {
@@ -358,6 +360,7 @@ class RLTrainer:
             "seeds": [s for _, s in draws],
             "success": float(np.mean([e.success for e in sampled])) if sampled else 0.0,
             "success_by_family": {k: float(np.mean(v)) for k, v in sorted(families.items())},
+            "success_by_task": {k: float(np.mean(v)) for k, v in sorted(by_task.items())},
             "return": float(np.mean([e.env_return for e in sampled])) if sampled else 0.0,
             "score": float(np.mean([e.score for e in sampled])) if sampled else 0.0,
             "mean_length": float(np.mean([e.length for e in sampled])) if sampled else 0.0,
