@@ -78,7 +78,9 @@ def run_rl(args: argparse.Namespace, work: Path, suite: Suite) -> dict[str, Any]
     if out.exists():
         shutil.rmtree(out)
     gate = work / "gate.json"
-    gate.write_text(json.dumps({"name": "gate", "cases": [{"id": c.id, "task": c.task, "seed": c.seed} for c in suite.cases[:: args.gate_stride]]}))
+    gate.write_text(
+        json.dumps({"name": "gate", "cases": [{"id": c.id, "task": c.task, "seed": c.seed} for c in suite.cases[:: args.gate_stride]]})
+    )
     config = RLConfig(
         output=str(out), updates=100_000, groups=args.groups, group_size=args.group_size, lr=args.lr, kl=args.kl,
         gate_every=args.gate_every, gate_suite=str(gate), max_minutes=args.minutes, progress="lines" if args.verbose else "off",
@@ -90,7 +92,11 @@ def run_rl(args: argparse.Namespace, work: Path, suite: Suite) -> dict[str, Any]
     wall = time.perf_counter() - began
     log = read_log(out / "log.jsonl")
     start = TinySlotPolicy.from_folder(out / "reference")
-    final = TinySlotPolicy.from_folder(out / "best" / "online") if (out / "best" / "online").is_dir() else TinySlotPolicy.from_folder(out / "last")
+    final = (
+        TinySlotPolicy.from_folder(out / "best" / "online")
+        if (out / "best" / "online").is_dir()
+        else TinySlotPolicy.from_folder(out / "last")
+    )
     before = evaluate(PolicyAgent(start), suite, work / "eval-before")
     after = evaluate(PolicyAgent(final), suite, work / "eval-after")
     splits = {}
@@ -137,7 +143,13 @@ def run_sb3(args: argparse.Namespace, work: Path, tasks: list[str], suite: Suite
     wall = time.perf_counter() - began
     agent = load_agent(f"sb3:{summary['model']}")
     after = evaluate(agent, suite, work / "eval-sb3")
-    return {"algorithm": "MaskablePPO (sb3-contrib), pure RL", "wall_s": round(wall, 1), "env_steps": summary.get("total_steps"), "after": rate(after), "after_by_task": per_task(after)}
+    return {
+        "algorithm": "MaskablePPO (sb3-contrib), pure RL",
+        "wall_s": round(wall, 1),
+        "env_steps": summary.get("total_steps"),
+        "after": rate(after),
+        "after_by_task": per_task(after),
+    }
 
 
 def run_qwen_throughput(args: argparse.Namespace, work: Path) -> dict[str, Any]:
@@ -218,7 +230,11 @@ def main() -> int:
     suite = heldout_suite(tasks, args.eval_seeds)
     results: dict[str, Any] = {"tasks": tasks, "heldout_cases": len(suite.cases), "args": vars(args)}
     results["rl"] = run_rl(args, work, suite)
-    print(json.dumps({k: results["rl"][k] for k in ("updates", "before", "after", "paired", "rollout_env_steps_per_s", "env_share_of_rollout")}))
+    print(
+        json.dumps(
+            {k: results["rl"][k] for k in ("updates", "before", "after", "paired", "rollout_env_steps_per_s", "env_share_of_rollout")}
+        )
+    )
     if args.sb3_minutes > 0:
         results["sb3"] = run_sb3(args, work, tasks, suite)
         print(json.dumps({"sb3_after": results["sb3"]["after"]}))

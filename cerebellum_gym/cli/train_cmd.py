@@ -214,8 +214,25 @@ def run_dpo(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_rl(sub: Any) -> None:
+    from cerebellum_gym.training.rl import add_arguments, run_command
+
+    p = sub.add_parser(
+        "rl",
+        help="on-policy GRPO with a curriculum over the vector envs (docs/training.md, RL)",
+        description=(
+            "Groups of episodes of one task and seed under constrained sampling, group-relative advantages, the clipped "
+            "objective over the action tokens with a KL penalty to the starting policy; short tasks first, promotion on "
+            "recent success, held-out gates every K updates keeping the best checkpoint per metric."
+        ),
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    add_arguments(p)
+    p.set_defaults(handler=run_command)
+
+
 #: The trainers, in the order help lists them: name -> a function adding its sub-parser.
-TRAINERS: dict[str, Callable[[Any], None]] = {"sft": add_sft, "dpo": add_dpo}
+TRAINERS: dict[str, Callable[[Any], None]] = {"sft": add_sft, "dpo": add_dpo, "rl": add_rl}
 
 
 def register(sub: Any) -> None:

@@ -52,6 +52,7 @@ import numpy as np
 from cerebellum_gym.agents.base import Agent, Observation, OracleSource
 from cerebellum_gym.core.spaces import split_observations
 from cerebellum_gym.errors import CerebellumError, ConfigError, InvalidActionError
+from cerebellum_gym.training.common import _load_optimizer, _optimizer_tensors, prepare_out
 from cerebellum_gym.training.curriculum import Curriculum, CurriculumConfig, load_curriculum
 from cerebellum_gym.training.rl_policy import RLPolicy, StepSample, TinySlotPolicy, legal_action
 from cerebellum_gym.wrappers.actions import FlatActionLayout
@@ -79,7 +80,7 @@ class RLConfig:
     group_size: int = 8
     max_steps: int | None = None
     temperature: float = 1.0
-    lr: float = 3e-3
+    lr: float | None = None
     clip: float = 0.2
     kl: float = 0.02
     epochs: int = 2
@@ -112,7 +113,9 @@ class RLConfig:
                 raise ConfigError(f"{name} must be at least 1, got {getattr(self, name)}")
         if self.group_size < 2:
             raise ConfigError("group_size must be at least 2: advantages are relative to the group")
-        for name in ("temperature", "lr"):
+        if self.lr is not None and not self.lr > 0:
+            raise ConfigError(f"lr must be positive, got {self.lr}")
+        for name in ("temperature",):
             if not getattr(self, name) > 0:
                 raise ConfigError(f"{name} must be positive, got {getattr(self, name)}")
         if not 0 < self.clip < 1:
@@ -246,7 +249,7 @@ class RLTrainer:
         self.curriculum = Curriculum(self.curriculum_config, seed=config.seed)
         self.replay = ReplayStore(config.replay_keep)
         self.policy: RLPolicy = policy if policy is not None else build_policy(config)
-        self.optimizer = torch.optim.AdamW(self.policy.parameters(), lr=config.lr, weight_decay=0.0)
+        self.optimizer = torch.optim.AdamW(self.policy.parameters(), lr=self.learning_rate(), weight_decay=0.0)
         self.completed = 0
         self.best: dict[str, dict[str, Any]] = {}
         self.env_steps = 0
@@ -257,9 +260,16 @@ class RLTrainer:
         else:
             self._start()
 
+    def learning_rate(self) -> float:
+        """``lr``, or the policy's default: 3e-3 for the small policy, 2e-5 for a LoRA."""
+        if self.config.lr is not None:
+            return self.config.lr
+        return 2e-5 if self.config.policy.startswith("qwen:") else 3e-3
+
     # --- set-up and resume ---------------------------------------------------------------
 
     def _start(self) -> None:
+        prepare_out(self.out, _start_adapter(self.config.policy), resume=True)  # never the adapter it starts from
         if (self.out / LOG).exists() or (self.out / "last").exists():
             raise CerebellumError(f"{self.out} already holds an RL run: pass --resume to continue it, or choose another --output")
         self.out.mkdir(parents=True, exist_ok=True)
@@ -289,7 +299,7 @@ class RLTrainer:
             return
         state = json.loads((last / STATE).read_text())
         self.policy.load(last)
-        _load_optimizer(self.optimizer, last / OPTIMIZER, state["optimizer"])
+        _load_saved_optimizer(self.optimizer, last / OPTIMIZER, state["optimizer"])
         self.curriculum.load_state_dict(state["curriculum"])
         self.replay.load_state_dict(state["replay"])
         self.completed = int(state["completed"])
@@ -669,6 +679,16 @@ def build_policy(config: RLConfig) -> RLPolicy:
     raise ConfigError(f"unknown policy {spec!r}: use tiny, tiny:FOLDER or qwen:BASE[,ADAPTER]")
 
 
+def _start_adapter(spec: str) -> str | None:
+    """The folder a policy spec starts from (a run never writes into it)."""
+    if spec.startswith("tiny:"):
+        return spec[5:]
+    if spec.startswith("qwen:"):
+        body = spec[5:].partition("?")[0]
+        return body.partition(",")[2] or None
+    return None
+
+
 def make_rollout_envs(config: RLConfig, tasks: Sequence[str], *, pixels: bool) -> Any:
     """The rollout vector env: ``groups x group_size`` sub-envs, invalid actions penalised
     (never ending the episode), autoreset on the next step (a finished sub-env idles)."""
@@ -745,33 +765,18 @@ def _replace_dir(target: Path, write: Any) -> None:
 
 
 def _save_optimizer(optimizer: Any, path: Path) -> dict[str, Any]:
-    """The optimizer's tensors as safetensors (no pickle), the rest as JSON-ready data."""
+    """The optimizer's tensors as safetensors (no pickle); returns the rest, JSON-ready."""
     from safetensors.torch import save_file
 
-    state = optimizer.state_dict()
-    tensors: dict[str, Any] = {}
-    scalars: dict[str, dict[str, Any]] = {}
-    for pid, entry in state["state"].items():
-        for key, value in entry.items():
-            if hasattr(value, "detach"):
-                tensors[f"{pid}.{key}"] = value.detach().contiguous()
-            else:
-                scalars.setdefault(str(pid), {})[key] = value
+    tensors, meta = _optimizer_tensors(optimizer)
     save_file(tensors, str(path))
-    return {"param_groups": state["param_groups"], "scalars": scalars}
+    return meta
 
 
-def _load_optimizer(optimizer: Any, path: Path, meta: Mapping[str, Any]) -> None:
+def _load_saved_optimizer(optimizer: Any, path: Path, meta: Mapping[str, Any]) -> None:
     from safetensors.torch import load_file
 
-    tensors = load_file(str(path)) if path.is_file() else {}
-    entries: dict[int, dict[str, Any]] = {}
-    for name, value in tensors.items():
-        pid, _, key = name.partition(".")
-        entries.setdefault(int(pid), {})[key] = value
-    for pid, values in meta.get("scalars", {}).items():
-        entries.setdefault(int(pid), {}).update(values)
-    optimizer.load_state_dict({"state": entries, "param_groups": meta["param_groups"]})
+    _load_optimizer(optimizer, load_file(str(path)) if path.is_file() else {}, meta)
 
 
 def _cut_log(path: Path, completed: int) -> None:
@@ -869,7 +874,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``train rl`` flags (one per :class:`RLConfig` field)."""
     d = RLConfig(output="")
     p = parser.add_argument
-    p("--output", required=True, metavar="DIR", help="the run folder (log, curves, checkpoints)")
+    p("--out", dest="output", required=True, metavar="DIR", help="the run folder (log, curves, checkpoints)")
     p("--policy", default=d.policy, help="tiny | tiny:FOLDER | qwen:BASE[,ADAPTER][?device=cuda&dtype=bfloat16]")
     p("--env", dest="env_id", default=d.env_id, help="Cerebellum-Sim-v0, Cerebellum-AndroidWorld-v0, ...")
     p("--vectorization", default=d.vectorization, choices=("auto", "native", "sync", "async", "ray"), help="auto: native for the simulator")
@@ -880,7 +885,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p("--group-size", type=int, default=d.group_size, help="episodes per group (G)")
     p("--max-steps", type=int, default=None, help="step budget per episode (default: each task's)")
     p("--temperature", type=float, default=d.temperature)
-    p("--lr", type=float, default=d.lr)
+    p("--lr", type=float, default=None, help="learning rate (default: 3e-3 for tiny, 2e-5 for a LoRA)")
     p("--clip", type=float, default=d.clip)
     p("--kl", type=float, default=d.kl, help="KL penalty weight (to the starting policy)")
     p("--epochs", type=int, default=d.epochs, help="optimisation passes per update")

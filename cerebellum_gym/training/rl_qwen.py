@@ -7,8 +7,8 @@ log-probability of the very tokens sampled (equal to the sampler's). Only the Lo
 the KL reference is the starting adapter, kept as a copy of its tensors and swapped in for the
 reference pass (no second model in memory).
 
-``qwen:BASE`` without an adapter starts a fresh LoRA (``B = 0``: the base model's own policy at
-the start) on the tiny builder's target modules. Answers cut by the token cap (``max_text_tokens``,
+``qwen:BASE`` without an adapter starts a new LoRA (``B = 0``: the base model's own policy at the
+start), as ``train sft`` does. Answers cut by the token cap (``max_text_tokens``,
 32 by default for rollouts) fall back to a legal action the tokens do not spell; those steps are
 sent but left out of the update (``unended`` in the log).
 """
@@ -155,29 +155,23 @@ def _read(folder: Path) -> dict[str, Any]:
 
 
 def build(spec: str, config: RLConfig) -> QwenRLPolicy:
-    """The policy of ``qwen:BASE[,ADAPTER][?options]`` (options as the eval agent's spec)."""
-    from cerebellum_gym.agents.qwen_agent import QwenActionAgent, parse_qwen_spec
+    """The policy of ``qwen:BASE[,ADAPTER][?options]`` (options as the eval agent's spec): the
+    adapter loaded trainable, or a new LoRA (:func:`~cerebellum_gym.training.common.load_policy`)."""
+    from cerebellum_gym.agents.qwen_agent import parse_qwen_spec
+    from cerebellum_gym.training.common import load_policy
 
     base, adapter, options = parse_qwen_spec(spec)
-    options.setdefault("max_text_tokens", ROLLOUT_TEXT_TOKENS)
-    if adapter is not None:
-        agent = QwenActionAgent.from_pretrained(base, adapter, trainable=True, **options)
-    else:
-        agent = QwenActionAgent.from_pretrained(base, **options)
-        agent.model = _fresh_lora(agent.model, seed=config.seed)
+    unknown = sorted(set(options) - {"device", "dtype", "use_images", "max_text_tokens"})
+    if unknown:
+        raise CerebellumError(f"qwen: option(s) {', '.join(unknown)} do not apply to training")
+    agent = load_policy(
+        base,
+        adapter,
+        device=options.get("device", "cpu"),
+        dtype=options.get("dtype", "auto"),
+        use_images=options.get("use_images", True),
+        max_text_tokens=options.get("max_text_tokens", ROLLOUT_TEXT_TOKENS),
+        seed=config.seed,
+    )
+    agent.model.eval()  # no dropout: sampling and scoring see the same function
     return QwenRLPolicy(agent, base)
-
-
-def _fresh_lora(model: Any, *, seed: int) -> Any:
-    """A new LoRA on the tiny builder's targets, ``B = 0`` (the base policy at the start), trainable."""
-    import torch
-    from peft import LoraConfig, get_peft_model
-
-    from cerebellum_gym.agents.qwen_tiny import LORA_TARGETS
-
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        wrapped = get_peft_model(model, LoraConfig(r=16, lora_alpha=32, target_modules=LORA_TARGETS, lora_dropout=0.0))
-    for name, param in wrapped.named_parameters():
-        param.requires_grad_("lora_" in name)
-    return wrapped.eval()

@@ -204,3 +204,22 @@ def test_gates_keep_the_best_checkpoint_per_metric(tmp_path: Path) -> None:
     loaded = TinySlotPolicy.from_folder(tmp_path / "run" / "best" / "online")
     assert loaded.layout == trainer.policy.layout  # type: ignore[attr-defined]
     assert (tmp_path / "run" / "gates" / "update-00002" / "results.jsonl").is_file()
+
+
+def test_the_command_line_trains_resumes_and_names_a_bad_curriculum(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cerebellum_gym.cli import main
+
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"stages": [{"name": "short", "tasks": ["SystemWifiTurnOn"], "threshold": 1.2}]}))
+    assert main(["train", "rl", "--out", str(tmp_path / "x"), "--curriculum", str(bad)]) == 2
+    assert "stage 'short': threshold must be within [0, 1], got 1.2" in capsys.readouterr().err
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps({"stages": [{"name": "none", "families": ["nosuch"]}]}))
+    assert main(["train", "rl", "--out", str(tmp_path / "y"), "--curriculum", str(empty)]) == 2
+    assert "family 'nosuch' has no tasks" in capsys.readouterr().err
+    flags = ["train", "rl", "--out", str(tmp_path / "run"), "--groups", "1", "--group-size", "2", "--max-steps", "3"]
+    flags += ["--gate-every", "0", "--progress", "off"]
+    assert main([*flags, "--updates", "1"]) == 0
+    assert main([*flags, "--updates", "2", "--resume"]) == 0
+    assert [r["update"] for r in read_log(tmp_path / "run" / "log.jsonl")] == [1, 2]
+    assert '"completed": 2' in capsys.readouterr().out
