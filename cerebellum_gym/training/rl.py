@@ -271,13 +271,13 @@ class RLTrainer:
     def _start(self) -> None:
         prepare_out(self.out, _start_adapter(self.config.policy), resume=True)  # never the adapter it starts from
         if (self.out / LOG).exists() or (self.out / "last").exists():
-            raise CerebellumError(f"{self.out} already holds an RL run: pass --resume to continue it, or choose another --output")
-        self.out.mkdir(parents=True, exist_ok=True)
+            raise CerebellumError(f"{self.out} already holds an RL run: pass --resume to continue it, or choose another --out")
+        # The reference first, then the config: a run with a config.json always has its reference.
+        _replace_dir(self.out / "reference", self.policy.save)
+        self.policy.freeze_reference()
         (self.out / "config.json").write_text(
             json.dumps({"config": self.config.to_dict(), "curriculum": self.curriculum_config.to_dict()}, indent=2)
         )
-        self.policy.save(self.out / "reference")
-        self.policy.freeze_reference()
 
     def _resume(self) -> None:
         saved = self.out / "config.json"
@@ -378,6 +378,7 @@ class RLTrainer:
             "wrong_taps": sum(e.wrong_taps for e in episodes),
             **stats,
             "env_steps": steps,
+            "batch_steps": timing["batch_steps"],
             "total_env_steps": self.env_steps,
             "rollout_s": round(rollout_s, 4),
             "env_s": round(timing["env_s"], 4),
@@ -458,10 +459,12 @@ class RLTrainer:
         texts = _task_texts(envs) if self.policy.needs_texts else [[] for _ in range(n)]
         generator = torch.Generator().manual_seed(int(np.random.default_rng([cfg.seed, update, 1]).integers(2**62)))
         policy_s = 0.0
+        batch_steps = 0
         while True:
             live = [i for i in range(n) if not episodes[i].done]
             if not live:
                 break
+            batch_steps += 1
             prepared = {i: _prepared(observations[i], episodes[i].length, texts[i]) for i in live}
             tick = time.perf_counter()
             sampled_slots = [i for i in live if i not in forced]
@@ -512,7 +515,7 @@ class RLTrainer:
                     e.done = True  # the stored actions ran out without an end: not a success
                 observations[i] = after[i]
         kept = [e for e in episodes if not (e.replayed and not e.success)]
-        return kept, {"env_s": env_s, "policy_s": policy_s}
+        return kept, {"env_s": env_s, "policy_s": policy_s, "batch_steps": batch_steps}
 
     # --- the update ----------------------------------------------------------------------
 
