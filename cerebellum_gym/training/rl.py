@@ -88,6 +88,7 @@ class RLConfig:
     std_normalize: bool = False
     invalid_penalty: float = -0.1
     wrong_tap_penalty: float = 0.01
+    early_done_penalty: float = 0.1
     shortest_path: float = 0.2
     progress_credit: float = 0.3
     positive_replay: bool = True
@@ -120,8 +121,8 @@ class RLConfig:
                 raise ConfigError(f"{name} must be positive, got {getattr(self, name)}")
         if not 0 < self.clip < 1:
             raise ConfigError(f"clip must be within (0, 1), got {self.clip}")
-        if min(self.kl, self.shortest_path, self.wrong_tap_penalty, self.progress_credit) < 0:
-            raise ConfigError("kl, shortest_path, wrong_tap_penalty and progress_credit must be >= 0")
+        if min(self.kl, self.shortest_path, self.wrong_tap_penalty, self.progress_credit, self.early_done_penalty) < 0:
+            raise ConfigError("kl, shortest_path, wrong_tap_penalty, early_done_penalty and progress_credit must be >= 0")
         if not 0 <= self.replay_below <= 1:
             raise ConfigError(f"replay_below must be within [0, 1], got {self.replay_below}")
         if self.gate_every < 0:
@@ -147,6 +148,7 @@ class Episode:
     actions: list[str] = field(default_factory=list)
     env_return: float = 0.0
     wrong_taps: int = 0
+    early_done: bool = False
     final_progress: float = 0.0
     success: bool = False
     done: bool = False
@@ -204,9 +206,15 @@ def group_advantages(scores: Sequence[float], *, std_normalize: bool = True, eps
 
 
 def adjusted_scores(
-    episodes: Sequence[Episode], *, shortest_path: float, wrong_tap_penalty: float, progress_credit: float = 0.0
+    episodes: Sequence[Episode],
+    *,
+    shortest_path: float,
+    wrong_tap_penalty: float,
+    progress_credit: float = 0.0,
+    early_done_penalty: float = 0.0,
 ) -> list[float]:
-    """Each episode's score: its env return, less the wrong-tap penalties, plus for a failure
+    """Each episode's score: its env return, less the wrong-tap penalties and, for an ``F``
+    declared before the goal held, ``early_done_penalty`` (giving up early is no safe choice), plus for a failure
     ``progress_credit`` times the progress it ended with (the goal reached but not declared done
     with ``F`` earns something), and for a success ``shortest_path * (length - shortest) / length``
     less, ``shortest`` the group's shortest success.
@@ -221,7 +229,7 @@ def adjusted_scores(
     shortest = min(lengths) if lengths else 0
     out = []
     for e in episodes:
-        score = e.env_return - wrong_tap_penalty * e.wrong_taps
+        score = e.env_return - wrong_tap_penalty * e.wrong_taps - early_done_penalty * e.early_done
         if e.success and shortest_path and e.length > 0:
             score -= shortest_path * (e.length - shortest) / e.length
         elif not e.success:
@@ -407,7 +415,11 @@ class RLTrainer:
         for g in sorted({e.group for e in episodes}):
             members = [e for e in episodes if e.group == g]
             scores = adjusted_scores(
-                members, shortest_path=cfg.shortest_path, wrong_tap_penalty=cfg.wrong_tap_penalty, progress_credit=cfg.progress_credit
+                members,
+                shortest_path=cfg.shortest_path,
+                wrong_tap_penalty=cfg.wrong_tap_penalty,
+                progress_credit=cfg.progress_credit,
+                early_done_penalty=cfg.early_done_penalty,
             )
             for e, s, a in zip(members, scores, group_advantages(scores, std_normalize=cfg.std_normalize), strict=True):
                 e.score, e.advantage = s, a
@@ -505,7 +517,7 @@ class RLTrainer:
                 if actions[i][0] in "TP" and progress <= e.last_progress and _same_screen(prepared[i], after[i]):
                     e.wrong_taps += 1
                 elif actions[i][0] == "F" and not bool(_info(infos, "success", i)):
-                    e.wrong_taps += 1  # done declared too early: as wrong as a tap that does nothing
+                    e.early_done = True
                 e.last_progress = progress
                 if terminated[i] or truncated[i]:
                     e.done = True
@@ -625,12 +637,20 @@ class RLTrainer:
 
 
 class PolicyAgent(Agent):
-    """An :class:`RLPolicy` as an evaluation agent: greedy constrained actions (gates, ``eval``)."""
+    """An :class:`RLPolicy` as an evaluation agent (gates, ``eval``): greedy constrained actions,
+    or with ``temperature`` > 0 sampled ones (from a generator :meth:`reset` seeds)."""
 
-    def __init__(self, policy: RLPolicy) -> None:
+    def __init__(self, policy: RLPolicy, *, temperature: float = 0.0) -> None:
+        import torch
+
         self.policy = policy
-        self.name = policy.name
+        self.name = policy.name if not temperature else f"{policy.name}@t{temperature:g}"
         self.needs_pixels = bool(policy.needs_pixels)
+        self.temperature = temperature
+        self.generator = torch.Generator().manual_seed(0)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.generator.manual_seed(int(seed or 0))
 
     def act(self, observation: Observation) -> str:
         return self.act_batch([observation])[0]
@@ -640,6 +660,8 @@ class PolicyAgent(Agent):
         if self.policy.needs_texts and oracle is not None and hasattr(oracle, "text_candidates"):
             texts = [list(t) for t in oracle.text_candidates()]
         prepared = [{**obs, "text_candidates": tuple(t)} for obs, t in zip(observations, texts, strict=True)]
+        if self.temperature > 0:
+            return [s.action for s in self.policy.sample(prepared, temperature=self.temperature, generator=self.generator)]
         return self.policy.greedy(prepared)
 
 
@@ -896,6 +918,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p("--std-normalize", action="store_true", help="advantages over the group's standard deviation too (default: minus the mean only)")
     p("--invalid-penalty", type=float, default=d.invalid_penalty, help="the env's invalid_action_penalty")
     p("--wrong-tap-penalty", type=float, default=d.wrong_tap_penalty, help="per tap that changed nothing")
+    p("--early-done-penalty", type=float, default=d.early_done_penalty, help="for an F said before the goal holds")
     p("--shortest-path", type=float, default=d.shortest_path, help="shortest-path reward weight (0: off)")
     p("--progress-credit", type=float, default=d.progress_credit, help="score credit for the task progress an episode ends with")
     p("--no-positive-replay", dest="positive_replay", action="store_false")

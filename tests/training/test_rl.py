@@ -76,8 +76,11 @@ def test_group_advantages_and_scores() -> None:
     short = Episode("t", 0, 0, actions=["T AB", "F"], env_return=1.0, success=True)
     long = Episode("t", 0, 0, actions=["B", "B", "T AB", "F"], env_return=1.0, success=True)
     near = Episode("t", 0, 0, actions=["T AB", "B"], env_return=0.0, final_progress=1.0, wrong_taps=1)
-    scores = adjusted_scores([short, long, near], shortest_path=0.4, wrong_tap_penalty=0.1, progress_credit=0.3)
-    assert scores == pytest.approx([1.0, 1.0 - 0.4 * 2 / 4, 0.3 - 0.1])
+    quit_early = Episode("t", 0, 0, actions=["F"], early_done=True)
+    scores = adjusted_scores(
+        [short, long, near, quit_early], shortest_path=0.4, wrong_tap_penalty=0.1, progress_credit=0.3, early_done_penalty=0.2
+    )
+    assert scores == pytest.approx([1.0, 1.0 - 0.4 * 2 / 4, 0.3 - 0.1, -0.2])
     assert adjusted_scores([short, long], shortest_path=0.0, wrong_tap_penalty=0.0) == [1.0, 1.0]  # off: no length bonus
 
 
