@@ -606,7 +606,7 @@ class RLTrainer:
         if cfg.gate_dataset:
             from cerebellum_gym.datasets.offline import evaluate_offline
 
-            offline = evaluate_offline(agent, cfg.gate_dataset, n=cfg.gate_offline_n, seed=cfg.seed)
+            offline = evaluate_offline(agent, cfg.gate_dataset, n=cfg.gate_offline_n or None, seed=cfg.seed)
             results["offline_exact"] = offline["exact"]["rate"]
         for metric, value in results.items():
             if value is None:
@@ -928,7 +928,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p("--gate-every", type=int, default=d.gate_every, help="held-out checks every K updates (0: none)")
     p("--gate-suite", default=d.gate_suite, help="the online held-out suite ('' for none)")
     p("--gate-dataset", default=None, help="a held-out dataset for eval-offline at each gate")
-    p("--gate-offline-n", type=int, default=d.gate_offline_n)
+    p("--gate-offline-n", type=int, default=d.gate_offline_n, help="steps eval-offline samples (0: all)")
     p("--gate-num-envs", type=int, default=d.gate_num_envs)
     p("--seed", type=int, default=d.seed)
     p("--max-minutes", type=float, default=None, help="stop after this much wall time (resume continues)")

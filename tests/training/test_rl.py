@@ -226,3 +226,18 @@ def test_the_command_line_trains_resumes_and_names_a_bad_curriculum(tmp_path: Pa
     assert main([*flags, "--updates", "2", "--resume"]) == 0
     assert [r["update"] for r in read_log(tmp_path / "run" / "log.jsonl")] == [1, 2]
     assert '"completed": 2' in capsys.readouterr().out
+
+
+def test_the_offline_gate_scores_a_held_out_dataset(tmp_path: Path) -> None:
+    from cerebellum_gym.agents import load_agent
+    from cerebellum_gym.evaluation.runner import EvalConfig, run_suite
+    from cerebellum_gym.evaluation.suites import load_suite
+
+    data = tmp_path / "heldout"
+    suite = load_suite("tasks:OpenAppTaskEval,SystemWifiTurnOn:2")
+    run_suite(load_agent("oracle"), suite, tmp_path / "rec", EvalConfig(record_dir=str(data), progress="off", pixels=False))
+    trainer = RLTrainer(_config(tmp_path / "run", updates=1, gate_every=1, gate_suite=None, gate_dataset=str(data), gate_offline_n=0))
+    trainer.run()
+    gate = read_log(tmp_path / "run" / "log.jsonl")[0]["gate"]
+    assert set(gate) == {"offline_exact"} and 0.0 <= gate["offline_exact"] <= 1.0
+    assert (tmp_path / "run" / "best" / "offline_exact" / "policy.safetensors").is_file()
