@@ -4,6 +4,7 @@ boundary tests cannot reach) and small datasets recorded from real simulator rol
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
 import pytest
@@ -54,3 +55,9 @@ def oracle_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def short_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One oracle episode cut at three steps (unsuccessful; read-only)."""
     return record(tmp_path_factory.mktemp("data") / "short", {"SystemWifiTurnOn": range(1)}, max_steps=3)
+
+
+@pytest.fixture(scope="session")
+def record_episodes() -> Any:
+    """:func:`record`, for tests that record their own episodes."""
+    return record
