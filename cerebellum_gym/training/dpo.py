@@ -41,12 +41,9 @@ from cerebellum_gym.training.common import (
     LoraSettings,
     Progress,
     RunLog,
-    base_fingerprint,
-    build_optimizer,
     latest_checkpoint,
-    load_policy,
     prepare_out,
-    read_checkpoint,
+    start_run,
     trainable_parameters,
     write_checkpoint,
     write_curves,
@@ -298,32 +295,13 @@ def train_dpo(config: DPOConfig, *, resume: bool = False, stop_after: int | None
     pairs, stats = load_pairs(config.data, use_images=config.use_images)
     heldout = load_pairs(config.eval_pairs, use_images=config.use_images)[0] if config.eval_pairs else []
     epochs = config.epochs or default_epochs(pairs)
-    limits = replace(config.limits, history_len=config.history_len)
-    agent = load_policy(
-        config.base,
-        config.init_adapter,
-        lora=config.lora,
-        device=config.device,
-        dtype=config.dtype,
-        limits=limits,
-        use_images=config.use_images,
-        max_text_tokens=config.eval_max_text_tokens,
-        seed=config.seed,
-    )
-    model = agent.model
-    fingerprint = base_fingerprint(model)
-    optimizer, optimizer_name = build_optimizer(model, config.optimizer, config.lr, config.weight_decay)
+    run = start_run(root, config, resume=resume)
+    agent, model, optimizer, fingerprint, optimizer_name = run.agent, run.agent.model, run.optimizer, run.fingerprint, run.optimizer_name
     scorer = _TrajectoryScorer(ActionScorer(agent), config.batch_size)
     steps_per_epoch = math.ceil(len(pairs) / config.grad_accum)
     total = epochs * steps_per_epoch
-    start = 0
-    checkpoint = latest_checkpoint(root) if resume else None
+    start, checkpoint = run.start, run.checkpoint
     reference_file = root / "reference.json"
-    if checkpoint is not None:
-        state = read_checkpoint(checkpoint, model, optimizer)
-        if state.get("base_fingerprint") != fingerprint:
-            raise CerebellumError(f"the run in {root} was trained on another base model than {config.base}")
-        start = int(state["step"])
     if reference_file.is_file() and (checkpoint is not None or resume):
         reference = json.loads(reference_file.read_text())
     else:

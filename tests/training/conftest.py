@@ -37,6 +37,13 @@ def record(folder: Path, tasks: dict[str, range], *, agent: str = "oracle", poli
     return folder
 
 
+@pytest.fixture(autouse=True)
+def _one_thread() -> None:
+    """One torch thread: the machine is shared, and the tiny model gains nothing from more."""
+    torch = pytest.importorskip("torch")
+    torch.set_num_threads(1)
+
+
 @pytest.fixture(scope="session")
 def tiny_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pytest.importorskip("transformers")

@@ -25,11 +25,6 @@ from cerebellum_gym.training.dpo import DPOConfig, Pair, Side, default_epochs, e
 SMALL = PromptLimits(history_width=116, current_width=232, history_gutter=8, current_gutter=16)
 
 
-@pytest.fixture(autouse=True)
-def _one_thread() -> None:
-    torch.set_num_threads(1)
-
-
 @pytest.fixture(scope="module")
 def pairs_export(tmp_path_factory: pytest.TempPathFactory, record_episodes: Any) -> Path:
     """A DPO export: oracle vs random episodes of one short task; the oracle's seed-0 episode
