@@ -184,6 +184,7 @@ def add_dpo(sub: Any) -> None:
     )
     p.add_argument("--data", required=True, help="a DPO export (folder or dpo.jsonl, with prompts), or a dataset folder")
     add_model_options(p)
+    p.set_defaults(lr=5e-5)
     p.add_argument("--beta", type=float, default=0.1)
     p.add_argument("--epochs", type=_positive, default=None, help="default: 2 when every rejected side is on-policy, else 1")
     p.add_argument("--saturated-below", type=float, default=0.01, help="a pair is saturated when its DPO loss is below this")

@@ -27,12 +27,14 @@ from cerebellum_gym.errors import CerebellumError
 
 __all__ = [
     "LoraSettings",
+    "Run",
     "RunLog",
     "base_fingerprint",
     "build_optimizer",
     "load_policy",
     "prepare_out",
     "read_checkpoint",
+    "start_run",
     "write_checkpoint",
     "write_curves",
 ]
@@ -288,6 +290,56 @@ def read_checkpoint(folder: Path, model: Any, optimizer: Any) -> dict[str, Any]:
         raise CerebellumError(f"the checkpoint {folder} does not fit the model ({len(unexpected)} unexpected tensors)")
     _load_optimizer(optimizer, load_file(str(folder / OPTIMIZER)), state.pop("optimizer_state"))
     return state
+
+
+@dataclass
+class Run:
+    """A run's policy and optimizer, restored from its last checkpoint on resume.
+
+    Attributes:
+        agent: the agent whose adapter trains. optimizer, optimizer_name: its optimizer.
+        fingerprint: the base model's (:func:`base_fingerprint`). checkpoint: the checkpoint
+        resumed from (``None``: a fresh start). state: its trainer state. start: steps done.
+    """
+
+    agent: Any
+    optimizer: Any
+    optimizer_name: str
+    fingerprint: str
+    checkpoint: Path | None
+    state: dict[str, Any]
+    start: int
+
+
+def start_run(root: Path, config: Any, *, resume: bool) -> Run:
+    """The policy, optimizer and progress of the run in ``root`` for ``config`` (an SFT or DPO
+    config: ``base``, ``init_adapter``, ``lora``, ``limits``, ``history_len``, ``optimizer``...).
+
+    Raises:
+        CerebellumError: see :func:`load_policy`, or a checkpoint made on another base.
+    """
+    from dataclasses import replace
+
+    agent = load_policy(
+        config.base,
+        config.init_adapter,
+        lora=config.lora,
+        device=config.device,
+        dtype=config.dtype,
+        limits=replace(config.limits, history_len=config.history_len),
+        use_images=config.use_images,
+        max_text_tokens=config.eval_max_text_tokens,
+        seed=config.seed,
+    )
+    fingerprint = base_fingerprint(agent.model)
+    optimizer, name = build_optimizer(agent.model, config.optimizer, config.lr, config.weight_decay)
+    checkpoint = latest_checkpoint(root) if resume else None
+    state: dict[str, Any] = {}
+    if checkpoint is not None:
+        state = read_checkpoint(checkpoint, agent.model, optimizer)
+        if state.get("base_fingerprint") != fingerprint:
+            raise CerebellumError(f"the run in {root} was trained on another base model than {config.base}")
+    return Run(agent, optimizer, name, fingerprint, checkpoint, state, int(state.get("step", 0)))
 
 
 class RunLog:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import time
 from collections import OrderedDict
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from cerebellum_gym.agents.qwen_prompt import CARD_LIMITS, PromptLimits
@@ -38,12 +38,9 @@ from cerebellum_gym.training.common import (
     LoraSettings,
     Progress,
     RunLog,
-    base_fingerprint,
-    build_optimizer,
     latest_checkpoint,
-    load_policy,
     prepare_out,
-    read_checkpoint,
+    start_run,
     trainable_parameters,
     write_checkpoint,
     write_curves,
@@ -213,34 +210,14 @@ def train_sft(config: SFTConfig, *, resume: bool = False, stop_after: int | None
 
     config.check()
     root = prepare_out(config.out, config.init_adapter, resume=resume)
-    limits = replace(config.limits, history_len=config.history_len)
     examples, counts = load_examples(
         config.data, use_images=config.use_images, only_success=config.only_success, min_history=config.min_history
     )
     sampler = QuotaSampler(examples, config.quota, config.seed)
-    agent = load_policy(
-        config.base,
-        config.init_adapter,
-        lora=config.lora,
-        device=config.device,
-        dtype=config.dtype,
-        limits=limits,
-        use_images=config.use_images,
-        max_text_tokens=config.eval_max_text_tokens,
-        seed=config.seed,
-    )
-    model = agent.model
-    fingerprint = base_fingerprint(model)
-    optimizer, optimizer_name = build_optimizer(model, config.optimizer, config.lr, config.weight_decay)
-    start = 0
-    checkpoint = latest_checkpoint(root) if resume else None
-    best: dict[str, Any] = {"exact": None, "step": None}
-    if checkpoint is not None:
-        state = read_checkpoint(checkpoint, model, optimizer)
-        if state.get("base_fingerprint") != fingerprint:
-            raise CerebellumError(f"the run in {root} was trained on another base model than {config.base}")
-        start = int(state["step"])
-        best = state.get("best", best)
+    run = start_run(root, config, resume=resume)
+    agent, model, optimizer, fingerprint, optimizer_name = run.agent, run.agent.model, run.optimizer, run.fingerprint, run.optimizer_name
+    start, checkpoint = run.start, run.checkpoint
+    best: dict[str, Any] = run.state.get("best") or {"exact": None, "step": None}
     run_info = {
         "kind": "sft",
         "config": _jsonable(asdict(config)),

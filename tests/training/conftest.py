@@ -4,6 +4,7 @@ boundary tests cannot reach) and small datasets recorded from real simulator rol
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
 import pytest
@@ -36,6 +37,13 @@ def record(folder: Path, tasks: dict[str, range], *, agent: str = "oracle", poli
     return folder
 
 
+@pytest.fixture(autouse=True)
+def _one_thread() -> None:
+    """One torch thread: the machine is shared, and the tiny model gains nothing from more."""
+    torch = pytest.importorskip("torch")
+    torch.set_num_threads(1)
+
+
 @pytest.fixture(scope="session")
 def tiny_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pytest.importorskip("transformers")
@@ -54,3 +62,9 @@ def oracle_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def short_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One oracle episode cut at three steps (unsuccessful; read-only)."""
     return record(tmp_path_factory.mktemp("data") / "short", {"SystemWifiTurnOn": range(1)}, max_steps=3)
+
+
+@pytest.fixture(scope="session")
+def record_episodes() -> Any:
+    """:func:`record`, for tests that record their own episodes."""
+    return record

@@ -27,11 +27,6 @@ from cerebellum_gym.training.sft import SFTConfig, train_sft  # noqa: E402
 SMALL = PromptLimits(history_width=116, current_width=232, history_gutter=8, current_gutter=16)
 
 
-@pytest.fixture(autouse=True)
-def _one_thread() -> None:
-    torch.set_num_threads(1)
-
-
 def _config(base: Path, data: Path, out: Path, **changes: Any) -> SFTConfig:
     settings: dict[str, Any] = {
         "steps": 4,
