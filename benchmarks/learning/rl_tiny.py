@@ -86,7 +86,7 @@ def run_rl(args: argparse.Namespace, work: Path, suite: Suite) -> dict[str, Any]
     config = RLConfig(
         output=str(out), updates=100_000, groups=args.groups, group_size=args.group_size, lr=args.lr, kl=args.kl,
         gate_every=args.gate_every, gate_suite="rl-short-heldout", max_minutes=args.minutes, progress="lines" if args.verbose else "off",
-        seed=args.seed,
+        seed=args.seed, codes=args.codes, max_steps=args.train_max_steps,
     )  # fmt: skip
     began = time.perf_counter()
     trainer = RLTrainer(config)
@@ -191,7 +191,10 @@ def plot(results: dict[str, Any], path: Path) -> None:
     rl = results["rl"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [2, 1]})
     xs = [p["update"] for p in rl["curve"]]
-    left.plot(xs, [p["success"] for p in rl["curve"]], lw=0.8, alpha=0.6, label="training groups (sampled)")
+    raw = [p["success"] for p in rl["curve"]]
+    left.plot(xs, raw, lw=0.5, alpha=0.3, c="C0")
+    smooth = [sum(raw[max(0, i - 24) : i + 1]) / len(raw[max(0, i - 24) : i + 1]) for i in range(len(raw))]
+    left.plot(xs, smooth, lw=1.5, c="C0", label="training groups (sampled, mean of 25 updates)")
     gates = [(p["update"], p["gate"]) for p in rl["curve"] if p["gate"] is not None]
     if gates:
         left.plot([g[0] for g in gates], [g[1] for g in gates], "k-o", ms=3, label="held-out gate (greedy)")
@@ -225,6 +228,9 @@ def main() -> int:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--kl", type=float, default=0.02)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--codes", default="TKUDLRBHF", help="the small policy's action codes")
+    parser.add_argument("--train-max-steps", type=int, default=None, help="training episodes' step budget (default: each task's)")
+    parser.add_argument("--sb3-from", default=None, metavar="JSON", help="take MaskablePPO's figures from an earlier results file")
     parser.add_argument("--work", default="/tmp/rl_tiny_bench")
     parser.add_argument("--out", default=str(HERE))
     parser.add_argument("--verbose", action="store_true")
@@ -243,7 +249,9 @@ def main() -> int:
             {k: results["rl"][k] for k in ("updates", "before", "after", "sampled_before", "sampled_after", "rollout_env_steps_per_s")}
         )
     )
-    if args.sb3_minutes > 0:
+    if args.sb3_from:
+        results["sb3"] = {**json.loads(Path(args.sb3_from).read_text())["sb3"], "from": args.sb3_from}
+    elif args.sb3_minutes > 0:
         results["sb3"] = run_sb3(args, work, tasks, suite)
         print(json.dumps({"sb3_after": results["sb3"]["after"]}))
     if args.qwen_updates > 0:

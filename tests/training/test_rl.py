@@ -27,7 +27,6 @@ from cerebellum_gym.training.rl import (
 from cerebellum_gym.training.rl_policy import TinySlotPolicy, legal_action
 
 torch = pytest.importorskip("torch")
-torch.set_num_threads(1)
 
 #: Timings differ run to run; everything else in a log line must not.
 TIMINGS = {"rollout_s", "env_s", "policy_s", "update_s"}

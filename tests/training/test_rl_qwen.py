@@ -1,7 +1,7 @@
 """The RL trainer with the reference agent: constrained sampling, the scorer, the LoRA update.
 
 Downloaded weights are the boundary tests cannot reach: the model is a tiny real
-``Qwen3_5ForConditionalGeneration`` with random weights built locally (``qwen_tiny``), saved as
+``Qwen3_5ForConditionalGeneration`` with random weights built locally (``qwen_tiny``, the ``tiny_base`` fixture), saved as
 safetensors and loaded through the same path users take; the env is the real simulator.
 """
 
@@ -16,14 +16,6 @@ from cerebellum_gym.training.rl import RLConfig, RLTrainer, read_log
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("peft")
-torch.set_num_threads(1)
-
-
-@pytest.fixture(scope="module")
-def tiny_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from cerebellum_gym.agents.qwen_tiny import build_tiny_qwen35
-
-    return build_tiny_qwen35(tmp_path_factory.mktemp("tiny-qwen35"), seed=0)
 
 
 def _trainer(base: Path, out: Path, *, resume: bool = False, **overrides: Any) -> RLTrainer:
