@@ -100,6 +100,7 @@ class RLConfig:
     gate_dataset: str | None = None
     gate_offline_n: int = 100
     gate_num_envs: int = 8
+    gate_temperature: float = 0.0
     seed: int = 0
     max_minutes: float | None = None
     progress: str = "auto"
@@ -125,6 +126,8 @@ class RLConfig:
             raise ConfigError("kl, shortest_path, wrong_tap_penalty, early_done_penalty and progress_credit must be >= 0")
         if not 0 <= self.replay_below <= 1:
             raise ConfigError(f"replay_below must be within [0, 1], got {self.replay_below}")
+        if self.gate_temperature < 0:
+            raise ConfigError(f"gate_temperature must be >= 0, got {self.gate_temperature}")
         if self.gate_every < 0:
             raise ConfigError(f"gate_every must be >= 0 (0: no gates), got {self.gate_every}")
         if self.max_steps is not None and self.max_steps < 1:
@@ -600,7 +603,7 @@ class RLTrainer:
         cfg = self.config
         results: dict[str, Any] = {}
         own = getattr(self.policy, "eval_agent", None)
-        agent = own() if own is not None else PolicyAgent(self.policy)
+        agent = own(cfg.gate_temperature) if own is not None else PolicyAgent(self.policy, temperature=cfg.gate_temperature)
         if cfg.gate_suite:
             results["online"] = online_success(agent, cfg.gate_suite, self.out / "gates" / f"update-{update:05d}", cfg)
         if cfg.gate_dataset:
@@ -930,6 +933,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p("--gate-dataset", default=None, help="a held-out dataset for eval-offline at each gate")
     p("--gate-offline-n", type=int, default=d.gate_offline_n, help="steps eval-offline samples (0: all)")
     p("--gate-num-envs", type=int, default=d.gate_num_envs)
+    p("--gate-temperature", type=float, default=d.gate_temperature, help="the gates' decoding: 0 greedy, > 0 sampled")
     p("--seed", type=int, default=d.seed)
     p("--max-minutes", type=float, default=None, help="stop after this much wall time (resume continues)")
     p("--progress", default=d.progress, choices=("auto", "bar", "lines", "off"))

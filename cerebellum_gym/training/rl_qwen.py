@@ -90,9 +90,10 @@ class QwenRLPolicy:
     def greedy(self, observations: Sequence[Mapping[str, Any]]) -> list[str]:
         return [d.action for d in self.agent.decide_batch(list(observations), temperature=0.0)]
 
-    def eval_agent(self) -> Agent:
-        """The agent itself (greedy), for the gates: it numbers steps per slot as in ``eval``."""
-        self.agent.temperature = 0.0
+    def eval_agent(self, temperature: float = 0.0) -> Agent:
+        """The agent itself (greedy, or sampled at ``temperature``), for the gates: it numbers
+        steps per slot as in ``eval``."""
+        self.agent.temperature = temperature
         agent: Agent = self.agent
         return agent
 

@@ -206,6 +206,10 @@ def test_gates_keep_the_best_checkpoint_per_metric(tmp_path: Path) -> None:
     loaded = TinySlotPolicy.from_folder(tmp_path / "run" / "best" / "online")
     assert loaded.layout == trainer.policy.layout  # type: ignore[attr-defined]
     assert (tmp_path / "run" / "gates" / "update-00002" / "results.jsonl").is_file()
+    sampled = RLTrainer(_config(tmp_path / "sampled", updates=1, gate_every=1, gate_suite="tasks:OpenAppTaskEval:2", gate_temperature=1.0))
+    sampled.run()
+    meta = json.loads((tmp_path / "sampled" / "gates" / "update-00001" / "run.json").read_text())
+    assert meta["agent"] == "tiny-slot@t1"  # the gate sampled
 
 
 def test_the_command_line_trains_resumes_and_names_a_bad_curriculum(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -240,3 +244,31 @@ def test_the_offline_gate_scores_a_held_out_dataset(tmp_path: Path) -> None:
     gate = read_log(tmp_path / "run" / "log.jsonl")[0]["gate"]
     assert set(gate) == {"offline_exact"} and 0.0 <= gate["offline_exact"] <= 1.0
     assert (tmp_path / "run" / "best" / "offline_exact" / "policy.safetensors").is_file()
+
+
+def test_a_real_kill_loses_nothing_and_counts_nothing_twice(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    flags = ["train", "rl", "--out", str(out), "--groups", "1", "--group-size", "2", "--max-steps", "3", "--gate-every", "0"]
+    flags += ["--progress", "off"]
+    child = subprocess.Popen([sys.executable, "-m", "cerebellum_gym", *flags, "--updates", "100000"], stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while len(read_log(out / "log.jsonl")) < 3 and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.05)
+    finally:
+        os.kill(child.pid, signal.SIGKILL)  # at whatever point of an update it is
+        child.wait()
+    done = len(read_log(out / "log.jsonl"))
+    assert done >= 3
+    from cerebellum_gym.cli import main
+
+    assert main([*flags, "--updates", str(done + 2), "--resume"]) == 0
+    numbers = [r["update"] for r in read_log(out / "log.jsonl")]
+    assert numbers == list(range(1, done + 3))
+    TinySlotPolicy.from_folder(out / "last")  # loadable
