@@ -12,10 +12,16 @@
 Writes ``sft_tiny_curve.png`` (training loss and held-out exact action against steps) and
 ``sft_tiny_results.json`` here.
 
+``--dpo WORK`` then runs trajectory DPO from that run's SFT checkpoint: the SFT policy plays the
+training and held-out seeds (sampled at temperature 1), its failed episodes are paired with the
+oracle's (``export dpo``), and ``train_dpo`` reports the held-out pairs' margin and held-out exact
+action before and after (``dpo_tiny_results.json``).
+
 Run::
 
     python benchmarks/learning/sft_tiny.py                    # the default budget (12 training minutes)
     python benchmarks/learning/sft_tiny.py --minutes 2 --train-seeds 8 --heldout-seeds 3   # a quick look
+    python benchmarks/learning/sft_tiny.py --work /tmp/sft ... && python benchmarks/learning/sft_tiny.py --dpo /tmp/sft
 """
 
 from __future__ import annotations
@@ -91,6 +97,74 @@ def measure(agent: Any, heldout: Path, suite: str, run_dir: Path, max_steps: int
     }
 
 
+def play(agent: Any, folder: Path, seeds: range, name: str, max_steps: int) -> int:
+    """Episodes of ``agent`` (sampled) on every task for each seed, recorded; how many it solved."""
+    env = RecordEpisodes(gym.make("Cerebellum-Sim-v0", pixels=False, max_steps=max_steps), folder, agent=name)
+    solved = 0
+    try:
+        for seed in seeds:
+            for task in TASKS:
+                obs, _ = env.reset(seed=seed, options={"task": task})
+                agent.begin_episode(0)
+                done = False
+                info: dict[str, Any] = {}
+                while not done:
+                    obs, _, terminated, truncated, info = env.step(agent.act(obs))
+                    done = terminated or truncated
+                solved += bool(info.get("success"))
+    finally:
+        env.close()
+    return solved
+
+
+def run_dpo(work: Path, threads: int) -> None:
+    """The DPO phase on a finished SFT run in ``work``."""
+    from cerebellum_gym.datasets.exports import export_dpo
+    from cerebellum_gym.training.dpo import DPOConfig, train_dpo
+
+    torch.set_num_threads(threads)
+    sft = json.loads((work / "run" / "summary.json").read_text())
+    limits = PromptLimits(history_width=None, current_width=None)
+    policy = load_policy(work / "base", sft["last_checkpoint"], limits=limits, use_images=False, max_text_tokens=24)
+    policy.temperature = 1.0
+    policy.reset(seed=0)
+    for split, seeds in (("pairs-train", range(1000, 1010)), ("pairs-heldout", range(3))):
+        record(work / split, seeds)  # the oracle's episodes of the same seeds: the chosen sides
+        solved = play(policy, work / split, seeds, "sft-policy", max_steps=8)
+        print(f"{split}: the SFT policy solved {solved}/{len(seeds) * len(TASKS)}")
+        print(export_dpo(work / split, work / f"{split}-export"))
+    config = DPOConfig(
+        base=str(work / "base"),
+        data=str(work / "pairs-train-export"),
+        out=str(work / "dpo"),
+        init_adapter=sft["last_checkpoint"],
+        batch_size=8,
+        grad_accum=4,
+        lr=5e-4,
+        limits=limits,
+        use_images=False,
+        eval_pairs=str(work / "pairs-heldout-export"),
+        eval_data=str(work / "heldout"),
+        eval_n=None,
+        eval_max_text_tokens=24,
+        progress=False,
+    )
+    summary = train_dpo(config)
+    evals = summary["evaluations"]
+    result = {
+        "command": f"python benchmarks/learning/sft_tiny.py --dpo {work}",
+        "pairs": summary["pairs"],
+        "epochs": summary["epochs"],
+        "steps": summary["steps_done"],
+        "wall_s": summary["wall_s"],
+        "heldout_margin": [e.get("heldout_margin") for e in evals],
+        "heldout_exact": [e.get("exact") for e in evals],
+        "evaluations": evals,
+    }
+    (HERE / "dpo_tiny_results.json").write_text(json.dumps(result, indent=1, default=str) + "\n")
+    print(json.dumps({k: result[k] for k in ("pairs", "epochs", "steps", "heldout_margin", "heldout_exact")}, indent=1, default=str))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=12.0, help="training time budget")
@@ -104,7 +178,11 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--work", default=None, help="working folder (default: a temporary one)")
+    parser.add_argument("--dpo", default=None, metavar="WORK", help="run the DPO phase on the finished SFT run in WORK")
     args = parser.parse_args()
+    if args.dpo:
+        run_dpo(Path(args.dpo), args.threads)
+        return
     torch.set_num_threads(args.threads)
     work = Path(args.work or tempfile.mkdtemp(prefix="sft-tiny-"))
     began = time.perf_counter()
