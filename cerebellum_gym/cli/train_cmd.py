@@ -66,6 +66,7 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--eval-max-text-tokens", type=_positive, default=None, help="token cap while checks decode (default: the env's text limit)"
     )
+    parser.add_argument("--gradient-checkpointing", action="store_true", help="recompute activations in the backward pass (less memory)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -113,6 +114,7 @@ def common_settings(args: argparse.Namespace) -> dict[str, Any]:
         "device": args.device,
         "dtype": args.dtype,
         "progress": not args.no_progress,
+        "gradient_checkpointing": args.gradient_checkpointing,
     }
 
 
@@ -142,6 +144,7 @@ def add_sft(sub: Any) -> None:
     p.add_argument("--eval-n", type=_count, default=100, help="steps the check samples (0: all)")
     p.add_argument("--eval-seed", type=_count, default=44103)
     p.add_argument("--eval-quota", default="tp=5,k=2,scroll=2,wait=2,system=1")
+    p.add_argument("--max-minutes", type=float, default=None, help="stop (with a checkpoint) after this much training time")
     p.set_defaults(handler=run_sft)
 
 
@@ -164,6 +167,7 @@ def run_sft(args: argparse.Namespace) -> int:
         eval_n=args.eval_n or None,
         eval_seed=args.eval_seed,
         eval_quota=args.eval_quota,
+        time_limit_s=args.max_minutes * 60 if args.max_minutes else None,
         **common_settings(args),
     )
     summary = train_sft(config, resume=args.resume)

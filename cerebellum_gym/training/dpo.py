@@ -41,6 +41,7 @@ from cerebellum_gym.training.common import (
     LoraSettings,
     Progress,
     RunLog,
+    evaluating,
     latest_checkpoint,
     prepare_out,
     start_run,
@@ -202,6 +203,7 @@ class DPOConfig:
     device: str = "cpu"
     dtype: str = "auto"
     progress: bool = True
+    gradient_checkpointing: bool = False
 
 
 class _TrajectoryScorer:
@@ -336,6 +338,10 @@ def train_dpo(config: DPOConfig, *, resume: bool = False, stop_after: int | None
         return float(np.mean(zs))
 
     def evaluate(step: int, epoch: int) -> None:
+        with evaluating(model):
+            run_evaluation(step, epoch)
+
+    def run_evaluation(step: int, epoch: int) -> None:
         # Step 0 is the starting adapter (the reference), never written as a checkpoint here.
         record: dict[str, Any] = {"kind": "eval", "step": step, "epoch": epoch, "checkpoint": f"step-{step:06d}" if step else "start"}
         record["heldout_margin"] = heldout_margin()

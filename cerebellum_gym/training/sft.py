@@ -38,6 +38,7 @@ from cerebellum_gym.training.common import (
     LoraSettings,
     Progress,
     RunLog,
+    evaluating,
     latest_checkpoint,
     prepare_out,
     start_run,
@@ -74,6 +75,7 @@ class SFTConfig:
         save_every: checkpoint every this many steps (and at the end). seed: sampling seed.
         device, dtype: where and how the model runs. progress: show a progress bar.
         cache_prompts: encoded prompts kept in memory (they include processed images).
+        time_limit_s: end (with a checkpoint) once this many seconds of training have passed.
     """
 
     base: str
@@ -111,6 +113,8 @@ class SFTConfig:
     dtype: str = "auto"
     progress: bool = True
     cache_prompts: int = 4096
+    time_limit_s: float | None = None
+    gradient_checkpointing: bool = False
 
     def check(self) -> None:
         """Raises :class:`CerebellumError` for settings that cannot run."""
@@ -238,7 +242,8 @@ def train_sft(config: SFTConfig, *, resume: bool = False, stop_after: int | None
     def evaluate(step: int) -> None:
         if config.eval_data is None:
             return
-        check = offline_check(agent, config.eval_data, n=config.eval_n, seed=config.eval_seed, quota=config.eval_quota)
+        with evaluating(model):
+            check = offline_check(agent, config.eval_data, n=config.eval_n, seed=config.eval_seed, quota=config.eval_quota)
         (root / "evals").mkdir(exist_ok=True)
         (root / "evals" / f"step-{step:06d}.json").write_text(json.dumps(check["results"], indent=1) + "\n")
         log.write({"kind": "eval", "step": step, **check["flat"]})
@@ -249,6 +254,7 @@ def train_sft(config: SFTConfig, *, resume: bool = False, stop_after: int | None
     try:
         if start == 0 and config.eval_data is not None and not any(r.get("kind") == "eval" and r["step"] == 0 for r in log.records):
             evaluate(0)
+        train_began = time.perf_counter()  # the time limit counts training, not the first check
         for step in range(start, config.steps):
             if stop_after is not None and ran >= stop_after:
                 break
@@ -301,11 +307,16 @@ def train_sft(config: SFTConfig, *, resume: bool = False, stop_after: int | None
             progress.update(loss=parts["loss"], nll=parts["nll"])
             if done % config.eval_every == 0 or done == config.steps:
                 evaluate(done)
-            if done % config.save_every == 0 or done == config.steps:
+            out_of_time = config.time_limit_s is not None and time.perf_counter() - train_began > config.time_limit_s
+            if done % config.save_every == 0 or done == config.steps or out_of_time:
                 write_checkpoint(
                     root, done, model, optimizer, {"kind": "sft", "base_fingerprint": fingerprint, "best": best, "base": config.base}
                 )
                 write_curves(root / "curves.png", log.records, panels)
+            if out_of_time:
+                if done % config.eval_every and done != config.steps:
+                    evaluate(done)
+                break
     finally:
         progress.close()
         log.close()

@@ -187,3 +187,8 @@ def test_the_cli_runs_sft_and_reports_errors(
     assert config["use_dora"] is True
     assert main(["train", "sft", *common, "--out", str(tmp_path / "bad"), "--quota", "tp=1,nope=2"]) == 2
     assert "unknown quota group 'nope'" in capsys.readouterr().err
+
+
+def test_a_time_limit_ends_with_a_checkpoint_and_checkpointing_trains(tiny_base: Path, oracle_data: Path, tmp_path: Path) -> None:
+    summary = train_sft(_config(tiny_base, oracle_data, tmp_path / "run", steps=50, time_limit_s=0.0, gradient_checkpointing=True))
+    assert summary["steps_done"] == 1 and Path(summary["last_checkpoint"]).name == "step-000001"
