@@ -21,18 +21,20 @@ SOURCES = {"cerebellum_gym": "cerebellum_gym", "agents": "cerebellum_gym.agents"
 
 #: Layer -> the layers it must never import.
 FORBIDDEN: dict[str, set[str]] = {
-    "core": {"devices", "tasks", "sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli"},
-    "appdata": {"core", "devices", "tasks", "sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli"},
-    "devices": {"tasks", "sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli"},
-    "tasks": {"sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli"},
-    "sim": {"tasks", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli"},
-    "env": {"sim", "loader", "vector", "evaluation", "agents", "wrappers", "cli"},
-    "loader": {"vector", "evaluation", "agents", "wrappers", "cli"},
-    "vector": {"sim", "tasks", "evaluation", "agents", "wrappers", "cli"},
-    "wrappers": {"evaluation", "cli", "sim"},
-    "agents": {"evaluation", "cli", "sim"},
-    "evaluation": {"cli"},
-    "datasets": {"evaluation", "cli"},
+    "core": {"devices", "tasks", "sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli", "training"},
+    "appdata": {"core", "devices", "tasks", "sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli", "training"},
+    "devices": {"tasks", "sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli", "training"},
+    "tasks": {"sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli", "training"},
+    "sim": {"tasks", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli", "training"},
+    "env": {"sim", "loader", "vector", "evaluation", "agents", "wrappers", "cli", "training"},
+    "loader": {"vector", "evaluation", "agents", "wrappers", "cli", "training"},
+    "vector": {"sim", "tasks", "evaluation", "agents", "wrappers", "cli", "training"},
+    "wrappers": {"evaluation", "cli", "sim", "training"},
+    "agents": {"evaluation", "cli", "sim", "training"},
+    "evaluation": {"cli", "training"},
+    "datasets": {"evaluation", "cli", "training"},
+    # Trainers sit above evaluation, agents and datasets (they run the regression checks) and below the CLI.
+    "training": {"cli"},
 }
 #: Package pairs allowed to import each other: the simulator's host (the phone) and its plugins (the apps).
 ALLOWED_CYCLES = [{"cerebellum_gym.sim", "cerebellum_gym.sim.apps"}]
