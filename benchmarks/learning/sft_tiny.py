@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -128,11 +129,13 @@ def run_dpo(work: Path, threads: int) -> None:
     policy = load_policy(work / "base", sft["last_checkpoint"], limits=limits, use_images=False, max_text_tokens=24)
     policy.temperature = 1.0
     policy.reset(seed=0)
-    for split, seeds in (("pairs-train", range(1000, 1010)), ("pairs-heldout", range(3))):
+    # These tasks have no parameters, so every seed of a task is one group: cap its pairs.
+    for split, seeds, cap in (("pairs-train", range(1000, 1010), 10), ("pairs-heldout", range(3), 3)):
+        shutil.rmtree(work / split, ignore_errors=True)
         record(work / split, seeds)  # the oracle's episodes of the same seeds: the chosen sides
         solved = play(policy, work / split, seeds, "sft-policy", max_steps=8)
         print(f"{split}: the SFT policy solved {solved}/{len(seeds) * len(TASKS)}")
-        print(export_dpo(work / split, work / f"{split}-export"))
+        print(export_dpo(work / split, work / f"{split}-export", max_pairs_per_group=cap))
     config = DPOConfig(
         base=str(work / "base"),
         data=str(work / "pairs-train-export"),
@@ -145,10 +148,12 @@ def run_dpo(work: Path, threads: int) -> None:
         use_images=False,
         eval_pairs=str(work / "pairs-heldout-export"),
         eval_data=str(work / "heldout"),
-        eval_n=None,
+        eval_n=40,
+        eval_seed=0,
         eval_max_text_tokens=24,
         progress=False,
     )
+    shutil.rmtree(work / "dpo", ignore_errors=True)
     summary = train_dpo(config)
     evals = summary["evaluations"]
     result = {
