@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cerebellum_gym.devices.base import Device
+from cerebellum_gym.devices.base import Device, DeviceWrapper
 from cerebellum_gym.env import CerebellumEnv, TaskSpec
 from cerebellum_gym.errors import CerebellumError, ConfigError
 from cerebellum_gym.tasks.catalog import BUILTIN, ChainCatalog, MappingCatalog, TaskCatalog
@@ -41,8 +41,9 @@ from cerebellum_gym.tasks.catalog import BUILTIN, ChainCatalog, MappingCatalog, 
 if TYPE_CHECKING:
     from cerebellum_gym.sim.apps.base import App
 
-DeviceWrapper = Callable[[Device], Device]
-"""Wraps a freshly built device (fault injection, recording, ...); the env drives what it returns."""
+WrapDevice = Callable[[Device], Device]
+"""Wraps a freshly built device (fault injection, recording, ...); the env drives what it returns.
+A :class:`~cerebellum_gym.devices.base.DeviceWrapper` subclass is one."""
 
 
 # --- per-backend configs ---------------------------------------------------------------------
@@ -257,7 +258,7 @@ def make_env(
     *,
     backend: str = "sim",
     device_options: Mapping[str, Any] | BackendConfig | None = None,
-    device_wrapper: DeviceWrapper | None = None,
+    device_wrapper: WrapDevice | None = None,
     device: Device | None = None,
     env_class: type[CerebellumEnv] = CerebellumEnv,
     **env_options: Any,
@@ -303,6 +304,7 @@ __all__ = [
     "BackendConfig",
     "DeviceWrapper",
     "SimConfig",
+    "WrapDevice",
     "backend",
     "device_config",
     "make_catalog",
