@@ -260,7 +260,6 @@ def make_env(
     device_options: Mapping[str, Any] | BackendConfig | None = None,
     device_wrapper: WrapDevice | None = None,
     device: Device | None = None,
-    env_class: type[CerebellumEnv] = CerebellumEnv,
     **env_options: Any,
 ) -> CerebellumEnv:
     """Assemble a :class:`~cerebellum_gym.env.CerebellumEnv` (the env ids' entry point).
@@ -273,8 +272,6 @@ def make_env(
             (:class:`SimConfig`, :class:`AdbConfig`, :class:`AndroidWorldConfig`).
         device_wrapper: called on the built device; the env drives what it returns (and closes it).
         device: a ready device to drive instead of building one (the caller keeps and closes it).
-        env_class: the env class to build (a subclass of :class:`CerebellumEnv`; the native vector
-            env's sub-envs write their observations into its batch buffers).
         **env_options: the env's own options (``pixels``, ``screenshot_width``, ``max_steps``, ...).
 
     Raises:
@@ -286,7 +283,7 @@ def make_env(
     built = make_device(backend, config) if device is None else device
     try:
         driven = device_wrapper(built) if device_wrapper is not None else built
-        return env_class(task, device=driven, catalog=catalog, owns_device=owns, **env_options)
+        return CerebellumEnv(task, device=driven, catalog=catalog, owns_device=owns, **env_options)
     except BaseException:
         if owns:
             built.close()

@@ -45,22 +45,27 @@ from collections.abc import Callable, Mapping, Sequence
 from multiprocessing.connection import Connection
 from typing import Any, Final, NamedTuple
 
+import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
 from cerebellum_gym.core.actions import CODES, LABELLED_CODES, Action
-from cerebellum_gym.env import MAX_GOAL_CHARS, CerebellumEnv, ObsType
+from cerebellum_gym.core.observation import ObservationParts, fresh_observation, keep_parts, stack_frames
+from cerebellum_gym.env import CerebellumEnv
 from cerebellum_gym.errors import CerebellumError, ConfigError, DeviceLostError
 from cerebellum_gym.vector.ray import check_reset_mask, portable_exception
 
-#: The observation entries a sub-env writes into the batch itself; an observation space with any
-#: other entry (an env that grew a field) makes the batch fall back to gymnasium's concatenation.
+#: The observation entries the batch writes from a sub-env's :class:`ObservationParts`; an
+#: observation space with any other entry (a sub-env wrapper that grew a field) makes the batch
+#: fall back to per-env dicts and gymnasium's concatenation.
 _NATIVE_KEYS: Final = frozenset({"goal", "tree", "labels", "action_mask", "label_mask", "history", "screenshot"})
 _NATIVE_HISTORY_KEYS: Final = frozenset({"actions", "subtrees", "mask", "screenshots"})
 
 Path = tuple[str, ...]
+#: A hook that wraps each sub-env as it is built (``wrap_env=``): recording, observation wrappers, ...
+WrapEnv = Callable[[gym.Env[Any, Any]], gym.Env[Any, Any]]
 
 
 def numeric_leaves(space: spaces.Space[Any], path: Path = ()) -> list[tuple[Path, tuple[int, ...], np.dtype[Any]]]:
@@ -113,6 +118,22 @@ class _Batch:
         self.history_filled: list[int] = [0] * num_envs
         self._flat_action_mask = self.action_mask.reshape(-1) if self.action_mask.flags.c_contiguous else None
 
+    def write(self, i: int, parts: ObservationParts) -> None:
+        """Env ``i``'s observation into its rows (the small masks are gathered for :meth:`flush`)."""
+        self.goal[i] = parts.goal
+        self.tree[i] = parts.tree
+        labels = self.labels[i] = parts.labels
+        self.action_masks[i] = parts.action_mask
+        self.label_counts[i] = len(labels)
+        past = parts.history
+        self.history_filled[i] = past.filled
+        self.history_actions[i], self.history_subtrees[i] = past.actions, past.subtrees
+        screens = self.history_screens
+        if screens is not None:
+            stack_frames(past.frames, screens[i])
+        if self.screenshot is not None:
+            self.screenshot[i] = parts.screenshot
+
     def flush(self) -> None:
         """Write the gathered masks into the batch arrays (after the envs wrote their parts)."""
         flat = self._flat_action_mask
@@ -145,53 +166,6 @@ class _Batch:
         return {key: values[key] if key in values else self.arrays[(key,)] for key in self.space.spaces}
 
 
-class BatchSlotEnv(CerebellumEnv):
-    """A :class:`CerebellumEnv` that writes its observation into a batch's rows.
-
-    Outside a batch (``attach`` not called, or after ``detach``) it is a plain env. In a batch,
-    ``reset`` and ``step`` return ``None`` for the observation: it is in the batch.
-    """
-
-    _batch: _Batch | None = None
-    _index = 0
-
-    def attach(self, batch: _Batch, index: int) -> None:
-        self._batch, self._index = batch, index
-
-    def detach(self) -> None:
-        self._batch = None
-
-    def observation(self) -> ObsType:
-        """The current observation as a plain env returns it (fresh arrays), batch or not."""
-        return super()._observation()
-
-    def _observation(self) -> ObsType:
-        batch = self._batch
-        if batch is None:
-            return super()._observation()
-        i = self._index
-        screen, task = self.screen, self.task
-        assert screen is not None and task is not None
-        # The step's memoised goal: the info shows it too, and a task may build it each time.
-        batch.goal[i] = self._goal()[:MAX_GOAL_CHARS]
-        batch.tree[i] = screen.text(self.max_tree_chars)
-        labels = batch.labels[i] = screen.labels
-        # The masks are written for the whole batch by _Batch.flush().
-        batch.action_masks[i] = self._shared_action_mask(screen)
-        batch.label_counts[i] = len(labels)
-        history = self.history
-        batch.history_filled[i] = len(history)
-        screens = batch.history_screens
-        if screens is None:
-            batch.history_actions[i], batch.history_subtrees[i] = history.texts()
-        else:
-            batch.history_actions[i], batch.history_subtrees[i] = history.write(batch.history_mask[i], screens[i])
-        if batch.screenshot is not None:
-            batch.screenshot[i] = self._screenshot
-        # The observation is in the batch.
-        return None  # type: ignore[return-value]
-
-
 def _close_all(envs: Sequence[Any]) -> None:
     """Close every env (or recorder), even when one fails; the first failure is raised after."""
     failure: BaseException | None = None
@@ -204,14 +178,42 @@ def _close_all(envs: Sequence[Any]) -> None:
         raise failure
 
 
-def _build_slot(env_kwargs: Mapping[str, Any]) -> BatchSlotEnv:
+def _build_env(env_kwargs: Mapping[str, Any]) -> CerebellumEnv:
     from cerebellum_gym.loader import make_env
 
     kwargs = dict(env_kwargs)
     kwargs.setdefault("backend", "sim")
-    env = make_env(env_class=BatchSlotEnv, **kwargs)
-    assert isinstance(env, BatchSlotEnv)
-    return env
+    return make_env(**kwargs)
+
+
+def sub_env_wrapper(
+    wrap_env: WrapEnv | None,
+    record: str | os.PathLike[str] | None,
+    record_agent: str | None,
+    record_metadata: Mapping[str, Any] | None,
+    env_id: str | None,
+    env_kwargs: Mapping[str, Any],
+) -> WrapEnv | None:
+    """The one sub-env hook of ``wrap_env=`` and the ``record=`` aliases: the dataset recorder
+    (:class:`~cerebellum_gym.datasets.RecordEpisodes`, replayable as ``env_id`` with
+    ``env_kwargs``) right around each sub-env, then ``wrap_env`` around that."""
+    if record is None:
+        return wrap_env
+    from cerebellum_gym.datasets.recorder import RecordEpisodes
+
+    recording = functools.partial(
+        RecordEpisodes,
+        directory=os.fspath(record),
+        agent=record_agent,
+        metadata=record_metadata,
+        env_id=env_id,
+        env_kwargs=dict(env_kwargs),
+    )
+    return recording if wrap_env is None else functools.partial(_wrapped_twice, wrap_env, recording)
+
+
+def _wrapped_twice(outer: WrapEnv, inner: WrapEnv, env: gym.Env[Any, Any]) -> gym.Env[Any, Any]:
+    return outer(inner(env))
 
 
 def _seeds(seed: int | Sequence[int | None] | None, num_envs: int) -> list[int | None]:
@@ -356,10 +358,19 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
             batch's own storage, overwritten by the next ``reset``/``step`` (copy what you keep).
         arrays: the batch arrays to write into (keyed by path, as :func:`allocate` makes them):
             a shard of :class:`ShardedVectorEnv` passes views of shared memory.
-        env_fn: builds one sub-env from ``env_kwargs`` (a :class:`BatchSlotEnv`; default: the loader).
-        record: a dataset folder: every sub-env's episodes are recorded there as they happen
-            (:class:`~cerebellum_gym.datasets.RecordEpisodes`, replayable as
-            ``Cerebellum-Sim-v0`` with ``env_kwargs``).
+        env_fn: builds one sub-env (a :class:`~cerebellum_gym.env.CerebellumEnv`) from
+            ``env_kwargs`` (default: the loader).
+        wrap_env: wraps each sub-env as it is built (the sub-env hook). While the wrapped
+            env's observation space is the env's own, the batch writes its rows from the env's
+            :class:`~cerebellum_gym.core.observation.ObservationParts`, which is then the
+            observation every wrapper sees (immutable; the dataset recorder reads it as it is);
+            a wrapper that changes the space gets the env's usual dicts, and the batch
+            concatenates what it returns.
+        record: a dataset folder: every sub-env's episodes are recorded there as they happen.
+            An alias (kept: ``docs/datasets.md`` shows it) of a ``wrap_env`` hook of
+            :class:`~cerebellum_gym.datasets.RecordEpisodes`, replayable as ``Cerebellum-Sim-v0``
+            with ``env_kwargs`` (:func:`sub_env_wrapper`); the recorder sits right around the
+            env, inside ``wrap_env``.
         record_agent: who acts, stored with each recorded episode.
         record_metadata: extra JSON fields stored with each recorded episode.
         **env_kwargs: ``gym.make``'s options for every sub-env (``task``, ``pixels``, ...).
@@ -376,7 +387,8 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
         copy: bool = False,
         arrays: Mapping[Path, np.ndarray] | None = None,
-        env_fn: Callable[[Mapping[str, Any]], BatchSlotEnv] = _build_slot,
+        env_fn: Callable[[Mapping[str, Any]], CerebellumEnv] = _build_env,
+        wrap_env: WrapEnv | None = None,
         record: str | os.PathLike[str] | None = None,
         record_agent: str | None = None,
         record_metadata: Mapping[str, Any] | None = None,
@@ -387,30 +399,28 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         self.autoreset_mode = autoreset_mode if isinstance(autoreset_mode, AutoresetMode) else AutoresetMode(autoreset_mode)
         self.copy = copy
         self.num_envs = num_envs
-        self.envs: list[BatchSlotEnv] = []
-        #: What reset and step are called on: the sub-envs, or their recorders.
+        #: The sub-envs themselves (each a CerebellumEnv).
+        self.envs: list[CerebellumEnv] = []
+        #: What reset and step are called on: the sub-envs, or the sub-envs as ``wrap_env`` wrapped them.
         self._steppers: list[Any] = self.envs
-        recorders: list[Any] = []
+        # Replayable as the id whose sub-envs these are (with another env_fn, unknown).
+        env_id = "Cerebellum-Sim-v0" if env_fn is _build_env else None
+        wrap = sub_env_wrapper(wrap_env, record, record_agent, record_metadata, env_id, env_kwargs)
+        wrapped: list[Any] = []
         try:
             for _ in range(num_envs):
                 self.envs.append(env_fn(env_kwargs))
-            if record is not None:
-                from cerebellum_gym.datasets.recorder import RecordEpisodes
-
-                # Replayable as the id whose sub-envs these are (with another env_fn, unknown).
-                env_id = "Cerebellum-Sim-v0" if env_fn is _build_slot else None
+            if wrap is not None:
                 for env in self.envs:
-                    recorders.append(
-                        RecordEpisodes(env, record, agent=record_agent, metadata=record_metadata, env_id=env_id, env_kwargs=env_kwargs)
-                    )
-                self._steppers = recorders
-                # Dropped without close(): the open episodes are still ended and the writer let go.
-                weakref.finalize(self, _close_all, recorders)
+                    wrapped.append(wrap(env))
+                self._steppers = wrapped
+                # Dropped without close(): a recorder's open episodes are still ended and its writer let go.
+                weakref.finalize(self, _close_all, wrapped)
         except BaseException:
             with contextlib.suppress(Exception):  # the error that stopped the build is the one to raise
-                _close_all([*recorders, *self.envs[len(recorders) :]])  # a recorder closes its env
+                _close_all([*wrapped, *self.envs[len(wrapped) :]])  # a wrapper closes its env
             raise
-        first = self.envs[0]
+        first = self._steppers[0]
         self.single_observation_space = first.observation_space
         self.single_action_space = first.action_space
         self.observation_space = batch_space(self.single_observation_space, num_envs)
@@ -422,13 +432,14 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         if arrays is None:
             arrays = allocate(space, num_envs)
         self._arrays = dict(arrays)
-        # The sub-envs write their rows themselves; an observation they do not know falls back
-        # to per-env dicts and gymnasium's concatenation (slower, still correct).
-        self.native = _native_space(space)
+        # The batch writes its rows from the sub-envs' observation parts; an observation it
+        # does not know falls back to per-env dicts and gymnasium's concatenation (slower, still correct).
+        self.native = _native_space(space) and all(isinstance(env.unwrapped, CerebellumEnv) for env in self.envs)
         if self.native:
             self._batch: _Batch | None = _Batch(space, num_envs, self._arrays)
-            for i, env in enumerate(self.envs):
-                env.attach(self._batch, i)
+            for env in self.envs:
+                sub: Any = env.unwrapped
+                sub.observation_sink = keep_parts
         else:
             self._batch = None
             self._env_obs: list[Any] = [None] * num_envs
@@ -476,7 +487,7 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         mode = self.autoreset_mode
         next_step, same_step = mode == AutoresetMode.NEXT_STEP, mode == AutoresetMode.SAME_STEP
         disabled = mode == AutoresetMode.DISABLED
-        keep = self._batch is None
+        keep = self._keep
         entries: list[tuple[int, dict[str, Any]]] = []
         # Python scalars, not NumPy ones, in the per-env loop; the arrays are written once after it.
         pending = self._autoreset_envs.tolist()
@@ -492,18 +503,17 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
                 obs, reward, terminated, truncated, info = env.step(per_env[i])
                 rewards[i], terminations[i], truncations[i] = reward, terminated, truncated
                 if same_step and (terminated or truncated):
-                    final = self.envs[i].observation() if obs is None else obs
+                    final = fresh_observation(obs) if type(obs) is ObservationParts else obs
                     entries.append((i, {"final_obs": final, "final_info": info}))
                     obs, info = env.reset()
-            if keep:
-                self._env_obs[i] = obs
+            keep(i, obs)
             entries.append((i, info))
         self._rewards[:] = rewards
         self._terminations[:] = terminations
         self._truncations[:] = truncations
         np.logical_or(self._terminations, self._truncations, out=self._autoreset_envs)
-        if not keep:
-            self._batch.flush()  # type: ignore[union-attr]
+        if self._batch is not None:
+            self._batch.flush()
         return entries
 
     def text_parts(self) -> tuple[list[str], list[str], list[tuple[str, ...]], list[tuple[str, ...]], list[tuple[str, ...]]]:
@@ -540,8 +550,18 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         return batch_infos(self, entries)
 
     def _keep(self, i: int, obs: Any) -> None:
-        if self._batch is None:
+        """Env ``i``'s observation into the batch: its rows written from its parts, or (the
+        generic form) the env's own observation kept for concatenation."""
+        batch = self._batch
+        if batch is None:
             self._env_obs[i] = obs
+        elif type(obs) is ObservationParts:
+            batch.write(i, obs)
+        else:
+            raise CerebellumError(
+                f"sub-env {i} returned a {type(obs).__name__} where the batch expects its ObservationParts: "
+                "a sub-env wrapper that changes observations must declare the observation_space it returns"
+            )
 
     def _observation(self) -> Any:
         obs: Any
@@ -600,7 +620,7 @@ def _strip_arrays(obs: Any) -> Any:
 
 
 def _native_space(space: spaces.Space[Any]) -> bool:
-    """Whether the sub-envs of this observation space write their rows themselves (see :class:`BatchSlotEnv`)."""
+    """Whether the batch writes rows for this observation space from the sub-envs' :class:`ObservationParts`."""
     if not isinstance(space, spaces.Dict):
         return False
     history = space.spaces.get("history")
@@ -799,6 +819,8 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         context: the multiprocessing start method for ``"process"`` (default: the platform's).
         ray_address: the Ray cluster for ``"ray"`` (``None``: this process's Ray, or a local one).
         actor_options: Ray options for each actor (``num_cpus``, ``scheduling_strategy``, ...).
+        wrap_env: the sub-env hook (see :class:`NativeVectorEnv`), run in each shard (so it
+            pickles with ``workers="process"`` under ``spawn``, and with Ray).
         record, record_agent, record_metadata: record every sub-env's episodes into a dataset
             folder (see :class:`NativeVectorEnv`); each shard's process writes its own part.
         **env_kwargs: ``gym.make``'s options for every sub-env.
@@ -819,6 +841,7 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         context: str | None = None,
         ray_address: str | None = None,
         actor_options: Mapping[str, Any] | None = None,
+        wrap_env: WrapEnv | None = None,
         record: str | os.PathLike[str] | None = None,
         record_agent: str | None = None,
         record_metadata: Mapping[str, Any] | None = None,
@@ -852,7 +875,10 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         self._actors: list[Any] = []
         self._local: NativeVectorEnv | None = None
         # The spaces come from one env built here (cheap: a phone is a few MB and ~1 ms).
-        probe = _build_slot(env_kwargs)
+        # (Wrapped as the shards wrap theirs: a wrapper may change the observation space.)
+        probe: gym.Env[Any, Any] = _build_env(env_kwargs)
+        if wrap_env is not None:
+            probe = wrap_env(probe)
         space = probe.observation_space
         self.single_observation_space = space
         self.single_action_space = probe.action_space
@@ -866,6 +892,8 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         # The shards' options: the sub-envs' and, when recording, the recorders' (a folder as a
         # plain string, so that it pickles the same everywhere).
         shard_kwargs = dict(env_kwargs)
+        if wrap_env is not None:
+            shard_kwargs["wrap_env"] = wrap_env
         if record is not None:
             shard_kwargs.update(record=os.fspath(record), record_agent=record_agent, record_metadata=record_metadata)
         try:
@@ -1188,7 +1216,6 @@ def make_native_vec(
 
 
 __all__ = [
-    "BatchSlotEnv",
     "NativeVectorEnv",
     "ShardHost",
     "ShardedVectorEnv",
@@ -1197,4 +1224,5 @@ __all__ = [
     "numeric_leaves",
     "shard_sizes",
     "split_actions",
+    "sub_env_wrapper",
 ]

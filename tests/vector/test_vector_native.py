@@ -24,9 +24,8 @@ from gymnasium.vector import AutoresetMode
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.core.actions import batch_actions
-from cerebellum_gym.env import CerebellumEnv
 from cerebellum_gym.loader import make_env
-from cerebellum_gym.vector.native import BatchSlotEnv, NativeVectorEnv, ShardedVectorEnv, shard_sizes
+from cerebellum_gym.vector.native import NativeVectorEnv, ShardedVectorEnv, shard_sizes
 
 ENV_ID = "Cerebellum-Sim-v0"
 TASKS = ["SystemWifiTurnOn", "ContactsAddContact", "SimpleSmsSend", "FilesDeleteFile"]
@@ -228,29 +227,22 @@ def test_project_make_vec_builds_the_native_env_on_request() -> None:
         make_vec("Cerebellum-Adb-v0", 2, "native")
 
 
-class _GrownEnv(BatchSlotEnv):
-    """An env whose observation has a field the batch slot does not know (as a future env might)."""
+class _Grown(gym.ObservationWrapper[Any, Any, Any]):
+    """A sub-env wrapper whose observation has a field the batch does not know (as a user's might)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        assert isinstance(self.observation_space, spaces.Dict)
-        self.observation_space = spaces.Dict({**self.observation_space.spaces, "steps": spaces.Box(0, 1000, (1,), np.int64)})
+    def __init__(self, env: gym.Env[Any, Any]) -> None:
+        super().__init__(env)
+        assert isinstance(env.observation_space, spaces.Dict)
+        self.observation_space = spaces.Dict({**env.observation_space.spaces, "steps": spaces.Box(0, 1000, (1,), np.int64)})
 
-    def _observation(self) -> dict[str, Any]:
-        obs = CerebellumEnv._observation(self)
-        obs["steps"] = np.array([self._steps], np.int64)
-        return obs
-
-
-def _grown(env_kwargs: Any) -> BatchSlotEnv:
-    env = make_env(env_class=_GrownEnv, **{"backend": "sim", **dict(env_kwargs)})
-    assert isinstance(env, BatchSlotEnv)
-    return env
+    def observation(self, observation: Any) -> Any:
+        assert isinstance(observation, dict)  # the env's own dicts: the batch only keeps parts when the space is its own
+        return {**observation, "steps": np.array([self.env.unwrapped._steps], np.int64)}  # type: ignore[attr-defined]
 
 
-def test_an_observation_the_slot_does_not_know_falls_back_to_concatenation() -> None:
-    native = NativeVectorEnv(2, env_fn=_grown, pixels=False, **KWARGS)
-    sync = gym.vector.SyncVectorEnv([lambda: _grown({"pixels": False, **KWARGS}) for _ in range(2)])
+def test_a_sub_env_wrapper_that_grows_the_observation_falls_back_to_concatenation() -> None:
+    native = NativeVectorEnv(2, wrap_env=_Grown, pixels=False, **KWARGS)
+    sync = gym.vector.SyncVectorEnv([lambda: _Grown(make_env(backend="sim", pixels=False, **KWARGS)) for _ in range(2)])
     try:
         assert not native.native
         want, got = rollout(sync, 12), rollout(native, 12)
@@ -260,6 +252,38 @@ def test_an_observation_the_slot_does_not_know_falls_back_to_concatenation() -> 
     finally:
         native.close()
         sync.close()
+
+
+class _Counting(gym.Wrapper[Any, Any, Any, Any]):
+    """A sub-env wrapper that leaves the observation alone (it sees the env's parts) and counts steps."""
+
+    def __init__(self, env: gym.Env[Any, Any]) -> None:
+        super().__init__(env)
+        self.steps = 0
+
+    def step(self, action: Any) -> Any:
+        self.steps += 1
+        return self.env.step(action)
+
+
+@pytest.mark.parametrize("shards", [1, 2])
+def test_a_sub_env_wrapper_that_keeps_the_space_keeps_the_batch_native_and_equal(shards: int) -> None:
+    plain = NativeVectorEnv(3, pixels=True, **KWARGS)
+    wrapped: Any = (
+        NativeVectorEnv(3, wrap_env=_Counting, pixels=True, **KWARGS)
+        if shards == 1
+        else ShardedVectorEnv(3, num_shards=2, wrap_env=_Counting, pixels=True, **KWARGS)
+    )
+    try:
+        if shards == 1:
+            assert wrapped.native and all(isinstance(e, _Counting) for e in wrapped._steppers)
+        want, got = rollout(plain, 10), rollout(wrapped, 10)
+        for t, (w, g) in enumerate(zip(want, got, strict=True)):
+            assert_same(w, g, f"step {t}")
+        assert wrapped.get_attr("_steps") == plain.get_attr("_steps")
+    finally:
+        plain.close()
+        wrapped.close()
 
 
 def test_a_dead_shard_worker_is_a_device_loss() -> None:
