@@ -51,7 +51,7 @@ def _register() -> None:
     # and is a SyncVectorEnv of gym.make copies otherwise, as gymnasium's default was.
     emulator_vec = "cerebellum_gym.vector.emulators:make_emulator_vec"
     vector_entry_points = {
-        "Cerebellum-Sim-v0": "cerebellum_gym.vector.native:make_native_vec",
+        "Cerebellum-Sim-v0": "cerebellum_gym.vector.shards:make_native_vec",
         "Cerebellum-Adb-v0": emulator_vec,
         "Cerebellum-AndroidWorld-v0": emulator_vec,
     }
