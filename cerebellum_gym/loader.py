@@ -147,23 +147,101 @@ def _androidworld_catalog(config: Any) -> TaskCatalog:
     return ChainCatalog(MappingCatalog("androidworld", load), BUILTIN)
 
 
+#: The vector entry point of the ids whose devices are emulators: an emulator per sub-env when
+#: asked (``emulators=``/``pool=``), copies of ``gym.make`` otherwise.
+EMULATOR_VECTOR_ENTRY_POINT = "cerebellum_gym.vector.emulators:make_emulator_vec"
+
+
 @dataclass(frozen=True)
 class Backend:
-    """A backend: its config, its device class (``module:attr``, imported on first use), its tasks."""
+    """Everything the package knows about a backend, in one record (:data:`BACKENDS`).
+
+    Attributes:
+        name: as env ids and ``make_env(backend=...)`` name it.
+        config: its typed config (the device's keyword arguments).
+        device: its device class, ``module:attr`` (imported on first use).
+        catalog: its task catalogue, from its config.
+        env_id: the env id registered for it.
+        in_process: the device runs in this process (vector envs keep it in one process on
+            small machines; a native batched env exists for it).
+        replayable: an episode is a pure function of seed and actions (replay audits rebuild it).
+        emulators: it runs on emulators (an ``EmulatorPool`` can serve each env one).
+        vector_entry_point: its env id's ``vector_entry_point`` (``gym.make_vec``'s default).
+    """
 
     name: str
     config: type[Any]
     device: str
     catalog: Callable[[Any], TaskCatalog] = _builtin_catalog
+    env_id: str = ""
+    in_process: bool = False
+    replayable: bool = False
+    emulators: bool = False
+    vector_entry_point: str | None = None
 
 
 BACKENDS: dict[str, Backend] = {
-    "sim": Backend("sim", SimConfig, "cerebellum_gym.sim.phone:Phone"),
-    "adb": Backend("adb", AdbConfig, "cerebellum_gym.devices.adb:AdbDevice"),
+    "sim": Backend(
+        "sim",
+        SimConfig,
+        "cerebellum_gym.sim.phone:Phone",
+        env_id="Cerebellum-Sim-v0",
+        in_process=True,
+        replayable=True,
+        vector_entry_point="cerebellum_gym.vector.shards:make_native_vec",
+    ),
+    "adb": Backend(
+        "adb",
+        AdbConfig,
+        "cerebellum_gym.devices.adb:AdbDevice",
+        env_id="Cerebellum-Adb-v0",
+        emulators=True,
+        vector_entry_point=EMULATOR_VECTOR_ENTRY_POINT,
+    ),
     "androidworld": Backend(
-        "androidworld", AndroidWorldConfig, "cerebellum_gym.devices.androidworld:AndroidWorldDevice", _androidworld_catalog
+        "androidworld",
+        AndroidWorldConfig,
+        "cerebellum_gym.devices.androidworld:AndroidWorldDevice",
+        _androidworld_catalog,
+        env_id="Cerebellum-AndroidWorld-v0",
+        emulators=True,
+        vector_entry_point=EMULATOR_VECTOR_ENTRY_POINT,
     ),
 }
+
+
+def backend_name(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> str | None:
+    """The backend an env of ``env_id`` made with ``env_kwargs`` runs on: ``env_kwargs["backend"]``
+    when given, else the id's own (``None`` for an id that names none, or an unknown id).
+
+    Example:
+        >>> import cerebellum_gym
+        >>> backend_name("Cerebellum-Sim-v0"), backend_name("Cerebellum-Sim-v0", {"backend": "adb"}), backend_name("CartPole-v1")
+        ('sim', 'adb', None)
+    """
+    if env_kwargs is not None and "backend" in env_kwargs:
+        return str(env_kwargs["backend"])
+    import gymnasium as gym
+
+    try:
+        name = gym.spec(env_id).kwargs.get("backend")
+    except gym.error.Error:
+        return None
+    return None if name is None else str(name)
+
+
+def env_backend(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> Backend | None:
+    """The :class:`Backend` record of an env of ``env_id`` made with ``env_kwargs`` (the one
+    place that maps env ids to backends); ``None`` for an id of no known backend.
+
+    Example:
+        >>> import cerebellum_gym
+        >>> record = env_backend("Cerebellum-Sim-v0")
+        >>> record.name, record.in_process, record.replayable, env_backend("Cerebellum-Adb-v0").emulators
+        ('sim', True, True, True)
+    """
+    name = backend_name(env_id, env_kwargs)
+    return BACKENDS.get(name) if name is not None else None
 
 
 def backend(name: str) -> Backend:
@@ -295,6 +373,7 @@ make_env.metadata = CerebellumEnv.metadata  # type: ignore[attr-defined]
 
 __all__ = [
     "BACKENDS",
+    "EMULATOR_VECTOR_ENTRY_POINT",
     "AdbConfig",
     "AndroidWorldConfig",
     "Backend",
@@ -303,7 +382,9 @@ __all__ = [
     "SimConfig",
     "WrapDevice",
     "backend",
+    "backend_name",
     "device_config",
+    "env_backend",
     "make_catalog",
     "make_device",
     "make_env",

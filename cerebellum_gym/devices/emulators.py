@@ -73,7 +73,8 @@ GUARD_SCRIPT: Final = Path(__file__).with_name("_emulator_guard.py")
 STATE_ENV_VAR: Final = "CEREBELLUM_EMULATORS_STATE"
 STATE_VERSION: Final = 1
 LOG_TAIL_LINES: Final = 20
-Backend = Literal["androidworld", "adb"]
+#: The backends whose devices are emulators (the loader's records say which env ids run on them).
+EmulatorBackend = Literal["androidworld", "adb"]
 
 
 class EmulatorError(InfraError):
@@ -609,7 +610,7 @@ class EmulatorPool:
 
     # --- what sub-envs get -----------------------------------------------------------------
 
-    def device_options(self, index: int, backend: Backend = "androidworld") -> dict[str, Any]:
+    def device_options(self, index: int, backend: EmulatorBackend = "androidworld") -> dict[str, Any]:
         """``device_options`` for sub-env ``index``: for ``Cerebellum-AndroidWorld-v0``
         (``backend="androidworld"``) the console port, gRPC port and adb path that AndroidWorld's
         launcher takes; for ``Cerebellum-Adb-v0`` (``"adb"``) the serial and adb server port."""

@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import gymnasium as gym
 import numpy as np
@@ -44,7 +44,11 @@ from cerebellum_gym.evaluation.progress import Progress
 from cerebellum_gym.evaluation.results import ResultsWriter
 from cerebellum_gym.evaluation.slot import DEFAULT_FRAME_WIDTH, INFO_KEY, EpisodeSlot, Job, SlotReport, make_env
 from cerebellum_gym.evaluation.suites import Case, Suite
+from cerebellum_gym.loader import backend_name, env_backend
 from cerebellum_gym.vector import RayVectorEnv, vectorize  # Ray is imported only when one is built
+
+if TYPE_CHECKING:
+    from cerebellum_gym.devices.emulators import EmulatorBackend
 
 __all__ = ["AgentContractError", "EvalConfig", "RunResult", "agent_output", "case_slug", "check_env_id", "recorded_cases", "run_suite"]
 
@@ -175,7 +179,8 @@ def recorded_cases(suite: Suite, count: int) -> set[str]:
 
 def replayable(env_id: str) -> bool:
     """Whether episodes of ``env_id`` are a pure function of seed and actions (the in-process simulator)."""
-    return gym.spec(env_id).kwargs.get("backend") == "sim"
+    record = env_backend(env_id)
+    return record is not None and record.replayable
 
 
 def _make_slot(
@@ -263,9 +268,10 @@ def _pooled_ray_slots(
 
     if vectorization != "ray":
         raise CerebellumError(f"emulator pools per worker are for vectorization='ray', not {vectorization!r}")
-    backend = gym.spec(env_id).kwargs.get("backend")
-    if backend not in ("adb", "androidworld"):
-        raise CerebellumError(f"{env_id} does not run on emulators (its backend is {backend!r})")
+    found = env_backend(env_id)
+    if found is None or not found.emulators:
+        raise CerebellumError(f"{env_id} does not run on emulators (its backend is {backend_name(env_id)!r})")
+    backend = cast("EmulatorBackend", found.name)  # the records that run on emulators are these
     if envs_per_actor < 1:
         raise CerebellumError(f"envs_per_actor must be at least 1, got {envs_per_actor}")
     sizes = [min(envs_per_actor, num_envs - a) for a in range(0, num_envs, envs_per_actor)]
