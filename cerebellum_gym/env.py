@@ -29,7 +29,7 @@ import numpy as np
 
 from cerebellum_gym.core.actions import CODE_INDEX, CODES, MAX_TEXT_CHARS, Action, StructuredAction, coerce_action, plain_structured
 from cerebellum_gym.core.history import frozen
-from cerebellum_gym.core.memory import reuse_freed_frames
+from cerebellum_gym.core.memory import reuse_freed_frames, reuse_requested
 from cerebellum_gym.core.observation import (
     DEFAULT_HISTORY_LEN,
     DEFAULT_HISTORY_WIDTH,
@@ -170,8 +170,9 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         self.judge_every_step = judge_every_step
         self.render_mode = render_mode
 
-        if pixels:
-            reuse_freed_frames()  # fresh frames every step: reuse their memory (core/memory.py)
+        if pixels and reuse_requested():
+            # Fresh frames every step: reuse their memory. Process-wide, so only when asked (core/memory.py).
+            reuse_freed_frames()
         self._scale = screenshot_width / self.device.screen_size[0]
         self.observation_space = self.observation_config.space()
         self.action_space = action_space(max_labels, MAX_TEXT_CHARS)

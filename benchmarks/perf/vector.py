@@ -51,6 +51,7 @@ import numpy as np
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.core.actions import CODE_INDEX, CODES
+from cerebellum_gym.core.memory import reuse_freed_frames
 from cerebellum_gym.vector.shards import ShardedVectorEnv, shard_sizes
 
 ENV_ID = "Cerebellum-Sim-v0"
@@ -218,6 +219,7 @@ def main() -> None:
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--async-max", type=int, default=32, help="largest N for async (a process per env; memory)")
     args = parser.parse_args()
+    reuse_freed_frames()  # as a training or eval process opts in (core/memory.py)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     modes = [m for m in args.modes.split(",") if m]
     #: Per row, per mode: (wall, cpu) of each round, in round order.

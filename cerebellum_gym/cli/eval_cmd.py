@@ -149,6 +149,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """The ``eval`` command."""
     from cerebellum_gym.agents import load_agent
+    from cerebellum_gym.core.memory import reuse_freed_frames
     from cerebellum_gym.evaluation.faults import FaultPlan
     from cerebellum_gym.evaluation.runner import EvalConfig, check_env_id
     from cerebellum_gym.evaluation.suites import MIXED_SUITE, available_suites, load_suite
@@ -158,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{name:24} {path}")
         print("built in: all-tasks[:K], tasks:NAME,NAME[:K]")
         return 0
+    reuse_freed_frames()  # the CLI owns its process: the allocator opt-in (core/memory.py) is its to make
     suite = load_suite(args.suite or MIXED_SUITE)
     env_id = args.env or suite.env
     check_env_id(env_id)

@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from cerebellum_gym.devices.android import smart_request
 from cerebellum_gym.errors import CerebellumError, InfraError
 
 DEFAULT_CONSOLE_PORT: Final = 5554
@@ -278,9 +279,8 @@ class AdbClient:
         """Ask the server to attach the emulator whose adbd listens on ``adb_port``
         (``host:emulator:PORT``, what an emulator sends the server when it starts). The server
         does not answer; an emulator it already has is left as it is."""
-        payload = f"host:emulator:{adb_port}".encode()
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.server_port), timeout=2) as sock:
-            sock.sendall(b"%04x" % len(payload) + payload)
+            sock.sendall(smart_request(f"host:emulator:{adb_port}"))
 
     def emu_kill(self, serial: str, timeout: float = 5.0) -> bool:
         """``adb -s SERIAL emu kill`` (through the emulator's console); whether it was sent."""
@@ -415,10 +415,10 @@ class Emulator:
 
 
 def _make_env(env_id: str, kwargs: Mapping[str, Any]) -> Any:
-    # Module level so AsyncVectorEnv can pickle it; imports the envs only in the worker.
+    # Module level so AsyncVectorEnv can pickle it. The ids are registered by the package's
+    # __init__, which importing this module (to unpickle this function, in a worker) runs first:
+    # a device module imports no env registration.
     import gymnasium as gym
-
-    import cerebellum_gym  # noqa: F401  (registers the ids)
 
     return gym.make(env_id, **kwargs)
 

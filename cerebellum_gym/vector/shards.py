@@ -45,6 +45,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from cerebellum_gym.core.memory import reuse_freed_frames
 from cerebellum_gym.errors import CerebellumError, ConfigError, DeviceLostError
 from cerebellum_gym.vector.native import (
     NativeVectorEnv,
@@ -174,6 +175,7 @@ def _shard_worker(
         path: np.frombuffer(raw, dtype=np.dtype(dtype), count=int(np.prod(shape)) * num_envs, offset=offset).reshape(num_envs, *shape)
         for path, (raw, shape, dtype, offset) in shared.items()
     }
+    reuse_freed_frames()  # a process of our own, stepping fresh frames: the allocator opt-in is ours to make
     host: ShardHost | None = None
     try:
         host = ShardHost(num_envs, autoreset_mode, env_kwargs, arrays, with_arrays=False)
