@@ -44,7 +44,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
 from cerebellum_gym.core.actions import CODES, LABELLED_CODES, Action
-from cerebellum_gym.core.observation import ObservationParts, fresh_observation, keep_parts, stack_frames
+from cerebellum_gym.core.observation import ObservationConfig, ObservationParts, fresh_observation, keep_parts, stack_frames
 from cerebellum_gym.env import CerebellumEnv
 from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.vector.rules import autoreset_mode as as_autoreset_mode
@@ -82,10 +82,18 @@ def allocate(space: spaces.Space[Any], num_envs: int) -> dict[Path, np.ndarray]:
 
 
 class _Batch:
-    """A batch's observation storage: arrays (possibly in shared memory) and per-env text parts."""
+    """A batch's observation storage: arrays (possibly in shared memory) and per-env text parts.
 
-    def __init__(self, space: spaces.Dict, num_envs: int, arrays: Mapping[Path, np.ndarray]) -> None:
+    Args:
+        config: the sub-envs' observation config (label slots, history length).
+        space: their observation space (its key order is the batch's).
+        num_envs: rows.
+        arrays: the batch arrays, as :func:`allocate` makes them from ``space``.
+    """
+
+    def __init__(self, config: ObservationConfig, space: spaces.Dict, num_envs: int, arrays: Mapping[Path, np.ndarray]) -> None:
         self.space = space
+        self.history_len = config.history_len
         self.arrays = dict(arrays)
         self.goal: list[str] = [""] * num_envs
         self.tree: list[str] = [""] * num_envs
@@ -99,9 +107,9 @@ class _Batch:
         self.history_screens = get(("history", "screenshots"))
         self.screenshot = get(("screenshot",))
         # Row n: the label mask of a screen with n labels; row f of the history's: f frames held.
-        width = self.label_mask.shape[1]
+        width = config.max_labels
         self.label_rows = np.tril(np.ones((width + 1, width), self.label_mask.dtype), -1)
-        length = self.history_mask.shape[1]
+        length = config.history_len
         self.history_rows = np.tril(np.ones((length + 1, length), self.history_mask.dtype), -1)[:, ::-1].copy()
         # The small masks are gathered per env and written for the whole batch at once by
         # flush() (three NumPy calls instead of three row writes per env): each env's action
@@ -141,7 +149,7 @@ class _Batch:
 
     def observation(self) -> dict[str, Any]:
         """The batched observation, in the space's key order (the arrays are the storage itself)."""
-        history_len = self.history_mask.shape[1]
+        history_len = self.history_len
         history: dict[str, Any] = {}
         for key in self.space["history"].spaces:  # type: ignore[attr-defined]
             if key == "actions":
@@ -347,7 +355,8 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         # does not know falls back to per-env dicts and gymnasium's concatenation (slower, still correct).
         self.native = _native_space(space) and all(isinstance(env.unwrapped, CerebellumEnv) for env in self.envs)
         if self.native:
-            self._batch: _Batch | None = _Batch(space, num_envs, self._arrays)
+            config = self.envs[0].unwrapped.observation_config  # type: ignore[attr-defined]
+            self._batch: _Batch | None = _Batch(config, space, num_envs, self._arrays)
             for env in self.envs:
                 sub: Any = env.unwrapped
                 sub.observation_sink = keep_parts

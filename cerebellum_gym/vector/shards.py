@@ -496,6 +496,7 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         if wrap_env is not None:
             probe = wrap_env(probe)
         space = probe.observation_space
+        config = probe.unwrapped.observation_config  # type: ignore[attr-defined]
         self.single_observation_space = space
         self.single_action_space = probe.action_space
         self.metadata = {**probe.metadata, "autoreset_mode": self.autoreset_mode}
@@ -528,7 +529,7 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         self.native = _native_space(space)
         # The native form's text parts land in one batch over the whole arrays, as in a
         # single-process env; other observations are merged from the shards' stripped ones.
-        self._batch = _Batch(space, num_envs, self._arrays) if self.native else None
+        self._batch = _Batch(config, space, num_envs, self._arrays) if self.native else None
         self._texts: list[Any] = [None] * shards
         self._rewards = np.zeros(num_envs, np.float64)
         self._terminations = np.zeros(num_envs, np.bool_)
