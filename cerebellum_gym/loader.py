@@ -120,6 +120,9 @@ class AndroidWorldConfig:
     timeout: float = 10.0
     task_family: str = "android_world"
     close_env: bool | None = None
+    in_process: Any = None
+    direct: bool | str = "auto"
+    open_target_app: bool = False
 
     def device_kwargs(self) -> dict[str, Any]:
         return _fields(self)

@@ -110,7 +110,7 @@ def test_impossible_ends_without_success() -> None:
 @pytest.mark.parametrize(
     ("action", "fragment"),
     [
-        ("T ZZ", "not on the current screen"),
+        ("T QQ", "not on the current screen"),  # QQ: no label of that home screen
         ("K hello", "no text field is focused"),
         ("Q", "unknown code"),
         ({"code": 0, "label": 63}, "label slot 63 is empty"),
@@ -132,7 +132,7 @@ def test_invalid_actions_raise_when_configured() -> None:
     env = gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn", pixels=False, invalid_action="raise")
     env.reset(seed=0)
     with pytest.raises(InvalidActionError, match="not on the current screen"):
-        env.step("T ZZ")
+        env.step("T QQ")
     env.step("W")  # the env is still usable
 
 

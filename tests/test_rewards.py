@@ -100,7 +100,7 @@ def test_invalid_action_penalty_adds_to_every_rule() -> None:
         episode = _play(
             "SystemWifiTurnOn",
             0,
-            lambda env, obs, info: "T ZZ" if info.get("step", 0) < 2 else "I",
+            lambda env, obs, info: "T QQ" if info.get("step", 0) < 2 else "I",  # QQ: not on screen
             reward=mode,
             invalid_action_penalty=-0.1,
         )

@@ -108,6 +108,7 @@ class World:
     env: Any  # AndroidWorld's AsyncAndroidEnv
     clean: Any = None  # the phone's state once AndroidWorld is set up: every episode starts there
     serial: str = ""  # the adb serial AndroidWorld uses (emulator-<console port>)
+    in_process: Any = None  # the served phone in this process: its clock is AndroidWorld's time
 
     def restore(self) -> None:
         """Back to the state right after AndroidWorld's set-up (as AndroidWorld restores an
@@ -117,7 +118,7 @@ class World:
     def device(self) -> Any:
         from cerebellum_gym.devices.androidworld import AndroidWorldDevice
 
-        return AndroidWorldDevice(self.env, tree_source="uiautomator", transition_pause=0.0)
+        return AndroidWorldDevice(self.env, tree_source="uiautomator", transition_pause=0.0, in_process=self.in_process)
 
 
 @contextlib.contextmanager
@@ -125,6 +126,7 @@ def served_world() -> Iterator[World]:
     """A fresh simulator served over ADB, a private adb server, AndroidWorld set up on it."""
     from cerebellum_gym.devices.adb import PrivateAdbServer
     from cerebellum_gym.devices.androidworld_adb import load_adb_env
+    from cerebellum_gym.devices.androidworld_embedded import InProcessPhone
     from cerebellum_gym.sim.adbd import AdbdServer
     from cerebellum_gym.sim.console import TOKEN_FILE
     from cerebellum_gym.sim.phone import Phone
@@ -137,8 +139,11 @@ def served_world() -> Iterator[World]:
     try:
         serial = server.announce(adb.port)
         adb_env = {k: v for k, v in adb.env.items() if k.startswith(("ANDROID_ADB", "ADB_")) or k == "HOME"}
-        env = load_adb_env(serial, adb_path=adb.adb, adb_env=adb_env, timeout=20.0)
-        yield World(adb, server, env, server.phone.snapshot(), serial)
+        # Simulated time: AndroidWorld's sleeps (its actuation, the SMS judge's 5 s) advance the
+        # phone's clock, as on Cerebellum-AndroidWorld-v0's embedded simulator.
+        in_process = InProcessPhone(server)
+        env = load_adb_env(serial, adb_path=adb.adb, adb_env=adb_env, timeout=20.0, clock=in_process.clock)
+        yield World(adb, server, env, server.phone.snapshot(), serial, in_process)
     finally:
         server.stop()
         adb.stop()

@@ -1,8 +1,22 @@
-"""CPU cost of one AndroidWorld episode on the served simulator, reset to judged (issue 12's
-target: under 1 s for the system and clock families). Prints figures; asserts nothing.
+"""Speed of ``Cerebellum-AndroidWorld-v0`` on its embedded simulator, beside ``Cerebellum-Sim-v0``.
+Prints figures; asserts nothing.
 
-Run: ``python benchmarks/perf/androidworld_episode.py [--repeats N] [--tasks A,B]``
-(default: every AndroidWorld task the simulator mirrors in the system and clock families).
+Run: ``python benchmarks/perf/androidworld_episode.py [--only random|oracle|episodes] ...``; with no
+``--only``, the random play and oracle sections (issue 25), then the per-episode CPU section
+(issue 12).
+
+**random** (``--steps N``, ``--task NAME``, default 3000 steps of ContactsAddContact): steps/s of
+the random agent (uniform over the legal actions, ``W`` included; resets on episode end counted in
+the run) on both envs, tree-only (``pixels=False``) and with pixels (the env's default
+screenshot and history), one env each, side by side in one run; and the median wall time of a
+``W`` step and of the input steps (``T``/``B``/``H``/``P``/...) in that play.
+
+**oracle** (``--seeds K``, default 3): an oracle episode, reset to judged, of every AndroidWorld
+task the simulator mirrors (``env.unwrapped.oracle_action()``, AndroidWorld's own set-up and
+judge), seeds ``0..K-1``: median and worst wall time, tree-only and with pixels.
+
+**episodes** (``--repeats N``, ``--tasks A,B``; default every mirrored task of the system and clock
+families): the CPU cost of one episode, reset to judged, on the served simulator.
 
 One episode is ``env.reset`` (AndroidWorld's ``initialize_task``, then home), the simulator's
 oracle acting through AndroidWorld's env until ``F``, and AndroidWorld's ``is_successful`` (then
@@ -34,6 +48,7 @@ import argparse
 import functools
 import json
 import logging
+import math
 import os
 import resource
 import statistics
@@ -142,15 +157,113 @@ def sim_episode(name: str, seed: int) -> tuple[float, float, float]:
     return float(info["progress"]), time.process_time() - cpu0, time.perf_counter() - wall0
 
 
+ENVS = {"sim": "Cerebellum-Sim-v0", "aw": "Cerebellum-AndroidWorld-v0"}
+
+
+def random_play(env_id: str, task: str, pixels: bool, steps: int) -> dict[str, float]:
+    """``steps`` steps of the random agent on one env (built and reset before the clock starts;
+    later resets are in the run): steps/s, and the median wall time of ``W`` and of input steps."""
+    import gymnasium as gym
+
+    import cerebellum_gym  # noqa: F401
+    from cerebellum_gym.agents.random_agent import RandomAgent
+
+    env = gym.make(env_id, task=task, pixels=pixels)
+    agent = RandomAgent(seed=0)
+    obs, _ = env.reset(seed=0)
+    per_code: dict[str, list[float]] = {}
+    episodes = 0
+    start = time.perf_counter()
+    for _ in range(steps):
+        action = agent.act(obs)
+        t0 = time.perf_counter()
+        obs, _, terminated, truncated, _ = env.step(action)
+        per_code.setdefault(action[:1], []).append(time.perf_counter() - t0)
+        if terminated or truncated:
+            episodes += 1
+            obs, _ = env.reset()
+    wall = time.perf_counter() - start
+    env.close()
+    inputs = [t for code, times in per_code.items() if code in "TBHPUDLRSK" for t in times]
+    return {
+        "steps_per_s": steps / wall,
+        "w_ms": 1000 * statistics.median(per_code.get("W", [math.nan])),
+        "w_count": len(per_code.get("W", [])),
+        "input_ms": 1000 * statistics.median(inputs) if inputs else math.nan,
+        "episodes": episodes,
+    }
+
+
+def oracle_episodes(pixels: bool, seeds: int) -> tuple[list[float], list[str]]:
+    """Wall seconds of an oracle episode, reset to judged, of every mirrored task and seed on one
+    embedded env; and the episodes AndroidWorld did not judge solved."""
+    import gymnasium as gym
+
+    import cerebellum_gym  # noqa: F401
+    from cerebellum_gym.tasks.androidworld import mirrored_tasks
+
+    env: Any = gym.make("Cerebellum-AndroidWorld-v0", task="SystemWifiTurnOn", pixels=pixels)
+    env.reset(seed=0)  # warm: imports, the first dumps
+    times, failed = [], []
+    for name in mirrored_tasks():
+        for seed in range(seeds):
+            t0 = time.perf_counter()
+            env.reset(seed=seed, options={"task": name})
+            while True:
+                _, _, terminated, truncated, info = env.step(env.unwrapped.oracle_action())
+                if terminated or truncated:
+                    break
+            times.append(time.perf_counter() - t0)
+            if info["progress"] != 1.0:
+                failed.append(f"{name}-{seed}")
+    env.close()
+    return times, failed
+
+
+def print_random(task: str, steps: int) -> None:
+    rows = {(key, px): random_play(env_id, task, px, steps) for px in (False, True) for key, env_id in ENVS.items()}
+    print(f"### Random legal play ({steps} steps of {task}, W included; one env each, this machine)\n")
+    print("| | Cerebellum-Sim-v0 | Cerebellum-AndroidWorld-v0 (embedded) |")
+    print("|---|---|---|")
+    for px, what in ((False, "tree only"), (True, "pixels")):
+        sim, aw = rows[("sim", px)], rows[("aw", px)]
+        print(f"| random agent, {what} | {sim['steps_per_s']:,.0f} steps/s | {aw['steps_per_s']:,.0f} steps/s |")
+        print(f"| input step (T/B/H/P/...), {what}, median | {sim['input_ms']:.3f} ms | {aw['input_ms']:.3f} ms |")
+        print(f"| `W`, {what}, median | {sim['w_ms']:.3f} ms | {aw['w_ms']:.3f} ms |")
+    print(flush=True)
+    print(json.dumps({f"{key}_{'pixels' if px else 'tree'}": row for (key, px), row in rows.items()}), flush=True)
+
+
+def print_oracle(seeds: int) -> None:
+    print(f"\n### Oracle episodes, reset to judged (every mirrored task, seeds 0..{seeds - 1}, embedded)\n")
+    print("| | episodes | median | max | not solved |")
+    print("|---|---|---|---|---|")
+    for px, what in ((False, "tree only"), (True, "pixels")):
+        times, failed = oracle_episodes(px, seeds)
+        median, worst = 1000 * statistics.median(times), 1000 * max(times)
+        print(f"| {what} | {len(times)} | {median:.1f} ms | {worst:.1f} ms | {', '.join(failed) or 'none'} |", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     import conformance
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=("random", "oracle", "episodes"), help="run one section (default: all)")
+    parser.add_argument("--steps", type=int, default=3000, help="random play: steps per env")
+    parser.add_argument("--task", default="ContactsAddContact", help="random play: the task")
+    parser.add_argument("--seeds", type=int, default=3, help="oracle episodes: seeds per mirrored task")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--tasks", help="comma-separated AndroidWorld task names (default: the system and clock families)")
     args = parser.parse_args(argv)
     logging.getLogger("absl").setLevel(logging.ERROR)
     logging.getLogger("cerebellum_gym.androidworld").setLevel(logging.ERROR)
+    if args.only in (None, "random"):
+        print_random(args.task, args.steps)
+    if args.only in (None, "oracle"):
+        print_oracle(args.seeds)
+    if args.only not in (None, "episodes"):
+        return 0
+    print("\n### CPU per episode on the served simulator (JSON rows)\n", flush=True)
     names = args.tasks.split(",") if args.tasks else default_tasks()
     binary = Served("binary", lazy_pixels=False, screencap_format="png")
     now = Served("socket", lazy_pixels=True, screencap_format="auto")

@@ -34,14 +34,18 @@ def register(sub: Any) -> None:
             "Run every case of a suite with an agent on N parallel envs, writing results.jsonl (one line per case, "
             "flushed as it finishes), summary.md/json, a chart and report.html. With several --agent, each gets a "
             "sub-folder of --out and a comparison is written at --out. With no arguments: random and oracle on "
-            "sim-mixed100."
+            "sim-mixed100; with only --env Cerebellum-AndroidWorld-v0, on androidworld-mixed100 (on the embedded "
+            "simulator, the cases of tasks it does not mirror are listed as not available there)."
         ),
     )
     parser.add_argument("--env", default=None, help="gymnasium env id (default: the suite's, usually Cerebellum-Sim-v0)")
     parser.add_argument(
         "--suite",
         default=None,
-        help="a suite name (see --list-suites), a path to a .json file, all-tasks[:K] or tasks:A,B[:K] (default: sim-mixed100)",
+        help=(
+            "a suite name (see --list-suites), a path to a .json file, all-tasks[:K] or tasks:A,B[:K] "
+            "(default: sim-mixed100); with --env Cerebellum-AndroidWorld-v0, androidworld-mixed100"
+        ),
     )
     parser.add_argument(
         "--agent",
@@ -152,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
     from cerebellum_gym.core.memory import reuse_freed_frames
     from cerebellum_gym.evaluation.faults import FaultPlan
     from cerebellum_gym.evaluation.runner import EvalConfig, check_env_id
-    from cerebellum_gym.evaluation.suites import MIXED_SUITE, available_suites, load_suite
+    from cerebellum_gym.evaluation.suites import available_suites, default_suite, load_suite
 
     if args.list_suites:
         for name, path in available_suites().items():
@@ -160,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
         print("built in: all-tasks[:K], tasks:NAME,NAME[:K]")
         return 0
     reuse_freed_frames()  # the CLI owns its process: the allocator opt-in (core/memory.py) is its to make
-    suite = load_suite(args.suite or MIXED_SUITE)
+    suite = load_suite(args.suite or default_suite(args.env))
     env_id = args.env or suite.env
     check_env_id(env_id)
     if args.ray_address and args.vectorization != "ray":

@@ -9,7 +9,22 @@ With no emulator named (no ``console_port``, ``grpc_port`` or ``env``) the loade
 simulator over ADB in this process and the device runs AndroidWorld there
 (:mod:`cerebellum_gym.devices.androidworld_embedded`); ``info["device_backend"]`` says which.
 
-What goes where, and why:
+On the embedded simulator (``info["device_backend"] == "simulator"``, or any device given the
+served phone as ``in_process``) two things differ, both because the device is a Python object in
+this process:
+
+- **time** is the phone's clock: ``W``, the transition pause and every sleep of AndroidWorld's
+  code run through this device and its tasks (actuation, stability polling, set-up and judge
+  waits) advance the phone's clock instead of the host's
+  (:mod:`~cerebellum_gym.devices.androidworld_clock`); an emulator's device has no such clock;
+- **screen and input** go straight to the phone (``direct``): the tree it would print to
+  ``uiautomator dump``, its frame (at the device's width, the bytes ``screencap`` sends;
+  narrower, rendered at that width as ``Cerebellum-Sim-v0`` does), and the agent's inputs as
+  the ``input`` commands AndroidWorld's actuation sends would reach it. AndroidWorld's own
+  set-up, judges and ``reset`` still go through its env and adb. ``direct=False`` reads and acts
+  through AndroidWorld's env and adb, as on an emulator.
+
+What goes where on an emulator (and with ``direct=False``), and why:
 
 - **screen**: one ``AsyncEnv.get_state()`` gives ``State.pixels`` and the accessibility forest of
   the same moment. :meth:`AndroidWorldDevice.screenshot` fetches a state and keeps it;
@@ -69,7 +84,7 @@ import shlex
 import subprocess
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 import numpy as np
 
@@ -85,6 +100,9 @@ from cerebellum_gym.errors import (
     InfraError,
     UnsupportedOperationError,
 )
+
+if TYPE_CHECKING:
+    from cerebellum_gym.devices.androidworld_clock import SimulatedTime
 
 TreeSource = Literal["forest", "uiautomator"]
 TextInput = Literal["adb", "json_action"]
@@ -395,6 +413,20 @@ class AndroidWorldDevice(ShellDevice):
         timeout: seconds an adb command may take.
         task_family: the AndroidWorld registry family whose tasks the loader offers on this device.
         close_env: close the env on :meth:`close`; defaults to whether this device built it.
+        in_process: the served simulator in this process
+            (:class:`~cerebellum_gym.devices.androidworld_embedded.InProcessPhone`) behind
+            ``env``, when the caller built AndroidWorld's env over one itself; the embedded
+            simulator's own when ``served``. With one, time is the phone's clock (every wait of
+            AndroidWorld's code run through this device and its tasks advances it, see
+            :mod:`~cerebellum_gym.devices.androidworld_clock`).
+        direct: read the screen and UI tree from the phone in this process and send inputs to
+            it there (``True``), or through AndroidWorld's env and adb (``False``); ``"auto"``
+            (default): directly whenever ``in_process`` is there. AndroidWorld's own set-up and
+            judges go through adb either way.
+        open_target_app: start each episode in the task's app (the live eval of the reference
+            model card: "target app pre-opened"): after AndroidWorld's set-up and Home, its
+            ``open_app`` action opens the task's first app. Tasks whose goal is to open an app
+            start on the home screen all the same.
 
     Raises:
         CerebellumError: AndroidWorld is not importable (with install instructions).
@@ -421,6 +453,9 @@ class AndroidWorldDevice(ShellDevice):
         timeout: float = 10.0,
         task_family: str = "android_world",
         close_env: bool | None = None,
+        in_process: Any = None,
+        direct: bool | Literal["auto"] = "auto",
+        open_target_app: bool = False,
     ) -> None:
         if tree_source not in ("auto", "forest", "uiautomator"):
             raise ValueError(f"tree_source must be 'auto', 'forest' or 'uiautomator', got {tree_source!r}")
@@ -468,6 +503,7 @@ class AndroidWorldDevice(ShellDevice):
 
             self.embedded = EmbeddedAndroidWorld(served, adb_path=adb_path, freeze_datetime=freeze_datetime, timeout=timeout)
             env = self.embedded.env
+            in_process = self.embedded.in_process
             self._close_env = True if close_env is None else close_env
         elif where == "emulator":
             launcher = import_android_world("env.env_launcher")
@@ -497,13 +533,28 @@ class AndroidWorldDevice(ShellDevice):
         self.transition_pause = transition_pause
         self.timeout = float(timeout)
         self.task_family = task_family
+        #: The served phone in this process, if AndroidWorld runs on one.
+        self.in_process: Any = in_process
+        #: The phone's clock: AndroidWorld's waits through this device advance it (else ``None``: real time).
+        self.clock: SimulatedTime | None = None if in_process is None else in_process.clock
+        if direct not in ("auto", True, False):
+            raise ValueError(f"direct must be True, False or 'auto', got {direct!r}")
+        if direct is True and in_process is None:
+            raise ConfigError("direct=True reads the phone in this process; this device has none (in_process)")
+        #: Whether the screen, tree and inputs go straight to the phone in this process.
+        self.direct = in_process is not None and direct is not False
+        # Directly, the phone renders any width itself (the env then asks for history frames).
+        self.renders_any_width = self.direct
+        #: Start each AndroidWorld task in its app (read by the task's start_episode).
+        self.open_target_app = bool(open_target_app)
         self._closed = False
+        self._direct_tree: UINode | None = None  # the phone's tree, wrapped as a dump
         self._state: Any = None  # the last fetched state, until an input makes it stale
         self._state_fresh = False
         self._last_input = -math.inf
         self._settled = True  # no input since the last observation
         try:
-            with guarded("reading the logical screen size"):
+            with self._guarded("reading the logical screen size"):
                 width, height = env.logical_screen_size
         except BaseException:
             self.close()
@@ -521,6 +572,27 @@ class AndroidWorldDevice(ShellDevice):
         """The env's ``AndroidWorldController`` (what ``adb_utils`` functions take)."""
         return self.env.controller
 
+    def simulated_time(self) -> contextlib.AbstractContextManager[Any]:
+        """A block in which AndroidWorld's code waits on this device's clock: the phone's on the
+        embedded simulator (:mod:`~cerebellum_gym.devices.androidworld_clock`), real time
+        elsewhere (a no-op)."""
+        return contextlib.nullcontext() if self.clock is None else self.clock.scope()
+
+    @contextlib.contextmanager
+    def _guarded(self, what: str) -> Iterator[None]:
+        """:func:`guarded`, on this device's clock."""
+        with guarded(what), self.simulated_time():
+            yield
+
+    def _sleep(self, seconds: float) -> None:
+        if self.clock is None:
+            time.sleep(seconds)
+        else:
+            self.clock.sleep(seconds)
+
+    def _monotonic(self) -> float:
+        return time.monotonic() if self.clock is None else self.clock.monotonic()
+
     def _check_open(self) -> None:
         if self._closed:
             raise DeviceLostError("AndroidWorld device is closed")
@@ -529,7 +601,7 @@ class AndroidWorldDevice(ShellDevice):
         """An input went out: the kept state is stale, and the next one waits for the UI."""
         self._state = None
         self._state_fresh = False
-        self._last_input = time.monotonic()
+        self._last_input = self._monotonic()
         self._settled = False
 
     def execute_json_action(self, **fields: Any) -> None:
@@ -540,8 +612,23 @@ class AndroidWorldDevice(ShellDevice):
         self._check_open()
         action = self._json_action.JSONAction(**fields)
         self._touched()
-        with guarded(f"execute_action({fields.get('action_type')})"):
+        with self._guarded(f"execute_action({fields.get('action_type')})"):
             self.env.execute_action(action)
+
+    def open_app(self, app_name: str) -> None:
+        """Open AndroidWorld's app ``app_name`` ("contacts", "simple calendar pro", ...) at its
+        launcher activity, as AndroidWorld's ``launch_app`` does for the apps it knows by
+        activity (its ``adb_utils.get_adb_activity``); an app it knows no activity of goes
+        through its ``open_app`` action.
+        """
+        self._check_open()
+        activity = self._adb_utils.get_adb_activity(app_name)
+        if activity is None:
+            self.execute_json_action(action_type=self._json_action.OPEN_APP, app_name=app_name)
+            return
+        self._touched()
+        with self._guarded(f"start_activity({activity})"):
+            self._adb_utils.start_activity(activity, extra_args=[], env=self.controller, timeout_sec=self.timeout)
 
     def shell(
         self, command: str | Sequence[str], *, timeout: float | None = None, check: bool = True, readonly: bool = False
@@ -562,7 +649,7 @@ class AndroidWorldDevice(ShellDevice):
         # android_env retries a non-zero exit (restarting the adb server) and then raises, so the
         # wrapper always exits 0 and reports the command's status after a marker of its own.
         wrapped = f"( {line} ) 2>{err}; printf '\\n{marker}%d\\n' $?; cat {err} 2>/dev/null; rm -f {err}"
-        with guarded(f"adb shell {line[:60]!r}"):
+        with self._guarded(f"adb shell {line[:60]!r}"):
             response = self._adb_utils.issue_generic_request(["shell", wrapped], self.controller, timeout_sec=timeout or self.timeout)
         status = int(getattr(response, "status", ADB_STATUS_OK))
         if status != ADB_STATUS_OK:
@@ -592,15 +679,15 @@ class AndroidWorldDevice(ShellDevice):
             return False
         if self.transition_pause is None:
             return True
-        remaining = self.transition_pause - (time.monotonic() - self._last_input)
+        remaining = self.transition_pause - (self._monotonic() - self._last_input)
         if remaining > 0:
-            time.sleep(remaining)
+            self._sleep(remaining)
         return False
 
     def _get_state(self) -> Any:
         self._check_open()
         stabilize = self._settle()
-        with guarded("get_state"):
+        with self._guarded("get_state"):
             state = self.env.get_state(wait_to_stabilize=stabilize)
         self._state = state
         self._state_fresh = True
@@ -616,6 +703,12 @@ class AndroidWorldDevice(ShellDevice):
     def screenshot(self, width: int | None = None) -> np.ndarray:
         if width is not None and int(width) <= 0:
             raise ValueError(f"screenshot width must be positive, got {width}")
+        if self.direct:
+            # The phone's own frame at this width: at the device's width, the very frame
+            # `screencap` sends; narrower, rendered at that width as Cerebellum-Sim-v0 shows it.
+            self._check_open()
+            self._settled = True
+            return np.asarray(self.in_process.call("screenshot", None if width is None else int(width)))
         state = self._get_state()
         pixels = np.asarray(state.pixels)
         if pixels.ndim != 3 or pixels.shape[2] not in (3, 4) or pixels.size == 0:
@@ -638,6 +731,17 @@ class AndroidWorldDevice(ShellDevice):
         return np.asarray(image.resize(out_size, Image.Resampling.BILINEAR))
 
     def ui_tree(self) -> UINode:
+        if self.direct:
+            # The tree `uiautomator dump` prints on the served phone, without the XML round trip.
+            self._check_open()
+            self._settled = True
+            root = cast(UINode, self.in_process.call("ui_tree"))
+            kept = self._direct_tree
+            if kept is None or kept.children[0] is not root:
+                # Wrapped as parse_uiautomator_xml returns a dump (a synthetic hierarchy root);
+                # kept while the phone hands out the same tree, so what is derived from it is too.
+                kept = self._direct_tree = UINode("hierarchy", root.bounds, children=[root])
+            return kept
         if self.tree_source == "uiautomator":
             return self._dump_tree()
         state = self._state if self._state_fresh and self._state is not None else self._get_state()
@@ -656,14 +760,34 @@ class AndroidWorldDevice(ShellDevice):
 
     # --- input -------------------------------------------------------------------------------
 
+    def _direct_input(self, method: str, *args: Any) -> None:
+        """An input straight to the phone in this process, what AndroidWorld's actuation's adb
+        ``input`` command would have done there (without the state it fetches first)."""
+        self._check_open()
+        self._touched()
+        self.in_process.call(method, *args)
+
     def tap(self, x: int, y: int) -> None:
+        if self.direct:
+            self._direct_input("tap", int(x), int(y))  # AndroidWorld's click: `input tap x y`
+            return
         self.execute_json_action(action_type=self._json_action.CLICK, x=int(x), y=int(y))
 
     def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
         # AndroidWorld's long_press holds for a fixed 1000 ms (adb_utils.long_press).
+        if self.direct:
+            self._direct_input("long_press", int(x), int(y), 1000)
+            return
         self.execute_json_action(action_type=self._json_action.LONG_PRESS, x=int(x), y=int(y))
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        if self.direct:
+            x1, y1, x2, y2, duration_ms = int(x1), int(y1), int(x2), int(y2), int(duration_ms)
+            if abs(x2 - x1) <= 10 and abs(y2 - y1) <= 10 and duration_ms >= 400:
+                self._direct_input("long_press", x1, y1, duration_ms)  # what `input swipe` does there
+            else:
+                self._direct_input("swipe", x1, y1, x2, y2, duration_ms)
+            return
         self._touched()
         self.shell(["input", "swipe", str(int(x1)), str(int(y1)), str(int(x2)), str(int(y2)), str(int(duration_ms))])
         self._touched()
@@ -674,6 +798,9 @@ class AndroidWorldDevice(ShellDevice):
             KEYCODE_BACK: self._json_action.NAVIGATE_BACK,
             KEYCODE_ENTER: self._json_action.KEYBOARD_ENTER,
         }
+        if self.direct:
+            self._direct_input("press_key", int(keycode))  # `input keyevent N`, as either route sends
+            return
         if keycode in named:
             self.execute_json_action(action_type=named[keycode])
             return
@@ -694,6 +821,16 @@ class AndroidWorldDevice(ShellDevice):
                 raise UnsupportedOperationError("AndroidWorld's input_text types a literal '%s' as a space; use text_input='adb'")
             self.execute_json_action(action_type=self._json_action.INPUT_TEXT, text=text)
             return
+        if self.direct:
+            self._check_open()
+            self._touched()
+            # What the `input text` / `input keyevent` line below does on the phone, chunk by chunk.
+            for i, line in enumerate(text.split("\n")):
+                if i:
+                    self.in_process.call("press_key", KEYCODE_ENTER)
+                for chunk in input_text_chunks(line):
+                    self.in_process.call("type_text", chunk.replace("%s", " "))
+            return
         commands: list[str] = []
         for i, line in enumerate(text.split("\n")):
             if i:
@@ -706,15 +843,16 @@ class AndroidWorldDevice(ShellDevice):
 
     def wait(self, seconds: float) -> None:
         self._check_open()
-        # AndroidWorld's "wait" action sleeps a fixed 1 s on the host; the device runs in real time.
-        time.sleep(max(0.0, float(seconds)))
+        # AndroidWorld's "wait" action sleeps a fixed 1 s on the host; an emulator runs in real
+        # time, the embedded simulator's time is its clock.
+        self._sleep(max(0.0, float(seconds)))
         self._state_fresh = False
 
     # --- apps and system state ---------------------------------------------------------------
 
     def foreground_package(self) -> str:
         self._check_open()
-        with guarded("foreground_activity_name"):
+        with self._guarded("foreground_activity_name"):
             activity = str(self.env.foreground_activity_name or "")
         if not activity:
             raise DeviceProtocolError("AndroidWorld reports no foreground activity")
@@ -756,7 +894,7 @@ class AndroidWorldDevice(ShellDevice):
         (Home if asked, the answer cache cleared)."""
         self._check_open()
         self._touched()
-        with guarded(f"reset(go_home={go_home})"):
+        with self._guarded(f"reset(go_home={go_home})"):
             self.env.reset(go_home=go_home)
 
     def probe(self, timeout: float = 5.0) -> InfraError | None:
@@ -779,7 +917,7 @@ class AndroidWorldDevice(ShellDevice):
         """
         self._check_open()
         self._touched()
-        with guarded("reset(go_home=True)"):
+        with self._guarded("reset(go_home=True)"):
             self.env.reset(go_home=True)
 
     def close(self) -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import socket
 import struct
 import subprocess
@@ -38,6 +39,7 @@ import numpy as np
 
 from cerebellum_gym.devices.adb.client import Deadline, Link
 from cerebellum_gym.devices.androidworld import guarded, import_android_world
+from cerebellum_gym.devices.androidworld_clock import SimulatedTime
 from cerebellum_gym.errors import CerebellumError
 
 try:  # android_env comes with AndroidWorld; the module is imported only when it is wanted
@@ -56,6 +58,8 @@ AdbClient = Literal["socket", "binary"]
 _V2_STDOUT: Final = 1
 _V2_STDERR: Final = 2
 _V2_EXIT: Final = 3
+#: Bytes per sync ``DATA`` packet (adb's ``SYNC_DATA_MAX``).
+_SYNC_CHUNK: Final = 64 * 1024
 
 
 class _Fallback(Exception):
@@ -84,7 +88,12 @@ class SocketAdbController(adb_controller.AdbController):
       time-out, a request longer than the server reads, options before the command) goes to
       android_env's own path, the adb binary with its retry and server restart.
 
-    Every other adb command (``root``, ``connect``, ``push``, ``devices``, ...) runs the binary.
+    ``push LOCAL REMOTE`` and ``pull REMOTE LOCAL`` (what android_env's parser sends for its
+    push and pull requests) go over the same socket as the sync protocol's ``SEND`` and ``RECV``
+    (the local file's mode and time, as the client sends them); a file the device refuses
+    (``FAIL``: no such file, a read-only place) raises as above, with the client's
+    ``adb: error: ...`` line as its output. Every other adb command (``root``, ``connect``,
+    ``devices``, ...) runs the binary.
     """
 
     def _server(self) -> tuple[str, int]:
@@ -96,17 +105,19 @@ class SocketAdbController(adb_controller.AdbController):
         return env.get("ANDROID_ADB_SERVER_ADDRESS") or "127.0.0.1", port
 
     def execute_command(self, args: list[str], timeout: float | None = None, device_specific: bool = True) -> bytes:
-        if device_specific and len(args) > 1 and args[0] in ("shell", "exec-out") and not args[1].startswith("-"):
-            try:
-                return self._over_socket(args, self._config.default_timeout if timeout is None else timeout)
-            except _Fallback:
-                pass
+        budget = self._config.default_timeout if timeout is None else timeout
+        try:
+            if device_specific and len(args) > 1 and args[0] in ("shell", "exec-out") and not args[1].startswith("-"):
+                return self._over_socket(args, budget)
+            if device_specific and len(args) == 3 and args[0] in ("push", "pull") and not any(a.startswith("-") for a in args[1:]):
+                return self._sync_over_socket(args, budget)
+        except _Fallback:
+            pass
         return bytes(super().execute_command(args, timeout, device_specific))
 
-    def _over_socket(self, args: list[str], timeout: float) -> bytes:
-        command = " ".join(args[1:])
-        shell = args[0] == "shell"
-        deadline = Deadline(timeout, f"adb {args[0]} {command[:60]}")
+    def _link(self, service: str, deadline: Deadline) -> Link:
+        """A connection to the device's ``service`` through the adb server (:class:`_Fallback`
+        when it cannot be opened)."""
         try:
             sock = socket.create_connection(self._server(), timeout=deadline.remaining())
         except (OSError, CerebellumError) as exc:
@@ -114,7 +125,76 @@ class SocketAdbController(adb_controller.AdbController):
         link = Link(sock, deadline)
         try:
             link.request(f"host:transport:{self._config.device_name}")
-            link.request(f"shell,v2,raw:{command}" if shell else f"exec:{command}")
+            link.request(service)
+        except CerebellumError as exc:
+            link.close()
+            raise _Fallback from exc
+        return link
+
+    def _refused(self, args: list[str], code: int, output: bytes) -> errors.AdbControllerError:
+        """The error android_env raises for a command the device answered with status ``code``."""
+        cmd = [*self.command_prefix(include_device_name=True), *args]
+        failed = subprocess.CalledProcessError(code, cmd, output=output)
+        error = errors.AdbControllerError(f"Error executing adb command: [adb {' '.join(cmd[1:])}]\nCaused by: {failed}")
+        error.__cause__ = failed
+        return error
+
+    def _sync_over_socket(self, args: list[str], timeout: float) -> bytes:
+        """``adb push LOCAL REMOTE`` / ``adb pull REMOTE LOCAL`` over the sync protocol."""
+        push = args[0] == "push"
+        local, remote = (args[1], args[2]) if push else (args[2], args[1])
+        deadline = Deadline(timeout, f"adb {args[0]} {remote[:60]}")
+        if push:
+            try:
+                with open(local, "rb") as source:
+                    data, info = source.read(), os.fstat(source.fileno())
+            except OSError:
+                raise _Fallback from None  # the binary says what is wrong with the local file
+            header = f"{remote},{0o100000 | (info.st_mode & 0o777)}".encode()
+            request = b"SEND" + struct.pack("<I", len(header)) + header
+        else:
+            encoded = remote.encode()
+            request = b"RECV" + struct.pack("<I", len(encoded)) + encoded
+        link = self._link("sync:", deadline)
+        try:
+            link.send(request)
+            if push:
+                for i in range(0, len(data), _SYNC_CHUNK):
+                    chunk = data[i : i + _SYNC_CHUNK]
+                    link.send(b"DATA" + struct.pack("<I", len(chunk)) + chunk)
+                link.send(b"DONE" + struct.pack("<I", int(info.st_mtime)))
+                ident, length = struct.unpack("<4sI", link.read_exact(8))
+                if ident == b"OKAY":
+                    return f"{local}: 1 file pushed, 0 skipped.\n".encode()
+                said = link.read_exact(min(length, 4096)) if ident == b"FAIL" else repr(ident).encode()
+                raise self._refused(args, 1, b"adb: error: failed to copy '" + local.encode() + b"': " + said + b"\n")
+            pulled = bytearray()
+            while True:
+                ident, length = struct.unpack("<4sI", link.read_exact(8))
+                if ident == b"DATA":
+                    pulled += link.read_exact(length)
+                elif ident == b"DONE":
+                    break
+                else:
+                    said = link.read_exact(min(length, 4096)) if ident == b"FAIL" else repr(ident).encode()
+                    raise self._refused(args, 1, b"adb: error: failed to stat remote object '" + remote.encode() + b"': " + said + b"\n")
+        except CerebellumError as exc:
+            raise _Fallback from exc
+        finally:
+            link.close()
+        try:
+            with open(local, "wb") as target:
+                target.write(pulled)
+        except OSError:
+            raise _Fallback from None
+        return f"{remote}: 1 file pulled, 0 skipped.\n".encode()
+
+    def _over_socket(self, args: list[str], timeout: float) -> bytes:
+        command = " ".join(args[1:])
+        shell = args[0] == "shell"
+        deadline = Deadline(timeout, f"adb {args[0]} {command[:60]}")
+        link = self._link(f"shell,v2,raw:{command}" if shell else f"exec:{command}", deadline)
+        try:
             if not shell:
                 return link.read_all()
             output = bytearray()
@@ -131,9 +211,7 @@ class SocketAdbController(adb_controller.AdbController):
         finally:
             link.close()
         if code != 0:
-            cmd = [*self.command_prefix(include_device_name=True), *args]
-            failed = subprocess.CalledProcessError(code, cmd, output=bytes(output))
-            raise errors.AdbControllerError(f"Error executing adb command: [adb {' '.join(cmd[1:])}]\nCaused by: {failed}") from failed
+            raise self._refused(args, code, bytes(output))
         return bytes(output)
 
 
@@ -315,6 +393,7 @@ def load_adb_env(
     adb_client: AdbClient = "socket",
     lazy_pixels: bool = True,
     screencap_format: Literal["auto", "raw", "png"] = "auto",
+    clock: SimulatedTime | None = None,
 ) -> Any:
     """AndroidWorld's ``AsyncAndroidEnv`` on the ADB device ``serial``, set up as
     ``env_launcher.load_and_setup_env`` sets up an emulator (no app installation).
@@ -328,6 +407,8 @@ def load_adb_env(
         adb_client: how adb commands reach the server (:class:`AdbAndroidEnv`).
         lazy_pixels: take each state's screenshot when it is first read (:class:`LazyPixels`).
         screencap_format: ``"auto"``, ``"raw"`` or ``"png"`` (:class:`AdbAndroidEnv`).
+        clock: the device's simulated clock, when it has one (the embedded simulator's): the
+            set-up's sleeps advance it instead of the host's.
 
     Raises:
         CerebellumError: AndroidWorld is not importable.
@@ -349,7 +430,7 @@ def load_adb_env(
         lazy_pixels=lazy_pixels,
         screencap_format=screencap_format,
     )
-    with guarded(f"setting up AndroidWorld on {serial}"):
+    with guarded(f"setting up AndroidWorld on {serial}"), contextlib.nullcontext() if clock is None else clock.scope():
         controller = controller_mod.AndroidWorldController(shim, a11y_method=controller_mod.A11yMethod.UIAUTOMATOR)
         env = interface.AsyncAndroidEnv(controller)
         launcher.setup_env(env, emulator_setup=False, freeze_datetime=freeze_datetime)

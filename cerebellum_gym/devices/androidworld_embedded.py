@@ -19,6 +19,13 @@ device (adb shell, sync, ``uiautomator dump``), never into the simulator's Pytho
 :meth:`EmbeddedAndroidWorld.close` closes AndroidWorld's env, kills the adb server and stops the
 served device (its listener and connection threads).
 
+On the embedded simulator time is the phone's clock (:class:`InProcessPhone`, its
+:class:`~cerebellum_gym.devices.androidworld_clock.SimulatedTime`): every sleep of AndroidWorld's
+code run through the adapter advances the phone's clock instead of the host's, and the adapter
+reads the screen and sends the agent's inputs to the phone in this process
+(:class:`~cerebellum_gym.devices.androidworld.AndroidWorldDevice`), while AndroidWorld's own
+set-up and judges still go through adb.
+
 The loader logs one line the first time in a process (:func:`notice_once`; logger
 ``cerebellum_gym.androidworld``, level WARNING) saying that AndroidWorld runs on the embedded
 simulator and how to name an emulator.
@@ -41,7 +48,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from cerebellum_gym.devices.android import CONSOLE_TOKEN_FILE
-from cerebellum_gym.errors import CerebellumError, DeviceLostError
+from cerebellum_gym.devices.androidworld_clock import SimulatedTime
+from cerebellum_gym.errors import CerebellumError, ConfigError, DeviceLostError
 
 log = logging.getLogger("cerebellum_gym.androidworld")
 
@@ -75,6 +83,43 @@ def require_android_world() -> None:
         import_android_world(module)
     # android_env: androidworld_adb raises CerebellumError with the install hint when it is missing.
     import cerebellum_gym.devices.androidworld_adb  # noqa: F401
+
+
+class InProcessPhone:
+    """A served simulator reached in this process: its clock, its screen and its inputs.
+
+    Every call holds the served device's lock (the one its adb connections run commands under),
+    so a direct call never interleaves with a command AndroidWorld sent over adb.
+
+    Args:
+        served: the served device: ``phone`` (the simulator's
+            :class:`~cerebellum_gym.sim.phone.Phone`, a Device) and optionally ``lock``.
+
+    Raises:
+        ConfigError: ``served`` has no phone in this process.
+    """
+
+    def __init__(self, served: Any) -> None:
+        phone = getattr(served, "phone", None)
+        if phone is None:
+            raise ConfigError(f"{served!r} serves no phone in this process")
+        self.phone: Any = phone
+        self.lock: Any = getattr(served, "lock", None) or threading.RLock()
+        #: The phone's clock as AndroidWorld's code run through the adapter sees it.
+        self.clock = SimulatedTime(self.wait)
+
+    def wait(self, seconds: float) -> None:
+        """Advance the phone's clock by ``seconds`` (what a sleep on the device is)."""
+        with self.lock:
+            self.phone.wait(seconds)
+
+    def call(self, method: str, *args: Any) -> Any:
+        """``phone.<method>(*args)`` under the served device's lock."""
+        with self.lock:
+            return getattr(self.phone, method)(*args)
+
+    def __repr__(self) -> str:
+        return f"InProcessPhone({self.phone!r})"
 
 
 class EmbeddedAndroidWorld:
@@ -114,7 +159,11 @@ class EmbeddedAndroidWorld:
         self.env: Any = None
         self.adb: Any = None
         self.server = served
+        #: The served phone in this process (its clock, direct screen and inputs), if it has one.
+        self.in_process: InProcessPhone | None = None
         try:
+            if getattr(served, "phone", None) is not None:
+                self.in_process = InProcessPhone(served)
             self._serial = str(served.serial_for_adb)  # kept: the address is gone once stopped
             require_android_world()
             from cerebellum_gym.devices.adb import PrivateAdbServer
@@ -139,6 +188,7 @@ class EmbeddedAndroidWorld:
                 adb_client=adb_client,  # type: ignore[arg-type]  # checked by AdbAndroidEnv
                 lazy_pixels=lazy_pixels,
                 screencap_format=screencap_format,  # type: ignore[arg-type]
+                clock=None if self.in_process is None else self.in_process.clock,
             )
         except BaseException:
             self.close()
@@ -198,4 +248,4 @@ class EmbeddedAndroidWorld:
         return f"EmbeddedAndroidWorld(serial={self.serial!r}, closed={self._closed})"
 
 
-__all__ = ["EMBEDDED_NOTICE", "EmbeddedAndroidWorld", "notice_once", "require_android_world"]
+__all__ = ["EMBEDDED_NOTICE", "EmbeddedAndroidWorld", "InProcessPhone", "notice_once", "require_android_world"]

@@ -161,6 +161,15 @@ class Device(abc.ABC):
         """``mkdir -p``: create directory ``path`` and its parents (an empty folder a task needs)."""
         raise UnsupportedOperationError(f"{self.backend} devices cannot create directories")
 
+    def file_mtime(self, path: str) -> float:
+        """When the file at ``path`` last changed (POSIX seconds of the device's clock): what
+        ``ls -l`` shows and judges that ask for "the newest note" order by.
+
+        Raises:
+            FileNotFoundError: no such file.
+        """
+        raise UnsupportedOperationError(f"{self.backend} devices cannot tell when a file changed")
+
     @abc.abstractmethod
     def now(self) -> datetime:
         """The device's wall clock."""
@@ -306,6 +315,9 @@ class DeviceWrapper(Device):
 
     def make_dir(self, path: str) -> None:
         self.intercept("make_dir", self.device.make_dir, path)
+
+    def file_mtime(self, path: str) -> float:
+        return self.intercept("file_mtime", self.device.file_mtime, path)
 
     def now(self) -> datetime:
         return self.intercept("now", self.device.now)

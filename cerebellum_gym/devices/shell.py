@@ -277,6 +277,15 @@ class ShellDevice(Device):
     def make_dir(self, path: str) -> None:
         self.shell(["mkdir", "-p", path])
 
+    def file_mtime(self, path: str) -> float:
+        out = self.shell(["stat", "-c", "%Y", path], check=False, readonly=True)
+        if out.code != 0:
+            raise FileNotFoundError(path)
+        try:
+            return float(out.text.strip())
+        except ValueError as exc:
+            raise DeviceProtocolError(f"`stat -c %Y` printed {out.text[:40]!r}") from exc
+
     def now(self) -> datetime:
         text = self.shell(["date", "+%s"], readonly=True).text.strip()
         try:

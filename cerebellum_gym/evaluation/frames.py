@@ -81,7 +81,7 @@ class ScreenPolicy:
 
     def keep(self, suite: Suite, record: Mapping[str, Any]) -> bool:
         """Whether the finished ``record`` gets a frame set."""
-        if self.mode == "none" or record.get("status") == "infra_skip":
+        if self.mode == "none" or record.get("status") in ("infra_skip", "unavailable"):
             return False
         if self.mode == "all":
             return True

@@ -36,7 +36,7 @@ class ReportRun:
 
 
 def outcome(record: Mapping[str, Any]) -> str:
-    """``success``, ``partial``, ``failure``, ``infra_skip`` or ``error``."""
+    """``success``, ``partial``, ``failure``, ``infra_skip``, ``error`` or ``unavailable``."""
     if record["status"] != "ok":
         return str(record["status"])
     if record["success"]:
@@ -165,7 +165,7 @@ main { display: flex; gap: 16px; padding: 12px 20px; align-items: flex-start; }
 #episodes li.selected { background: #dfe8ff; }
 .badge { font-size: 11px; border-radius: 3px; padding: 1px 5px; color: #fff; white-space: nowrap; }
 .success { background: #1f8a4c; } .partial { background: #c98a00; } .failure { background: #b3261e; }
-.infra_skip { background: #6b6f76; } .error { background: #7a2ea0; }
+.infra_skip { background: #6b6f76; } .error { background: #7a2ea0; } .unavailable { background: #b8bcc4; }
 .cam { font-size: 11px; color: #34568b; }
 #viewer { flex: 1; min-width: 0; background: #fff; border: 1px solid #dde1e6; padding: 12px; min-height: 300px; }
 #viewer .screen { display: flex; gap: 16px; align-items: flex-start; }
@@ -232,7 +232,7 @@ function uniq(xs) { return [...new Set(xs)].sort(); }
 // Run labels already say "(privileged)" where it applies.
 fillSelect("filter-run", DATA.runs.map((_, i) => i), DATA.runs.map(r => r.label));
 fillSelect("filter-family", uniq(DATA.episodes.map(e => e.family)));
-const OUTCOMES = ["success", "partial", "failure", "infra_skip", "error"];
+const OUTCOMES = ["success", "partial", "failure", "infra_skip", "error", "unavailable"];
 fillSelect("filter-outcome", OUTCOMES.filter(o => DATA.episodes.some(e => e.outcome === o)));
 const hasScreens = e => e.frames.some(f => f);
 

@@ -13,7 +13,9 @@ A run folder holds:
 
 Every line is a JSON object with the keys of :data:`RECORD_KEYS`; ``status`` is ``ok`` (the
 episode ran), ``infra_skip`` (every attempt met a device fault: the case says nothing about the
-agent) or ``error`` (the env or task crashed: a harness bug, counted as a failure).
+agent), ``error`` (the env or task crashed: a harness bug, counted as a failure) or
+``unavailable`` (the case's task does not run on this env at all, such as an AndroidWorld task
+the embedded simulator does not mirror: listed, never run, never counted; ``error`` says why).
 """
 
 from __future__ import annotations
@@ -65,7 +67,9 @@ RECORD_KEYS: Final = (
 #: Run metadata that must match for ``--resume`` to continue a run.
 RESUME_KEYS: Final = ("agent", "suite_digest", "env")
 
-STATUSES: Final = ("ok", "infra_skip", "error")
+STATUSES: Final = ("ok", "infra_skip", "error", "unavailable")
+#: Statuses of cases that did not run to an episode: left out of N (``evaluation.summary``).
+NOT_RUN: Final = frozenset({"infra_skip", "unavailable"})
 
 
 class ResultsError(CerebellumError):

@@ -18,6 +18,8 @@ Design:
   an invalid action (recorded as such), and any string, lone surrogates included, is recorded.
 - A device fault voids the attempt: the case is queued again, up to ``max_retries`` times, then
   recorded as an ``infra_skip``. Nothing is dropped.
+- A case whose task the env cannot run at all (an AndroidWorld task the embedded simulator does
+  not mirror, :func:`unavailable_cases`) is recorded as ``unavailable``, with why, and not run.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import gymnasium as gym
 import numpy as np
@@ -175,6 +177,71 @@ def recorded_cases(suite: Suite, count: int) -> set[str]:
     if count < 0:
         return {c.id for c in suite.cases}
     return spread(suite.cases, count)
+
+
+#: Why a case of an AndroidWorld task the embedded simulator does not mirror is not run there.
+NOT_MIRRORED: Final = (
+    "not available on the embedded simulator: it does not mirror this AndroidWorld task "
+    "(it runs on an emulator: --emulators N, or device_options naming one)"
+)
+
+
+def unavailable_cases(env_id: str, env_kwargs: Mapping[str, Any], config: EvalConfig, cases: Sequence[Case]) -> dict[str, str]:
+    """The cases (by id) that cannot run on this env at all, each with why.
+
+    Only ``Cerebellum-AndroidWorld-v0`` on its embedded simulator (no emulator named, no pool)
+    has such cases: AndroidWorld's tasks that the simulator does not mirror. Everywhere else every
+    case runs (and fails on its own, if it must).
+    """
+    if backend_name(env_id) != "androidworld":
+        return {}
+    if config.env_kwargs_per_env is not None or config.emulators is not None:
+        return {}  # one emulator per env
+    import dataclasses
+
+    from cerebellum_gym.loader import AndroidWorldConfig
+
+    known = {f.name for f in dataclasses.fields(AndroidWorldConfig)}
+    options = {k: v for k, v in dict(env_kwargs.get("device_options") or {}).items() if k in known}
+    if not AndroidWorldConfig(**options).wants_simulator():
+        return {}
+    from cerebellum_gym.tasks.androidworld import mirrored_tasks
+
+    mirrored = set(mirrored_tasks())
+    return {c.id: NOT_MIRRORED for c in cases if c.task not in mirrored}
+
+
+def _case_fields(case: Case) -> dict[str, Any]:
+    """The case's part of its results line."""
+    return {"case": case.id, "task": case.task, "family": case.family, "app": case.app, "seed": case.seed}
+
+
+def _unavailable_record(case: Case, why: str) -> dict[str, Any]:
+    """The results line of a case that was not run: it is listed, with why, and counts nowhere."""
+    return {
+        **_case_fields(case),
+        "status": "unavailable",
+        "success": False,
+        "start_progress": 0.0,
+        "progress": 0.0,
+        "return": 0.0,
+        "steps": 0,
+        "terminated": False,
+        "truncated": False,
+        "invalid_actions": 0,
+        "attempts": 0,
+        "infra_errors": [],
+        "error": why,
+        "error_detail": "",
+        "goal": "",
+        "max_steps": 0,
+        "actions": [],
+        "rewards": [],
+        "progress_trace": [],
+        "latency_s": [],
+        "frames": [],
+        "wall_s": 0.0,
+    }
 
 
 def replayable(env_id: str) -> bool:
@@ -351,7 +418,8 @@ def run_suite(
     pixels = agent_reads_pixels(agent) if config.pixels is None else config.pixels
     _check_env_kwargs(config.env_kwargs)
     budget = {"max_steps": suite.max_steps} if suite.max_steps is not None else {}
-    env_kwargs = {"pixels": pixels, **budget, **config.env_kwargs}
+    # The suite's own options (an AndroidWorld suite's pre-opened app), under the caller's.
+    env_kwargs = _env_kwargs({"pixels": pixels, **budget, **suite.env_kwargs}, config.env_kwargs)
     if config.fault_plan is not None:
         config.fault_plan.check_cases([c.id for c in suite.cases])
     try:
@@ -388,6 +456,10 @@ def run_suite(
     start = time.perf_counter()
     can_replay = replayable(env_id)
     try:
+        unavailable = unavailable_cases(env_id, env_kwargs, config, suite.cases)
+        for case in suite.cases:
+            if case.id in unavailable and case.id not in writer.done:
+                writer.write(_unavailable_record(case, unavailable[case.id]))
         todo = [c for c in suite.cases if c.id not in writer.done]
         ran = 0
         if todo:
@@ -601,11 +673,7 @@ def _record(episode: _Episode, case: Case, report: SlotReport, infra_errors: lis
     frames: list[str | None] = []
     ok = status == "ok"
     return {
-        "case": case.id,
-        "task": case.task,
-        "family": case.family,
-        "app": case.app,
-        "seed": case.seed,
+        **_case_fields(case),
         "status": status,
         "success": bool(ok and report.success),
         "start_progress": round(episode.start_progress, 6) if status != "infra_skip" else 0.0,

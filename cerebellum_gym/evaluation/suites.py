@@ -33,6 +33,14 @@ DEFAULT_ENV: Final = "Cerebellum-Sim-v0"
 SUITES_ENV_VAR: Final = "CEREBELLUM_SUITES"
 #: The suite the no-argument ``cerebellum-gym eval`` runs when it exists.
 MIXED_SUITE: Final = "sim-mixed100"
+ANDROIDWORLD_ENV: Final = "Cerebellum-AndroidWorld-v0"
+#: The suite ``cerebellum-gym eval --env ENV`` runs when no suite is named (others: MIXED_SUITE).
+DEFAULT_SUITES: Final = {DEFAULT_ENV: MIXED_SUITE, ANDROIDWORLD_ENV: "androidworld-mixed100"}
+
+
+def default_suite(env_id: str | None) -> str:
+    """The suite an evaluation of ``env_id`` runs when none is named."""
+    return DEFAULT_SUITES.get(env_id or DEFAULT_ENV, MIXED_SUITE)
 
 
 class SuiteError(CerebellumError):
@@ -69,6 +77,9 @@ class Suite:
         description: free text.
         source: where it came from (a path, or ``builtin``).
         max_steps: the step budget of every case (``None``: each task's own).
+        env_kwargs: ``gym.make`` options every case runs with (an AndroidWorld suite's
+            ``{"device_options": {"open_target_app": true}}``); the caller's options win,
+            ``device_options`` merged key by key.
     """
 
     name: str
@@ -78,6 +89,7 @@ class Suite:
     source: str = "builtin"
     max_steps: int | None = None
     _digest: str = field(default="", repr=False, compare=False)
+    env_kwargs: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def digest(self) -> str:
@@ -87,6 +99,8 @@ class Suite:
         cases: list[Any] = [[c.id, c.task, c.seed] for c in self.cases]
         if self.max_steps is not None:  # suites without a budget keep the digests they always had
             cases.append({"max_steps": self.max_steps})
+        if self.env_kwargs:  # likewise suites without options
+            cases.append({"env_kwargs": dict(self.env_kwargs)})
         blob = json.dumps(cases, separators=(",", ":")).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
@@ -153,7 +167,7 @@ def load_suite(spec: str | os.PathLike[str]) -> Suite:
 
 
 #: The keys a suite file and each of its cases may hold (a typo such as ``seeds`` is an error, not ignored).
-SUITE_KEYS: Final = frozenset({"name", "description", "env", "max_steps", "cases"})
+SUITE_KEYS: Final = frozenset({"name", "description", "env", "max_steps", "env_kwargs", "cases"})
 CASE_KEYS: Final = frozenset({"id", "task", "seed"})
 
 
@@ -163,7 +177,9 @@ def suite_from_mapping(data: Mapping[str, Any], *, name: str, source: str = "map
     Every field is checked: known keys only, ``cases`` a non-empty list, each case a registered
     ``task`` with a non-negative integer ``seed`` and a unique non-empty ``id``; ``name``,
     ``description`` and ``env`` strings; ``max_steps`` (the step budget of every case, optional)
-    a positive integer.
+    a positive integer; ``env_kwargs`` (optional) an object. A suite of
+    ``Cerebellum-AndroidWorld-v0`` names AndroidWorld's tasks (its registry, when AndroidWorld is
+    installed; otherwise they are taken as written).
 
     Raises:
         SuiteError: a missing, unknown or malformed field, a duplicate id, or an unknown task.
@@ -176,6 +192,9 @@ def suite_from_mapping(data: Mapping[str, Any], *, name: str, source: str = "map
     raw_cases = data.get("cases")
     if not isinstance(raw_cases, list) or not raw_cases:
         raise SuiteError(f"{source}: 'cases' must be a non-empty list")
+    env = data.get("env", DEFAULT_ENV)
+    if not isinstance(env, str) or not env:
+        raise SuiteError(f"{source}: 'env' must be a gymnasium env id (a string)")
     cases: list[Case] = []
     seen: set[str] = set()
     for index, raw in enumerate(raw_cases):
@@ -197,26 +216,47 @@ def suite_from_mapping(data: Mapping[str, Any], *, name: str, source: str = "map
         if case_id in seen:
             raise SuiteError(f"{where}: duplicate id {case_id!r} (ids must be unique: results key on them)")
         seen.add(case_id)
-        cases.append(_case(case_id, task, seed, where))
-    env = data.get("env", DEFAULT_ENV)
-    if not isinstance(env, str) or not env:
-        raise SuiteError(f"{source}: 'env' must be a gymnasium env id (a string)")
+        cases.append(_case(case_id, task, seed, where, env))
     for key in ("name", "description"):
         if key in data and not isinstance(data[key], str):
             raise SuiteError(f"{source}: {key!r} must be a string, got {data[key]!r}")
     max_steps = data.get("max_steps")
     if max_steps is not None and (not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1):
         raise SuiteError(f"{source}: 'max_steps' (the step budget) must be a positive integer, got {max_steps!r}")
-    return Suite(str(data.get("name", name)), tuple(cases), env, str(data.get("description", "")), source, max_steps)
+    env_kwargs = data.get("env_kwargs", {})
+    if not isinstance(env_kwargs, Mapping):
+        raise SuiteError(f"{source}: 'env_kwargs' must be an object of gym.make options, got {env_kwargs!r}")
+    description = str(data.get("description", ""))
+    return Suite(str(data.get("name", name)), tuple(cases), env, description, source, max_steps, env_kwargs=dict(env_kwargs))
 
 
-def _case(case_id: str, task: str, seed: int, where: str) -> Case:
+def _case(case_id: str, task: str, seed: int, where: str, env: str = DEFAULT_ENV) -> Case:
     from cerebellum_gym.tasks import get_task_class
 
+    if env == ANDROIDWORLD_ENV:
+        return _androidworld_case(case_id, task, seed, where)
     try:
         cls = get_task_class(task)
     except UnknownTaskError as exc:
         raise SuiteError(f"{where}: {exc}") from None
+    return Case(case_id, task, seed, cls.family, cls.app)
+
+
+def _androidworld_case(case_id: str, task: str, seed: int, where: str) -> Case:
+    """A case of AndroidWorld's task ``task``, labelled by AndroidWorld's adapter; without
+    AndroidWorld installed, by the simulator's mirror (or ``androidworld``)."""
+    from cerebellum_gym.tasks import TASKS
+
+    try:
+        from cerebellum_gym.tasks.androidworld import task_class
+
+        cls: Any = task_class(task)
+    except UnknownTaskError as exc:
+        raise SuiteError(f"{where}: {exc}") from None
+    except CerebellumError:  # AndroidWorld is not importable: running will say how to install it
+        cls = TASKS.get(task)
+        if cls is None:
+            return Case(case_id, task, seed, "androidworld", "")
     return Case(case_id, task, seed, cls.family, cls.app)
 
 

@@ -3,7 +3,9 @@
 Definitions (the docs repeat them, and the tests recompute them from the JSONL):
 
 - **N** counts the cases that ran: every record except infra skips, which published tables
-  list apart (``Infra skips``). ``success_rate_all`` divides by every case instead.
+  list apart (``Infra skips``), and cases not available on the env (``Not available``: a task
+  the env cannot run, such as an AndroidWorld task the embedded simulator does not mirror),
+  listed apart too. ``success_rate_all`` divides by every case instead.
 - **Success x/N**: records with ``success`` true, with its 95% Wilson score interval
   (``success_ci95``): with 100 cases, 1 success is 0.2-5.4%, not "1%".
 - **Mean return**: MobileGym's ``mean_return``, the mean *final progress* (the judge's partial
@@ -28,13 +30,15 @@ import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
+from cerebellum_gym.evaluation.results import NOT_RUN
+
 #: The normal quantile of a two-sided 95% interval.
 Z95: Final = 1.959963984540054
 
 
 def group_metrics(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The figures of one group of records (see the module docstring)."""
-    ran = [r for r in records if r["status"] != "infra_skip"]
+    ran = [r for r in records if r["status"] not in NOT_RUN]
     n = len(ran)
     solved = sum(1 for r in ran if r["success"])
     steps = sum(int(r["steps"]) for r in ran)
@@ -51,7 +55,8 @@ def group_metrics(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "mean_env_return": _mean(float(r["return"]) for r in ran),
         "partial": sum(1 for r in ran if is_partial(r)),
         "avg_steps": steps / n if n else 0.0,
-        "infra_skips": len(records) - n,
+        "infra_skips": sum(1 for r in records if r["status"] == "infra_skip"),
+        "unavailable": sum(1 for r in records if r["status"] == "unavailable"),
         "errors": sum(1 for r in ran if r["status"] == "error"),
         "invalid_actions": invalid,
         "invalid_rate": invalid / steps if steps else 0.0,
@@ -88,7 +93,7 @@ def is_partial(record: Mapping[str, Any]) -> bool:
 
 def latency_metrics(records: Iterable[Mapping[str, Any]]) -> dict[str, float | int]:
     """Agent latency over every decision of the records that ran: p50, mean, max (seconds)."""
-    values = [float(v) for r in records if r["status"] != "infra_skip" for v in r.get("latency_s", [])]
+    values = [float(v) for r in records if r["status"] not in NOT_RUN for v in r.get("latency_s", [])]
     if not values:
         return {"decisions": 0, "p50": 0.0, "mean": 0.0, "max": 0.0}
     return {"decisions": len(values), "p50": statistics.median(values), "mean": statistics.fmean(values), "max": max(values)}
@@ -120,7 +125,17 @@ def summarize(records: Sequence[Mapping[str, Any]], meta: Mapping[str, Any] | No
         "overall": overall,
         "by_family": {key: group_metrics(group) for key, group in _groups(records, "family").items()},
         "by_app": {key: group_metrics(group) for key, group in _groups(records, "app").items()},
+        # The tasks of the cases the env could not run at all, by why (listed, never dropped).
+        "unavailable": _unavailable_tasks(records),
     }
+
+
+def _unavailable_tasks(records: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
+    by_reason: dict[str, set[str]] = {}
+    for r in records:
+        if r["status"] == "unavailable":
+            by_reason.setdefault(str(r.get("error") or "not available on this env"), set()).add(str(r["task"]))
+    return {reason: sorted(tasks) for reason, tasks in sorted(by_reason.items())}
 
 
 def _groups(records: Sequence[Mapping[str, Any]], key: str) -> dict[str, list[Mapping[str, Any]]]:
@@ -173,7 +188,8 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 
 
 def group_table(groups: Mapping[str, Mapping[str, Any]], title: str) -> str:
-    """A Markdown table of per-group figures."""
+    """A Markdown table of per-group figures (a "Not available" column when any group has such cases)."""
+    unavailable = any(m.get("unavailable") for m in groups.values())
     rows = [
         (
             name,
@@ -186,10 +202,11 @@ def group_table(groups: Mapping[str, Mapping[str, Any]], title: str) -> str:
             m["infra_skips"],
             m["errors"],
         )
+        + ((m.get("unavailable", 0),) if unavailable else ())
         for name, m in groups.items()
     ]
     header = (title, "Success", "95% CI", "Mean return", "Progress gained", "Partial", "Avg steps", "Infra skips", "Errors")
-    return _table(header, rows)
+    return _table(header + (("Not available",) if unavailable else ()), rows)
 
 
 def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any], *, wall_s: float | None = None) -> str:
@@ -220,6 +237,7 @@ def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any], *, wal
         ("Partial (0 < progress < 1, not solved)", o["partial"]),
         ("Infra skips", o["infra_skips"]),
         ("Errors (env or task crashed)", o["errors"]),
+        *((("Not available on this env (not run, not in N)", o["unavailable"]),) if o.get("unavailable") else ()),
         ("Average steps", f"{o['avg_steps']:.1f}"),
         ("Invalid actions", f"{o['invalid_actions']} ({100 * o['invalid_rate']:.1f}% of steps)"),
         (
@@ -230,6 +248,11 @@ def summary_markdown(summary: Mapping[str, Any], meta: Mapping[str, Any], *, wal
     ]
     lines += [_table(("Metric", "Result"), rows), "", "## Per family", "", group_table(summary["by_family"], "Family"), ""]
     lines += ["## Per app", "", group_table(summary["by_app"], "App"), ""]
+    unavailable = summary.get("unavailable") or {}
+    if unavailable:
+        lines += [f"## Not available on this env ({o.get('unavailable', 0)} cases, not run)", ""]
+        for reason, tasks in unavailable.items():
+            lines += [f"- {reason}: {', '.join(tasks)}", ""]
     return "\n".join(lines)
 
 
@@ -272,8 +295,8 @@ def paired_difference(reference: Sequence[Mapping[str, Any]], other: Sequence[Ma
     progress): the mean per-case difference and its 95% interval; ``beyond_noise`` when the
     interval excludes 0.
     """
-    ref = {r["case"]: r for r in reference if r["status"] != "infra_skip"}
-    oth = {r["case"]: r for r in other if r["status"] != "infra_skip"}
+    ref = {r["case"]: r for r in reference if r["status"] not in NOT_RUN}
+    oth = {r["case"]: r for r in other if r["status"] not in NOT_RUN}
     cases = [c for c in ref if c in oth]
     gained = sum(1 for c in cases if oth[c]["success"] and not ref[c]["success"])
     lost = sum(1 for c in cases if ref[c]["success"] and not oth[c]["success"])
@@ -376,6 +399,8 @@ def compare_markdown(comparison: Mapping[str, Any], *, max_listed: int = 12) -> 
         row("Average steps", lambda o: f"{o['avg_steps']:.1f}"),
         row("Agent latency p50", lambda o: fmt_seconds(o["latency_s"]["p50"])),
     ]
+    if any(r["summary"]["overall"].get("unavailable") for r in runs):
+        rows.insert(-2, row("Not available on the env", lambda o: str(o.get("unavailable", 0))))
     lines += [_table(header, rows), "", "## Success per family", ""]
     fam_rows = []
     for family in comparison["families"]:

@@ -2,40 +2,92 @@
 simulated app state both ways.
 
 A database here is not stored: its file is a real SQLite image generated from the provider
-table that holds the app's state (Simple Calendar Pro's ``events`` from the calendar events,
-Pro Expense's ``expense`` from the expenses, the telephony provider's ``sms`` from the SMS
-provider), built when something reads it (sync ``STAT``/``LIST``/``RECV``, ``ls -l``, the
-``sqlite3`` command) and cached until the rows change. Writing the file (sync ``SEND``, a
-``sqlite3`` statement that changes it) parses the image back into the rows, so what the app
-shows is what the database holds. The provider table stays the one source of truth.
+tables (``phone.state.content``) that hold the app's state, built when something reads it (sync
+``STAT``/``LIST``/``RECV``, ``ls -l``, the ``sqlite3`` command) and cached until the rows change.
+Writing the file (sync ``SEND``, a ``sqlite3`` statement that changes it) parses the image back
+into the rows, so what the app shows is what the database holds. The provider tables stay the
+one source of truth.
 
-Columns the simulated app does not use (Simple Calendar's reminders, the SMS ``thread_id``, ...)
-are kept in the provider row under their database names, so a pull, an edit and a push lose
-nothing. A write that is not a database holding the bound table (a corrupt push) is kept as the
-file's bytes (reads then fail as a corrupt database does) and leaves the app's state as it was.
+A database may hold several tables. Each *bound* table is one provider table: a provider row is
+a dict of strings keyed by the table's column names, with the primary key as ``_id`` (so
+``phone.content_insert`` gives new rows their keys). Values as strings: INTEGER and REAL columns
+as numbers (``"450"``, ``"1234.5"``), TEXT as is, BLOB as lowercase hex; a column missing from a
+row is NULL where the schema allows it and otherwise its default (the declaration's
+``defaults``, the schema's ``DEFAULT``, else ``0``, ``0.0``, ``""`` or an empty blob). A NULL read
+back from the database leaves the column out of the row. Tables that are not bound
+(``event_types``, Tasks.org's ``tags``) keep what was last written to them, as does any change
+to the schema a pushed database brings (an extra column's values stay in the provider rows under
+their names), so a pull, an edit and a push lose nothing.
+
+A write that is not a database holding every bound table (a corrupt push, a stray file) is kept
+as the file's bytes (reads then fail as a corrupt database does) and leaves the app's state as
+it was. Wrong-typed values read as the app would default them (text in an INTEGER column is the
+column's default, never text where the app expects a number).
+
+Every declared database exists from the first boot, with its schema, once its app is installed
+(a phone starts as AndroidWorld's set-up leaves it: every app has run once), so AndroidWorld
+never takes its "table missing: launch the app and wait" path; ``pm clear`` and ``rm`` remove
+it until the app starts again.
+
+Declared here, with the provider tables their apps read and write:
+
+=================================  ===============================================  =====================
+app                                database                                         table -> provider
+=================================  ===============================================  =====================
+Simple Calendar Pro                ``com.simplemobiletools.calendar.pro/databases/  ``events`` ->
+                                   events.db``                                      ``calendar_events``
+Pro Expense                        ``com.arduia.expense/databases/accounting.db``   ``expense`` ->
+                                                                                    ``expenses``
+telephony provider (SMS)           ``com.android.providers.telephony/databases/     ``sms`` -> ``sms``
+                                   mmssms.db``
+Broccoli                           ``com.flauschcode.broccoli/databases/broccoli``  ``recipes`` ->
+                                                                                    ``broccoli_recipes``
+Tasks.org                          ``org.tasks/databases/database``                 ``tasks`` ->
+                                                                                    ``tasksorg_tasks``
+OpenTracks                         ``de.dennisguse.opentracks/databases/            ``tracks`` ->
+                                   database.db``                                    ``opentracks_tracks``
+=================================  ===============================================  =====================
+
+(paths under ``/data/data``). To give a new app its database, declare it once, at import time
+of the module that defines the app (or here), with the SQL the real app creates it with; the
+columns, their types, nullability and defaults are read from that SQL by SQLite itself:
 
 Example:
-    >>> from cerebellum_gym.sim.phone import Phone
-    >>> phone = Phone()
-    >>> phone.content_insert("content://com.arduia.expense/expenses",
-    ...     {"name": "Coffee", "amount": "450", "category": "Food", "note": "", "created_at": "0"})
-    >>> image = read(phone, EXPENSE_DB.path)
+    >>> NOTES_DB = declare(AppDatabase(
+    ...     path="/data/data/org.example.notes/app_db/notes.db",
+    ...     schema="CREATE TABLE `notes` (`id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "
+    ...            "`title` TEXT NOT NULL, `score` REAL, `order` INTEGER, `thumb` BLOB);",
+    ...     tables=(Table("notes", provider="example_notes", defaults={"score": 0.0}),),
+    ... ))
+    >>> [(c.name, c.kind, c.nullable, c.default) for c in NOTES_DB.columns("notes")]
+    [('title', 'TEXT', False, ''), ('score', 'REAL', True, 0.0), ('order', 'INTEGER', True, None), ('thumb', 'BLOB', True, None)]
+    >>> image = build(NOTES_DB, {"example_notes": [{"_id": "7", "title": "Hi", "thumb": "00ff"}]})
     >>> import sqlite3
     >>> con = sqlite3.connect(":memory:"); con.deserialize(image)
-    >>> con.execute("SELECT name, amount, category FROM expense").fetchall()
-    [('Coffee', 450, 3)]
+    >>> con.execute("SELECT * FROM notes").fetchall()
+    [(7, 'Hi', 0.0, None, b'\\x00\\xff')]
+    >>> parse(NOTES_DB, image)
+    {'example_notes': [{'_id': '7', 'title': 'Hi', 'score': '0.0', 'thumb': '00ff'}]}
+    >>> undeclare(NOTES_DB)
+
+The app then keeps its rows in ``phone.state.content["example_notes"]`` (or through a provider
+URI in :mod:`~cerebellum_gym.sim.providers`); ``sqlite3``, ``adb pull`` and ``adb push`` see
+them as the database.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import math
 import posixpath
 import sqlite3
 import weakref
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
+
+from cerebellum_gym.devices.base import Row
 
 if TYPE_CHECKING:
     from cerebellum_gym.sim.phone import Phone
@@ -47,97 +99,243 @@ EXPENSE_CATEGORIES: Final = (
     "Others", "Income", "Food", "Housing", "Social", "Entertainment", "Transportation", "Clothes", "Health Care",
     "Education", "Donation",
 )  # fmt: skip
+#: The provider tables of the apps this module declares databases for.
+CALENDAR_EVENTS: Final = "calendar_events"
+EXPENSES: Final = "expenses"
+SMS: Final = "sms"
+BROCCOLI_RECIPES: Final = "broccoli_recipes"
+TASKS_ORG_TASKS: Final = "tasksorg_tasks"
+OPENTRACKS_TRACKS: Final = "opentracks_tracks"
+
+_ZERO: Final[dict[str, Any]] = {"INTEGER": 0, "REAL": 0.0, "TEXT": "", "BLOB": b""}
 
 
 @dataclass(frozen=True)
 class Column:
-    """One column of the bound table: its name, its SQLite type and the value a new row gets."""
+    """One column of a bound table, as its schema declares it.
+
+    Attributes:
+        name: the column's name.
+        kind: its type affinity: ``INTEGER``, ``REAL``, ``TEXT`` or ``BLOB``.
+        default: the value a new row gets when its provider row lacks the column.
+        nullable: whether the schema allows NULL (then a missing value may stay NULL).
+    """
 
     name: str
-    kind: str  # "INTEGER" or "TEXT"
+    kind: str
     default: Any = None
+    nullable: bool = True
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """A table of an app database bound to a provider table.
+
+    Attributes:
+        name: the table's name in the database.
+        provider: the provider table (``phone.state.content``) that holds its rows.
+        defaults: what a new row gets for columns its provider row lacks, where that is not the
+            schema's own default (Room writes no ``DEFAULT``, yet the app fills its columns).
+        to_db: provider rows -> per row, the column values that differ from a verbatim copy
+            (``None``: every row verbatim).
+        from_db: a database row -> provider values that differ from a verbatim copy.
+        not_kept: database columns that are not copied into the provider row (:attr:`from_db`
+            renames them, or :attr:`to_db` derives them).
+    """
+
+    name: str
+    provider: str
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    to_db: Callable[[list[Row]], list[dict[str, Any]]] | None = None
+    from_db: Callable[[dict[str, Any]], dict[str, str]] | None = None
+    not_kept: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
+class _Layout:
+    """A bound table as SQLite reads its schema: the key column and the others, in order."""
+
+    table: Table
+    key: Column
+    columns: tuple[Column, ...]
+
+
+def _affinity(declared: str) -> str:
+    """SQLite's type affinity of a declared column type (section 3.1 of its datatype page)."""
+    kind = declared.upper()
+    if "INT" in kind:
+        return "INTEGER"
+    if any(word in kind for word in ("CHAR", "CLOB", "TEXT")):
+        return "TEXT"
+    if "BLOB" in kind or not kind:
+        return "BLOB"
+    return "REAL"  # REAL, FLOAT, DOUBLE and NUMERIC: numbers either way
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+@dataclass(frozen=True, eq=False)
 class AppDatabase:
-    """One app database whose main table is bound to a provider table.
+    """One app database: its file, the SQL that creates it and the tables bound to providers.
 
     Attributes:
-        package: the package that owns the database (``/data/data/<package>/databases``).
-        name: the file name.
+        path: the file, under ``/data/data/<package>/`` (``databases/``, ``app_db/``, ...).
         schema: the SQL that creates the database, as the app (Room, SQLiteOpenHelper) does.
-        table: the bound table in the database.
-        provider: the provider table (``phone.state.content``) that holds its rows.
-        key: the bound table's primary key column (the provider row's ``_id``).
-        columns: the bound table's other columns, in the schema's order.
-        to_db: provider row -> column values that differ from a verbatim copy (``{}`` if none).
-        from_db: database row -> provider values that differ from a verbatim copy.
-        derived: the other tables' rows made from the provider rows (``{table: rows}``).
-        launched_by_app: whether the database exists only once its app has run (after a data
-            clear the app creates it on its next start).
+        tables: the bound tables.
+        derived: provider tables -> rows of other tables made from them (``{table: rows}``;
+            SMS threads), rewritten whenever the image is built.
+        launched_by_app: whether the database exists only while its app is installed and
+            has not lost its data (after ``pm clear`` the app makes it on its next start);
+            ``False`` for a system provider's.
+
+    Raises:
+        ValueError: the path is not an app's private file, the schema does not run, or a bound
+            table is missing from it or has no single primary key.
     """
 
-    package: str
-    name: str
+    path: str
     schema: str
-    table: str
-    provider: str
-    key: str
-    columns: tuple[Column, ...]
-    to_db: Callable[[dict[str, str]], dict[str, Any]] = lambda row: {}
-    from_db: Callable[[dict[str, Any]], dict[str, str]] = lambda row: {}
-    derived: Callable[[list[dict[str, str]]], dict[str, list[dict[str, Any]]]] = lambda rows: {}
+    tables: tuple[Table, ...]
+    derived: Callable[[Mapping[str, list[Row]]], dict[str, list[dict[str, Any]]]] | None = None
     launched_by_app: bool = True
-    #: Database columns that :attr:`from_db` renames (not kept under their own name).
-    renamed: frozenset[str] = frozenset()
+    _layouts: tuple[_Layout, ...] = field(init=False, repr=False)
+    _derived_tables: tuple[str, ...] = field(init=False, repr=False)
+    _empty_dump: str = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        parts = self.path.split("/")
+        if not self.path.startswith(DATA_ROOT + "/") or len(parts) < 6 or "" in parts[1:] or ".." in parts:
+            raise ValueError(f"{self.path}: an app database lives at {DATA_ROOT}/<package>/<folder>/<file>")
+        if not self.tables:
+            raise ValueError(f"{self.path}: no bound table")
+        con = sqlite3.connect(":memory:")
+        try:
+            try:
+                con.executescript(self.schema)
+            except sqlite3.Error as exc:
+                raise ValueError(f"{self.path}: the schema does not run: {exc}") from None
+            layouts = tuple(_layout(con, self.path, table) for table in self.tables)
+            derived = tuple(self.derived({t.provider: [] for t in self.tables})) if self.derived else ()
+            object.__setattr__(self, "_layouts", layouts)
+            object.__setattr__(self, "_derived_tables", derived)
+            object.__setattr__(self, "_empty_dump", _dump(con, (*(t.name for t in self.tables), *derived)))
+        finally:
+            con.close()
+
+    @property
+    def package(self) -> str:
+        """The package that owns the database."""
+        return self.path.split("/")[3]
 
     @property
     def directory(self) -> str:
-        return f"{DATA_ROOT}/{self.package}/databases"
+        return posixpath.dirname(self.path)
 
     @property
-    def path(self) -> str:
-        return f"{self.directory}/{self.name}"
+    def name(self) -> str:
+        """The file's name."""
+        return posixpath.basename(self.path)
+
+    @property
+    def providers(self) -> tuple[str, ...]:
+        """The provider tables bound to the database's tables."""
+        return tuple(t.provider for t in self.tables)
+
+    def columns(self, table: str) -> tuple[Column, ...]:
+        """The columns of bound table ``table`` other than its key, in the schema's order."""
+        return self._layout(table).columns
+
+    def key(self, table: str) -> str:
+        """The primary key column of bound table ``table`` (the provider row's ``_id``)."""
+        return self._layout(table).key.name
+
+    def _layout(self, table: str) -> _Layout:
+        for layout in self._layouts:
+            if layout.table.name == table:
+                return layout
+        raise KeyError(f"{self.path} binds no table {table!r}")
+
+
+def _layout(con: sqlite3.Connection, path: str, table: Table) -> _Layout:
+    info = con.execute(f"PRAGMA table_info({_quote(table.name)})").fetchall()
+    if not info:
+        raise ValueError(f"{path}: the schema makes no table {table.name!r}")
+    keys = [row for row in info if row[5]]
+    if len(keys) != 1:
+        raise ValueError(f"{path}: table {table.name!r} needs exactly one primary key column")
+    unknown = set(table.defaults) - {row[1] for row in info}
+    if unknown:
+        raise ValueError(f"{path}: defaults for columns {table.name!r} lacks: {sorted(unknown)}")
+    columns = []
+    for _, name, declared, notnull, default_sql, pk in info:
+        kind = _affinity(declared)
+        if name in table.defaults:
+            default = table.defaults[name]
+        elif default_sql is not None:
+            default = con.execute(f"SELECT {default_sql}").fetchone()[0]
+        else:
+            default = None if not notnull else _ZERO[kind]
+        column = Column(name, kind, default, not notnull)
+        if pk:
+            key = column
+        else:
+            columns.append(column)
+    return _Layout(table, key, tuple(columns))
+
+
+def _dump(con: sqlite3.Connection, emptied: tuple[str, ...]) -> str:
+    """The database as SQL without the rows of ``emptied`` (bound and derived tables) and
+    without the AUTOINCREMENT counters (the phone hands out ids): what a build starts from."""
+    copy = sqlite3.connect(":memory:")
+    try:
+        con.backup(copy)
+        for name in emptied:
+            copy.execute(f"DELETE FROM {_quote(name)}")
+        with contextlib.suppress(sqlite3.Error):
+            copy.execute("DELETE FROM sqlite_sequence")
+        copy.commit()
+        return "\n".join(copy.iterdump())
+    finally:
+        copy.close()
+
+
+#: Every declared database, by path.
+DATABASES: Final[dict[str, AppDatabase]] = {}
+
+
+def declare(db: AppDatabase) -> AppDatabase:
+    """Make ``db`` part of every phone's file system (see the module's example).
+
+    Returns:
+        ``db``, for ``NAME_DB = declare(AppDatabase(...))``.
+
+    Raises:
+        ValueError: its path, or one of its provider tables, is another database's.
+    """
+    if db.path in DATABASES:
+        raise ValueError(f"{db.path} is declared already")
+    taken = {p for other in DATABASES.values() for p in other.providers}
+    clash = taken.intersection(db.providers)
+    if clash:
+        raise ValueError(f"{db.path}: provider tables {sorted(clash)} are bound to another database")
+    DATABASES[db.path] = db
+    return db
+
+
+def undeclare(db: AppDatabase) -> None:
+    """Take back :func:`declare` (tests that declare a database of their own)."""
+    if DATABASES.get(db.path) is db:
+        del DATABASES[db.path]
+
+
+def each_row(convert: Callable[[Row], dict[str, Any]]) -> Callable[[list[Row]], list[dict[str, Any]]]:
+    """A :attr:`Table.to_db` that converts every row on its own."""
+    return lambda rows: [convert(row) for row in rows]
 
 
 # --- Simple Calendar Pro: events.db ------------------------------------------------------------
-
-_CALENDAR_COLUMNS = (
-    Column("start_ts", "INTEGER", 0),
-    Column("end_ts", "INTEGER", 0),
-    Column("title", "TEXT", ""),
-    Column("location", "TEXT", ""),
-    Column("description", "TEXT", ""),
-    Column("reminder_1_minutes", "INTEGER", -1),
-    Column("reminder_2_minutes", "INTEGER", -1),
-    Column("reminder_3_minutes", "INTEGER", -1),
-    Column("reminder_1_type", "INTEGER", 0),
-    Column("reminder_2_type", "INTEGER", 0),
-    Column("reminder_3_type", "INTEGER", 0),
-    Column("repeat_interval", "INTEGER", 0),
-    Column("repeat_rule", "INTEGER", 0),
-    Column("repeat_limit", "INTEGER", 0),
-    Column("repetition_exceptions", "TEXT", "[]"),
-    Column("attendees", "TEXT", ""),
-    Column("import_id", "TEXT", ""),
-    Column("time_zone", "TEXT", "UTC"),
-    Column("flags", "INTEGER", 0),
-    Column("event_type", "INTEGER", 1),
-    Column("parent_id", "INTEGER", 0),
-    Column("last_updated", "INTEGER", 0),
-    Column("source", "TEXT", "simple-calendar"),
-    Column("availability", "INTEGER", 0),
-    Column("color", "INTEGER", 0),
-    Column("type", "INTEGER", 0),
-)
-
-
-def _room_table(table: str, key: str, columns: tuple[Column, ...], *, nullable: frozenset[str] = frozenset()) -> str:
-    """``CREATE TABLE`` as Room writes it: backquoted names, the key first, NOT NULL columns."""
-    parts = [f"`{key}` INTEGER PRIMARY KEY AUTOINCREMENT"]
-    parts += [f"`{c.name}` {c.kind}{'' if c.name in nullable else ' NOT NULL'}" for c in columns]
-    return f"CREATE TABLE `{table}` ({', '.join(parts)})"
-
 
 _ROOM_META = (
     "CREATE TABLE android_metadata (locale TEXT);\n"
@@ -145,44 +343,59 @@ _ROOM_META = (
     "CREATE TABLE room_master_table (id INTEGER PRIMARY KEY,identity_hash TEXT);\n"
 )
 
-CALENDAR_DB: Final = AppDatabase(
-    package="com.simplemobiletools.calendar.pro",
-    name="events.db",
-    schema=(
-        _ROOM_META
-        + "INSERT INTO room_master_table VALUES (42, 'f5b1d2f3a9c04e6e9c7a7f0b3b1e2d44');\n"
-        + _room_table("events", "id", _CALENDAR_COLUMNS)
-        + ";\nCREATE UNIQUE INDEX `index_events_id` ON `events` (`id`);\n"
-        "CREATE TABLE `event_types` (`id` INTEGER PRIMARY KEY AUTOINCREMENT, `title` TEXT NOT NULL, `color` INTEGER NOT NULL, "
-        "`caldav_calendar_id` INTEGER NOT NULL, `caldav_display_name` TEXT NOT NULL, `caldav_email` TEXT NOT NULL, "
-        "`type` INTEGER NOT NULL);\n"
-        "CREATE UNIQUE INDEX `index_event_types_id` ON `event_types` (`id`);\n"
-        "INSERT INTO event_types VALUES (1, 'Regular event', -14575885, 0, '', '', 0);\n"
-        "CREATE TABLE `widgets` (`id` INTEGER PRIMARY KEY AUTOINCREMENT, `widget_id` INTEGER NOT NULL, "
-        "`period` INTEGER NOT NULL);\n"
-        "CREATE TABLE `tasks` (`id` INTEGER PRIMARY KEY AUTOINCREMENT, `task_id` INTEGER NOT NULL, "
-        "`start_ts` INTEGER NOT NULL, `flags` INTEGER NOT NULL);\n"
-    ),
-    table="events",
-    provider="calendar_events",
-    key="id",
-    columns=_CALENDAR_COLUMNS,
+
+def _room(identity: str, *tables: str) -> str:
+    """A Room database's SQL: its metadata tables, then ``tables`` (statements, in order)."""
+    return _ROOM_META + f"INSERT INTO room_master_table VALUES (42, '{identity}');\n" + "".join(t + ";\n" for t in tables)
+
+
+CALENDAR_DB: Final = declare(
+    AppDatabase(
+        path=f"{DATA_ROOT}/com.simplemobiletools.calendar.pro/databases/events.db",
+        schema=_room(
+            "f5b1d2f3a9c04e6e9c7a7f0b3b1e2d44",
+            "CREATE TABLE `events` (`id` INTEGER PRIMARY KEY AUTOINCREMENT, `start_ts` INTEGER NOT NULL, "
+            "`end_ts` INTEGER NOT NULL, `title` TEXT NOT NULL, `location` TEXT NOT NULL, `description` TEXT NOT NULL, "
+            "`reminder_1_minutes` INTEGER NOT NULL, `reminder_2_minutes` INTEGER NOT NULL, `reminder_3_minutes` INTEGER NOT NULL, "
+            "`reminder_1_type` INTEGER NOT NULL, `reminder_2_type` INTEGER NOT NULL, `reminder_3_type` INTEGER NOT NULL, "
+            "`repeat_interval` INTEGER NOT NULL, `repeat_rule` INTEGER NOT NULL, `repeat_limit` INTEGER NOT NULL, "
+            "`repetition_exceptions` TEXT NOT NULL, `attendees` TEXT NOT NULL, `import_id` TEXT NOT NULL, "
+            "`time_zone` TEXT NOT NULL, `flags` INTEGER NOT NULL, `event_type` INTEGER NOT NULL, `parent_id` INTEGER NOT NULL, "
+            "`last_updated` INTEGER NOT NULL, `source` TEXT NOT NULL, `availability` INTEGER NOT NULL, `color` INTEGER NOT NULL, "
+            "`type` INTEGER NOT NULL)",
+            "CREATE UNIQUE INDEX `index_events_id` ON `events` (`id`)",
+            "CREATE TABLE `event_types` (`id` INTEGER PRIMARY KEY AUTOINCREMENT, `title` TEXT NOT NULL, `color` INTEGER NOT NULL, "
+            "`caldav_calendar_id` INTEGER NOT NULL, `caldav_display_name` TEXT NOT NULL, `caldav_email` TEXT NOT NULL, "
+            "`type` INTEGER NOT NULL)",
+            "CREATE UNIQUE INDEX `index_event_types_id` ON `event_types` (`id`)",
+            "INSERT INTO event_types VALUES (1, 'Regular event', -14575885, 0, '', '', 0)",
+            "CREATE TABLE `widgets` (`id` INTEGER PRIMARY KEY AUTOINCREMENT, `widget_id` INTEGER NOT NULL, `period` INTEGER NOT NULL)",
+            "CREATE TABLE `tasks` (`id` INTEGER PRIMARY KEY AUTOINCREMENT, `task_id` INTEGER NOT NULL, "
+            "`start_ts` INTEGER NOT NULL, `flags` INTEGER NOT NULL)",
+        ),
+        tables=(
+            Table(
+                "events",
+                CALENDAR_EVENTS,
+                defaults={
+                    "reminder_1_minutes": -1,
+                    "reminder_2_minutes": -1,
+                    "reminder_3_minutes": -1,
+                    "repetition_exceptions": "[]",
+                    "time_zone": "UTC",
+                    "event_type": 1,
+                    "source": "simple-calendar",
+                },
+            ),
+        ),
+    )
 )
 
 
 # --- Pro Expense: accounting.db ----------------------------------------------------------------
 
-_EXPENSE_COLUMNS = (
-    Column("name", "TEXT", ""),
-    Column("amount", "INTEGER", 0),
-    Column("category", "INTEGER", 1),
-    Column("note", "TEXT", ""),
-    Column("created_date", "INTEGER", 0),
-    Column("modified_date", "INTEGER", 0),
-)
 
-
-def _expense_to_db(row: dict[str, str]) -> dict[str, Any]:
+def _expense_to_db(row: Row) -> dict[str, Any]:
     category = row.get("category", "Others")
     created = row.get("created_at", "0")
     return {
@@ -199,59 +412,47 @@ def _expense_from_db(row: dict[str, Any]) -> dict[str, str]:
     return {"created_at": str(row.get("created_date") or 0), "category": EXPENSE_CATEGORIES[index]}
 
 
-EXPENSE_DB: Final = AppDatabase(
-    package="com.arduia.expense",
-    name="accounting.db",
-    schema=(
-        _ROOM_META
-        + "INSERT INTO room_master_table VALUES (42, '7c1c4e9fbb5d7a3b2e0a6f1d8c9b4e21');\n"
-        + _room_table("expense", "expense_id", _EXPENSE_COLUMNS, nullable=frozenset({"name", "note"}))
-        + ";\n"
-    ),
-    table="expense",
-    provider="expenses",
-    key="expense_id",
-    columns=_EXPENSE_COLUMNS,
-    to_db=_expense_to_db,
-    from_db=_expense_from_db,
-    renamed=frozenset({"created_date"}),
+EXPENSE_DB: Final = declare(
+    AppDatabase(
+        path=f"{DATA_ROOT}/com.arduia.expense/databases/accounting.db",
+        schema=_room(
+            "7c1c4e9fbb5d7a3b2e0a6f1d8c9b4e21",
+            "CREATE TABLE `expense` (`expense_id` INTEGER PRIMARY KEY AUTOINCREMENT, `name` TEXT, `amount` INTEGER NOT NULL, "
+            "`category` INTEGER NOT NULL, `note` TEXT, `created_date` INTEGER NOT NULL, `modified_date` INTEGER NOT NULL)",
+        ),
+        tables=(
+            Table(
+                "expense",
+                EXPENSES,
+                defaults={"name": "", "note": "", "category": 1},
+                to_db=each_row(_expense_to_db),
+                from_db=_expense_from_db,
+                not_kept=frozenset({"created_date"}),
+            ),
+        ),
+    )
 )
 
 
 # --- The telephony provider: mmssms.db -----------------------------------------------------------
-
-_SMS_COLUMNS = (
-    Column("thread_id", "INTEGER", None),
-    Column("address", "TEXT", None),
-    Column("person", "INTEGER", None),
-    Column("date", "INTEGER", None),
-    Column("date_sent", "INTEGER", 0),
-    Column("protocol", "INTEGER", None),
-    Column("read", "INTEGER", 0),
-    Column("status", "INTEGER", -1),
-    Column("type", "INTEGER", None),
-    Column("reply_path_present", "INTEGER", None),
-    Column("subject", "TEXT", None),
-    Column("body", "TEXT", None),
-    Column("service_center", "TEXT", None),
-    Column("locked", "INTEGER", 0),
-    Column("sub_id", "INTEGER", -1),
-    Column("error_code", "INTEGER", -1),
-    Column("creator", "TEXT", None),
-    Column("seen", "INTEGER", 0),
-)
 
 
 def _digits(address: str) -> str:
     return "".join(c for c in address if c.isdigit()) or address
 
 
-def _threads(rows: list[dict[str, str]]) -> dict[str, list[dict[str, Any]]]:
-    """The ``threads`` and ``canonical_addresses`` tables the provider keeps for the messages."""
+def _thread_ids(rows: list[Row]) -> dict[str, int]:
+    """Each address's thread, numbered in the order of the messages' dates."""
     ids: dict[str, int] = {}
     for row in sorted(rows, key=lambda r: (int(r.get("date", 0) or 0), int(r.get("_id", 0) or 0))):
         ids.setdefault(_digits(row.get("address", "")), len(ids) + 1)
-    canonical = [{"_id": i, "address": a} for a, i in ids.items()]
+    return ids
+
+
+def _threads(content: Mapping[str, list[Row]]) -> dict[str, list[dict[str, Any]]]:
+    """The ``threads`` and ``canonical_addresses`` tables the provider keeps for the messages."""
+    rows = content[SMS]
+    ids = _thread_ids(rows)
     threads = []
     for address, tid in ids.items():
         mine = [r for r in rows if _digits(r.get("address", "")) == address]
@@ -271,43 +472,201 @@ def _threads(rows: list[dict[str, str]]) -> dict[str, list[dict[str, Any]]]:
                 "has_attachment": 0,
             }
         )
-    return {"threads": threads, "canonical_addresses": canonical, "_thread_ids": [{"address": a, "id": i} for a, i in ids.items()]}
+    return {"threads": threads, "canonical_addresses": [{"_id": i, "address": a} for a, i in ids.items()]}
 
 
-def _sms_to_db(row: dict[str, str]) -> dict[str, Any]:
-    return {"date_sent": row.get("date_sent", row.get("date", 0)), "seen": row.get("seen", row.get("read", 0))}
+def _sms_to_db(rows: list[Row]) -> list[dict[str, Any]]:
+    ids = _thread_ids(rows)
+    return [
+        {
+            "thread_id": ids.get(_digits(row.get("address", ""))),
+            "date_sent": row.get("date_sent", row.get("date", 0)),
+            "seen": row.get("seen", row.get("read", 0)),
+        }
+        for row in rows
+    ]
 
 
-SMS_DB: Final = AppDatabase(
-    package="com.android.providers.telephony",
-    name="mmssms.db",
-    schema=(
-        "CREATE TABLE android_metadata (locale TEXT);\n"
-        "INSERT INTO android_metadata VALUES ('en_US');\n"
-        "CREATE TABLE sms (_id INTEGER PRIMARY KEY,thread_id INTEGER,address TEXT,person INTEGER,date INTEGER,"
-        "date_sent INTEGER DEFAULT 0,protocol INTEGER,read INTEGER DEFAULT 0,status INTEGER DEFAULT -1,type INTEGER,"
-        "reply_path_present INTEGER,subject TEXT,body TEXT,service_center TEXT,locked INTEGER DEFAULT 0,"
-        "sub_id INTEGER DEFAULT -1, error_code INTEGER DEFAULT -1,creator TEXT,seen INTEGER DEFAULT 0);\n"
-        "CREATE TABLE threads (_id INTEGER PRIMARY KEY AUTOINCREMENT,date INTEGER DEFAULT 0,"
-        "message_count INTEGER DEFAULT 0,recipient_ids TEXT,snippet TEXT,snippet_cs INTEGER DEFAULT 0,"
-        "read INTEGER DEFAULT 1,archived INTEGER DEFAULT 0,type INTEGER DEFAULT 0,error INTEGER DEFAULT 0,"
-        "has_attachment INTEGER DEFAULT 0);\n"
-        "CREATE TABLE canonical_addresses (_id INTEGER PRIMARY KEY AUTOINCREMENT,address TEXT);\n"
-    ),
-    table="sms",
-    provider="sms",
-    key="_id",
-    columns=_SMS_COLUMNS,
-    to_db=_sms_to_db,
-    derived=_threads,
-    launched_by_app=False,
+SMS_DB: Final = declare(
+    AppDatabase(
+        path=f"{DATA_ROOT}/com.android.providers.telephony/databases/mmssms.db",
+        schema=(
+            "CREATE TABLE android_metadata (locale TEXT);\n"
+            "INSERT INTO android_metadata VALUES ('en_US');\n"
+            "CREATE TABLE sms (_id INTEGER PRIMARY KEY,thread_id INTEGER,address TEXT,person INTEGER,date INTEGER,"
+            "date_sent INTEGER DEFAULT 0,protocol INTEGER,read INTEGER DEFAULT 0,status INTEGER DEFAULT -1,type INTEGER,"
+            "reply_path_present INTEGER,subject TEXT,body TEXT,service_center TEXT,locked INTEGER DEFAULT 0,"
+            "sub_id INTEGER DEFAULT -1, error_code INTEGER DEFAULT -1,creator TEXT,seen INTEGER DEFAULT 0);\n"
+            "CREATE TABLE threads (_id INTEGER PRIMARY KEY AUTOINCREMENT,date INTEGER DEFAULT 0,"
+            "message_count INTEGER DEFAULT 0,recipient_ids TEXT,snippet TEXT,snippet_cs INTEGER DEFAULT 0,"
+            "read INTEGER DEFAULT 1,archived INTEGER DEFAULT 0,type INTEGER DEFAULT 0,error INTEGER DEFAULT 0,"
+            "has_attachment INTEGER DEFAULT 0);\n"
+            "CREATE TABLE canonical_addresses (_id INTEGER PRIMARY KEY AUTOINCREMENT,address TEXT);\n"
+        ),
+        # The thread follows from the address when the image is built.
+        tables=(Table("sms", SMS, to_db=_sms_to_db, not_kept=frozenset({"thread_id"})),),
+        derived=_threads,
+        launched_by_app=False,
+    )
 )
 
-#: Every bound database, by path.
-DATABASES: Final[dict[str, AppDatabase]] = {db.path: db for db in (CALENDAR_DB, EXPENSE_DB, SMS_DB)}
-_BY_DIR: Final[dict[str, list[AppDatabase]]] = {}
-for _db in DATABASES.values():
-    _BY_DIR.setdefault(_db.directory, []).append(_db)
+
+# --- Broccoli: broccoli (Room) -------------------------------------------------------------------
+
+_BROCCOLI_TEXT = ("imageName", "description", "servings", "preparationTime", "source", "ingredients", "directions")
+_FTS_DELETE = "DELETE FROM `recipes_fts` WHERE `docid`=OLD.`rowid`"
+_FTS_INSERT = (
+    "INSERT INTO `recipes_fts`(`docid`, `title`, `description`, `source`, `ingredients`) "
+    "VALUES (NEW.`rowid`, NEW.`title`, NEW.`description`, NEW.`source`, NEW.`ingredients`)"
+)
+
+BROCCOLI_DB: Final = declare(
+    AppDatabase(
+        path=f"{DATA_ROOT}/com.flauschcode.broccoli/databases/broccoli",
+        # Room's schema of the app's database version 1 (Broccoli 1.2.6, the build AndroidWorld
+        # installs: app/schemas/.../BroccoliDatabase/1.json), with the full-text index its search
+        # reads and the triggers with which Room keeps that index in step.
+        schema=_room(
+            "1548e88f42d976a4b4915ca1cfa71e00",
+            "CREATE TABLE `recipes` (`recipeId` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `title` TEXT, `imageName` TEXT, "
+            "`description` TEXT, `servings` TEXT, `preparationTime` TEXT, `source` TEXT, `ingredients` TEXT, `directions` TEXT, "
+            "`favorite` INTEGER NOT NULL)",
+            "CREATE TABLE `categories` (`categoryId` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `name` TEXT)",
+            "CREATE TABLE `recipes_with_categories` (`recipeId` INTEGER NOT NULL, `categoryId` INTEGER NOT NULL, "
+            "PRIMARY KEY(`recipeId`, `categoryId`), FOREIGN KEY(`recipeId`) REFERENCES `recipes`(`recipeId`) "
+            "ON UPDATE NO ACTION ON DELETE CASCADE , FOREIGN KEY(`categoryId`) REFERENCES `categories`(`categoryId`) "
+            "ON UPDATE NO ACTION ON DELETE CASCADE )",
+            "CREATE INDEX `index_recipes_with_categories_recipeId` ON `recipes_with_categories` (`recipeId`)",
+            "CREATE INDEX `index_recipes_with_categories_categoryId` ON `recipes_with_categories` (`categoryId`)",
+            "CREATE VIRTUAL TABLE `recipes_fts` USING FTS4(`title` TEXT, `description` TEXT, `source` TEXT, `ingredients` TEXT, "
+            "tokenize=unicode61 `tokenchars=#`, content=`recipes`)",
+            *(
+                f"CREATE TRIGGER room_fts_content_sync_recipes_fts_{when}_{what} {when} {what} ON `recipes` BEGIN {body}; END"
+                for when, what, body in (
+                    ("BEFORE", "UPDATE", _FTS_DELETE),
+                    ("BEFORE", "DELETE", _FTS_DELETE),
+                    ("AFTER", "UPDATE", _FTS_INSERT),
+                    ("AFTER", "INSERT", _FTS_INSERT),
+                )
+            ),
+        ),
+        # The app saves an empty field as an empty string, as AndroidWorld's rows do.
+        tables=(
+            Table(
+                "recipes",
+                BROCCOLI_RECIPES,
+                defaults={
+                    k: "" for k in ("imageName", "description", "servings", "preparationTime", "source", "ingredients", "directions")
+                },
+            ),
+        ),
+    )
+)
+
+
+# --- Tasks.org: database (Room) --------------------------------------------------------------------
+
+TASKS_DB: Final = declare(
+    AppDatabase(
+        path=f"{DATA_ROOT}/org.tasks/databases/database",
+        schema=_room(
+            "a4e2c9d1b7f34e0c8d6a5b3f1e9c7d20",
+            "CREATE TABLE `tasks` (`_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `title` TEXT, "
+            "`importance` INTEGER NOT NULL, `dueDate` INTEGER NOT NULL, `hideUntil` INTEGER NOT NULL, "
+            "`created` INTEGER NOT NULL, `modified` INTEGER NOT NULL, `completed` INTEGER NOT NULL, "
+            "`deleted` INTEGER NOT NULL, `notes` TEXT, `estimatedSeconds` INTEGER NOT NULL, "
+            "`elapsedSeconds` INTEGER NOT NULL, `timerStart` INTEGER NOT NULL, `notificationFlags` INTEGER NOT NULL, "
+            "`lastNotified` INTEGER NOT NULL, `recurrence` TEXT, `repeat_from` INTEGER NOT NULL DEFAULT 0, "
+            "`calendarUri` TEXT, `remoteId` TEXT, `collapsed` INTEGER NOT NULL, `parent` INTEGER NOT NULL, "
+            "`order` INTEGER, `read_only` INTEGER NOT NULL DEFAULT 0)",
+            "CREATE INDEX `t_rid` ON `tasks` (`remoteId`)",
+            "CREATE INDEX `active_and_visible` ON `tasks` (`completed`, `deleted`, `hideUntil`)",
+            "CREATE TABLE `tagdata` (`_id` INTEGER PRIMARY KEY AUTOINCREMENT, `remoteId` TEXT, `name` TEXT, "
+            "`color` INTEGER, `tagOrdering` TEXT, `td_icon` INTEGER, `td_order` INTEGER NOT NULL)",
+            "CREATE TABLE `tags` (`_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `task` INTEGER NOT NULL, "
+            "`name` TEXT, `tag_uid` TEXT, `task_uid` TEXT, FOREIGN KEY(`task`) REFERENCES `tasks`(`_id`) "
+            "ON UPDATE NO ACTION ON DELETE CASCADE)",
+            "CREATE INDEX `tag_task` ON `tags` (`task`)",
+            "CREATE TABLE `alarms` (`_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `task` INTEGER NOT NULL, "
+            "`time` INTEGER NOT NULL, `type` INTEGER NOT NULL DEFAULT 0, `repeat` INTEGER NOT NULL DEFAULT 0, "
+            "`interval` INTEGER NOT NULL DEFAULT 0, FOREIGN KEY(`task`) REFERENCES `tasks`(`_id`) "
+            "ON UPDATE NO ACTION ON DELETE CASCADE)",
+            "CREATE TABLE `filters` (`_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `title` TEXT, `sql` TEXT, "
+            "`values` TEXT, `criterion` TEXT, `f_color` INTEGER, `f_icon` INTEGER, `f_order` INTEGER NOT NULL)",
+            "CREATE TABLE `caldav_lists` (`cdl_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `cdl_account` TEXT, "
+            "`cdl_uuid` TEXT, `cdl_name` TEXT, `cdl_color` INTEGER NOT NULL, `cdl_ctag` TEXT, `cdl_url` TEXT, "
+            "`cdl_icon` INTEGER, `cdl_order` INTEGER NOT NULL, `cdl_access` INTEGER NOT NULL DEFAULT 0, "
+            "`cdl_last_sync` INTEGER NOT NULL DEFAULT 0)",
+            "INSERT INTO caldav_lists VALUES (1, 'local', 'default', 'My Tasks', 0, NULL, NULL, NULL, -1, 0, 0)",
+        ),
+        tables=(
+            Table(
+                "tasks",
+                TASKS_ORG_TASKS,
+                # A new task has no priority (Tasks.org's NONE is 3) and a fresh remote id.
+                defaults={"title": "", "importance": 3, "remoteId": ""},
+            ),
+        ),
+    )
+)
+
+
+# --- OpenTracks: database.db (SQLiteOpenHelper) -------------------------------------------------------
+
+OPENTRACKS_DB: Final = declare(
+    AppDatabase(
+        path=f"{DATA_ROOT}/de.dennisguse.opentracks/databases/database.db",
+        schema=(
+            "CREATE TABLE android_metadata (locale TEXT);\n"
+            "INSERT INTO android_metadata VALUES ('en_US');\n"
+            "CREATE TABLE tracks (_id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, description TEXT, category TEXT, "
+            "starttime INTEGER, stoptime INTEGER, numpoints INTEGER, totaldistance FLOAT, totaltime INTEGER, "
+            "movingtime INTEGER, avgspeed FLOAT, avgmovingspeed FLOAT, maxspeed FLOAT, minelevation FLOAT, "
+            "maxelevation FLOAT, elevationgain FLOAT, icon TEXT, uuid BLOB, elevationloss FLOAT, "
+            "starttime_offset INTEGER, activity_type TEXT);\n"
+            "CREATE UNIQUE INDEX track_uuid_index ON tracks(uuid);\n"
+            "CREATE TABLE trackpoints (_id INTEGER PRIMARY KEY AUTOINCREMENT, trackid INTEGER NOT NULL, longitude INTEGER, "
+            "latitude INTEGER, time INTEGER, elevation FLOAT, accuracy FLOAT, speed FLOAT, bearing FLOAT, "
+            "sensor_heartrate FLOAT, sensor_cadence FLOAT, sensor_power FLOAT, elevation_gain FLOAT, elevation_loss FLOAT, "
+            "type TEXT, sensor_distance FLOAT, accuracy_vertical FLOAT, "
+            "FOREIGN KEY (trackid) REFERENCES tracks(_id) ON UPDATE CASCADE ON DELETE CASCADE);\n"
+            "CREATE INDEX trackpoints_trackid_index ON trackpoints(trackid);\n"
+            "CREATE TABLE markers (_id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, description TEXT, category TEXT, "
+            "icon TEXT, trackid INTEGER NOT NULL, length FLOAT, duration INTEGER, longitude INTEGER, latitude INTEGER, "
+            "time INTEGER, elevation FLOAT, accuracy FLOAT, bearing FLOAT, photoUrl TEXT, "
+            "FOREIGN KEY (trackid) REFERENCES tracks(_id) ON UPDATE CASCADE ON DELETE CASCADE);\n"
+            "CREATE INDEX markers_trackid_index ON markers(trackid);\n"
+        ),
+        tables=(
+            Table(
+                "tracks",
+                OPENTRACKS_TRACKS,
+                # What the app writes for a track, where the schema allows NULL (only the icon
+                # and the uuid may stay NULL).
+                defaults={
+                    "name": "",
+                    "description": "",
+                    "category": "",
+                    "activity_type": "",
+                    "starttime": 0,
+                    "stoptime": 0,
+                    "numpoints": 0,
+                    "totaldistance": 0.0,
+                    "totaltime": 0,
+                    "movingtime": 0,
+                    "avgspeed": 0.0,
+                    "avgmovingspeed": 0.0,
+                    "maxspeed": 0.0,
+                    "minelevation": 0.0,
+                    "maxelevation": 0.0,
+                    "elevationgain": 0.0,
+                    "elevationloss": 0.0,
+                    "starttime_offset": 0,
+                },
+            ),
+        ),
+    )
+)
 
 
 # --- presence ------------------------------------------------------------------------------------
@@ -315,7 +674,12 @@ for _db in DATABASES.values():
 
 def _flags(phone: Phone, db: AppDatabase) -> dict[str, Any]:
     """The database's state kept with its owner's data (so snapshots and ``pm clear`` cover it)."""
-    owner = phone.state.app_data.setdefault(db.package, {})
+    store = phone.state.app_data
+    owner = store.get(db.package)
+    if owner is None:
+        # The app's own data starts as the app would start it, not as an empty dict.
+        app = phone.apps.get(db.package)
+        owner = store[db.package] = app.initial_data() if app is not None else {}
     flags: dict[str, Any] = owner.setdefault("databases", {}).setdefault(db.name, {})
     return flags
 
@@ -336,13 +700,26 @@ def present(phone: Phone, db: AppDatabase) -> bool:
     return bool(owner.get("databases", {}).get(db.name, {}).get("present", True))
 
 
+def _exists(phone: Phone, db: AppDatabase) -> bool:
+    """Whether there is a file at the database's path (a database, or bytes written there)."""
+    return db.path in phone.state.files or present(phone, db)
+
+
+def _forget(phone: Phone, db: AppDatabase) -> None:
+    """The database and the app's rows in it go (``rm``, ``pm clear``)."""
+    for provider in db.providers:
+        phone.state.content[provider] = []
+    flags = _flags(phone, db)
+    flags.pop("base", None)
+    flags.update(present=False)
+    phone.state.files.pop(db.path, None)
+
+
 def app_data_cleared(phone: Phone, package: str) -> None:
     """``pm clear``: the app's databases go with its data (and their rows with them)."""
     for db in DATABASES.values():
         if db.package == package:
-            phone.state.content[db.provider] = []
-            _flags(phone, db).update(present=False)
-            phone.state.files.pop(db.path, None)
+            _forget(phone, db)
             phone.state.mtimes.pop(db.path, None)
     folder = f"{DATA_ROOT}/{package}/"
     phone.state.dirs = {d for d in phone.state.dirs if not d.startswith(folder)}
@@ -363,21 +740,24 @@ def app_launched(phone: Phone, package: str) -> None:
 
 
 def owns(path: str) -> bool:
-    """Whether ``path`` is a bound database."""
+    """Whether ``path`` is a declared database."""
     return path in DATABASES
 
 
 def listing(phone: Phone, directory: str) -> list[str]:
-    """The bound databases present in ``directory`` (with ``/data/data`` and each package folder)."""
+    """What the databases put in ``directory``: the files present there, the folders on the way
+    to them, and under ``/data/data`` the installed packages."""
     directory = directory.rstrip("/") or "/"
-    names = [db.name for db in _BY_DIR.get(directory, ()) if present(phone, db) or db.path in phone.state.files]
+    prefix = directory + "/"
+    names: set[str] = set()
+    for db in DATABASES.values():
+        if directory == DATA_ROOT and _installed(phone, db):
+            names.add(db.package)
+        if db.path.startswith(prefix) and _exists(phone, db):
+            names.add(db.path[len(prefix) :].split("/", 1)[0])
     if directory == DATA_ROOT:
-        names += sorted({db.package for db in DATABASES.values() if _installed(phone, db)} | set(phone.apps))
-    elif posixpath.dirname(directory) == DATA_ROOT and any(
-        db.package == posixpath.basename(directory) and (present(phone, db) or db.path in phone.state.files) for db in DATABASES.values()
-    ):
-        names.append("databases")
-    return names
+        names.update(phone.apps)
+    return sorted(names)
 
 
 def is_dir(phone: Phone, directory: str) -> bool:
@@ -388,7 +768,8 @@ def is_dir(phone: Phone, directory: str) -> bool:
     if posixpath.dirname(directory) == DATA_ROOT:
         package = posixpath.basename(directory)
         return package in phone.apps or any(db.package == package and _installed(phone, db) for db in DATABASES.values())
-    return directory in _BY_DIR and bool(listing(phone, directory))
+    prefix = directory + "/"
+    return any(db.path.startswith(prefix) and _exists(phone, db) for db in DATABASES.values())
 
 
 def mtime(phone: Phone, path: str) -> float | None:
@@ -396,12 +777,15 @@ def mtime(phone: Phone, path: str) -> float | None:
     return phone.state.mtimes.get(path)
 
 
-def _rows(phone: Phone, db: AppDatabase) -> list[dict[str, str]]:
-    return phone.state.content.setdefault(db.provider, [])
+# --- images ------------------------------------------------------------------------------------------
 
 
-def _signature(rows: list[dict[str, str]]) -> bytes:
-    return hashlib.blake2b(repr(rows).encode("utf-8", "surrogateescape"), digest_size=16).digest()
+def _content(phone: Phone, db: AppDatabase) -> dict[str, list[Row]]:
+    return {provider: phone.state.content.setdefault(provider, []) for provider in db.providers}
+
+
+def _signature(content: Mapping[str, list[Row]], base: str | None) -> bytes:
+    return hashlib.blake2b(repr((content, base)).encode("utf-8", "surrogateescape"), digest_size=16).digest()
 
 
 class _Cache:
@@ -421,40 +805,99 @@ def _cache(phone: Phone) -> _Cache:
     return cache
 
 
-def _value(column: Column, value: Any) -> Any:
+def _number(kind: str, value: Any) -> int | float | None:
+    """``value`` as an INTEGER or REAL column holds it, or ``None`` if it is no finite number."""
+    text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+    number: int | float
+    try:
+        number = float(text) if kind == "REAL" else int(text)
+    except ValueError:
+        try:
+            number = float(text)
+        except ValueError:
+            return None
+        if kind == "INTEGER":
+            if not math.isfinite(number):
+                return None
+            number = int(number)
+    if isinstance(number, float) and math.isnan(number):
+        return None
+    return number
+
+
+def _from_provider(column: Column, value: str | None) -> Any:
+    """A provider row's string as the column stores it (its default when missing or unusable)."""
     if value is None:
         return column.default
-    if column.kind == "INTEGER":
+    if column.kind in ("INTEGER", "REAL"):
+        number = _number(column.kind, value)
+        return column.default if number is None else number
+    if column.kind == "BLOB":
         try:
-            return int(str(value))
+            return bytes.fromhex(value)
         except ValueError:
-            try:
-                return int(float(str(value)))
-            except (ValueError, OverflowError):  # text, NaN, infinity
-                return column.default
-    return str(value)
+            return value.encode("utf-8", "surrogateescape")
+    return value
 
 
-def build(db: AppDatabase, rows: list[dict[str, str]]) -> bytes:
-    """The database image holding ``rows`` (provider rows), made with SQLite itself."""
+def _from_db(column: Column, value: Any) -> Any:
+    """A value read from the database as the app reads the column: a wrong type becomes the
+    column's default (text in a number column), never text where the app expects a number."""
+    if value is None:
+        return None
+    if column.kind in ("INTEGER", "REAL"):
+        number = _number(column.kind, value)
+        return column.default if number is None else number
+    if column.kind == "BLOB":
+        return value if isinstance(value, bytes) else str(value).encode()
+    return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else str(value)
+
+
+def _text(value: Any) -> str:
+    """A database value as the provider row keeps it."""
+    if isinstance(value, bytes):
+        return value.hex()
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def build(db: AppDatabase, content: Mapping[str, list[Row]], base: str | None = None) -> bytes:
+    """The database image holding ``content`` (provider table -> rows), made with SQLite itself.
+
+    Args:
+        db: the database.
+        content: the rows of its bound provider tables (a table left out is empty).
+        base: the database as last written, without the bound tables' rows (:func:`parse`
+            keeps it where it differs from the declared schema); ``None``: the schema.
+    """
     con = sqlite3.connect(":memory:")
     try:
-        con.executescript(db.schema)
-        derived = db.derived(rows)
-        thread_ids = {r["address"]: r["id"] for r in derived.pop("_thread_ids", [])}
-        names = [db.key, *(c.name for c in db.columns)]
-        insert = f"INSERT INTO `{db.table}` ({', '.join(f'`{n}`' for n in names)}) VALUES ({', '.join('?' * len(names))})"
-        for row in rows:
-            special = db.to_db(row)
-            if thread_ids and "thread_id" not in row:
-                special["thread_id"] = thread_ids.get(_digits(row.get("address", "")))
-            values = [_value(Column(db.key, "INTEGER"), row.get("_id"))]
-            for column in db.columns:
-                values.append(_value(column, special.get(column.name, row.get(column.name))))
-            con.execute(insert, values)
-        for table, table_rows in derived.items():
-            for extra in table_rows:
-                con.execute(f"INSERT INTO `{table}` ({', '.join(extra)}) VALUES ({', '.join('?' * len(extra))})", list(extra.values()))
+        con.executescript(base if base is not None else db.schema)
+        if base is not None and "writable_schema" in base:
+            # A dump writes a virtual table (Broccoli's full-text index) into sqlite_master,
+            # which SQLite reads only with a fresh schema: reload it.
+            con.deserialize(con.serialize())
+        for layout in db._layouts:
+            name = _quote(layout.table.name)
+            con.execute(f"DELETE FROM {name}")
+            actual = [row[1] for row in con.execute(f"PRAGMA table_info({name})")]
+            declared = {c.name: c for c in (layout.key, *layout.columns)}
+            rows = list(content.get(layout.table.provider, ()))
+            overrides = layout.table.to_db(rows) if layout.table.to_db else [{}] * len(rows)
+            insert = f"INSERT INTO {name} ({', '.join(map(_quote, actual))}) VALUES ({', '.join('?' * len(actual))})"
+            for row, special in zip(rows, overrides, strict=True):
+                values = []
+                for column_name in actual:
+                    key = column_name == layout.key.name
+                    raw = (row.get("_id") or None) if key else special.get(column_name, row.get(column_name))
+                    column = declared.get(column_name)
+                    # A column a pushed database added keeps its values as they were read.
+                    values.append(raw if column is None else _from_provider(column, None if raw is None else str(raw)))
+                con.execute(insert, values)
+        for table, extra_rows in (db.derived(content) if db.derived else {}).items():
+            con.execute(f"DELETE FROM {_quote(table)}")
+            for extra in extra_rows:
+                columns = ", ".join(map(_quote, extra))
+                con.execute(f"INSERT INTO {_quote(table)} ({columns}) VALUES ({', '.join('?' * len(extra))})", list(extra.values()))
         con.commit()
         return con.serialize()
     finally:
@@ -462,93 +905,108 @@ def build(db: AppDatabase, rows: list[dict[str, str]]) -> bytes:
 
 
 def read(phone: Phone, path: str) -> bytes | None:
-    """The file at bound path ``path``: the image of its rows (cached), the bytes last written
-    there if they were not a database, or ``None`` when the database does not exist."""
+    """The file at declared path ``path``: the image of its rows (cached), the bytes last
+    written there if they were not a database, or ``None`` when the database does not exist."""
     db = DATABASES[path]
     written = phone.state.files.get(path)
     if written is not None:
         return written
     if not present(phone, db):
         return None
-    rows = _rows(phone, db)
-    signature = _signature(rows)
+    content = _content(phone, db)
+    base = phone.state.app_data.get(db.package, {}).get("databases", {}).get(db.name, {}).get("base")
+    signature = _signature(content, base)
     cache = _cache(phone)
     hit = cache.images.get(path)
     if hit is not None and hit[0] == signature:
         return hit[1]
-    image = build(db, rows)
+    image = build(db, content, base)
     cache.images[path] = (signature, image)
     return image
 
 
-def parse(db: AppDatabase, image: bytes) -> list[dict[str, str]] | None:
-    """The provider rows held in ``image``, or ``None`` if it is not a database with the bound
-    table (the caller then keeps the bytes as they are and the app's rows as they were)."""
+def _parse(db: AppDatabase, image: bytes) -> tuple[dict[str, list[Row]], str | None] | None:
     if not image:
         return None
     con = sqlite3.connect(":memory:")
     try:
         con.deserialize(image)
         con.row_factory = sqlite3.Row
-        found = con.execute(f"SELECT * FROM `{db.table}`").fetchall()
-    except (sqlite3.DatabaseError, OverflowError, ValueError):
+        found = {layout.table.name: con.execute(f"SELECT * FROM {_quote(layout.table.name)}").fetchall() for layout in db._layouts}
+        dump = _dump(con, (*(t.name for t in db.tables), *db._derived_tables))
+    except (sqlite3.Error, OverflowError, ValueError):
         return None
     finally:
         con.close()
-    known = {c.name: c for c in db.columns}
-    rows = []
-    for record in found:
-        values = dict(record)
-        key = _value(Column(db.key, "INTEGER"), values.pop(db.key, None))
-        row: dict[str, str] = {"_id": str(key) if key else ""}
-        special = db.from_db(values)
-        for name, value in values.items():
-            if name in db.renamed or (name == "thread_id" and db is SMS_DB):
-                continue  # renamed, or derived from the address when the image is built
-            column = known.get(name)
-            # A value of the wrong type reads as the app would default it, never as text where
-            # the app expects a number.
-            kept = _value(column, value) if column is not None else value
-            if kept is not None:
-                row[name] = str(kept)
-        row.update(special)
-        rows.append(row)
-    return rows
+    content: dict[str, list[Row]] = {}
+    for layout in db._layouts:
+        table = layout.table
+        known = {c.name: c for c in layout.columns}
+        rows = content[table.provider] = []
+        for record in found[table.name]:
+            values = dict(record)
+            key = _from_db(layout.key, values.pop(layout.key.name, None))
+            row: Row = {"_id": "" if key is None else _text(key)}
+            special = table.from_db(values) if table.from_db else {}
+            for name, value in values.items():
+                if name in table.not_kept:
+                    continue
+                column = known.get(name)
+                kept = _from_db(column, value) if column is not None else value
+                if kept is not None:
+                    row[name] = _text(kept)
+            row.update(special)
+            rows.append(row)
+    return content, (None if dump == db._empty_dump else dump)
+
+
+def parse(db: AppDatabase, image: bytes) -> dict[str, list[Row]] | None:
+    """The provider rows held in ``image`` (provider table -> rows), or ``None`` if it is not a
+    database holding every bound table (the caller then keeps the bytes as they are and the
+    app's rows as they were)."""
+    parsed = _parse(db, image)
+    return None if parsed is None else parsed[0]
 
 
 def write(phone: Phone, path: str, data: bytes) -> None:
-    """A new file at bound path ``path`` (a push, a ``sqlite3`` write): its rows become the app's.
+    """A new file at declared path ``path`` (a push, a ``sqlite3`` write): its rows become the app's.
 
-    Bytes that are not a database with the bound table are kept as the file's content (reads
+    Bytes that are not a database with every bound table are kept as the file's content (reads
     see them, as a device's would) and leave the app's rows untouched.
     """
     db = DATABASES[path]
-    rows = parse(db, data)
+    parsed = _parse(db, data)
     flags = _flags(phone, db)
     phone.state.mtimes[path] = phone.state.clock
-    if rows is None:
+    flags.update(present=True)
+    if parsed is None:
         phone.state.files[path] = bytes(data)
-        flags.update(present=True)
         phone.invalidate()
         return
+    content, base = parsed
     phone.state.files.pop(path, None)
-    for row in rows:
-        if not row["_id"]:
-            row["_id"] = str(phone.new_id())  # a row without a key gets one, as AUTOINCREMENT gives
-    phone.state.content[db.provider] = rows
-    flags.update(present=True)
+    if base is None:
+        flags.pop("base", None)
+    else:
+        flags["base"] = base
+    ids = [phone.state.next_id]
+    for provider, rows in content.items():
+        for row in rows:
+            if not row["_id"]:
+                row["_id"] = str(phone.new_id())  # a row without a key gets one, as AUTOINCREMENT gives
+            with contextlib.suppress(ValueError):
+                ids.append(int(row["_id"]))
+        phone.state.content[provider] = rows
     # Ids from the pushed database must not be handed out again by the phone's counter.
-    phone.state.next_id = max([phone.state.next_id, *(int(r["_id"]) for r in rows)])
+    phone.state.next_id = max(ids)
     phone.invalidate()
 
 
 def remove(phone: Phone, path: str) -> None:
-    """``rm`` of a bound database: the file goes, and the app's rows with it (the app makes a
-    new, empty database on its next start)."""
+    """``rm`` of a declared database: the file goes, and the app's rows with it (the app makes
+    a new, empty database on its next start)."""
     db = DATABASES[path]
-    phone.state.files.pop(path, None)
-    phone.state.content[db.provider] = []
-    _flags(phone, db).update(present=False)
+    _forget(phone, db)
     phone.state.dirs.add(db.directory)  # `rm -r databases/*` keeps the folder
     phone.invalidate()
 

@@ -23,6 +23,9 @@ URIS: Final[dict[str, tuple[str, dict[str, str]]]] = {
     "content://com.google.android.deskclock/alarms": ("alarms", {}),
     "content://com.simplemobiletools.calendar.pro/events": ("calendar_events", {}),
     "content://com.arduia.expense/expenses": ("expenses", {}),
+    "content://com.flauschcode.broccoli/recipes": ("broccoli_recipes", {}),
+    "content://org.tasks/tasks": ("tasksorg_tasks", {}),
+    "content://de.dennisguse.opentracks.content/tracks": ("opentracks_tracks", {}),
 }
 
 CONTACTS_URI: Final = "content://com.android.contacts/data/phones"
@@ -34,6 +37,12 @@ ALARMS_URI: Final = "content://com.google.android.deskclock/alarms"
 CALENDAR_URI: Final = "content://com.simplemobiletools.calendar.pro/events"
 #: Pro Expense's expenses: ``name``, ``amount`` (in cents), ``category``, ``note``, ``created_at`` (ms).
 EXPENSES_URI: Final = "content://com.arduia.expense/expenses"
+#: Tasks.org's tasks: the columns of its ``tasks`` table (``title``, ``importance``, ``dueDate``,
+#: ``hideUntil``, ``completed`` in ms, ...; a NULL column is a missing key).
+TASKS_URI: Final = "content://org.tasks/tasks"
+#: OpenTracks' tracks: the columns of its ``tracks`` table (``name``, ``category``,
+#: ``starttime`` and ``totaltime`` in ms, ``totaldistance`` in metres, speeds in m/s, ...).
+TRACKS_URI: Final = "content://de.dennisguse.opentracks.content/tracks"
 
 
 def resolve(uri: str) -> tuple[str, dict[str, str]]:

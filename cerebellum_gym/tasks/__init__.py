@@ -5,7 +5,7 @@ Importing this package registers every bundled task.
 
 from __future__ import annotations
 
-from cerebellum_gym.tasks import calendar, clock, contacts, expense, files, markor, media, sms, system
+from cerebellum_gym.tasks import calendar, clock, contacts, expense, files, markor, media, opentracks, recipe, sms, system, tasks_org
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.registry import (
     TASKS,
@@ -32,8 +32,11 @@ __all__ = [
     "make_task",
     "markor",
     "media",
+    "opentracks",
+    "recipe",
     "register_task",
     "sms",
     "system",
     "task_names",
+    "tasks_org",
 ]

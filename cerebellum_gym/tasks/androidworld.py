@@ -101,7 +101,10 @@ def _call(what: str, task: str, fn: Any, *args: Any, device: AndroidWorldDevice 
     from cerebellum_gym.devices.androidworld import device_answer, infra_error
 
     try:
-        return fn(*args)
+        if device is None:
+            return fn(*args)
+        with device.simulated_time():  # the embedded simulator's clock; real time elsewhere
+            return fn(*args)
     except CerebellumError:
         raise
     except Exception as exc:
@@ -119,6 +122,40 @@ def _call(what: str, task: str, fn: Any, *args: Any, device: AndroidWorldDevice 
             output = answered.output if isinstance(answered.output, bytes) else str(answered.output or "").encode()
             said = f" (the device answered status {answered.returncode}: {output.decode('utf-8', 'replace').strip()[:300]!r})"
         raise TaskError(f"{where} failed: {type(exc).__name__}: {exc}{said}") from exc
+
+
+#: Result groups ("families") of AndroidWorld's tasks, by the first app a task names: the apps'
+#: families as the simulator names its own, so a family reads the same on both.
+APP_FAMILIES: Final = {
+    "audio recorder": "audio",
+    "broccoli app": "recipe",
+    "camera": "camera",
+    "chrome": "browser",
+    "clipper": "system",
+    "clock": "clock",
+    "contacts": "contacts",
+    "files": "files",
+    "joplin": "joplin",
+    "markor": "markor",
+    "open tracks sports tracker": "sports_tracker",
+    "osmand": "osmand",
+    "pro expense": "expense",
+    "retro music": "music",
+    "settings": "system",
+    "simple calendar pro": "calendar",
+    "simple draw pro": "drawing",
+    "simple gallery pro": "gallery",
+    "simple sms messenger": "sms",
+    "tasks": "tasks",
+    "vlc": "vlc",
+}
+
+
+def app_family(app: str) -> str:
+    """The result group of an AndroidWorld task whose first app is ``app`` (:data:`APP_FAMILIES`;
+    another app's name, lower case with underscores)."""
+    key = app.strip().lower()
+    return APP_FAMILIES.get(key) or (key.replace(" ", "_") or "androidworld")
 
 
 def _complexity(value: Any) -> float:
@@ -157,9 +194,29 @@ def _judge_owner(aw_class: Any) -> str:
     return ""
 
 
-class _NoOracle(Oracle):
-    def act(self, screen: Any) -> str:
-        raise TaskError("AndroidWorld tasks have no scripted oracle in cerebellum-gym")
+def mirror_class(name: str) -> type[Task] | None:
+    """The simulator's task that mirrors AndroidWorld's task ``name`` (its ``mirrors``), or ``None``."""
+    import cerebellum_gym.tasks  # noqa: F401  (registers the bundled tasks)
+    from cerebellum_gym.tasks.registry import TASKS
+
+    same_name = TASKS.get(name)
+    if same_name is not None and same_name.mirrors == name:
+        return same_name
+    return next((cls for cls in TASKS.values() if cls.mirrors == name), None)
+
+
+def mirrored_tasks() -> list[str]:
+    """AndroidWorld's tasks the simulator mirrors: those with an oracle, and the ones that run,
+    on the embedded simulator."""
+    import cerebellum_gym.tasks  # noqa: F401  (registers the bundled tasks)
+    from cerebellum_gym.tasks.registry import TASKS
+
+    return sorted({cls.mirrors for cls in TASKS.values() if cls.mirrors})
+
+
+#: Judges (by defining class) of tasks whose goal is to open an app: with ``open_target_app`` they
+#: still start on the home screen, or pre-opening would solve them.
+OPENS_AN_APP: Final = frozenset({"OpenAppTaskEval", "TurnOnWifiAndOpenApp"})
 
 
 class AndroidWorldTask(Task):
@@ -181,6 +238,7 @@ class AndroidWorldTask(Task):
         super().__init__(params)
         self._live: Any = None  # the initialized TaskEval
         self._preview: Any = None  # an uninitialized one, for the goal before initialize
+        self._device: AndroidWorldDevice | None = None  # where it was initialized (for the oracle)
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
@@ -225,11 +283,15 @@ class AndroidWorldTask(Task):
         aw_device = _aw_device(device, self.name)
         go_home = bool(getattr(self._live, "start_on_home_screen", True))
         aw_device.reset_env(go_home=go_home)
+        if aw_device.open_target_app and self.app and _judge_owner(self.aw_class) not in OPENS_AN_APP:
+            # The card's live eval: the target app pre-opened.
+            aw_device.open_app(self.app)
 
     def initialize(self, device: Device) -> None:
         aw_device = _aw_device(device, self.name)
         tear_down_active(device)
         self._live = None
+        self._device = aw_device
         live = self.aw_class(dict(self.params))  # fresh: a TaskEval initializes only once
         # Registered before it runs: a set-up that fails half-way is still torn down.
         _LIVE[device] = live
@@ -254,7 +316,45 @@ class AndroidWorldTask(Task):
             tear_down_active(device)
 
     def oracle(self) -> Oracle:
-        return _NoOracle()
+        """The simulator's scripted oracle for the task it mirrors, on AndroidWorld's parameters
+        for this episode, on the embedded simulator.
+
+        The oracle reads the simulator's labelled screens and its task's record of the start
+        state (taken here from the phone, after AndroidWorld's ``initialize_task``), so it
+        exists only where the device is the simulator in this process.
+
+        Raises:
+            TaskError: not initialized; the device is an emulator (or an env of the caller's);
+                the simulator does not mirror this task; or AndroidWorld's parameters do not
+                map onto the mirror's.
+        """
+        device = self._device
+        if device is None or self._live is None:
+            raise TaskError(f"{self.name}: reset the env (initialize the task) before asking for its oracle")
+        in_process = getattr(device, "in_process", None)
+        if in_process is None:
+            raise TaskError(
+                f"AndroidWorld task {self.name!r} has no scripted oracle on this device ({device.device_backend}): "
+                "the oracles are the simulator's own, acting on its screens and reading its start state, so they run "
+                "only on the embedded simulator (Cerebellum-AndroidWorld-v0 with no emulator named), for the "
+                f"{len(mirrored_tasks())} AndroidWorld tasks it mirrors"
+            )
+        mirror = mirror_class(self.name)
+        if mirror is None:
+            raise TaskError(
+                f"AndroidWorld task {self.name!r} has no scripted oracle: the simulator does not mirror it "
+                "(mirrored: cerebellum_gym.tasks.androidworld.mirrored_tasks())"
+            )
+        try:
+            sim_task = mirror(mirror.from_androidworld(dict(self.params)))
+        except Exception as exc:
+            raise TaskError(
+                f"{self.name}: AndroidWorld's parameters {self.params!r} do not map onto the simulator's {mirror.name}: "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
+        with in_process.lock:
+            sim_task.baseline(in_process.phone)
+        return sim_task.oracle()
 
     def __repr__(self) -> str:
         return f"AndroidWorld:{self.name}({self.params!r})"
@@ -309,11 +409,13 @@ def _adapter(aw_class: Any, family: str) -> type[AndroidWorldTask]:
     name = str(aw_class.__name__)
     sample = _sample(aw_class)
     owner = _judge_owner(aw_class)
+    app = _first_app(sample) or _first_app(aw_class)
     attrs: dict[str, Any] = {
         "name": name,
         "aw_class": aw_class,
         "aw_family": family,
-        "app": _first_app(sample) or _first_app(aw_class),
+        "family": app_family(app),
+        "app": app,
         "complexity": _complexity(getattr(sample, "complexity", getattr(aw_class, "complexity", 1.0))),
         "template": _template(aw_class, sample),
         "judge_side_effect_free": owner in SIDE_EFFECT_FREE_JUDGES,
@@ -351,4 +453,14 @@ def task_class(name: str, family: str = DEFAULT_FAMILY) -> type[AndroidWorldTask
     return _adapter(registry[name], family)
 
 
-__all__ = ["SIDE_EFFECT_FREE_JUDGES", "AndroidWorldTask", "task_class", "task_classes", "tear_down_active"]
+__all__ = [
+    "APP_FAMILIES",
+    "SIDE_EFFECT_FREE_JUDGES",
+    "AndroidWorldTask",
+    "app_family",
+    "mirror_class",
+    "mirrored_tasks",
+    "task_class",
+    "task_classes",
+    "tear_down_active",
+]

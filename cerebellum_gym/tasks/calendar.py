@@ -3,6 +3,7 @@ table that AndroidWorld pulls with root sqlite)."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, ClassVar
@@ -12,6 +13,7 @@ import numpy as np
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device, Row
 from cerebellum_gym.tasks import awdata
+from cerebellum_gym.tasks.answers import Expected, score_answer
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import fraction, fuzzy_match, same_items
 from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
@@ -175,10 +177,15 @@ class AddEventOracle(CalendarOracle):
             return self.type_into(screen, node, hit[0], value)
         return self.tap(label_for(screen, text="OK") or "")
 
+    #: The repetition to pick (the picker's name), or ``None`` to leave it as it is.
+    repetition: str | None = None
+
     def act(self, screen: LabelledScreen) -> str:
         if self.saved:
             return "F"
         dialog = screen.root.find(resource_id="android:id/alertTitle")
+        if dialog is not None and dialog.text == "Repetition" and self.repetition is not None:
+            return self.tap(label_for(screen, text=self.repetition) or "")
         if dialog is not None:
             return self.fill(screen, self.pending)
         if self.title(screen) == "New Event":
@@ -197,6 +204,12 @@ class AddEventOracle(CalendarOracle):
                     if screen.root.find(text=shown) is None or not any(n.text == shown for n in hit[1].iter()):
                         self.pending = values
                         return self.tap(hit[0])
+            if self.repetition is not None:
+                hit = find(screen, by_id(f"{CAL_PACKAGE}:id/event_repetition"))
+                if hit is None:
+                    return self.scroll_search(screen)
+                if not any(n.text == self.repetition for n in hit[1].iter()):
+                    return self.tap(hit[0])
             self.saved = True
             return self.tap(label_for(screen, desc="Save") or "")
         step = self.to_day(screen)
@@ -315,6 +328,74 @@ class SimpleCalendarAddOneEventRelativeDay(_AddEvent):
     )
 
     days = (16, 21)  # this Monday to this Saturday
+
+
+@register_task
+class SimpleCalendarAddOneEventInTwoWeeks(_AddEvent):
+    name = "SimpleCalendarAddOneEventInTwoWeeks"
+    mirrors = "SimpleCalendarAddOneEventInTwoWeeks"
+    template = (
+        "In Simple Calendar Pro, create a calendar event in two weeks from today at {hour}h with the title '{event_title}' "
+        "and the description '{event_description}'. The event should last for {duration_mins} mins."
+    )
+
+    days = (29, 29)  # today, October 15, and 14 days
+
+
+#: AndroidWorld's repetitions (``_REPEAT_INTERVALS``): the goal's word -> (the app's choice, seconds).
+REPEATS: dict[str, tuple[str, int]] = {"daily": ("Daily", 24 * 3600), "weekly": ("Weekly", 7 * 24 * 3600)}
+
+
+@register_task
+class SimpleCalendarAddRepeatingEvent(_AddEvent):
+    name = "SimpleCalendarAddRepeatingEvent"
+    mirrors = "SimpleCalendarAddRepeatingEvent"
+    template = (
+        "In Simple Calendar Pro, create a recurring calendar event titled '{event_title}' starting on {year}-{month}-{day} at "
+        "{hour}h. The event recurs {repeat_rule}, forever, and lasts for {duration_mins} minutes each occurrence. The event "
+        "description should be '{event_description}'."
+    )
+    judge = (
+        "As for adding one event, and the new event repeats as asked: its repeat_interval a day or a week and, weekly, its "
+        "repeat_rule the start's weekday bit (Monday 1 ... Sunday 64), else 0, as Simple Calendar Pro writes them; credit is "
+        "the share of the seven checks (AndroidWorld scores it 0/1)."
+    )
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        event = random_event(rng, *cls.days)
+        repeat = awdata.pick(rng, tuple(REPEATS))
+        start = datetime.fromtimestamp(int(event["start_ts"]), timezone.utc)
+        return {
+            **day_params(start.date()),
+            "hour": start.hour,
+            "event_title": event["title"],
+            "event_description": event["description"],
+            "duration_mins": (int(event["end_ts"]) - int(event["start_ts"])) // 60,
+            "repeat_rule": repeat,
+            "noise_seed": int(rng.integers(2**31)),
+            "noise": int(rng.integers(0, 21)),
+        }
+
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in params.items() if "row_objects" not in k}
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        event = super().progress(device, answer)
+        if event == 0.0:
+            return 0.0
+        new = next(r for i, r in rows_by_id(device).items() if i not in self._before)
+        interval = REPEATS[self.params["repeat_rule"]][1]
+        rule = 1 << (self.start.isoweekday() - 1) if self.params["repeat_rule"] == "weekly" else 0
+        checks = [new.get("repeat_interval") == str(interval), new.get("repeat_rule", "0") == str(rule)]
+        return (5 * event + sum(checks)) / 7
+
+    def oracle(self) -> Oracle:
+        oracle = super().oracle()
+        assert isinstance(oracle, AddEventOracle)
+        oracle.repetition = REPEATS[self.params["repeat_rule"]][0]
+        return oracle
 
 
 class DeleteEventsOracle(CalendarOracle):
@@ -600,3 +681,258 @@ class SimpleCalendarLocationOfEvent(Task):
 
     def oracle(self) -> Oracle:
         return AnswerOracle(self._day, self.params["location"], open_title=self.params["title"])
+
+
+# --- the other information-retrieval questions -----------------------------------------------------
+
+#: The device's clock when an AndroidWorld task starts (``device_constants.DT``, 15:34), as the
+#: questions' exclusions round it: noise before 15:30 today is in the past.
+QUESTION_NOW = datetime(2023, 10, 15, 15, 30, tzinfo=timezone.utc)
+_DAY_S = 24 * 3600
+
+
+def day_from_words(text: str) -> date:
+    """The day a question names, however AndroidWorld reworded it ("this Friday", "October 17",
+    "tomorrow"; the questions' dates are today or later).
+
+    Raises:
+        ValueError: no day of the weeks around today reads so.
+    """
+    with contextlib.suppress(ValueError):
+        return datetime.strptime(text, "%B %d %Y").date()
+    for offset in (*range(0, 60), *range(-1, -30, -1)):
+        day = TODAY + timedelta(days=offset)
+        if text in reworded_dates(day):
+            return day
+    raise ValueError(f"no day reads {text!r}")
+
+
+class _CalendarQuestion(Task):
+    """A question about the calendar, set up as AndroidWorld's ``tasks.textproto`` sets it: its
+    events (``date``, ``time``, ``duration``, ``title``; ``{x}`` a parameter, ``{x*}`` another
+    value of parameter ``x``, drawn without replacement), 75 random events around today that
+    stay clear of the answer, and the goal's dates reworded ("this Friday")."""
+
+    app: ClassVar[str] = "Simple Calendar Pro"
+    family: ClassVar[str] = "calendar"
+    complexity: ClassVar[float] = 1.0
+    answer: ClassVar[bool] = True
+    events: ClassVar[tuple[tuple[str, str, str, str], ...]] = ()
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        spec = awdata.CALENDAR_QUESTION_PARAMS[cls.name]
+        params: dict[str, Any] = {name: awdata.pick(rng, values) for name, values in spec.items()}
+        params = {name: value.format(**params) for name, value in params.items()}
+        unused = {name: list(values) for name, values in spec.items()}
+        for name, value in params.items():
+            if value in unused[name]:
+                unused[name].remove(value)
+        events = []
+        for fields in cls.events:
+            event = []
+            for field in fields:
+                text = field
+                if field.endswith("*}"):
+                    text = awdata.pick(rng, unused[field[1:-2]])
+                    unused[field[1:-2]].remove(text)
+                event.append(text.format(**params))
+            events.append(event)
+        for name, value in params.items():
+            with contextlib.suppress(ValueError):
+                params[name] = awdata.pick(rng, reworded_dates(datetime.strptime(value, "%B %d %Y").date()))
+        return {**params, "events": events, "noise_seed": int(rng.integers(2**31))}
+
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        # AndroidWorld's parameters, its dates reworded in place; the events are read from the device.
+        return {**params, "events": [], "noise_seed": 0}
+
+    def windows(self) -> list[tuple[int, int]]:
+        """Spans (POSIX seconds, inclusive) no random event may touch: where the answer lies."""
+        return []
+
+    def keeps(self, row: dict[str, str]) -> bool:
+        """Whether a random event may join the calendar (it touches no :meth:`windows`)."""
+        start, end = int(row["start_ts"]), int(row["end_ts"])
+        return all(end < low or start > high for low, high in self.windows())
+
+    def event_start(self, index: int = 0) -> int:
+        day_text, time_text, _, _ = self.params["events"][index]
+        hour, minute = parse_time(time_text)
+        return ts(datetime.strptime(day_text, "%B %d %Y").date(), hour, minute)
+
+    def initialize(self, device: Device) -> None:
+        device.content_delete(CALENDAR_URI)
+        for day_text, time_text, duration, title in self.params["events"]:
+            device.content_insert(CALENDAR_URI, ir_event_row(day_text, time_text, parse_minutes(duration) if duration else 30, title))
+        seed_window_noise(device, np.random.default_rng(self.params["noise_seed"]), self.keeps)
+        self.baseline(device)
+
+    def relevant(self, row: dict[str, str]) -> bool:
+        """Whether ``row`` is one of the events the answer names (read from the device, so it
+        holds after AndroidWorld's own set-up too)."""
+        return row.get("title") == self.params.get("title")
+
+    def baseline(self, device: Device) -> None:
+        rows = sorted((r for r in device.content_query(CALENDAR_URI) if self.relevant(r)), key=lambda r: int(r["start_ts"]))
+        self._rows = rows
+        self._day = day_of(rows[0]) if rows else TODAY
+
+    def expected(self) -> Expected:
+        return Expected.text([r["title"] for r in self._rows])
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        return score_answer(answer, self.expected()) if self._rows else 0.0
+
+    def text_candidates(self) -> list[str]:
+        return []
+
+    def oracle(self) -> Oracle:
+        return AnswerOracle(self._day, ", ".join(str(v) for v in self.answer_text()))
+
+    def answer_text(self) -> list[str]:
+        return [r["title"] for r in self._rows]
+
+
+@register_task
+class SimpleCalendarNextEvent(_CalendarQuestion):
+    name = "SimpleCalendarNextEvent"
+    mirrors = "SimpleCalendarNextEvent"
+    template = (
+        "What is my next upcoming event in Simple Calendar Pro? Answer with the title only. If there are multiples titles, "
+        "format your answer in a comma separated list."
+    )
+    judge = (
+        "The answer (comma-separated, fuzzy 0.9) is the title of the event set today at the drawn time, no random event lying "
+        "between now and it; as AndroidWorld's judge."
+    )
+    events = (("October 15 2023", "{time}", "{duration}", "{title}"),)
+
+    def windows(self) -> list[tuple[int, int]]:
+        return [(int(QUESTION_NOW.timestamp()), self.event_start())]
+
+
+@register_task
+class SimpleCalendarEventOnDateAtTime(_CalendarQuestion):
+    name = "SimpleCalendarEventOnDateAtTime"
+    mirrors = "SimpleCalendarEventOnDateAtTime"
+    template = (
+        "What is on my schedule for {date} at {time} in Simple Calendar Pro? Answer with the titles only. If there are "
+        "multiples titles, format your answer in a comma separated list."
+    )
+    judge = "The answer (comma-separated, fuzzy 0.9) is the title of the one event running at that date and time; as AndroidWorld's judge."
+    events = (("{date}", "{time}", "{duration}", "{title}"),)
+
+    def windows(self) -> list[tuple[int, int]]:
+        return [(self.event_start(), self.event_start())]
+
+
+@register_task
+class SimpleCalendarAnyEventsOnDate(_CalendarQuestion):
+    name = "SimpleCalendarAnyEventsOnDate"
+    mirrors = "SimpleCalendarAnyEventsOnDate"
+    template = (
+        "Do I have any events {date} in Simple Calendar Pro? Answer with the titles only. If there are multiples titles, "
+        "format your answer in a comma separated list."
+    )
+    judge = (
+        "The answer (comma-separated, fuzzy 0.9) names the three events of that day, an hour each at other times; as AndroidWorld's judge."
+    )
+    events = (("{date}", "{time*}", "1 hour", "{title*}"),) * 3
+
+    def day(self) -> date:
+        return day_from_words(self.params["date"])
+
+    def windows(self) -> list[tuple[int, int]]:
+        start = ts(self.day(), 0, 0)
+        return [(start, start + _DAY_S - 1)]
+
+    def relevant(self, row: dict[str, str]) -> bool:
+        start = ts(self.day(), 0, 0)
+        return int(row["start_ts"]) <= start + _DAY_S - 1 and int(row["end_ts"]) >= start
+
+
+@register_task
+class SimpleCalendarNextMeetingWithPerson(_CalendarQuestion):
+    name = "SimpleCalendarNextMeetingWithPerson"
+    mirrors = "SimpleCalendarNextMeetingWithPerson"
+    template = (
+        "When is my next meeting with {person} in Simple Calendar Pro? Express your answer in the format <month name> <day> "
+        "<year> <hour in 24-hour format>:<minutes>."
+    )
+    judge = "The answer reads as the date and time (to the minute) that 'Drinks with <person>' starts; as AndroidWorld's judge."
+    events = (("{date}", "{time}", "", "Drinks with {person}"),)
+
+    def keeps(self, row: dict[str, str]) -> bool:
+        return self.params["person"] not in row["title"]
+
+    def relevant(self, row: dict[str, str]) -> bool:
+        return row.get("title") == f"Drinks with {self.params['person']}"
+
+    def expected(self) -> Expected:
+        return Expected.datetime([datetime.fromtimestamp(int(r["start_ts"]), timezone.utc).replace(tzinfo=None) for r in self._rows])
+
+    def answer_text(self) -> list[str]:
+        return [f"{datetime.fromtimestamp(int(r['start_ts']), timezone.utc):%B %d %Y %H:%M}" for r in self._rows]
+
+
+@register_task
+class SimpleCalendarEventsInNextWeek(_CalendarQuestion):
+    name = "SimpleCalendarEventsInNextWeek"
+    mirrors = "SimpleCalendarEventsInNextWeek"
+    template = (
+        "What events do I have in the next week in Simple Calendar Pro? Assume the week starts from Monday. Answer with the "
+        "titles only. If there are multiples titles, format your answer in a comma separated list."
+    )
+    judge = (
+        "The answer (comma-separated, fuzzy 0.9) names the two events of Monday October 16 to Sunday October 22, random events "
+        "kept out of October 15-22; as AndroidWorld's judge."
+    )
+    events = (("{date*}", "{time*}", "{duration}", "{title}"), ("{date*}", "{time*}", "", "{title*}"))
+    #: The next week, Monday to Sunday, and the days random events keep out of (today on).
+    week: ClassVar[tuple[date, date]] = (date(2023, 10, 16), date(2023, 10, 22))
+
+    def windows(self) -> list[tuple[int, int]]:
+        return [(ts(TODAY, 0, 0), ts(self.week[1], 0, 0) + _DAY_S - 1)]
+
+    def relevant(self, row: dict[str, str]) -> bool:
+        return self.week[0] <= day_of(row) <= self.week[1]
+
+
+@register_task
+class SimpleCalendarFirstEventAfterStartTime(_CalendarQuestion):
+    name = "SimpleCalendarFirstEventAfterStartTime"
+    mirrors = "SimpleCalendarFirstEventAfterStartTime"
+    template = (
+        "What is my first event after {time} {date} in Simple Calendar Pro? Answer with the titles only. If there are "
+        "multiples titles, format your answer in a comma separated list."
+    )
+    judge = (
+        "The answer (comma-separated, fuzzy 0.9) is the title of the event at that time, no random event later that day; "
+        "as AndroidWorld's judge."
+    )
+    events = (("{date}", "{time}", "{duration}", "{title}"),)
+
+    def windows(self) -> list[tuple[int, int]]:
+        start = self.event_start()
+        return [(start, ts(datetime.fromtimestamp(start, timezone.utc).date(), 0, 0) + _DAY_S - 1)]
+
+
+@register_task
+class SimpleCalendarEventsInTimeRange(_CalendarQuestion):
+    name = "SimpleCalendarEventsInTimeRange"
+    mirrors = "SimpleCalendarEventsInTimeRange"
+    template = (
+        "Do I have any events between {start_time} and 8pm {date} in Simple Calendar Pro? Answer with the titles only. If "
+        "there are multiples titles, format your answer in a comma separated list."
+    )
+    judge = (
+        "The answer (comma-separated, fuzzy 0.9) is the title of the event at the start time, no random event between it and "
+        "8pm; as AndroidWorld's judge."
+    )
+    events = (("{date}", "{start_time}", "{duration}", "{title}"),)
+
+    def windows(self) -> list[tuple[int, int]]:
+        start = self.event_start()
+        return [(start, ts(datetime.fromtimestamp(start, timezone.utc).date(), 20, 0))]

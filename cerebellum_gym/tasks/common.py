@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import TypeVar
 
-from cerebellum_gym.devices.base import Device
+from cerebellum_gym.devices.base import Device, Row
+
+T = TypeVar("T")
 
 
 def fuzzy_match(got: str, want: str, threshold: float = 0.9) -> bool:
@@ -72,3 +75,20 @@ def fraction(parts: Iterable[bool]) -> float:
     """Partial credit: the share of parts that hold."""
     items = list(parts)
     return sum(items) / len(items) if items else 0.0
+
+
+def added_share(before: Mapping[str, Row], after: Mapping[str, Row], wanted: list[T], match: Callable[[Row, T], bool]) -> float:
+    """Credit for rows to add, by id: 0 if an earlier row changed or went, else the targets that
+    each match a row of their own among the new ones over max(targets, rows added), so a missing
+    or an extra row costs (AndroidWorld's ``validate_rows_addition_integrity``, graded)."""
+    if any(after.get(i) != row for i, row in before.items()):
+        return 0.0
+    remaining = [r for i, r in after.items() if i not in before]
+    added = len(remaining)
+    matched = 0
+    for want in wanted:
+        hit = next((r for r in remaining if match(r, want)), None)
+        if hit is not None:
+            remaining.remove(hit)
+            matched += 1
+    return matched / max(len(wanted), added) if wanted or added else 1.0

@@ -12,6 +12,7 @@ from cerebellum_gym.devices.base import Device, Row
 from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import fuzzy_match
+from cerebellum_gym.tasks.markor import ROOT as MARKOR_ROOT
 from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
@@ -44,6 +45,14 @@ def random_expense(rng: np.random.Generator, avoid: set[str]) -> dict[str, str]:
     }
 
 
+def distinct_expenses(rng: np.random.Generator, count: int) -> list[dict[str, str]]:
+    """``count`` random expenses, each named differently."""
+    rows: list[dict[str, str]] = []
+    for _ in range(count):
+        rows.append(random_expense(rng, {r["name"] for r in rows}))
+    return rows
+
+
 def from_aw_row(expense: Any) -> dict[str, str]:
     """One of AndroidWorld's ``Expense`` rows (a dataclass, category by id) as a provider row."""
     return {
@@ -68,6 +77,10 @@ def dollars(cents: str | int) -> str:
 def typed_amount(cents: str | int) -> str:
     """What to type in the amount field."""
     return f"{int(cents) / 100:.2f}"
+
+
+def shows_desc(screen: LabelledScreen, desc: str) -> bool:
+    return screen.root.find(content_desc=desc) is not None
 
 
 def insert(device: Device, row: dict[str, str]) -> None:
@@ -140,9 +153,7 @@ class _AddExpenses(Task):
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        rows: list[dict[str, str]] = []
-        for _ in range(cls.count):
-            rows.append(random_expense(rng, {r["name"] for r in rows}))
+        rows = distinct_expenses(rng, cls.count)
         csv = bool(rng.random() < 0.5)
         return {"rows": rows, "expenses": render_expenses(rows, csv), "noise_seed": int(rng.integers(2**31))}
 
@@ -238,12 +249,13 @@ class _DeleteExpenses(Task):
     judge = "Every non-target expense is unchanged and none was added (else 0); credit is the share of target expenses deleted."
     count: ClassVar[int] = 1
     noise: ClassVar[int] = 0
+    #: Whether the noise rows' names differ from each other too (AndroidWorld draws every row
+    #: with a name of its own).
+    distinct_noise: ClassVar[bool] = False
 
     @classmethod
     def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
-        rows: list[dict[str, str]] = []
-        for _ in range(cls.count):
-            rows.append(random_expense(rng, {r["name"] for r in rows}))
+        rows = distinct_expenses(rng, cls.count)
         return {"rows": rows, "expense_names": ", ".join(r["name"] for r in rows), "noise_seed": int(rng.integers(2**31))}
 
     @classmethod
@@ -258,7 +270,10 @@ class _DeleteExpenses(Task):
         for row in self.params["rows"]:
             insert(device, row)
         for _ in range(self.noise):
-            insert(device, random_expense(rng, names))
+            row = random_expense(rng, names)
+            if self.distinct_noise:
+                names.add(row["name"])
+            insert(device, row)
         self.baseline(device)
 
     def baseline(self, device: Device) -> None:
@@ -299,6 +314,20 @@ class ExpenseDeleteMultiple(_DeleteExpenses):
     noise = 4
 
 
+@register_task
+class ExpenseDeleteMultiple2(_DeleteExpenses):
+    name = "ExpenseDeleteMultiple2"
+    mirrors = "ExpenseDeleteMultiple2"
+    complexity: ClassVar[float] = 3.4
+    judge = (
+        "The three named expenses are gone among 50 other expenses (every name distinct), every other expense unchanged and none "
+        "added (else 0); credit is the share of targets deleted (AndroidWorld scores it 0/1)."
+    )
+    count = 3
+    noise = 50
+    distinct_noise = True
+
+
 class DedupOracle(DeleteExpensesOracle):
     """Delete one of the two identical expenses: found by name and by the list row's
     "category · amount" line (an expense of the same name but another amount is not one)."""
@@ -311,7 +340,8 @@ class DedupOracle(DeleteExpensesOracle):
         step = self.open_app(screen, EXPENSE_PACKAGE, "Pro Expense")
         if step is not None:
             return step
-        on_list = screen.root.find(resource_id=f"{EXPENSE_PACKAGE}:id/tv_total") is not None
+        # The list: its total, or (scrolled past the total) its add button.
+        on_list = screen.root.find(resource_id=f"{EXPENSE_PACKAGE}:id/tv_total") is not None or shows_desc(screen, "Add expense")
         if on_list and self.names:
             label = label_for(screen, text=self.line)
             return self.tap(label) if label is not None else self.scroll_search(screen)
@@ -339,7 +369,15 @@ class ExpenseDeleteDuplicates(Task):
     def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
         return {"noise_seed": 0}
 
+    #: Distinct expenses besides the target (AndroidWorld's ``n_rows_noise``, less the near copies).
+    noise: ClassVar[int] = 5
+    #: Near copies of the target: its name, category and note with another amount and date.
+    near_copies: ClassVar[int] = 0
+
     def initialize(self, device: Device) -> None:
+        if self.near_copies:
+            self._initialize_with_copies(device)
+            return
         device.content_delete(EXPENSES_URI)
         rng = np.random.default_rng(self.params["noise_seed"])
         # AndroidWorld: six distinct expenses, one of them twice.
@@ -351,6 +389,21 @@ class ExpenseDeleteDuplicates(Task):
             insert(device, row)
         insert(device, target)
         insert(device, target)
+        self.baseline(device)
+
+    def _initialize_with_copies(self, device: Device) -> None:
+        """AndroidWorld's harder set-up: distinct expenses, near copies of the target (50 to 999
+        cents more, another day), and the target twice, all in one shuffled list."""
+        device.content_delete(EXPENSES_URI)
+        rng = np.random.default_rng(self.params["noise_seed"])
+        rows = distinct_expenses(rng, self.noise + 1)
+        target = rows.pop()
+        for extra in rng.choice(np.arange(50, 1000), size=self.near_copies, replace=False):
+            copy = random_expense(rng, set())
+            rows.append({**target, "amount": str(int(target["amount"]) + int(extra)), "created_at": copy["created_at"]})
+        rows += [target, target]
+        for i in rng.permutation(len(rows)):
+            insert(device, rows[int(i)])
         self.baseline(device)
 
     def baseline(self, device: Device) -> None:
@@ -373,3 +426,57 @@ class ExpenseDeleteDuplicates(Task):
     def oracle(self) -> Oracle:
         row = self._before[min(self._dupes, key=int)] if self._dupes else {"category": "", "amount": "0"}
         return DedupOracle(self._target, f"{row['category']} · {money(int(row['amount']))}")
+
+
+@register_task
+class ExpenseDeleteDuplicates2(ExpenseDeleteDuplicates):
+    name = "ExpenseDeleteDuplicates2"
+    mirrors = "ExpenseDeleteDuplicates2"
+    complexity: ClassVar[float] = 1.8
+    judge = (
+        "Exactly one of the two identical expenses is deleted and every other expense is unchanged, among 37 distinct expenses "
+        "and three near copies of the duplicate (same name, category and note; another amount and date)."
+    )
+    noise = 37
+    near_copies = 3
+
+
+@register_task
+class ExpenseAddMultipleFromMarkor(_AddExpenses):
+    name = "ExpenseAddMultipleFromMarkor"
+    mirrors = "ExpenseAddMultipleFromMarkor"
+    complexity: ClassVar[float] = 6.0
+    template = "Go through the transactions in my_expenses.txt in Markor. Log the reimbursable transactions in the pro expense."
+    judge = (
+        "As for adding expenses: the two transactions of my_expenses.txt whose note ends in 'Reimbursable.' are added (equal amount "
+        "and category, fuzzy name and the note without that marker), among 100 others in the file that the app already holds; "
+        "every earlier expense unchanged (AndroidWorld scores it 0/1)."
+    )
+    count = 2
+    #: The other transactions, in the app and in the file.
+    noise: ClassVar[int] = 100
+    file: ClassVar[str] = "my_expenses.txt"
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        rows = distinct_expenses(rng, cls.count)
+        return {"rows": rows, "noise_seed": int(rng.integers(2**31))}
+
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        return {"rows": [from_aw_row(r) for r in params["row_objects"]], "noise_seed": 0}
+
+    def initialize(self, device: Device) -> None:
+        device.content_delete(EXPENSES_URI)
+        rng = np.random.default_rng(self.params["noise_seed"])
+        avoid = {r["name"] for r in self.params["rows"]}
+        noise = [random_expense(rng, avoid) for _ in range(self.noise)]
+        for row in noise:
+            insert(device, row)
+        # The file lists the targets, marked, among the others, shuffled (AndroidWorld's csv form).
+        marked = [{**r, "note": r["note"] + ". Reimbursable."} for r in self.params["rows"]]
+        listed = marked + noise
+        order = rng.permutation(len(listed))
+        device.remove_path(MARKOR_ROOT)
+        device.write_file(f"{MARKOR_ROOT}/{self.file}", render_expenses([listed[int(i)] for i in order], csv=True).encode())
+        self.baseline(device)

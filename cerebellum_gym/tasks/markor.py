@@ -610,3 +610,130 @@ class MarkorMoveNote(Task):
 
     def oracle(self) -> Oracle:
         return MoveOracle(self.params["file_name"], self.params["source_folder"], self.params["destination_folder"])
+
+
+class MergeOracle(CreateNoteOracle):
+    """Create the merged note with no extension (the new-file dialog's type choice), then type
+    the three notes' contents with a blank line between each."""
+
+    def act(self, screen: LabelledScreen) -> str:
+        if self.dialog(screen) is not None and screen.root.find(text="No extension") is not None:
+            hit = find(screen, by_text("No extension"))
+            if hit is not None and not hit[1].selected:
+                return self.tap(hit[0])
+        return super().act(screen)
+
+
+@register_task
+class MarkorMergeNotes(Task):
+    name = "MarkorMergeNotes"
+    mirrors = "MarkorMergeNotes"
+    app: ClassVar[str] = "Markor"
+    family: ClassVar[str] = "markor"
+    complexity: ClassVar[float] = 7.8
+    template = (
+        "Merge the contents of Markor notes {file1_name}, {file2_name} and {file3_name} (in the same order) into a new Markor "
+        "note named {new_file_name} and save it. Add a new line between the content of each note."
+    )
+    judge = (
+        "A note named exactly <new_file_name> (no extension) exists (a third), its text fuzzy-matches the three notes' texts "
+        "joined by blank lines (a third), and, trimmed, it is five lines with the second and fourth empty (a third); "
+        "AndroidWorld scores it 0/1."
+    )
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        names = {f"file{i}_name": awdata.random_note_name(rng) for i in (1, 2, 3)}
+        return {
+            **names,
+            "new_file_name": awdata.random_string(rng, 8),
+            **{f"file{i}_content": awdata.random_string(rng, 20) for i in (1, 2, 3)},
+        }
+
+    def initialize(self, device: Device) -> None:
+        reset_markor(device)
+        for i in (1, 2, 3):
+            create_file(device, f"{ROOT}/{self.params[f'file{i}_name']}", self.params[f"file{i}_content"])
+
+    @property
+    def merged(self) -> str:
+        return "\n\n".join(self.params[f"file{i}_content"] for i in (1, 2, 3))
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        text = file_text(device, f"{ROOT}/{self.params['new_file_name']}")
+        if text is None:
+            return 0.0
+        lines = text.replace("\r", "").strip().split("\n")
+        shaped = len(lines) == 5 and not lines[1] and not lines[3]
+        return fraction([True, fuzzy_match(text.replace("\r", "").strip(), self.merged + "\n"), shaped])
+
+    def text_candidates(self) -> list[str]:
+        return [self.params["new_file_name"], self.merged]
+
+    def oracle(self) -> Oracle:
+        return MergeOracle(self.params["new_file_name"], self.merged)
+
+
+@register_task
+class MarkorDeleteNewestNote(Task):
+    name = "MarkorDeleteNewestNote"
+    mirrors = "MarkorDeleteNewestNote"
+    app: ClassVar[str] = "Markor"
+    family: ClassVar[str] = "markor"
+    complexity: ClassVar[float] = 1.0
+    template = "Delete the newest note in Markor."
+    judge = (
+        "Exactly one note fewer, and the others keep their names and change times in the order of their change times: only "
+        "the note changed last is gone (AndroidWorld's check). The notes are written at AndroidWorld's times, 500 minutes "
+        "either way apart, in the order of those times."
+    )
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        count = int(rng.integers(2, 7))
+        names: list[str] = []
+        while len(names) < count:
+            name = awdata.random_note_name(rng)
+            if name not in names:
+                names.append(name)
+        return {
+            "names": names,
+            "texts": [awdata.pick(rng, awdata.SENTENCES) for _ in names],
+            # AndroidWorld moves the clock by these many minutes after each note (back or forth).
+            "shifts": [int(rng.integers(-500, 501)) for _ in names],
+        }
+
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        return {"names": [], "texts": [], "shifts": []}
+
+    def initialize(self, device: Device) -> None:
+        reset_markor(device)
+        p = self.params
+        # Note i is written at minute sum(shifts[:i]) of AndroidWorld's clock; this device's clock
+        # only runs forward, so the notes are written in the order of those minutes.
+        at = [sum(p["shifts"][:i]) for i in range(len(p["names"]))]
+        now = min(at)
+        for i in sorted(range(len(at)), key=lambda i: at[i]):
+            device.wait(60.0 * (at[i] - now))
+            now = at[i]
+            create_file(device, f"{ROOT}/{p['names'][i]}", p["texts"][i])
+        self.baseline(device)
+
+    def _by_time(self, device: Device) -> list[tuple[str, float]]:
+        """The notebook's files by change time (name order among equal times, as ``ls`` lists them)."""
+        names = [n for n in device.list_dir(ROOT) if file_text(device, f"{ROOT}/{n}") is not None]
+        return sorted(((n, device.file_mtime(f"{ROOT}/{n}")) for n in names), key=lambda item: item[1])
+
+    def baseline(self, device: Device) -> None:
+        self._before = self._by_time(device)
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        after = self._by_time(device)
+        return 1.0 if len(after) == len(self._before) - 1 and after == self._before[: len(after)] else 0.0
+
+    def text_candidates(self) -> list[str]:
+        return []
+
+    def oracle(self) -> Oracle:
+        return DeleteOracle([self._before[-1][0]] if self._before else [])

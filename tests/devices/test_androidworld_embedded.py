@@ -318,6 +318,45 @@ def test_commands_over_the_socket_answer_as_the_adb_binary_does(world: Any) -> N
     assert fast.execute_command(["shell", "echo", "still", "here"]) == b"still here\n"
 
 
+def test_push_and_pull_over_the_socket_do_what_the_adb_binary_does(world: Any, tmp_path: Path) -> None:
+    from android_env.components import adb_controller, errors
+
+    from cerebellum_gym.devices.androidworld import device_answer
+
+    fast = world.env.controller._env.adb
+    binary = adb_controller.AdbController(fast._config)
+    binary._os_env_vars.update(fast._os_env_vars)
+    payload = bytes(range(256)) * 700  # several sync chunks, every byte value
+    local = tmp_path / "up.bin"
+    local.write_bytes(payload)
+    local.chmod(0o640)
+    calls = []
+    real = adb_controller.AdbController.execute_command
+
+    def spy(self: Any, args: list[str], timeout: Any = None, device_specific: bool = True) -> bytes:
+        calls.append(args[0])
+        return bytes(real(self, args, timeout, device_specific))
+
+    adb_controller.AdbController.execute_command = spy  # type: ignore[method-assign]
+    try:
+        fast.execute_command(["push", str(local), "/sdcard/fast.bin"])
+        fast.execute_command(["pull", "/sdcard/fast.bin", str(tmp_path / "fast-back.bin")])
+    finally:
+        adb_controller.AdbController.execute_command = real  # type: ignore[method-assign]
+    assert calls == []  # no adb process: both over the server's socket
+    binary.execute_command(["push", str(local), "/sdcard/binary.bin"])
+    binary.execute_command(["pull", "/sdcard/binary.bin", str(tmp_path / "binary-back.bin")])
+    assert (tmp_path / "fast-back.bin").read_bytes() == (tmp_path / "binary-back.bin").read_bytes() == payload
+    listed = fast.execute_command(["shell", "ls", "-l", "/sdcard/fast.bin", "/sdcard/binary.bin"]).decode()
+    modes = {line.split()[-1]: line.split()[0] for line in listed.splitlines() if line.strip()}
+    assert modes["/sdcard/fast.bin"] == modes["/sdcard/binary.bin"], listed
+    # A file the device does not have: the device's answer, as android_env raises it.
+    with pytest.raises(errors.AdbControllerError) as raised:
+        fast.execute_command(["pull", "/sdcard/none.bin", str(tmp_path / "none.bin")])
+    answer = device_answer(raised.value)
+    assert answer is not None and answer.returncode == 1 and b"No such file" in answer.output
+
+
 def test_states_take_their_screenshot_only_when_it_is_read(world: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     shim = world.env.controller._env
     taken: list[str] = []

@@ -147,3 +147,13 @@ def test_a_faulty_device_counts_every_intercepted_call(faulty_make_dir: FaultyDe
     faulty_make_dir.make_dir("/sdcard/X")  # call 0 passes (it used to raise: the wrapper had no make_dir)
     with pytest.raises(DeviceLostError, match=r"call #1 \(list_dir\)"):
         faulty_make_dir.list_dir("/sdcard")
+
+
+def test_the_wrapper_forwards_every_method_of_the_device_interface() -> None:
+    """A method added to Device and not to DeviceWrapper would reach the base class's default
+    (a refusal, or nothing) instead of the wrapped device: the way FaultyDevice lost three."""
+    import inspect
+
+    public = {name for name, _ in inspect.getmembers(Device) if not name.startswith("_")}
+    own = set(vars(DeviceWrapper))
+    assert public - own == {"backend", "renders_any_width"}  # set per instance from the wrapped device

@@ -116,3 +116,98 @@ def test_a_suite_budget_reaches_the_env_and_the_digest(tmp_path: Path) -> None:
     always_wait = load_agent(lambda obs: "W")
     result = run_suite(always_wait, budget, tmp_path / "run", EvalConfig(progress="off"), agent_spec="wait")
     assert [(r["steps"], r["max_steps"], r["truncated"]) for r in result.records] == [(3, 3, True)]
+
+
+# --- AndroidWorld's suites ------------------------------------------------------------------
+
+
+def test_the_default_suite_follows_the_env() -> None:
+    from cerebellum_gym.evaluation.suites import default_suite
+
+    assert default_suite(None) == default_suite("Cerebellum-Sim-v0") == "sim-mixed100"
+    assert default_suite("Cerebellum-AndroidWorld-v0") == "androidworld-mixed100"
+    assert default_suite("Cerebellum-Adb-v0") == "sim-mixed100"
+
+
+def test_androidworld_suites_are_the_cards_shape_over_androidworlds_families() -> None:
+    pytest.importorskip("android_world", reason="AndroidWorld is not installed")
+    import collections
+    import importlib.util
+
+    from cerebellum_gym.tasks.androidworld import task_classes
+
+    aw = task_classes()
+    mixed, preopened = load_suite("androidworld-mixed100"), load_suite("androidworld-mixed100-preopened")
+    assert len(mixed.cases) == 100 and mixed.env == "Cerebellum-AndroidWorld-v0" and not mixed.env_kwargs
+    assert [(c.id, c.task, c.seed) for c in mixed.cases] == [(c.id, c.task, c.seed) for c in preopened.cases]
+    assert preopened.env_kwargs == {"device_options": {"open_target_app": True}} and preopened.digest != mixed.digest
+    # Every case is an AndroidWorld task with its own seed, labelled by AndroidWorld's app family.
+    assert all(c.task in aw and c.family == aw[c.task].family for c in mixed.cases)
+    assert len({c.seed for c in mixed.cases}) == 100
+    families = sorted({cls.family for cls in aw.values()})
+    counts = collections.Counter(c.family for c in mixed.cases)
+    assert sorted(counts) == families and max(counts.values()) - min(counts.values()) <= 1
+    for family in families:
+        suite = load_suite(f"androidworld-family-{family}")
+        assert {c.task for c in suite.cases} == {n for n, cls in aw.items() if cls.family == family}
+    # The shipped files are what make_suites.py writes.
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "suites" / "make_suites.py"
+    spec = importlib.util.spec_from_file_location("make_suites", script)
+    assert spec is not None and spec.loader is not None
+    make_suites = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_suites)
+    assert make_suites.main(["--check", "--suites", "androidworld-*"]) == 0
+
+
+def test_a_suite_of_unknown_androidworld_tasks_is_refused(tmp_path: Path) -> None:
+    pytest.importorskip("android_world", reason="AndroidWorld is not installed")
+    data = {"env": "Cerebellum-AndroidWorld-v0", "cases": [{"task": "ContactsAddContactt", "seed": 0}]}
+    (tmp_path / "bad.json").write_text(json.dumps(data))
+    with pytest.raises(SuiteError, match="ContactsAddContactt"):
+        load_suite(str(tmp_path / "bad.json"))
+    good = {**data, "cases": [{"task": "ContactsAddContact", "seed": 0}]}
+    (tmp_path / "opts.json").write_text(json.dumps({**good, "env_kwargs": [1]}))
+    with pytest.raises(SuiteError, match="env_kwargs"):
+        load_suite(str(tmp_path / "opts.json"))
+
+
+def test_on_the_embedded_simulator_unmirrored_cases_are_listed_not_available(tmp_path: Path) -> None:
+    """The real embedded simulator (AndroidWorld's code over adb) with the oracle agent: mirrored
+    cases run and are solved, the others are recorded as not available, with why, and counted
+    apart; naming an emulator makes every case available again."""
+    pytest.importorskip("android_world", reason="AndroidWorld is not installed")
+    pytest.importorskip("adbutils")
+    from cerebellum_gym.agents import load_agent
+    from cerebellum_gym.evaluation.runner import NOT_MIRRORED, EvalConfig, run_suite, unavailable_cases
+    from cerebellum_gym.evaluation.summary import summarize, summary_markdown
+    from cerebellum_gym.tasks.androidworld import mirrored_tasks, task_classes
+
+    mirrored = set(mirrored_tasks())
+    other = sorted(set(task_classes()) - mirrored)[0]
+    data = {
+        "name": "aw-small",
+        "env": "Cerebellum-AndroidWorld-v0",
+        "env_kwargs": {"device_options": {"open_target_app": True}},
+        "cases": [{"task": "SystemWifiTurnOn", "seed": 0}, {"task": other, "seed": 0}, {"task": "ContactsAddContact", "seed": 1}],
+    }
+    (tmp_path / "aw.json").write_text(json.dumps(data))
+    suite = load_suite(str(tmp_path / "aw.json"))
+    result = run_suite(load_agent("oracle"), suite, tmp_path / "run", EvalConfig(progress="off"), agent_spec="oracle")
+    by_task = {r["task"]: r for r in result.records}
+    assert [r["task"] for r in result.records] == ["SystemWifiTurnOn", other, "ContactsAddContact"]
+    assert by_task[other]["status"] == "unavailable" and by_task[other]["error"] == NOT_MIRRORED
+    assert by_task[other]["steps"] == 0 and not by_task[other]["success"]
+    assert all(by_task[t]["status"] == "ok" and by_task[t]["success"] for t in ("SystemWifiTurnOn", "ContactsAddContact"))
+    summary = summarize(result.records, result.meta)
+    overall = summary["overall"]
+    assert (overall["cases"], overall["n"], overall["solved"], overall["unavailable"], overall["infra_skips"]) == (3, 2, 2, 1, 0)
+    assert summary["unavailable"] == {NOT_MIRRORED: [other]}
+    text = summary_markdown(summary, result.meta)
+    assert "Not available on this env (1 cases, not run)" in text and other in text
+    # On an emulator every case is available (and an emulator pool likewise).
+    cases = list(suite.cases)
+    assert unavailable_cases("Cerebellum-AndroidWorld-v0", {}, EvalConfig(), cases) == {f"{other}-0": NOT_MIRRORED}
+    named = {"device_options": {"console_port": 5554}}
+    assert unavailable_cases("Cerebellum-AndroidWorld-v0", named, EvalConfig(), cases) == {}
+    assert unavailable_cases("Cerebellum-AndroidWorld-v0", {}, EvalConfig(env_kwargs_per_env=[{}]), cases) == {}
+    assert unavailable_cases("Cerebellum-Sim-v0", {}, EvalConfig(), cases) == {}

@@ -106,7 +106,7 @@ def test_a_corrupt_push_leaves_the_app_intact_and_reads_as_corrupt(sh: Shell) ->
     sh.phone.start_app(databases.CALENDAR_DB.package)
     assert "October 15, 2023, 1 event" in sh.phone.dump_xml()  # the app still shows its event
     # A valid database pushed over it takes its place.
-    good = databases.build(databases.CALENDAR_DB, before)
+    good = databases.build(databases.CALENDAR_DB, {databases.CALENDAR_EVENTS: before})
     sh.write(EVENTS_DB, good)
     assert sh.run(f"sqlite3 {EVENTS_DB} 'SELECT title FROM events;'").stdout == b"Standup\n"
 

@@ -65,6 +65,7 @@ MODULES = (
     "task_evals/single/expense.py",
     "task_evals/single/files.py",
     "task_evals/single/markor.py",
+    "task_evals/single/recipe.py",
     "task_evals/single/sms.py",
     "task_evals/single/system.py",
     "task_evals/single/calendar/calendar.py",
@@ -188,7 +189,7 @@ def _textproto_task(name: str) -> tuple[str, float, dict[str, tuple[str, ...]]]:
     assert prompt is not None and complexity is not None
     params = {
         m.group(1): tuple(re.findall(r'possible_values: "((?:[^"\\]|\\.)*)"', m.group(2)))
-        for m in re.finditer(r'task_params \{\s*name: "(\w+)"(.*?)\n  \}', block, re.S)
+        for m in re.finditer(r'task_params \{\s*(?:#[^\n]*\s*)*name: "(\w+)"(.*?)\n  \}', block, re.S)
     }
     return prompt.group(1), float(complexity.group(1)), params
 
@@ -229,7 +230,7 @@ def _shape(template: str) -> str:
 
 
 def test_every_mirrored_task_is_found_in_androidworld() -> None:
-    assert len(MIRRORED) == 53
+    assert len(MIRRORED) == 91  # 53, aw-db's 14, Broccoli's 12, Tasks.org's and OpenTracks' six questions each
     for name in MIRRORED:
         template, complexity = androidworld(TASKS[name].mirrors or name)
         assert template and complexity > 0, name
@@ -305,6 +306,25 @@ def _textproto_values(task: str, field: str) -> Callable[[], tuple[str, ...]]:
 
 
 UDG = "task_evals/utils/user_data_generation.py"
+RECIPE = "task_evals/single/recipe.py"
+
+
+def _recipes() -> list[tuple[str, str]]:
+    """``recipe._RECIPES``: ``Recipe(title=..., directions=...)`` calls, as (title, directions)."""
+    assert READ is not None
+    tree = ast.parse(READ(RECIPE))
+    value = next(
+        n.value for n in tree.body if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "_RECIPES" for t in n.targets)
+    )
+    assert isinstance(value, ast.List)
+    out = []
+    for call in value.elts:
+        assert isinstance(call, ast.Call)
+        fields = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+        out.append((fields["title"], fields["directions"]))
+    return out
+
+
 EVENTS = "task_evals/single/calendar/events_generator.py"
 POOLS: dict[str, Callable[[], Any]] = {
     "GIVEN_NAMES": lambda: _module_literal(UDG, "COMMON_GIVEN_NAMES"),
@@ -320,6 +340,13 @@ POOLS: dict[str, Callable[[], Any]] = {
     ),
     "EXPENSE_NAMES": lambda: _module_literal("task_evals/single/expense.py", "_EXPENSE_NAMES"),
     "EXPENSE_NOTES": lambda: _module_literal("task_evals/single/expense.py", "_NOTES"),
+    "RECIPES": _recipes,
+    "RECIPE_DESCRIPTIONS": lambda: _local_literal(RECIPE, "_generate_random_recipe", "descriptions"),
+    "RECIPE_DIRECTIONS_ADDITIONS": lambda: _local_literal(RECIPE, "_generate_random_recipe", "directions_additions"),
+    "RECIPE_INGREDIENT_DESCRIPTORS": lambda: _local_literal(RECIPE, "_generate_random_recipe", "ingredient_descriptors"),
+    "RECIPE_SERVINGS": lambda: _module_literal(RECIPE, "_SERVINGS_OPTIONS"),
+    "RECIPE_PREP_TIMES": lambda: _module_literal(RECIPE, "_PREP_TIME_OPTIONS"),
+    "RECIPE_INGREDIENTS": lambda: _module_literal(RECIPE, "_COMMON_INGREDIENTS"),
     "EVENT_TITLES_PREFIXES": lambda: _module_literal(EVENTS, "TITLES_PREFIXES"),
     "EVENT_NAMES": lambda: _module_literal(EVENTS, "NAMES"),
     "EVENT_SUBJECTS": lambda: _module_literal(EVENTS, "SUBJECTS"),
@@ -335,7 +362,36 @@ POOLS: dict[str, Callable[[], Any]] = {
         for field in ("title", "date", "time")
     },
     "EVENTS_ON_DATE_DURATIONS": lambda: _textproto_task("SimpleCalendarEventsOnDate")[2]["duration"],
+    **{
+        pool: _textproto_values(task, field)
+        for pool, (task, field) in {
+            "TASKS_DUE_ON_DATE_IMPORTANCES": ("TasksDueOnDate", "importance"),
+            "TASKS_TITLES": ("TasksDueOnDate", "title"),
+            "TASKS_NOTES": ("TasksDueOnDate", "notes"),
+            "TASKS_NEXT_WEEK_DATES": ("TasksDueNextWeek", "due_date"),
+            "TASKS_PAST_WEEK_DATES": ("TasksHighPriorityTasks", "hide_until_date"),
+            "TASKS_HIGH_PRIORITY_TIMES": ("TasksHighPriorityTasksDueOnDate", "time"),
+            "TASKS_HIGH_PRIORITY_TITLES": ("TasksHighPriorityTasksDueOnDate", "title"),
+            "TASKS_MORE_TITLES": ("TasksDueNextWeek", "title"),
+            "TASKS_MORE_NOTES": ("TasksDueNextWeek", "notes"),
+            "TASKS_COMPLETED_FOR_DATES": ("TasksCompletedTasksForDate", "date"),
+            "SPORTS_ON_DATE_DATES": ("SportsTrackerActivitiesOnDate", "date"),
+            "SPORTS_CATEGORIES": ("SportsTrackerActivitiesOnDate", "category"),
+            "SPORTS_DURATIONS": ("SportsTrackerActivitiesOnDate", "duration"),
+            "SPORTS_DISTANCES": ("SportsTrackerActivitiesOnDate", "distance"),
+            "SPORTS_START_TIMES": ("SportsTrackerActivitiesOnDate", "start_time"),
+            "SPORTS_ELEVATIONS": ("SportsTrackerActivitiesOnDate", "elevation"),
+            "SPORTS_NAMES": ("SportsTrackerActivitiesOnDate", "activity_name"),
+            "SPORTS_DESCRIPTIONS": ("SportsTrackerActivitiesOnDate", "activity_description"),
+            "SPORTS_WEEK_DATES": ("SportsTrackerActivitiesCountForWeek", "start_date"),
+            "SPORTS_DURATION_DATES": ("SportsTrackerActivityDuration", "date"),
+            "SPORTS_INTERVAL_STARTS": ("SportsTrackerTotalDistanceForCategoryOverInterval", "start_date"),
+        }.items()
+    },
+    "TASK_NOISE": lambda: _module_literal("task_evals/information_retrieval/task_app_utils.py", "_TASKS"),
+    "ACTIVITY_NAMES": lambda: _module_literal("task_evals/information_retrieval/activity_app_utils.py", "_CATEGORY_TO_ACTIVITY_NAMES"),
     "LOCATION_OF_EVENT_LOCATIONS": lambda: _textproto_task("SimpleCalendarLocationOfEvent")[2]["location"],
+    "CALENDAR_QUESTION_PARAMS": lambda: {name: _textproto_task(name)[2] for name in awdata.CALENDAR_QUESTION_PARAMS},
 }
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_recipe_tasks import RECIPE_NEAR_MISSES
 
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.tasks import make_task, task_names
@@ -448,6 +449,130 @@ NEAR_MISSES["SimpleCalendarAddOneEventRelativeDay"] = NEAR_MISSES["SimpleCalenda
 NEAR_MISSES["SimpleCalendarDeleteEventsOnRelativeDay"] = [
     ("one of two deleted", lambda p, t: delete_rows(p, CAL, sorted(t._targets)[:1])),  # type: ignore[attr-defined]
     ("targets and another event deleted", _other_event_deleted),
+]
+
+NEAR_MISSES.update(RECIPE_NEAR_MISSES)
+
+
+def _wrong_answer(phone: Phone, task: Task) -> str:
+    """A question's answer just off: a number past its tolerance, or one item of a list dropped
+    (a lone item replaced)."""
+    reading = task._reading  # type: ignore[attr-defined]
+    if reading.expected.kind == "number":
+        return str(round(float(reading.answer) + (reading.expected.tolerance or 0) + 1))
+    items = reading.answer.split(", ")
+    return ", ".join(items[:-1]) if len(items) > 1 else "Something else entirely"
+
+
+# Tasks.org's and OpenTracks' questions: the answer just off, and no answer.
+NEAR_MISSES.update(
+    {
+        name: [("an answer just off", _wrong_answer), ("no answer", nothing)]
+        for name in task_names()
+        if name.startswith(("Tasks", "SportsTracker"))
+    }
+)
+
+
+# --- the tasks of issue 23 (calendar, expense, markor) ---------------------------------------------
+
+
+def _repeating(task: Task, **changes: Any) -> dict[str, str]:
+    weekly = task.params["repeat_rule"] == "weekly"
+    start = datetime(task.params["year"], task.params["month"], task.params["day"], tzinfo=timezone.utc)
+    rule = 1 << (start.isoweekday() - 1) if weekly else 0
+    return event_row(task, **{"repeat_interval": 604800 if weekly else 86400, "repeat_rule": rule, **changes})
+
+
+def _newest_notes(task: Task) -> list[str]:
+    return [name for name, _ in task._before]  # type: ignore[attr-defined]
+
+
+def _merged(task: Task, sep: str) -> str:
+    return sep.join(task.params[f"file{i}_content"] for i in (1, 2, 3))
+
+
+def _add_all(phone: Phone, rows: list[dict[str, str]]) -> None:
+    for row in rows:
+        phone.content_insert(EXP, row)
+
+
+def _delete_newest_edit_oldest(phone: Phone, task: Task) -> None:
+    notes = _newest_notes(task)
+    phone.remove_path(f"{MARKOR}/{notes[-1]}")
+    phone.wait(60)
+    phone.write_file(f"{MARKOR}/{notes[0]}", b"edited\n")
+
+
+def _question_titles(task: Task) -> list[str]:
+    titles: list[str] = task.answer_text()  # type: ignore[attr-defined]
+    return titles
+
+
+NEAR_MISSES["SimpleCalendarAddOneEventInTwoWeeks"] = NEAR_MISSES["SimpleCalendarAddOneEvent"]
+NEAR_MISSES["SimpleCalendarAddRepeatingEvent"] = [
+    ("not repeating", lambda p, t: p.content_insert(CAL, event_row(t))),
+    (
+        "the other repetition",
+        lambda p, t: p.content_insert(CAL, _repeating(t, repeat_interval=86400 if t.params["repeat_rule"] == "weekly" else 604800)),
+    ),
+    (
+        "weekly on another day",
+        lambda p, t: p.content_insert(CAL, _repeating(t, repeat_rule=0 if t.params["repeat_rule"] == "weekly" else 2)),
+    ),
+    ("repeating, wrong hour", lambda p, t: p.content_insert(CAL, _repeating(t, start_ts=int(event_row(t)["start_ts"]) + 3600))),
+]
+NEAR_MISSES["ExpenseDeleteMultiple2"] = [
+    ("two of three", lambda p, t: delete_rows(p, EXP, _expense_ids(p, [r["name"] for r in t.params["rows"][:2]]))),
+    ("everything deleted", lambda p, t: p.content_delete(EXP)),
+]
+NEAR_MISSES["ExpenseDeleteDuplicates2"] = [
+    ("both copies deleted", lambda p, t: delete_rows(p, EXP, sorted(t._dupes))),  # type: ignore[attr-defined]
+    (
+        "a near copy deleted instead",
+        lambda p, t: delete_rows(
+            p,
+            EXP,
+            [next(r["_id"] for r in p.content_query(EXP) if r["name"] == t._target and r["_id"] not in t._dupes)],  # type: ignore[attr-defined]
+        ),
+    ),
+]
+NEAR_MISSES["ExpenseAddMultipleFromMarkor"] = [
+    ("one of two", lambda p, t: p.content_insert(EXP, expense(t.params["rows"][0]))),
+    (
+        "notes copied with the marker",
+        lambda p, t: _add_all(p, [expense(r, note=r["note"] + ". Reimbursable.") for r in t.params["rows"]]),
+    ),
+]
+NEAR_MISSES["MarkorMergeNotes"] = [
+    ("no blank lines", write(lambda t: f"{MARKOR}/{t.params['new_file_name']}", lambda t: _merged(t, "\n"))),
+    ("saved as .md", write(lambda t: f"{MARKOR}/{t.params['new_file_name']}.md", lambda t: _merged(t, "\n\n"))),
+    (
+        "another order",
+        write(lambda t: f"{MARKOR}/{t.params['new_file_name']}", lambda t: "\n\n".join(t.params[f"file{i}_content"] for i in (3, 2, 1))),
+    ),
+]
+NEAR_MISSES["MarkorDeleteNewestNote"] = [
+    ("the oldest deleted", lambda p, t: p.remove_path(f"{MARKOR}/{_newest_notes(t)[0]}")),
+    (
+        "newest deleted, another edited",
+        _delete_newest_edit_oldest,
+    ),
+    ("nothing deleted", nothing),
+]
+for _question in (
+    "SimpleCalendarNextEvent", "SimpleCalendarEventOnDateAtTime", "SimpleCalendarAnyEventsOnDate", "SimpleCalendarEventsInNextWeek",
+    "SimpleCalendarFirstEventAfterStartTime", "SimpleCalendarEventsInTimeRange",
+):  # fmt: skip
+    NEAR_MISSES[_question] = [
+        ("one title missing or none", lambda p, t: ", ".join(_question_titles(t)[:-1]) or "Nothing"),
+        ("an extra title", lambda p, t: ", ".join([*_question_titles(t), "Workshop on the roadmap"])),
+        ("no answer", nothing),
+    ]
+NEAR_MISSES["SimpleCalendarNextMeetingWithPerson"] = [
+    ("a minute off", lambda p, t: f"{datetime.strptime(_question_titles(t)[0], '%B %d %Y %H:%M') + timedelta(minutes=1):%B %d %Y %H:%M}"),
+    ("the date only", lambda p, t: _question_titles(t)[0].rsplit(" ", 1)[0]),
+    ("no answer", nothing),
 ]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cerebellum_gym.sim.apps.base import App
+from cerebellum_gym.sim.apps.broccoli import BroccoliApp
 from cerebellum_gym.sim.apps.browser import ChromeApp
 from cerebellum_gym.sim.apps.calendar import SimpleCalendarApp
 from cerebellum_gym.sim.apps.camera import CameraApp
@@ -13,9 +14,11 @@ from cerebellum_gym.sim.apps.dialer import DialerApp
 from cerebellum_gym.sim.apps.expense import ProExpenseApp
 from cerebellum_gym.sim.apps.files import FilesApp
 from cerebellum_gym.sim.apps.markor import MarkorApp
+from cerebellum_gym.sim.apps.opentracks import OpenTracksApp
 from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
 from cerebellum_gym.sim.apps.settings import SettingsApp
 from cerebellum_gym.sim.apps.sms import SimpleSmsApp
+from cerebellum_gym.sim.apps.tasks_org import TasksApp
 
 #: Installed on a default :class:`~cerebellum_gym.sim.phone.Phone`, besides the launcher.
 DEFAULT_APPS: tuple[type[App], ...] = (
@@ -32,12 +35,16 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     ChromeApp,
     DialerApp,
     ClipperApp,
+    BroccoliApp,
+    TasksApp,
+    OpenTracksApp,
 )
 
 __all__ = [
     "DEFAULT_APPS",
     "App",
     "AudioRecorderApp",
+    "BroccoliApp",
     "CameraApp",
     "ChromeApp",
     "ClipperApp",
@@ -46,8 +53,10 @@ __all__ = [
     "DialerApp",
     "FilesApp",
     "MarkorApp",
+    "OpenTracksApp",
     "ProExpenseApp",
     "SettingsApp",
     "SimpleCalendarApp",
     "SimpleSmsApp",
+    "TasksApp",
 ]

@@ -1,5 +1,7 @@
 """Simple Calendar Pro: a month view, a day's agenda, and an event editor with date and time
-pickers (in their keyboard-entry form).
+pickers (in their keyboard-entry form) and a repetition picker (daily, weekly, monthly, yearly,
+written as the real app writes ``repeat_interval`` and ``repeat_rule``); a repeating event shows
+on every occurrence.
 
 Events live in ``content://com.simplemobiletools.calendar.pro/events``, the sim's stand-in for
 the app's ``events`` table that AndroidWorld reads with sqlite. Times are POSIX seconds; the
@@ -17,10 +19,34 @@ from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import confirm_dialog, edit_field, field_key, number_dialog, parse_int
 from cerebellum_gym.sim.providers import CALENDAR_URI
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import IconButton, ListItem, Row, Text, Widget
+from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Row, Text, Widget
 
 ORANGE = (255, 111, 0)
 WEEKDAYS = ("M", "T", "W", "T", "F", "S", "S")
+DAY = 24 * 60 * 60
+#: The repetition picker's choices and the ``repeat_interval`` each writes (seconds), as Simple
+#: Calendar Pro's constants have them (a month is 30 days, a year 365).
+REPETITIONS: dict[str, int] = {"No repetition": 0, "Daily": DAY, "Weekly": 7 * DAY, "Monthly": 30 * DAY, "Yearly": 365 * DAY}
+#: ``repeat_rule`` for a monthly or yearly event: the same day each time (``REPEAT_SAME_DAY``).
+REPEAT_SAME_DAY = 1
+
+
+def repetition_name(interval: int) -> str:
+    """The picker's name of ``repeat_interval`` (an interval it does not offer reads as custom)."""
+    for name, seconds in REPETITIONS.items():
+        if seconds == interval:
+            return name
+    return f"Every {interval // DAY} days" if interval % DAY == 0 else "Custom"
+
+
+def repeat_rule(interval: int, start: datetime) -> int:
+    """What the app writes as ``repeat_rule``: for a weekly event the weekday bits (Monday 1,
+    Tuesday 2, ..., Sunday 64; the start's day), for monthly and yearly the same day, else 0."""
+    if interval == 7 * DAY:
+        return 1 << (start.isoweekday() - 1)
+    if interval in (30 * DAY, 365 * DAY):
+        return REPEAT_SAME_DAY
+    return 0
 
 
 def ts(day: date, hour: int, minute: int) -> int:
@@ -33,6 +59,53 @@ def from_ts(value: str | int) -> datetime:
 
 def long_date(day: date) -> str:
     return f"{day.strftime('%B')} {day.day}, {day.year}"
+
+
+def occurrences(event: dict[str, str], low: int, high: int) -> list[tuple[int, int]]:
+    """The (start, end) times of ``event``'s occurrences that start before ``high`` and end at or
+    after ``low``: the event itself, and for a repeating one (``repeat_interval``; forever unless
+    ``repeat_limit`` gives a last time) every repetition, as the app lays them out: daily every
+    interval, weekly on the ``repeat_rule`` weekdays, monthly and yearly on the same date."""
+    start, end = int(event.get("start_ts", 0) or 0), int(event.get("end_ts", 0) or 0)
+    interval = int(event.get("repeat_interval", 0) or 0)
+    limit = int(event.get("repeat_limit", 0) or 0)
+    if interval <= 0:
+        return [(start, end)] if start < high and end >= low else []
+    duration, last = end - start, limit if limit > 0 else high
+    first = from_ts(start)
+    starts: list[int] = []
+    if interval == 7 * DAY:
+        rule = int(event.get("repeat_rule", 0) or 0) or 1 << (first.isoweekday() - 1)
+        week = (max(low - duration, start) - start) // (7 * DAY)
+        monday = first - timedelta(days=first.weekday())
+        while True:
+            base = monday + timedelta(weeks=int(week))
+            if int(base.timestamp()) >= min(high, last + 1):
+                break
+            starts += [int((base + timedelta(days=d)).timestamp()) for d in range(7) if rule & (1 << d)]
+            week += 1
+    elif interval in (30 * DAY, 365 * DAY):
+        months = 12 if interval == 365 * DAY else 1
+        step = 0
+        while True:
+            total = first.month - 1 + step * months
+            year, month = first.year + total // 12, total % 12 + 1
+            moment = int(first.timestamp()) if step == 0 else None
+            if pycal.monthrange(year, month)[1] >= first.day:
+                moment = int(first.replace(year=year, month=month).timestamp())
+            if moment is not None and moment >= min(high, last + 1):
+                break
+            if moment is not None:
+                starts.append(moment)
+            step += 1
+            if step > 12 * 200:
+                break
+    else:
+        k = max(0, (low - duration - start) // interval)
+        while start + k * interval < min(high, last + 1):
+            starts.append(start + k * interval)
+            k += 1
+    return [(s, s + duration) for s in starts if start <= s < high and s <= last and s + duration >= low]
 
 
 def _runs_on(start_ts: int, end_ts: int, day_start: int, day_end: int) -> bool:
@@ -75,8 +148,13 @@ class SimpleCalendarApp(App):
         start, end = ts(day, 0, 0), ts(day + timedelta(days=1), 0, 0)
         out = []
         for event in self.events() if events is None else events:
-            if _runs_on(int(event.get("start_ts", 0)), int(event.get("end_ts", 0)), start, end):
-                out.append(event)
+            for begin, finish in occurrences(event, start, end):
+                if _runs_on(begin, finish, start, end):
+                    # A repetition shows at its own time; it opens the event it repeats.
+                    out.append(
+                        event if begin == int(event.get("start_ts", 0)) else {**event, "start_ts": str(begin), "end_ts": str(finish)}
+                    )
+                    break
         return out
 
     def make_route(self, name: str, **params: object) -> Route:  # type: ignore[override]
@@ -95,7 +173,9 @@ class SimpleCalendarApp(App):
     def screen_main(self, route: Route) -> ScreenSpec:
         year, month = route["year"], route["month"]
         today = self.phone.now().date()
-        spans = tuple((int(event.get("start_ts", 0)), int(event.get("end_ts", 0))) for event in self.events())
+        first = ts(date(year, month, 1), 0, 0)
+        after = ts(date(year + month // 12, month % 12 + 1, 1), 0, 0)
+        spans = tuple(span for event in self.events() for span in occurrences(event, first - DAY, after + DAY))
         # The month screen depends on nothing else: made once per key (reused_spec).
         return self.reused_spec(("main", year, month, today, spans), lambda: self._month_screen(year, month, today, spans))
 
@@ -163,17 +243,26 @@ class SimpleCalendarApp(App):
     def _new_event(self, day: date) -> None:
         now = self.phone.now()
         start = datetime(day.year, day.month, day.day, now.hour, tzinfo=timezone.utc) + timedelta(hours=1)
-        self._push_editor(None, "", "", "", start, start + timedelta(hours=1))
+        self._push_editor(None, "", "", "", start, start + timedelta(hours=1), 0)
 
     def _open_event(self, event_id: str) -> None:
         rows = self.phone.content_query(CALENDAR_URI, where={"_id": event_id})
         if rows:
             e = rows[0]
+            interval = parse_int(e.get("repeat_interval", "0"), 0, 2**62) or 0
             self._push_editor(
-                event_id, e.get("title", ""), e.get("location", ""), e.get("description", ""), from_ts(e["start_ts"]), from_ts(e["end_ts"])
+                event_id,
+                e.get("title", ""),
+                e.get("location", ""),
+                e.get("description", ""),
+                from_ts(e["start_ts"]),
+                from_ts(e["end_ts"]),
+                interval,
             )
 
-    def _push_editor(self, event_id: str | None, title: str, location: str, description: str, start: datetime, end: datetime) -> None:
+    def _push_editor(
+        self, event_id: str | None, title: str, location: str, description: str, start: datetime, end: datetime, repeat: int
+    ) -> None:
         self.push(
             "event",
             event_id=event_id,
@@ -182,6 +271,7 @@ class SimpleCalendarApp(App):
             description=description,
             start=int(start.timestamp()),
             end=int(end.timestamp()),
+            repeat=repeat,
             error="",
         )
 
@@ -232,6 +322,9 @@ class SimpleCalendarApp(App):
             "end_ts": str(route["end"]),
             "repeat_interval": "0",
         }
+        repeat = int(route.get("repeat", 0))
+        if repeat:
+            values.update(repeat_interval=str(repeat), repeat_rule=str(repeat_rule(repeat, from_ts(route["start"]))))
         if route["event_id"] is not None:
             self.phone.content_delete(CALENDAR_URI, where={"_id": route["event_id"]})
         self.phone.content_insert(CALENDAR_URI, values)
@@ -263,7 +356,12 @@ class SimpleCalendarApp(App):
                 "End date", long_date(end.date()), on_tap=lambda: self._pick(route, "end", "date"), rid=f"{self.package}:id/event_end_date"
             ),
             ListItem("End time", f"{end:%H:%M}", on_tap=lambda: self._pick(route, "end", "time"), rid=f"{self.package}:id/event_end_time"),
-            ListItem("Repetition", "No repetition"),
+            ListItem(
+                "Repetition",
+                repetition_name(int(route.get("repeat", 0))),
+                on_tap=lambda: self.set_dialog("repeat"),
+                rid=f"{self.package}:id/event_repetition",
+            ),
         ]
         dialog = None
         kind = route.get("dialog")
@@ -280,6 +378,17 @@ class SimpleCalendarApp(App):
             current = start if kind == "start_date" else end
             fields = (("p1", f"Month ({current.month})"), ("p2", f"Day ({current.day})"), ("p3", f"Year ({current.year})"))
             dialog = number_dialog(self, route, "Set date", fields, lambda: self._apply_pick(route))
+        elif kind == "repeat":
+
+            def choose(seconds: int) -> None:
+                route["repeat"] = seconds
+                self.set_dialog(None)
+
+            dialog = Dialog(
+                "Repetition",
+                [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))],
+                body=[ListItem(name, on_tap=lambda s=seconds: choose(s), height=120) for name, seconds in REPETITIONS.items()],
+            )
         elif kind == "delete":
             dialog = confirm_dialog(
                 self, "Delete event", "Are you sure you want to delete this event?", "Delete", lambda: self._delete(route)

@@ -3,25 +3,31 @@
 That is Markor's default notebook, ``/storage/emulated/0/Documents/Markor`` (AndroidWorld's
 ``MARKOR_DATA``; ``/sdcard`` is the same storage, and the served shell folds the aliases).
 
-The file list browses folders; a long press starts a selection (delete, rename, move, select
-all); the + button creates a note or a folder; the editor saves on Save, on back and on rename,
+The file list browses folders, sorted by name or (Sort by) by date, newest first, each file
+then dated; a long press starts a selection (delete, rename, move, select all); the + button
+creates a note (Markdown ``.md`` unless another type, or none, is chosen) or a folder; the editor saves on Save, on back and on rename,
 as Markor saves when the document is left. The first launch shows Markor's intro.
 """
 
 from __future__ import annotations
 
 import posixpath
+from datetime import datetime, timezone
 from typing import ClassVar
 
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import browser_rows, confirm_dialog, edit_field, field_key
 from cerebellum_gym.sim.apps.folders import FolderApp
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, Text, Widget
+from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Text, Widget
 
 ROOT = "/sdcard/Documents/Markor"
 GREEN = (27, 94, 32)
 EXTENSIONS = (".md", ".txt", ".org", ".todo.txt")
+#: The new-file dialog's extensions (Markor's file type choice), ``.md`` first as its default.
+NEW_FILE_EXTENSIONS = ((".md", "Markdown (.md)"), (".txt", "Plain text (.txt)"), ("", "No extension"))
+#: The file list's orders (Markor's "Sort by" menu): by name A-Z, or by date, newest first.
+SORTS = ("Name", "Date")
 
 
 class MarkorApp(FolderApp):
@@ -69,12 +75,23 @@ class MarkorApp(FolderApp):
     # --- files -------------------------------------------------------------------------------
 
     def entries(self, folder: str) -> tuple[list[str], list[str]]:
-        """Folder and file names in ``folder``, each sorted."""
+        """Folder and file names in ``folder``, each in the list's order (:data:`SORTS`)."""
         folders: list[str] = []
         files: list[str] = []
         for name in self.phone.list_dir(folder):
             (folders if self.phone.is_dir(f"{folder}/{name}") else files).append(name)
-        return sorted(folders, key=str.lower), sorted(files, key=str.lower)
+        files.sort(key=str.lower)
+        if self.sort == "Date":
+            files.sort(key=lambda name: -self.phone.file_mtime(f"{folder}/{name}"))
+        return sorted(folders, key=str.lower), files
+
+    @property
+    def sort(self) -> str:
+        return str(self.data.get("sort", "Name"))
+
+    def _modified(self, path: str) -> str:
+        """A file's change time as the list shows it when sorted by date."""
+        return datetime.fromtimestamp(self.phone.file_mtime(path), timezone.utc).strftime("%b %d, %Y %H:%M")
 
     def _read(self, path: str) -> str:
         try:
@@ -101,7 +118,9 @@ class MarkorApp(FolderApp):
         if not name:
             route["error"] = "Enter a name"
             return
-        path = f"{route['dir']}/{name if folder or name.endswith(EXTENSIONS) else name + '.md'}"
+        ext = str(route.get("ext", ".md"))
+        # A name with a known extension keeps it; otherwise it gets the chosen one (or none).
+        path = f"{route['dir']}/{name if folder or name.endswith(EXTENSIONS) else name + ext}"
         if path.rsplit("/", 1)[1] in self.phone.list_dir(route["dir"]):
             route["error"] = "A file with this name already exists"
             return
@@ -138,6 +157,8 @@ class MarkorApp(FolderApp):
             route["selected"] = []
 
     def _open_dialog(self, route: Route, name: str, **params: object) -> None:
+        if name == "new":
+            params.setdefault("ext", ".md")
         self.set_dialog(name, file="", error="", **params)
         self.phone.focus(field_key(self, route, "file"))  # dialogs open with the keyboard up
 
@@ -149,7 +170,11 @@ class MarkorApp(FolderApp):
             folders,
             files,
             selected,
-            describe=lambda name: self._read(f"{folder}/{name}").strip().replace("\n", " ")[:60] or "Empty",
+            describe=lambda name: (
+                self._modified(f"{folder}/{name}")
+                if self.sort == "Date"
+                else self._read(f"{folder}/{name}").strip().replace("\n", " ")[:60] or "Empty"
+            ),
             file_color=GREEN,
             on_open=lambda name, _is_folder: self._open(route, name),
             on_toggle=lambda name: self.toggle_selected(route, name),
@@ -167,7 +192,24 @@ class MarkorApp(FolderApp):
                     Button("OK", filled=False, on_tap=lambda: self._new(route, False)),
                 ],
                 message="Name (extension .md unless given)",
-                body=[edit_field(self, route, "file", hint="Name")],
+                body=[
+                    edit_field(self, route, "file", hint="Name"),
+                    *(
+                        ListItem(label, selected=route.get("ext", ".md") == ext, on_tap=lambda e=ext: route.update(ext=e), height=110)
+                        for ext, label in NEW_FILE_EXTENSIONS
+                    ),
+                ],
+            )
+        elif kind == "sort":
+
+            def choose(order: str) -> None:
+                self.data["sort"] = order
+                self.set_dialog(None)
+
+            dialog = Dialog(
+                "Sort by",
+                [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))],
+                body=[ListItem(order, selected=order == self.sort, on_tap=lambda o=order: choose(o), height=120) for order in SORTS],
             )
         elif kind == "delete":
             dialog = confirm_dialog(self, "Delete", f"Delete {len(selected)} selected item(s)?", "OK", lambda: self._delete_selected(route))
@@ -201,7 +243,8 @@ class MarkorApp(FolderApp):
         fab = IconButton(
             "Create a new file or folder", "+", color=(255, 255, 255), round_fill=GREEN, on_tap=lambda: self._open_dialog(route, "new")
         )
-        return ScreenSpec(title=title, up=up, body=body, fab=fab, dialog=dialog, actions=[IconButton("Search", "⌕")])
+        actions = [IconButton("Sort by", "⇅", on_tap=lambda: self.set_dialog("sort")), IconButton("Search", "⌕")]
+        return ScreenSpec(title=title, up=up, body=body, fab=fab, dialog=dialog, actions=actions)
 
     def back(self) -> bool:
         route = self.route

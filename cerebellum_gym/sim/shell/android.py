@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import io
 import posixpath
 import re
@@ -85,6 +86,11 @@ MAX_SLEEP: Final = 366 * 24 * 3600.0
 MAX_CLOCK: Final = 253402300799.0
 
 
+def _stat_field(fields: dict[str, str], match: re.Match[str]) -> str:
+    """One ``%x`` of a ``stat -c`` format (unknown ones print as given, as toybox prints them)."""
+    return fields.get(match.group(1), match.group(0))
+
+
 class Shell(AndroidWorldCommands, Interpreter):
     """One shell session on a simulated phone (adbd starts one per ``shell:`` service).
 
@@ -123,6 +129,7 @@ class Shell(AndroidWorldCommands, Interpreter):
                 "rm": self._rm,
                 "mkdir": self._mkdir,
                 "touch": self._touch,
+                "stat": self._stat,
                 "grep": self._grep,
                 "date": self._date,
                 "getprop": self._getprop,
@@ -297,6 +304,28 @@ class Shell(AndroidWorldCommands, Interpreter):
             if self.read(name) is None:
                 self.write(name, b"")
         return ShellResult()
+
+    def _stat(self, args: list[str], stdin: bytes) -> ShellResult:
+        """toybox ``stat -c FORMAT FILE...``: ``%n`` name, ``%s`` size, ``%Y`` change time
+        (seconds), ``%F`` type, ``%%``; one line per file, status 1 if any is missing."""
+        if len(args) < 3 or args[0] != "-c":
+            return self._fail("usage: stat -c FORMAT FILE...\n")
+        fmt, out, err = args[1], [], []
+        for name in args[2:]:
+            data = self.read(name)
+            if data is None and not self.is_dir(name):
+                err.append(f"stat: '{name}': No such file or directory\n")
+                continue
+            full = self.path(name)
+            fields = {
+                "n": name,
+                "s": str(len(data) if data is not None else 4096),
+                "Y": str(int(self.phone.file_mtime(full))),
+                "F": "regular file" if data is not None else "directory",
+                "%": "%",
+            }
+            out.append(re.sub(r"%(.)", functools.partial(_stat_field, fields), fmt) + "\n")
+        return ShellResult("".join(out).encode("utf-8", "surrogateescape"), "".join(err).encode(), 1 if err else 0)
 
     def _grep(self, args: list[str], stdin: bytes) -> ShellResult:
         flags, rest = "", list[str]()

@@ -1,0 +1,232 @@
+"""Tasks.org and OpenTracks on the simulated phone: what their lists and pages show, their filters,
+their edits reaching the database, and the activities AndroidWorld starts.
+
+Real: the phone, its shell (``am``, ``sqlite3``) and the apps' SQLite databases as AndroidWorld
+pulls them; nothing is replaced.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from cerebellum_gym.core.tree import UINode
+from cerebellum_gym.sim import databases, providers
+from cerebellum_gym.sim.apps.opentracks import elapsed, miles, mph
+from cerebellum_gym.sim.apps.tasks_org import due_text
+from cerebellum_gym.sim.phone import Phone
+from cerebellum_gym.sim.providers import TASKS_URI, TRACKS_URI
+from cerebellum_gym.sim.shell import Shell
+
+TASKS_DB = "/data/data/org.tasks/databases/database"
+TRACKS_DB = "/data/data/de.dennisguse.opentracks/databases/database.db"
+DAY = 86_400_000
+OCT15 = 1_697_328_000_000  # October 15 2023 00:00 UTC, the device's today (now 15:34)
+
+
+@pytest.fixture
+def sh() -> Shell:
+    shell = Shell(Phone())
+    shell.root = True  # AndroidWorld reads app databases as root
+    return shell
+
+
+def texts(phone: Phone) -> list[str]:
+    return [n.text for n in phone.ui_tree().iter() if n.text]
+
+
+def node(phone: Phone, *, text: str | None = None, desc: str | None = None) -> UINode:
+    for n in phone.ui_tree().iter():
+        if (text is not None and n.text == text) or (desc is not None and n.content_desc == desc):
+            return n
+    raise AssertionError(f"nothing shows {text or desc!r}: {texts(phone)}")
+
+
+def tap(phone: Phone, *, text: str | None = None, desc: str | None = None) -> None:
+    left, top, right, bottom = node(phone, text=text, desc=desc).bounds
+    phone.tap((left + right) // 2, (top + bottom) // 2)
+
+
+def task(title: str, **values: str) -> dict[str, str]:
+    return {"title": title, "importance": "2", "dueDate": "0", "hideUntil": "0", "completed": "0", **values}
+
+
+def sql(sh: Shell, db: str, statement: str) -> str:
+    done = sh.run(f'sqlite3 {db} "{statement}"')
+    assert done.code == 0, done.stderr
+    return done.stdout.decode()
+
+
+@pytest.mark.parametrize(
+    ("component", "package"),
+    [
+        ("org.tasks/com.todoroo.astrid.activity.MainActivity", "org.tasks"),
+        ("de.dennisguse.opentracks/de.dennisguse.opentracks.TrackListActivity", "de.dennisguse.opentracks"),
+    ],
+)
+def test_the_activities_androidworld_starts_resolve(sh: Shell, component: str, package: str) -> None:
+    done = sh.run(f"am start -W -n {component}")
+    assert done.code == 0, done.stderr
+    assert sh.phone.foreground_package() == package
+    # Their databases exist from first boot, with the table AndroidWorld reads.
+    db = TASKS_DB if package == "org.tasks" else TRACKS_DB
+    assert sql(sh, db, "SELECT COUNT(*) FROM " + ("tasks" if package == "org.tasks" else "tracks") + ";") == "0\n"
+
+
+def test_the_apps_uris_are_their_databases_bound_tables() -> None:
+    assert providers.resolve(TASKS_URI)[0] == databases.TASKS_ORG_TASKS
+    assert providers.resolve(TRACKS_URI)[0] == databases.OPENTRACKS_TRACKS
+
+
+def test_the_list_leaves_out_unstarted_completed_and_deleted_tasks_until_asked(sh: Shell) -> None:
+    phone = sh.phone
+    phone.content_insert(TASKS_URI, task("Open one", dueDate=str(OCT15 + DAY)))
+    phone.content_insert(TASKS_URI, task("Not started", dueDate=str(OCT15 + 3 * DAY), hideUntil=str(OCT15 + 2 * DAY)))
+    phone.content_insert(TASKS_URI, task("Done one", dueDate=str(OCT15 - DAY), completed=str(OCT15 - 2 * DAY)))
+    phone.content_insert(TASKS_URI, task("Deleted one", deleted=str(OCT15)))
+    phone.start_app("org.tasks")
+    shown = texts(phone)
+    assert "Open one" in shown and not {"Not started", "Done one", "Deleted one"} & set(shown)
+    tap(phone, desc="More options")
+    tap(phone, text="Show unstarted")
+    tap(phone, text="Show completed")
+    tap(phone, text="Done")
+    shown = texts(phone)
+    assert {"Open one", "Not started", "Done one", "Completed (1)"} <= set(shown) and "Deleted one" not in shown
+    assert "Wed  ·  Starts Tue" in shown  # the unstarted task says when it starts
+    # Today: what is due by the end of today and still open.
+    tap(phone, desc="Filters")
+    tap(phone, text="Today")
+    assert "Open one" not in texts(phone) and node(phone, text="Today")
+
+
+def test_due_dates_read_as_the_app_writes_them() -> None:
+    today = Phone().now().date()
+    assert due_text(OCT15 + 17 * 3_600_000, today) == "Today, 5:00 PM"
+    assert due_text(OCT15 + DAY, today) == "Tomorrow"
+    assert due_text(OCT15 - DAY + 9 * 3_600_000 + 30 * 60_000, today) == "Yesterday, 9:30 AM"
+    assert due_text(OCT15 + 2 * DAY, today) == "Tue"  # within six days: the weekday
+    assert due_text(OCT15 - 6 * DAY + 3_600_000, today) == "Mon, 1:00 AM"
+    assert due_text(OCT15 + 7 * DAY, today) == "Oct 22"
+    assert due_text(OCT15 + 90 * DAY, today) == "Jan 13, 2024"
+    assert due_text(0, today) == ""
+
+
+def test_a_sqlite3_write_shows_in_the_list_and_the_apps_edits_reach_the_database(sh: Shell) -> None:
+    phone = sh.phone
+    sql(
+        sh,
+        TASKS_DB,
+        "INSERT INTO tasks (title, importance, dueDate, hideUntil, created, modified, completed, deleted, notes, "
+        "estimatedSeconds, elapsedSeconds, timerStart, notificationFlags, lastNotified, collapsed, parent, \\`order\\`) "
+        f"VALUES ('Call Grandma', 1, {OCT15 + DAY}, 0, 0, 0, 0, 0, 'Ask for the recipe', 0, 0, 0, 0, 0, 0, 0, NULL);",
+    )
+    phone.start_app("org.tasks")
+    assert {"Call Grandma", "Tomorrow", "Ask for the recipe"} <= set(texts(phone))
+    box = node(phone, desc="Medium priority")
+    assert box.checkable and not box.checked
+    before = phone.state.clock
+    tap(phone, desc="Medium priority")  # the check box completes the task
+    assert before * 1000 <= int(sql(sh, TASKS_DB, "SELECT completed FROM tasks;")) <= phone.state.clock * 1000
+    assert "Call Grandma" not in texts(phone)
+    # Back again, then the task page: a new priority and title are saved when the page closes.
+    sql(sh, TASKS_DB, "UPDATE tasks SET completed = 0;")
+    tap(phone, text="Call Grandma")
+    assert {"Due date", "Monday, October 16, 2023", "Start date", "No start date"} <= set(texts(phone))
+    tap(phone, desc="Priority High")
+    phone.press_key(4)  # back
+    assert sql(sh, TASKS_DB, "SELECT title, importance, notes FROM tasks;") == "Call Grandma|0|Ask for the recipe\n"
+    assert node(phone, desc="High priority")
+
+
+def test_a_new_task_needs_a_title_and_gets_every_column(sh: Shell) -> None:
+    phone = sh.phone
+    phone.start_app("org.tasks")
+    tap(phone, desc="Create new task")
+    phone.press_key(4)  # no title: nothing is saved
+    assert sql(sh, TASKS_DB, "SELECT COUNT(*) FROM tasks;") == "0\n"
+    tap(phone, desc="Create new task")
+    phone.type_text("Water plants")
+    tap(phone, desc="Save")
+    con = sqlite3.connect(":memory:")
+    con.deserialize(databases.read(phone, TASKS_DB) or b"")
+    con.row_factory = sqlite3.Row
+    (row,) = [dict(r) for r in con.execute("SELECT * FROM tasks")]
+    assert (row["title"], row["importance"], row["dueDate"], row["order"], row["notes"]) == ("Water plants", 3, 0, None, None)
+    assert 0 < row["created"] == row["modified"] <= phone.state.clock * 1000
+
+
+def track(name: str, start: int, minutes: int, metres: float, category: str = "running") -> dict[str, str]:
+    return {
+        "name": name,
+        "category": category,
+        "activity_type": category,
+        "starttime": str(start),
+        "stoptime": str(start + minutes * 60_000),
+        "totaltime": str(minutes * 60_000),
+        "movingtime": str(minutes * 60_000),
+        "totaldistance": repr(metres),
+        "elevationgain": "50.0",
+        "elevationloss": "30.0",
+    }
+
+
+def test_tracks_list_newest_first_with_distance_and_time(sh: Shell) -> None:
+    phone = sh.phone
+    phone.content_insert(TRACKS_URI, track("Morning Run", OCT15 - 3 * DAY + 8 * 3_600_000, 45, 4828.0))
+    phone.content_insert(TRACKS_URI, track("Lake Kayaking", OCT15 - DAY + 17 * 3_600_000, 125, 6437.0, "kayaking"))
+    phone.start_app("de.dennisguse.opentracks")
+    shown = texts(phone)
+    assert shown.index("Lake Kayaking") < shown.index("Morning Run")
+    assert {"kayaking · Oct 14, 2023 5:00 PM", "4.00 mi · 2:05:00", "running · Oct 12, 2023 8:00 AM", "3.00 mi · 45:00"} <= set(shown)
+    tap(phone, text="Morning Run")
+    page = texts(phone)
+    for label, value in (
+        ("Activity type", "running"),
+        ("Distance", "3.00 mi"),
+        ("Total time", "45:00"),
+        ("Moving time", "45:00"),
+        ("Average speed", "4.00 mph"),
+        ("Elevation gain", "164 ft"),
+        ("Elevation loss", "98 ft"),
+    ):
+        assert page[page.index(label) + 1] == value, label
+
+
+def test_opentracks_reads_androidworlds_rows_and_deletes_into_the_database(sh: Shell) -> None:
+    """A row as AndroidWorld inserts it (its average speed in its own units, a BLOB uuid): the app
+    works the speed out from distance over time, and a deleted track leaves the table."""
+    sql(
+        sh,
+        TRACKS_DB,
+        "INSERT INTO tracks (name, description, category, activity_type, starttime, stoptime, numpoints, totaldistance, "
+        "totaltime, movingtime, avgspeed, avgmovingspeed, maxspeed, minelevation, maxelevation, elevationgain, uuid, "
+        f"elevationloss, starttime_offset) VALUES ('Trail Hike', 'Slow day', 'hiking', 'hiking', {OCT15 - 2 * DAY}, "
+        f"{OCT15 - 2 * DAY + 5_400_000}, 0, 8047.0, 5400000, 5400000, 1.49e-06, 1.49e-06, 0.0, 0.0, 0.0, 120.0, "
+        "X'00112233445566778899aabbccddeeff', 80.0, 0);",
+    )
+    phone = sh.phone
+    phone.start_app("de.dennisguse.opentracks")
+    tap(phone, text="Trail Hike")
+    page = texts(phone)
+    assert page[page.index("Average speed") + 1] == "3.33 mph"
+    assert page[page.index("Total time") + 1] == "1:30:00"
+    phone.swipe(540, 1900, 540, 700)  # the description is further down
+    page = texts(phone)
+    assert page[page.index("Description") + 1] == "Slow day"
+    tap(phone, desc="Delete")
+    tap(phone, text="Delete")
+    assert sql(sh, TRACKS_DB, "SELECT COUNT(*) FROM tracks;") == "0\n"
+    assert "Trail Hike" not in texts(phone)
+
+
+def test_a_wrong_typed_track_shows_as_nothing_not_a_crash(sh: Shell) -> None:
+    sh.phone.content_insert(TRACKS_URI, {"name": "Odd", "totaldistance": "far", "totaltime": "long", "starttime": "soon"})
+    sh.phone.start_app("de.dennisguse.opentracks")
+    assert "0.00 mi · 00:00" in texts(sh.phone)
+
+
+def test_unit_formats() -> None:
+    assert (elapsed(59_000), elapsed(45 * 60_000), elapsed(3_900_000)) == ("00:59", "45:00", "1:05:00")
+    assert miles(1609.344) == "1.00 mi" and mph(1609.344 / 3600) == "1.00 mph"
