@@ -1,7 +1,7 @@
 """A device wrapper that intercepts nothing changes nothing: observations and infos bit for bit.
 
 Real: the simulator in process, the simulator served over ADB through the real adb server binary
-(``conftest.served``), and AndroidWorld's own env on the embedded simulator. The episode is the
+(the session's private adb server), and AndroidWorld's own env on the embedded simulator. The episode is the
 task's scripted oracle plus steps that fill the history (its frames are where a wrapper that
 did not forward ``renders_any_width`` differed), run once on a plain env and once on an env
 whose device is wrapped, each on a fresh device.
@@ -15,11 +15,11 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
-from conftest import serve, unserve
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.devices.base import Device, DeviceWrapper
 from cerebellum_gym.evaluation.faults import FaultPlan, FaultyDevice
+from cerebellum_gym.sim.adbd import AdbdServer
 from cerebellum_gym.sim.phone import Phone
 
 Trace = list[tuple[Any, ...]]
@@ -93,18 +93,21 @@ def test_on_the_simulator(wrap: str) -> None:
 
 
 def test_on_the_simulator_served_over_adb(adb_server: Any) -> None:
-    served: list[Any] = []
+    """Each env on a fresh phone served over ADB (``conftest.adb_server``: the real adb server)."""
+    servers: list[AdbdServer] = []
 
     def make(wrapper: Callable[[Device], Device] | None) -> gym.Env[Any, Any]:
-        s = serve(adb_server)
-        served.append(s)
-        return gym.make("Cerebellum-Adb-v0", task="SystemWifiTurnOn", device_options=s.options(), device_wrapper=wrapper)
+        server = AdbdServer(Phone(), port=0).start()
+        servers.append(server)
+        options = {"serial": server.serial_for_adb, "adb_port": adb_server.port, "timeout": 5.0}
+        return gym.make("Cerebellum-Adb-v0", task="SystemWifiTurnOn", device_options=options, device_wrapper=wrapper)
 
     try:
         compare(make, WRAPPERS["faulty-no-faults"])
     finally:
-        for s in served:
-            unserve(s)
+        for server in servers:
+            adb_server.run("disconnect", server.serial_for_adb)
+            server.stop()
 
 
 def test_on_androidworld_over_the_embedded_simulator() -> None:
