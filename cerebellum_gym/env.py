@@ -398,6 +398,14 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         elif code == "K":
             assert action.text is not None
             device.type_text(action.text)
+        elif code in "UDLR" and (surface := _drawing_surface(self.screen, code)) is not None:
+            # A scrollable node with nothing in it is a drawing surface (a canvas): the swipe runs
+            # from its centre to an edge, as AndroidWorld's scroll actuation swipes, so the four
+            # codes draw four different strokes.
+            left, top, right, bottom = surface.bounds
+            x, y = (left + right) // 2, (top + bottom) // 2
+            end = {"D": (x, top), "U": (x, bottom - 1), "R": (left, y), "L": (right - 1, y)}[code]
+            device.swipe(x, y, *end)
         elif code in "UD":
             assert self.screen is not None and self.screen.scrollable is not None
             left, top, right, bottom = self.screen.scrollable.bounds
@@ -608,6 +616,15 @@ def _compute_action_mask(screen: LabelledScreen) -> np.ndarray:
         mask[CODE_INDEX["L"]] = mask[CODE_INDEX["R"]] = 0
     mask.flags.writeable = False
     return mask
+
+
+def _drawing_surface(screen: LabelledScreen | None, code: str) -> Any:
+    """The node a U/D/L/R swipe goes to when it is a drawing surface (scrollable, with no
+    children: nothing in it to scroll), else ``None``."""
+    if screen is None:
+        return None
+    node = screen.scrollable if code in "UD" else _horizontal_target(screen)
+    return node if node is not None and node.scrollable and not node.children else None
 
 
 def _horizontal_target(screen: LabelledScreen) -> Any:

@@ -174,6 +174,16 @@ class Device(abc.ABC):
     def now(self) -> datetime:
         """The device's wall clock."""
 
+    def get_clipboard(self) -> str | None:
+        """The primary clip's text (``None``: nothing copied), as AndroidWorld reads it through
+        the Clipper app (``ca.zgrs.clipper``), which may bring Clipper to the front and back."""
+        raise UnsupportedOperationError(f"{self.backend} devices cannot read the clipboard")
+
+    def set_clipboard(self, text: str) -> None:
+        """Copy ``text``, exactly as given, to the primary clip (AndroidWorld's set-ups do it
+        with Clipper's ``clipper.set`` broadcast)."""
+        raise UnsupportedOperationError(f"{self.backend} devices cannot set the clipboard")
+
     # --- lifecycle ---------------------------------------------------------------------------
 
     def factory_reset(self) -> None:
@@ -318,6 +328,12 @@ class DeviceWrapper(Device):
 
     def file_mtime(self, path: str) -> float:
         return self.intercept("file_mtime", self.device.file_mtime, path)
+
+    def get_clipboard(self) -> str | None:
+        return self.intercept("get_clipboard", self.device.get_clipboard)
+
+    def set_clipboard(self, text: str) -> None:
+        self.intercept("set_clipboard", self.device.set_clipboard, text)
 
     def now(self) -> datetime:
         return self.intercept("now", self.device.now)
