@@ -546,6 +546,14 @@ NEAR_MISSES["ExpenseAddMultipleFromMarkor"] = [
         lambda p, t: _add_all(p, [expense(r, note=r["note"] + ". Reimbursable.") for r in t.params["rows"]]),
     ),
 ]
+NEAR_MISSES["ExpenseAddMultipleFromGallery"] = [
+    ("two of three", lambda p, t: _add_all(p, [expense(r) for r in t.params["rows"][:2]])),
+    (
+        "an old picture's expense for the third",
+        lambda p, t: _add_all(p, [expense(r) for r in [*t.params["rows"][:2], t.params["noise"][0]]]),
+    ),
+    ("amounts misread by a cent", lambda p, t: _add_all(p, [expense(r, amount=int(r["amount"]) + 1) for r in t.params["rows"]])),
+]
 NEAR_MISSES["MarkorMergeNotes"] = [
     ("no blank lines", write(lambda t: f"{MARKOR}/{t.params['new_file_name']}", lambda t: _merged(t, "\n"))),
     ("saved as .md", write(lambda t: f"{MARKOR}/{t.params['new_file_name']}.md", lambda t: _merged(t, "\n\n"))),
