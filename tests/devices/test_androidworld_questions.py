@@ -25,7 +25,7 @@ from cerebellum_gym.tasks import task_names
 from cerebellum_gym.tasks.androidworld import task_class
 from cerebellum_gym.tasks.catalog import BUILTIN
 
-QUESTIONS = [n for n in task_names() if n.startswith(("Tasks", "SportsTracker"))]
+QUESTIONS = [n for n in task_names() if n.startswith(("Tasks", "SportsTracker", "Notes"))]
 
 
 @pytest.fixture(scope="module")
