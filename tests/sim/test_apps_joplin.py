@@ -101,7 +101,7 @@ def test_androidworlds_rows_read_back_and_show_in_the_app(sh: Shell) -> None:
     databases.write(phone, DB, con.serialize())
     assert [schema.JoplinFolder(**r) for r in table(phone, "folders")] == [folder]
     assert sorted((schema.JoplinNote(**r) for r in table(phone, "notes")), key=lambda n: n.title) == sorted(notes, key=lambda n: n.title)
-    assert sorted(r["title"] for r in table(phone, "notes_normalized")) == ["buy eggs", "pancake recipe"]
+    assert sorted(str(r["title"]) for r in table(phone, "notes_normalized")) == ["buy eggs", "pancake recipe"]
 
     phone.start_app("net.cozic.joplin")
     assert listed(phone) == ["Buy Eggs", "Pancake Recipe"]  # an open to-do on top
