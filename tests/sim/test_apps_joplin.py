@@ -143,3 +143,15 @@ def test_markdown_renders_as_the_viewer_shows_it() -> None:
         ("• bold item", False),
         ("1. step one", False),
     ]
+
+
+def test_search_finds_notes_by_title_or_body_and_opens_them() -> None:
+    phone = Phone()
+    for note_id, title, body in (("a", "Pancake Recipe", "- 1 cup milk"), ("b", "Team Sync", "10 people attended")):
+        phone.content_insert(NOTES_URI, {"_id": note_id, "title": title, "body": body, "created_time": "0", "updated_time": "0"})
+    phone.start_app("net.cozic.joplin")
+    tap(phone, desc="Search")
+    phone.type_text("MILK")
+    assert listed(phone) == ["Pancake Recipe"]
+    tap(phone, text="Pancake Recipe")
+    assert "• 1 cup milk" in texts(phone)

@@ -10,7 +10,7 @@ is made from the notes whenever the file is read, whatever was written into it.
 
 The app shows what Joplin's Android app shows: a note list of the chosen notebook (All notes
 at first), newest first with uncompleted to-dos on top, to-dos with a check box; a side menu
-(☰) with the notebooks by name; a note page with the title and the Markdown body as the app's
+(☰) with the notebooks by name; a search over titles and bodies; a note page with the title and the Markdown body as the app's
 viewer renders it (list items as bullets, headings bold, emphasis markers dropped). A tap on a
 to-do's box completes it or brings it back (``todo_completed`` is the time in ms, 0 if open).
 """
@@ -29,6 +29,7 @@ from cerebellum_gym.devices.base import Row
 from cerebellum_gym.sim import providers, render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.broccoli import Paragraph
+from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare
 from cerebellum_gym.sim.render import font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
@@ -258,6 +259,17 @@ class JoplinApp(App):
 
     # --- screens -------------------------------------------------------------------------------
 
+    def _item(self, row: Row) -> NoteItem:
+        """A note's row of a list: its box toggles a to-do, a tap elsewhere opens the note."""
+        note_id = row["_id"]
+        return NoteItem(
+            row.get("title", "") or "Untitled",
+            todo=bool(flag(row, "is_todo")),
+            done=bool(flag(row, "todo_completed")),
+            on_toggle=functools.partial(self._toggle, note_id),
+            on_open=functools.partial(self.push, "note", note_id=note_id),
+        )
+
     def _folder_title(self) -> str:
         folder_id = self.data.get("folder")
         if folder_id is None:
@@ -269,22 +281,27 @@ class JoplinApp(App):
 
     def screen_main(self, route: Route) -> ScreenSpec:
         title = self._folder_title()
-        body: list[Widget] = []
-        for row in self.notes(self.data.get("folder")):
-            note_id = row["_id"]
-            body.append(
-                NoteItem(
-                    row.get("title", "") or "Untitled",
-                    todo=bool(flag(row, "is_todo")),
-                    done=bool(flag(row, "todo_completed")),
-                    on_toggle=functools.partial(self._toggle, note_id),
-                    on_open=functools.partial(self.push, "note", note_id=note_id),
-                )
-            )
+        body: list[Widget] = [self._item(row) for row in self.notes(self.data.get("folder"))]
         if not body:
-            body.append(Text("There are currently no notes. Create one by clicking on the (+) button.", size=40, center=True, height=300))
-        actions: list[Widget] = [IconButton("Side menu", "☰", on_tap=lambda: self.push("notebooks"))]
+            body.append(Text("There are currently no notes.", size=40, center=True, height=300))
+        actions: list[Widget] = [
+            IconButton("Side menu", "☰", on_tap=lambda: self.push("notebooks")),
+            IconButton("Search", "⌕", on_tap=self._search),
+        ]
         return ScreenSpec(title=title, body=body, actions=actions)
+
+    def _search(self) -> None:
+        self.push("search", query="")
+        self.phone.focus(field_key(self, self.route, "query"))
+
+    def screen_search(self, route: Route) -> ScreenSpec:
+        """Search over every note's title and body (case aside), as the app's search screen:
+        the matching notes, a tap opens one."""
+        query = str(route.get("query", "")).strip().lower()
+        body: list[Widget] = [edit_field(self, route, "query", hint="Search...", rid=f"{PACKAGE}:id/search")]
+        if query:
+            body += [self._item(r) for r in self.notes(None) if query in r.get("title", "").lower() or query in r.get("body", "").lower()]
+        return ScreenSpec(title="Search", up=self.pop, body=body)
 
     def screen_notebooks(self, route: Route) -> ScreenSpec:
         def choose(folder_id: str | None) -> None:
