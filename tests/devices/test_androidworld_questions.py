@@ -1,4 +1,4 @@
-"""AndroidWorld's own Tasks.org and OpenTracks questions on the served simulator, end to end: its
+"""AndroidWorld's own Tasks.org, OpenTracks and Joplin questions on the served simulator, end to end: its
 ``initialize_task`` seeds the apps' databases over adb, the simulator's oracle reads the answer
 off the app and says ``F {answer}``, which reaches AndroidWorld's judge (``interaction_cache``);
 AndroidWorld scores 1.0, a wrong answer and a withheld one below 1.0, and the project's judge
