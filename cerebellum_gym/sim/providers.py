@@ -26,6 +26,8 @@ URIS: Final[dict[str, tuple[str, dict[str, str]]]] = {
     "content://com.flauschcode.broccoli/recipes": ("broccoli_recipes", {}),
     "content://org.tasks/tasks": ("tasksorg_tasks", {}),
     "content://de.dennisguse.opentracks.content/tracks": ("opentracks_tracks", {}),
+    "content://net.cozic.joplin/folders": ("joplin_folders", {}),
+    "content://net.cozic.joplin/notes": ("joplin_notes", {}),
 }
 
 CONTACTS_URI: Final = "content://com.android.contacts/data/phones"

@@ -22,6 +22,7 @@ import pytest
 
 from cerebellum_gym.sim import databases
 from cerebellum_gym.sim.apps import DEFAULT_APPS, App
+from cerebellum_gym.sim.apps.joplin import JOPLIN_DB
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.sim.shell import Shell
 
@@ -38,6 +39,8 @@ ROW_TYPES: dict[tuple[str, str], type | None] = {
     (databases.BROCCOLI_DB.path, "recipes"): schema_utils.Recipe,
     (databases.TASKS_DB.path, "tasks"): schema_utils.Task,
     (databases.OPENTRACKS_DB.path, "tracks"): schema_utils.SportsActivity,
+    (JOPLIN_DB.path, "folders"): schema_utils.JoplinFolder,
+    (JOPLIN_DB.path, "notes"): schema_utils.JoplinNote,
 }
 
 
@@ -114,14 +117,17 @@ def test_androidworlds_rows_round_trip_through_the_app(sh: Shell, tmp_path: Path
     db = databases.DATABASES[path]
     key = db.key(table)
     samples = _samples(row_type)
+    # An INTEGER key is the database's to assign (AndroidWorld leaves it out); Joplin's text ids
+    # are AndroidWorld's own.
+    assigned = isinstance(getattr(samples[0], key), int)
     local = pull(sh, path, tmp_path)
-    aw_insert(local, table, samples, key)
+    aw_insert(local, table, samples, key if assigned else None)
     sh.write(path, local.read_bytes())
     provider = next(t.provider for t in db.tables if t.name == table)
     assert len(sh.phone.state.content[provider]) == len(samples)
     (tmp_path / "again").mkdir()
     back = aw_rows(pull(sh, path, tmp_path / "again"), table, row_type)
-    assert [dataclasses.replace(r, **{key: -1}) for r in back] == samples
+    assert [dataclasses.replace(r, **{key: -1}) if assigned else r for r in back] == samples
     assert len({getattr(r, key) for r in back}) == len(samples)
 
 
@@ -155,6 +161,13 @@ def _samples(row_type: type) -> list[typing.Any]:
                 maxspeed=11.5,
                 uuid=bytes(range(16)),
             ),
+        ]
+    if row_type is schema_utils.JoplinFolder:
+        return [schema_utils.JoplinFolder("Recipes"), schema_utils.JoplinFolder("Work", icon="briefcase")]
+    if row_type is schema_utils.JoplinNote:
+        return [
+            schema_utils.JoplinNote(parent_id="f1", title="Pancakes", body="- 1 cup milk", latitude=48.85, order=1.5),
+            schema_utils.JoplinNote(title="Buy eggs", is_todo=1, todo_completed=1697300000000),
         ]
     raise AssertionError(row_type)
 

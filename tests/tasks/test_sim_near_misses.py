@@ -29,6 +29,8 @@ CAL = "content://com.simplemobiletools.calendar.pro/events"
 EXP = "content://com.arduia.expense/expenses"
 MARKOR = "/sdcard/Documents/Markor"
 RECORDS = "/sdcard/Android/data/com.dimowner.audiorecorder/files/Music/records"
+JOPLIN_NOTES = "content://net.cozic.joplin/notes"
+JOPLIN_FOLDERS = "content://net.cozic.joplin/folders"
 
 
 def setup(name: str, seed: int = 0) -> tuple[Phone, Task]:
@@ -472,6 +474,38 @@ NEAR_MISSES.update(
         name: [("an answer just off", _wrong_answer), ("no answer", nothing)]
         for name in task_names()
         if name.startswith(("Tasks", "SportsTracker"))
+    }
+)
+
+
+def _other_quantity(phone: Phone, task: Task) -> str:
+    """Another ingredient's quantity in the same recipe note (the line above or below)."""
+    quantity = task._reading.answer  # type: ignore[attr-defined]
+    note = next(r for r in phone.content_query(JOPLIN_NOTES) if r.get("title") == task.params["title"])
+    others = [line[2:].split(" ", 2) for line in note.get("body", "").splitlines() if line.startswith("- ")]
+    return next(" ".join(words[:2]) for words in others if " ".join(words[:2]) != quantity)
+
+
+def _all_in_folder(phone: Phone, task: Task) -> str:
+    """The number of notes in the notebook, to-dos or not."""
+    folder = next(r["_id"] for r in phone.content_query(JOPLIN_FOLDERS) if r.get("title") == task.params["folder"])
+    return str(len([r for r in phone.content_query(JOPLIN_NOTES) if r.get("parent_id") == folder]))
+
+
+# Joplin's questions: the answer just off, a plausible wrong reading, and no answer.
+NEAR_MISSES.update(
+    {
+        "NotesRecipeIngredientCount": [("another ingredient's quantity", _other_quantity), ("no answer", nothing)],
+        "NotesMeetingAttendeeCount": [("an answer just off", _wrong_answer), ("no answer", nothing)],
+        "NotesIsTodo": [
+            ("the other flag", lambda p, t: "False" if t._reading.answer == "True" else "True"),  # type: ignore[attr-defined]
+            ("no answer", nothing),
+        ],
+        "NotesTodoItemCount": [
+            ("an answer just off", _wrong_answer),
+            ("every note of the notebook", _all_in_folder),
+            ("no answer", nothing),
+        ],
     }
 )
 

@@ -15,6 +15,7 @@ from cerebellum_gym.sim.apps.draw import SimpleDrawApp
 from cerebellum_gym.sim.apps.expense import ProExpenseApp
 from cerebellum_gym.sim.apps.files import FilesApp
 from cerebellum_gym.sim.apps.gallery import SimpleGalleryApp
+from cerebellum_gym.sim.apps.joplin import JoplinApp
 from cerebellum_gym.sim.apps.markor import MarkorApp
 from cerebellum_gym.sim.apps.opentracks import OpenTracksApp
 from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
@@ -42,6 +43,7 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     OpenTracksApp,
     SimpleGalleryApp,
     SimpleDrawApp,
+    JoplinApp,
 )
 
 __all__ = [
@@ -56,6 +58,7 @@ __all__ = [
     "ContactsApp",
     "DialerApp",
     "FilesApp",
+    "JoplinApp",
     "MarkorApp",
     "OpenTracksApp",
     "ProExpenseApp",
