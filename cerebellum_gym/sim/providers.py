@@ -26,6 +26,10 @@ URIS: Final[dict[str, tuple[str, dict[str, str]]]] = {
     "content://com.flauschcode.broccoli/recipes": ("broccoli_recipes", {}),
     "content://org.tasks/tasks": ("tasksorg_tasks", {}),
     "content://de.dennisguse.opentracks.content/tracks": ("opentracks_tracks", {}),
+    # VLC's media library (Media, Playlist, PlaylistMediaRelation).
+    "content://org.videolan.vlc/media": ("vlc_media", {}),
+    "content://org.videolan.vlc/playlists": ("vlc_playlists", {}),
+    "content://org.videolan.vlc/playlist_media": ("vlc_playlist_media", {}),
 }
 
 CONTACTS_URI: Final = "content://com.android.contacts/data/phones"

@@ -21,6 +21,7 @@ from cerebellum_gym.tasks import (
     sms,
     system,
     tasks_org,
+    vlc,
 )
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.registry import (
@@ -58,4 +59,5 @@ __all__ = [
     "system",
     "task_names",
     "tasks_org",
+    "vlc",
 ]

@@ -15,13 +15,13 @@ from __future__ import annotations
 import dataclasses
 import sqlite3
 import typing
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from cerebellum_gym.sim import databases
 from cerebellum_gym.sim.apps import DEFAULT_APPS, App
+from cerebellum_gym.sim.apps.vlc import VLC_DB
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.sim.shell import Shell
 
@@ -38,6 +38,8 @@ ROW_TYPES: dict[tuple[str, str], type | None] = {
     (databases.BROCCOLI_DB.path, "recipes"): schema_utils.Recipe,
     (databases.TASKS_DB.path, "tasks"): schema_utils.Task,
     (databases.OPENTRACKS_DB.path, "tracks"): schema_utils.SportsActivity,
+    # VLC: AndroidWorld reads the three through one join (its PlaylistInfo rows), never SELECT *.
+    **{(VLC_DB.path, t): None for t in ("Media", "Playlist", "PlaylistMediaRelation")},
 }
 
 
@@ -241,32 +243,17 @@ def test_a_column_a_pushed_database_adds_is_kept(sh: Shell, tmp_path: Path) -> N
 # --- outside databases/ -------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def app_db() -> Iterator[databases.AppDatabase]:
-    """A database under ``app_db/``, as VLC keeps ``vlc_media.db``."""
-    db = databases.declare(
-        databases.AppDatabase(
-            path="/data/data/org.videolan.vlc/app_db/vlc_media.db",
-            schema="CREATE TABLE Playlist (id_playlist INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE NOT NULL, media_ids BLOB);",
-            tables=(databases.Table("Playlist", provider="test_vlc_playlists"),),
-        )
-    )
-    try:
-        yield db
-    finally:
-        databases.undeclare(db)
-
-
-def test_a_database_outside_databases_folder(app_db: databases.AppDatabase) -> None:
-    shell = Shell(Phone(apps=[*DEFAULT_APPS, _stand_in("org.videolan.vlc")]))
+def test_a_database_outside_databases_folder() -> None:
+    """VLC keeps its media library under ``app_db/``."""
+    shell = Shell(Phone())
     shell.root = True
     assert shell.run("ls /data/data/org.videolan.vlc").stdout == b"app_db\n"
     assert shell.run("ls /data/data/org.videolan.vlc/app_db").stdout == b"vlc_media.db\n"
-    assert shell.run(f"sqlite3 {app_db.path} \"INSERT INTO Playlist (name) VALUES ('Road trip');\"").code == 0
-    assert [r["name"] for r in shell.phone.state.content["test_vlc_playlists"]] == ["Road trip"]
+    assert shell.run(f"sqlite3 {VLC_DB.path} \"INSERT INTO Playlist (name) VALUES ('Road trip');\"").code == 0
+    assert [r["name"] for r in shell.phone.state.content["vlc_playlists"]] == ["Road trip"]
     assert shell.run("rm -r /data/data/org.videolan.vlc/app_db/*").code == 0
     assert shell.run("ls /data/data/org.videolan.vlc/app_db").stdout == b""
-    assert shell.phone.state.content["test_vlc_playlists"] == []
+    assert shell.phone.state.content["vlc_playlists"] == []
 
 
 def test_declarations_that_cannot_work_are_refused() -> None:

@@ -21,6 +21,7 @@ from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
 from cerebellum_gym.sim.apps.settings import SettingsApp
 from cerebellum_gym.sim.apps.sms import SimpleSmsApp
 from cerebellum_gym.sim.apps.tasks_org import TasksApp
+from cerebellum_gym.sim.apps.vlc import VlcApp
 
 #: Installed on a default :class:`~cerebellum_gym.sim.phone.Phone`, besides the launcher.
 DEFAULT_APPS: tuple[type[App], ...] = (
@@ -42,6 +43,7 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     OpenTracksApp,
     SimpleGalleryApp,
     SimpleDrawApp,
+    VlcApp,
 )
 
 __all__ = [
@@ -65,4 +67,5 @@ __all__ = [
     "SimpleGalleryApp",
     "SimpleSmsApp",
     "TasksApp",
+    "VlcApp",
 ]
