@@ -30,6 +30,7 @@ URIS: Final[dict[str, tuple[str, dict[str, str]]]] = {
     "content://org.videolan.vlc/media": ("vlc_media", {}),
     "content://org.videolan.vlc/playlists": ("vlc_playlists", {}),
     "content://org.videolan.vlc/playlist_media": ("vlc_playlist_media", {}),
+    "content://net.osmand/map_markers": ("osmand_map_markers", {}),
 }
 
 CONTACTS_URI: Final = "content://com.android.contacts/data/phones"

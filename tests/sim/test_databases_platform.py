@@ -21,6 +21,7 @@ import pytest
 
 from cerebellum_gym.sim import databases
 from cerebellum_gym.sim.apps import DEFAULT_APPS, App
+from cerebellum_gym.sim.apps.osmand import MARKERS_DB
 from cerebellum_gym.sim.apps.vlc import VLC_DB
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.sim.shell import Shell
@@ -40,6 +41,7 @@ ROW_TYPES: dict[tuple[str, str], type | None] = {
     (databases.OPENTRACKS_DB.path, "tracks"): schema_utils.SportsActivity,
     # VLC: AndroidWorld reads the three through one join (its PlaylistInfo rows), never SELECT *.
     **{(VLC_DB.path, t): None for t in ("Media", "Playlist", "PlaylistMediaRelation")},
+    (MARKERS_DB.path, "map_markers"): schema_utils.OsmAndMapMarker,
 }
 
 
@@ -158,6 +160,14 @@ def _samples(row_type: type) -> list[typing.Any]:
                 uuid=bytes(range(16)),
             ),
         ]
+    if row_type is schema_utils.OsmAndMapMarker:
+        # marker_id -1: the key the comparison above puts in place of the one the app assigned.
+        return [
+            schema_utils.OsmAndMapMarker(
+                marker_id=-1, marker_lat=47.1663432, marker_lon=9.5103085, marker_description="Schaan", marker_active=1,
+                marker_added=1697384040000, marker_next_key="tail", title="Schaan",
+            ),
+        ]  # fmt: skip
     raise AssertionError(row_type)
 
 

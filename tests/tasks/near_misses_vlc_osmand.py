@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from cerebellum_gym.sim.apps.osmand import parse_favorites, with_favorite
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.tasks.base import Task
+from cerebellum_gym.tasks.osmand import LOCATIONS, coords_of
 from cerebellum_gym.tasks.vlc import MEDIA_URI, PLAYLISTS_URI, RELATIONS_URI, VLC_PACKAGE
 
 Case = Callable[[Phone, Task], "str | None"]
@@ -46,3 +48,52 @@ NEAR_MISSES: dict[str, list[tuple[str, Any]]] = {
         ("one playlist of all files", lambda p, t: _playlist(p, t.params["playlist_name1"], [*t.params["files1"], *t.params["files2"]])),
     ],
 }
+
+
+# --- OsmAnd --------------------------------------------------------------------------------------
+
+OSMAND = "net.osmand"
+FAVORITES = "/sdcard/Android/data/net.osmand/files/favorites/favorites.gpx"
+MARKERS = "content://net.osmand/map_markers"
+
+
+def _other(location: str) -> tuple[str, float, float]:
+    """A place of the map other than ``location`` (given by name or by coordinates)."""
+    target = coords_of(location)
+    name, (lat, lon) = next((n, c) for n, c in LOCATIONS.items() if c != target)
+    return name.split(",")[0], lat, lon
+
+
+def _at(location: str, by: float = 0.0) -> tuple[float, float]:
+    """The location's coordinates, ``by`` degrees north."""
+    target = coords_of(location)
+    assert target is not None
+    return target[0] + by, target[1]
+
+
+def _favorite(phone: Phone, name: str, lat: float, lon: float) -> None:
+    """A point added to the favourites file as the app writes it (the app makes the file)."""
+    phone.start_app(OSMAND)
+    root = parse_favorites(phone.read_file(FAVORITES))
+    assert root is not None
+    phone.write_file(FAVORITES, with_favorite(root, name, lat, lon, phone.state.clock))
+
+
+def _marker(phone: Phone, title: str, lat: float, lon: float) -> None:
+    phone.content_insert(MARKERS, {"marker_lat": repr(lat), "marker_lon": repr(lon), "title": title, "marker_active": "1"})
+
+
+NEAR_MISSES.update(
+    {
+        "OsmAndFavorite": [
+            ("a favourite of another place", lambda p, t: _favorite(p, *_other(t.params["location"]))),
+            ("a marker instead", lambda p, t: _marker(p, "Here", *_at(t.params["location"]))),
+            ("a favourite 0.002° off, named otherwise", lambda p, t: _favorite(p, "Spot", *_at(t.params["location"], 0.002))),
+        ],
+        "OsmAndMarker": [
+            ("a marker of another place", lambda p, t: _marker(p, *_other(t.params["location"]))),
+            ("a favourite instead", lambda p, t: _favorite(p, t.params["location"], *_at(t.params["location"]))),
+            ("a marker 0.002° off", lambda p, t: _marker(p, "Spot", *_at(t.params["location"], 0.002))),
+        ],
+    }
+)

@@ -74,6 +74,7 @@ MODULES = (
     "task_evals/single/simple_gallery_pro.py",
     "task_evals/single/simple_draw_pro.py",
     "task_evals/single/vlc.py",
+    "task_evals/single/osmand.py",
     "task_evals/common_validators/sms_validators.py",
     "task_evals/common_validators/contacts_validators.py",
     "task_evals/common_validators/sqlite_validators.py",
@@ -234,7 +235,9 @@ def _shape(template: str) -> str:
 
 
 def test_every_mirrored_task_is_found_in_androidworld() -> None:
-    assert len(MIRRORED) == 101  # 53, aw-db's 14, Broccoli's 12, Tasks.org's and OpenTracks' six questions each, aw-media's 8, VLC's 2
+    assert (
+        len(MIRRORED) == 103
+    )  # 53, aw-db's 14, Broccoli's 12, Tasks.org's and OpenTracks' six questions each, aw-media's 8, VLC's and OsmAnd's 2 each
     for name in MIRRORED:
         template, complexity = androidworld(TASKS[name].mirrors or name)
         assert template and complexity > 0, name

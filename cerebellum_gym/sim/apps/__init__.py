@@ -17,6 +17,7 @@ from cerebellum_gym.sim.apps.files import FilesApp
 from cerebellum_gym.sim.apps.gallery import SimpleGalleryApp
 from cerebellum_gym.sim.apps.markor import MarkorApp
 from cerebellum_gym.sim.apps.opentracks import OpenTracksApp
+from cerebellum_gym.sim.apps.osmand import OsmAndApp
 from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
 from cerebellum_gym.sim.apps.settings import SettingsApp
 from cerebellum_gym.sim.apps.sms import SimpleSmsApp
@@ -44,6 +45,7 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     SimpleGalleryApp,
     SimpleDrawApp,
     VlcApp,
+    OsmAndApp,
 )
 
 __all__ = [
@@ -60,6 +62,7 @@ __all__ = [
     "FilesApp",
     "MarkorApp",
     "OpenTracksApp",
+    "OsmAndApp",
     "ProExpenseApp",
     "SettingsApp",
     "SimpleCalendarApp",
