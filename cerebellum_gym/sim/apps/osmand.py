@@ -278,8 +278,8 @@ class OsmAndApp(App):
         buttons = Row(
             [
                 IconButton("Search", "⌕", on_tap=self._open_search),
-                IconButton("My places", "★", on_tap=lambda: self.push("places")),
-                IconButton("Map markers", "⚑", on_tap=lambda: self.push("markers")),
+                IconButton("My places", "☰", on_tap=lambda: self.push("places")),
+                IconButton("Map markers", "●", on_tap=lambda: self.push("markers")),
             ],
             height=147,
         )
@@ -333,7 +333,12 @@ class OsmAndApp(App):
         for place in search(str(route.get("query", ""))):
             body.append(
                 ListItem(
-                    place.name, place.region, avatar="⌖", avatar_color=GREEN, on_tap=lambda p=place: choose(p), rid=f"{PACKAGE}:id/title"
+                    place.name,
+                    place.region,
+                    avatar=place.name[:1],
+                    avatar_color=GREEN,
+                    on_tap=lambda p=place: choose(p),
+                    rid=f"{PACKAGE}:id/title",
                 )
             )
         return ScreenSpec(title="Search", up=self.pop, body=body)
@@ -388,7 +393,7 @@ class OsmAndApp(App):
             body.append(Text("Could not read favorites", size=44, center=True, height=300, color=(200, 30, 30), rid=f"{PACKAGE}:id/error"))
         else:
             points = waypoints(root)
-            body += [ListItem(n, f"{lat:.5f}, {lon:.5f}", avatar="★", avatar_color=(250, 190, 0)) for n, lat, lon in points]
+            body += [ListItem(n, f"{lat:.5f}, {lon:.5f}", avatar=n[:1].upper(), avatar_color=(250, 190, 0)) for n, lat, lon in points]
             if not points:
                 body.append(Text("No favorites yet", size=44, center=True, height=300, color=render.TEXT_SECONDARY))
         return ScreenSpec(title="My places", up=self.pop, body=body)
@@ -398,7 +403,9 @@ class OsmAndApp(App):
         for row in self.markers():
             coords = self._coords(row)
             where = f"{coords[0]:.5f}, {coords[1]:.5f}" if coords else ""
-            body.append(ListItem(row.get("title", "") or where, where, avatar="⚑", avatar_color=(220, 40, 40)))
+            body.append(
+                ListItem(row.get("title", "") or where, where, avatar=(row.get("title", "") or "M")[:1].upper(), avatar_color=(220, 40, 40))
+            )
         if not body:
             body.append(Text("No map markers", size=44, center=True, height=300, color=render.TEXT_SECONDARY))
         return ScreenSpec(title="Map markers", up=self.pop, body=body)

@@ -261,7 +261,7 @@ class VlcApp(App):
             ListItem(
                 row.get("title", ""),
                 clock(int(row.get("duration", "-1") or -1)),
-                avatar="▶",
+                avatar=row.get("title", "")[:1].upper(),
                 avatar_color=ORANGE,
                 selected=row["_id"] in selected,
                 on_tap=lambda i=row["_id"]: tap(i),
@@ -315,7 +315,7 @@ class VlcApp(App):
             ListItem(
                 p.get("name", ""),
                 f"{len(self.entries(p['_id']))} videos",
-                avatar="≡",
+                avatar=p.get("name", "")[:1].upper(),
                 avatar_color=ORANGE,
                 on_tap=lambda i=p["_id"]: self.push("playlist", playlist_id=i),
                 rid=f"{PACKAGE}:id/ml_item",
