@@ -18,10 +18,12 @@ from cerebellum_gym.tasks import (
     markor,
     media,
     opentracks,
+    osmand,
     recipe,
     sms,
     system,
     tasks_org,
+    vlc,
 )
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.registry import (
@@ -54,10 +56,12 @@ __all__ = [
     "markor",
     "media",
     "opentracks",
+    "osmand",
     "recipe",
     "register_task",
     "sms",
     "system",
     "task_names",
     "tasks_org",
+    "vlc",
 ]

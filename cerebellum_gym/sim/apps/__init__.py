@@ -18,10 +18,12 @@ from cerebellum_gym.sim.apps.gallery import SimpleGalleryApp
 from cerebellum_gym.sim.apps.joplin import JoplinApp
 from cerebellum_gym.sim.apps.markor import MarkorApp
 from cerebellum_gym.sim.apps.opentracks import OpenTracksApp
+from cerebellum_gym.sim.apps.osmand import OsmAndApp
 from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
 from cerebellum_gym.sim.apps.settings import SettingsApp
 from cerebellum_gym.sim.apps.sms import SimpleSmsApp
 from cerebellum_gym.sim.apps.tasks_org import TasksApp
+from cerebellum_gym.sim.apps.vlc import VlcApp
 
 #: Installed on a default :class:`~cerebellum_gym.sim.phone.Phone`, besides the launcher.
 DEFAULT_APPS: tuple[type[App], ...] = (
@@ -44,6 +46,8 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     SimpleGalleryApp,
     SimpleDrawApp,
     JoplinApp,
+    VlcApp,
+    OsmAndApp,
 )
 
 __all__ = [
@@ -61,6 +65,7 @@ __all__ = [
     "JoplinApp",
     "MarkorApp",
     "OpenTracksApp",
+    "OsmAndApp",
     "ProExpenseApp",
     "SettingsApp",
     "SimpleCalendarApp",
@@ -68,4 +73,5 @@ __all__ = [
     "SimpleGalleryApp",
     "SimpleSmsApp",
     "TasksApp",
+    "VlcApp",
 ]
