@@ -32,6 +32,10 @@ URIS: Final[dict[str, tuple[str, dict[str, str]]]] = {
     "content://org.videolan.vlc/media": ("vlc_media", {}),
     "content://org.videolan.vlc/playlists": ("vlc_playlists", {}),
     "content://org.videolan.vlc/playlist_media": ("vlc_playlist_media", {}),
+    # Retro Music's playlists (PlaylistEntity, SongEntity) and its playing queue.
+    "content://code.name.monkey.retromusic/playlists": ("retro_playlists", {}),
+    "content://code.name.monkey.retromusic/playlist_songs": ("retro_playlist_songs", {}),
+    "content://code.name.monkey.retromusic/playing_queue": ("retro_queue", {}),
     "content://net.osmand/map_markers": ("osmand_map_markers", {}),
 }
 

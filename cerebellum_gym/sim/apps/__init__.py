@@ -20,6 +20,7 @@ from cerebellum_gym.sim.apps.markor import MarkorApp
 from cerebellum_gym.sim.apps.opentracks import OpenTracksApp
 from cerebellum_gym.sim.apps.osmand import OsmAndApp
 from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
+from cerebellum_gym.sim.apps.retro import RetroMusicApp
 from cerebellum_gym.sim.apps.settings import SettingsApp
 from cerebellum_gym.sim.apps.sms import SimpleSmsApp
 from cerebellum_gym.sim.apps.tasks_org import TasksApp
@@ -48,6 +49,7 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     JoplinApp,
     VlcApp,
     OsmAndApp,
+    RetroMusicApp,
 )
 
 __all__ = [
@@ -67,6 +69,7 @@ __all__ = [
     "OpenTracksApp",
     "OsmAndApp",
     "ProExpenseApp",
+    "RetroMusicApp",
     "SettingsApp",
     "SimpleCalendarApp",
     "SimpleDrawApp",
