@@ -67,6 +67,15 @@ case "$job" in
                 echo "==> could not install chromium (see $VENV/apt.log): the browser test will be skipped" >&2
             fi
         fi
+        # AndroidWorld's Retro Music set-up writes its MP3 files with pydub, which runs an ffmpeg
+        # binary on the host (the conformance tests of those tasks need it).
+        if ! command -v ffmpeg >/dev/null; then
+            echo "==> installing Debian's ffmpeg for AndroidWorld's Retro Music set-up"
+            if ! { apt-get update -qq && apt-get install -y -qq ffmpeg; } > "$VENV/apt-ffmpeg.log" 2>&1; then
+                if [ "${CI:-}" = "true" ]; then tail -n 20 "$VENV/apt-ffmpeg.log" >&2; exit 1; fi
+                echo "==> could not install ffmpeg (see $VENV/apt-ffmpeg.log): AndroidWorld's Retro Music set-up will fail" >&2
+            fi
+        fi
         # AndroidWorld is not on PyPI and CI reaches no Git host: ../shared/third_party holds it
         # as a wheel (its dependencies come from PyPI). CI must test it; elsewhere a missing
         # wheel skips the AndroidWorld tests with a note.

@@ -75,6 +75,7 @@ MODULES = (
     "task_evals/single/simple_draw_pro.py",
     "task_evals/single/vlc.py",
     "task_evals/single/osmand.py",
+    "task_evals/single/retro_music.py",
     "task_evals/common_validators/sms_validators.py",
     "task_evals/common_validators/contacts_validators.py",
     "task_evals/common_validators/sqlite_validators.py",
@@ -237,7 +238,7 @@ def _shape(template: str) -> str:
 def test_every_mirrored_task_is_found_in_androidworld() -> None:
     # 53, aw-db's 14, Broccoli's 12, Tasks.org's and OpenTracks' six questions each, the clipboard, gallery, draw and
     # browser tasks (8), the two gallery add tasks, Joplin's 4, VLC's and OsmAnd's 2 each
-    assert len(MIRRORED) == 109
+    assert len(MIRRORED) == 113
     for name in MIRRORED:
         template, complexity = androidworld(TASKS[name].mirrors or name)
         assert template and complexity > 0, name

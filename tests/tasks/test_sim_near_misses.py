@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 from near_misses_media import NEAR_MISSES as MEDIA_NEAR_MISSES
+from near_misses_retro import NEAR_MISSES as RETRO_NEAR_MISSES
 from near_misses_vlc_osmand import NEAR_MISSES as VLC_OSMAND_NEAR_MISSES
 from test_recipe_tasks import RECIPE_NEAR_MISSES
 
@@ -457,6 +458,7 @@ NEAR_MISSES["SimpleCalendarDeleteEventsOnRelativeDay"] = [
 
 NEAR_MISSES.update(MEDIA_NEAR_MISSES)
 NEAR_MISSES.update(VLC_OSMAND_NEAR_MISSES)
+NEAR_MISSES.update(RETRO_NEAR_MISSES)
 NEAR_MISSES.update(RECIPE_NEAR_MISSES)
 
 
