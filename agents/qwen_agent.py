@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 from urllib.parse import parse_qsl
@@ -49,7 +50,7 @@ from cerebellum_gym.agents.qwen_prompt import (
     build_messages,
     render_prompt,
 )
-from cerebellum_gym.core.actions import CODES, parse_action
+from cerebellum_gym.core.actions import CODES, MAX_TEXT_CHARS, parse_action
 from cerebellum_gym.errors import CerebellumError, InvalidActionError
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "PromptLimits",
     "QwenActionAgent",
     "allowed_actions",
+    "asks_question",
     "build_messages",
     "check_weights_folder",
     "parse_qwen_spec",
@@ -73,21 +75,46 @@ ADAPTER_WEIGHTS: Final = "adapter_model.safetensors"
 SPEC_OPTIONS: Final = {"device": str, "dtype": str, "attn": str, "images": "bool", "max_text_tokens": int, "batch_size": int}
 
 
-def allowed_actions(observation: Observation) -> tuple[list[str], list[str]]:
-    """Complete action strings legal now, and open prefixes (``"K "``, ``"F "``) followed by free text."""
+def asks_question(observation: Observation) -> bool:
+    """Whether the task asks a question (answered with ``F {answer}``).
+
+    The observation's own ``question`` entry wins where there is one; otherwise the goal asks a
+    question when it holds a ``?`` (every AndroidWorld and simulator question task does, and no
+    other task does: checked on AndroidWorld's 116 tasks).
+    """
+    flag = observation.get("question")
+    if flag is not None:
+        return bool(np.asarray(flag).item())
+    return "?" in str(observation.get("goal", ""))
+
+
+def allowed_actions(
+    observation: Observation, *, labels: Sequence[str] | None = None, question: bool | None = None
+) -> tuple[list[str], list[str]]:
+    """Complete action strings legal now, and open prefixes (``"K "``, ``"F "``) followed by free text.
+
+    Args:
+        observation: the env observation (its ``action_mask``, ``labels`` and goal).
+        labels: the labels that may be tapped: those the prompt's tree shows
+            (:attr:`EncodedPrompt.labels`); ``None``: all of ``observation["labels"]``.
+        question: whether ``F`` may carry an answer; ``None``: :func:`asks_question`. Elsewhere
+            ``F`` ends at once, as the card's single-token actions do.
+    """
     mask = observation.get("action_mask")
     legal = [c for c, ok in zip(CODES, np.asarray(mask).tolist(), strict=True) if ok] if mask is not None else list(CODES)
-    labels = list(observation.get("labels", ()))
+    shown = list(observation.get("labels", ())) if labels is None else list(labels)
+    answers = asks_question(observation) if question is None else question
     complete: list[str] = []
     open_prefixes: list[str] = []
     for code in legal:
         if code in "TP":
-            complete += [f"{code} {label}" for label in labels]
+            complete += [f"{code} {label}" for label in shown]
         elif code == "K":
             open_prefixes.append("K ")
         elif code == "F":
             complete.append("F")
-            open_prefixes.append("F ")
+            if answers:
+                open_prefixes.append("F ")
         else:
             complete.append(code)
     if not complete and not open_prefixes:
@@ -158,8 +185,9 @@ def _resolve_adapter(adapter: str | Path) -> Path:
     return Path(snapshot_download(str(adapter), allow_patterns=["adapter_config.json", "*.safetensors"]))
 
 
-def load_adapter(model: Any, adapter: str | Path) -> Any:
-    """``model`` wrapped in the LoRA adapter at ``adapter``, its weights read with safetensors.
+def load_adapter(model: Any, adapter: str | Path, *, trainable: bool = False) -> Any:
+    """``model`` wrapped in the LoRA adapter at ``adapter``, its weights read with safetensors;
+    with ``trainable`` the adapter's tensors require gradients (and nothing else does).
 
     Raises:
         CerebellumError: pickle files in the folder, no ``adapter_model.safetensors``, or weights
@@ -175,7 +203,7 @@ def load_adapter(model: Any, adapter: str | Path) -> Any:
     if not weights.is_file():
         raise CerebellumError(f"the adapter folder {folder} has no {ADAPTER_WEIGHTS}; only safetensors adapters are loaded")
     config = PeftConfig.from_pretrained(str(folder))
-    config.inference_mode = True
+    config.inference_mode = not trainable
     wrapped = PeftModel(model, config)
     state = load_file(str(weights))
     result: Any = set_peft_model_state_dict(wrapped, state)
@@ -185,7 +213,17 @@ def load_adapter(model: Any, adapter: str | Path) -> Any:
             f"the adapter {folder} does not fit the base model: {len(result.unexpected_keys)} unexpected and "
             f"{len(missing)} missing LoRA tensors (e.g. {(list(result.unexpected_keys) + missing)[:2]})"
         )
+    if trainable:
+        for name, param in wrapped.named_parameters():
+            param.requires_grad_("lora_" in name)
     return wrapped
+
+
+def text_token_cap(opener_chars: int = 2) -> int:
+    """Generated tokens enough for any legal answer: a token spells at least one byte, and typed
+    text holds at most ``MAX_TEXT_CHARS`` characters of at most 4 bytes each, after its opener
+    (``"K "``) and before the end token."""
+    return opener_chars + 4 * MAX_TEXT_CHARS + 1
 
 
 def _fingerprint(observation: Observation) -> str:
@@ -242,7 +280,9 @@ class QwenActionAgent(Agent):
         model: a loaded ``Qwen3_5ForConditionalGeneration`` (or a PEFT model around one).
         tokenizer: its tokenizer (its chat template renders the prompt).
         image_processor: its image processor; ``None`` reads text only.
-        max_text_tokens: cap on generated tokens (typed text is the long case).
+        max_text_tokens: cap on generated tokens; ``None`` (the default): as many as the env's
+            text limit (:data:`~cerebellum_gym.core.actions.MAX_TEXT_CHARS` characters, which the
+            constraint enforces) can take, so typed text ends at the model's end token as the card's does.
         name: shown in result tables.
         limits: the prompt limits (the card's by default).
         batch_size: observations per ``generate`` call in :meth:`act_batch` (``None``: all).
@@ -254,7 +294,7 @@ class QwenActionAgent(Agent):
         tokenizer: Any,
         image_processor: Any = None,
         *,
-        max_text_tokens: int = 48,
+        max_text_tokens: int | None = None,
         name: str = "qwen3.5",
         limits: PromptLimits = CARD_LIMITS,
         batch_size: int | None = None,
@@ -263,7 +303,7 @@ class QwenActionAgent(Agent):
         self.tokenizer = tokenizer
         self.image_processor = image_processor
         self.needs_pixels = image_processor is not None
-        self.max_text_tokens = max_text_tokens
+        self.max_text_tokens = max_text_tokens if max_text_tokens is not None else text_token_cap()
         self.name = name
         self.batch_size = batch_size
         self.encoder = PromptEncoder(tokenizer, image_processor, limits)
@@ -278,6 +318,12 @@ class QwenActionAgent(Agent):
         image_pad = tokenizer.convert_tokens_to_ids("<|image_pad|>")
         self.image_token_id = int(image_pad) if isinstance(image_pad, int) else None
         self.steps = StepCounter()
+        #: Sampling temperature of :meth:`act_batch`: 0 decodes greedily (the default).
+        self.temperature = 0.0
+        #: The generator sampling draws from (seeded by :meth:`reset`).
+        self.generator: Any = None
+        #: What the last :meth:`act_batch` decided, row by row (token ids and log-probabilities).
+        self.last_decisions: list[Decision] = []
 
     @classmethod
     def from_pretrained(
@@ -289,6 +335,7 @@ class QwenActionAgent(Agent):
         dtype: str = "auto",
         device: str = "cpu",
         attn: str | None = None,
+        trainable: bool = False,
         **kwargs: Any,
     ) -> QwenActionAgent:
         """Load the base model (safetensors only, no remote code), an optional LoRA adapter
@@ -302,6 +349,8 @@ class QwenActionAgent(Agent):
             device: ``cpu``, ``cuda``, ``cuda:1``, ``mps``, or ``auto`` (CUDA when there is one).
             attn: the attention implementation (``sdpa``, ``eager``, ``flash_attention_2``);
                 ``None`` lets transformers choose.
+            trainable: load the adapter with its weights requiring gradients (for training;
+                the base model stays frozen).
             **kwargs: passed to the agent (``max_text_tokens``, ``limits``, ``batch_size``, ``name``).
 
         Raises:
@@ -328,7 +377,7 @@ class QwenActionAgent(Agent):
             options["attn_implementation"] = attn
         model = AutoModelForImageTextToText.from_pretrained(str(base), **options)
         if adapter is not None:
-            model = load_adapter(model, adapter)
+            model = load_adapter(model, adapter, trainable=trainable)
         model = model.to(device)  # type: ignore[arg-type]
         tokenizer = AutoTokenizer.from_pretrained(str(base), trust_remote_code=False)
         image_processor = AutoImageProcessor.from_pretrained(str(base), trust_remote_code=False) if use_images else None
@@ -338,6 +387,10 @@ class QwenActionAgent(Agent):
 
     def reset(self, seed: int | None = None) -> None:
         self.steps.clear()
+        if seed is not None:
+            import torch
+
+            self.generator = torch.Generator().manual_seed(int(seed))
 
     def begin_episode(self, slot: int) -> None:
         self.steps.begin(slot)
@@ -345,37 +398,65 @@ class QwenActionAgent(Agent):
     def act(self, observation: Observation) -> str:
         return self.act_batch([observation])[0]
 
-    def act_batch(self, observations: Sequence[Observation], oracle: OracleSource | None = None) -> list[str]:
+    def act_batch(
+        self,
+        observations: Sequence[Observation],
+        oracle: OracleSource | None = None,
+        *,
+        temperature: float | None = None,
+        generator: Any = None,
+    ) -> list[str]:
         """One batched, left-padded ``generate`` over the observations (in chunks of
-        ``batch_size``), each row under its own screen's constraint."""
+        ``batch_size``), each row under its own screen's constraint; with ``temperature`` > 0
+        (or the agent's :attr:`temperature`) sampled from ``generator`` (or the agent's, seeded
+        by :meth:`reset`). The token ids and log-probabilities land in :attr:`last_decisions`."""
+        return [d.action for d in self.decide_batch(observations, oracle, temperature=temperature, generator=generator)]
+
+    def decide_batch(
+        self,
+        observations: Sequence[Observation],
+        oracle: OracleSource | None = None,
+        *,
+        temperature: float | None = None,
+        generator: Any = None,
+    ) -> list[Decision]:
+        """As :meth:`act_batch`, each row's whole :class:`Decision`."""
         slots = getattr(oracle, "slots", None)
         keys: list[Hashable] = list(slots) if slots is not None and len(slots) == len(observations) else list(range(len(observations)))
         prompts = [self.encoder.encode(obs, step=self.steps.next_step(key, obs)) for key, obs in zip(keys, observations, strict=True)]
-        constraints = [self.constraint(obs) for obs in observations]
+        constraints = [self.constraint(obs, prompt) for obs, prompt in zip(observations, prompts, strict=True)]
+        temp = self.temperature if temperature is None else float(temperature)
+        if temp < 0:
+            raise ValueError(f"temperature must be >= 0, got {temp}")
+        gen = generator if generator is not None else self.generator
         size = self.batch_size or max(1, len(observations))
-        out: list[str] = []
+        out: list[Decision] = []
         for start in range(0, len(observations), size):
-            out += self._generate(prompts[start : start + size], constraints[start : start + size])
+            out += self._generate(prompts[start : start + size], constraints[start : start + size], temp, gen)
+        self.last_decisions = out
         return out
 
     # --- internals ---------------------------------------------------------------------------
 
-    def constraint(self, observation: Observation) -> ActionConstraint:
-        """The decoding constraint of ``observation``'s screen."""
-        complete, open_prefixes = allowed_actions(observation)
+    def constraint(self, observation: Observation, prompt: EncodedPrompt | None = None) -> ActionConstraint:
+        """The decoding constraint of ``observation``'s screen: with ``prompt``, only the labels
+        its (perhaps cut) tree shows may be tapped."""
+        complete, open_prefixes = allowed_actions(observation, labels=prompt.labels if prompt is not None else None)
         return ActionConstraint(self.table, complete, open_prefixes)
 
-    def inputs(self, prompts: Sequence[EncodedPrompt]) -> dict[str, Any]:
-        """Model inputs for a batch of encoded prompts, left-padded."""
+    def inputs(self, prompts: Sequence[EncodedPrompt], answers: Sequence[Sequence[int]] | None = None) -> dict[str, Any]:
+        """Model inputs for a batch of encoded prompts, each followed by its ``answers`` tokens
+        when given, left-padded."""
         import torch
 
         device = next(self.model.parameters()).device
-        width = max(len(p.input_ids) for p in prompts)
+        rows = [list(p.input_ids) + (list(answers[i]) if answers is not None else []) for i, p in enumerate(prompts)]
+        width = max(len(r) for r in rows)
         ids = torch.full((len(prompts), width), self.pad_id, dtype=torch.long)
         mask = torch.zeros((len(prompts), width), dtype=torch.long)
-        for row, prompt in enumerate(prompts):
-            n = len(prompt.input_ids)
-            ids[row, width - n :] = torch.tensor(prompt.input_ids, dtype=torch.long)
+        for row, tokens in enumerate(rows):
+            n = len(tokens)
+            ids[row, width - n :] = torch.tensor(tokens, dtype=torch.long)
             mask[row, width - n :] = 1
         inputs: dict[str, Any] = {"input_ids": ids.to(device), "attention_mask": mask.to(device)}
         pixel = [p.pixel_values for p in prompts if p.pixel_values is not None]
@@ -388,31 +469,51 @@ class QwenActionAgent(Agent):
             inputs["mm_token_type_ids"] = ids.eq(self.image_token_id).to(torch.long).to(device)
         return inputs
 
-    def _generate(self, prompts: Sequence[EncodedPrompt], constraints: Sequence[ActionConstraint]) -> list[str]:
+    def _generate(
+        self, prompts: Sequence[EncodedPrompt], constraints: Sequence[ActionConstraint], temperature: float, generator: Any
+    ) -> list[Decision]:
         import torch
         from transformers import LogitsProcessorList
 
         inputs = self.inputs(prompts)
         prompt_len = int(inputs["input_ids"].shape[1])
-        processor = ConstraintProcessor(constraints, self.table, prompt_len)
+        processor = ConstraintProcessor(constraints, self.table, prompt_len, temperature=temperature, generator=generator)
         with torch.inference_mode():
             out = self.model.generate(
                 **inputs,
                 max_new_tokens=self.max_text_tokens,
+                # The processor picks every token itself (greedy or sampled from its own
+                # generator); generate only takes the one token it leaves.
                 do_sample=False,
+                repetition_penalty=1.0,
                 eos_token_id=list(self.table.stop_ids),
                 pad_token_id=self.pad_id,
                 logits_processor=LogitsProcessorList([processor]),
             )
-        answers: list[str] = []
+        decisions: list[Decision] = []
         for row, constraint in enumerate(constraints):
             generated: list[int] = []
+            ended = False
             for token in out[row, prompt_len:].tolist():
-                if token in self.table.stop_ids:
-                    break
                 generated.append(token)
-            answers.append(self._finish(constraint, self.table.spell(generated)))
-        return answers
+                if token in self.table.stop_ids:
+                    ended = True
+                    break
+            steps = processor.logprobs[row][: len(generated)]
+            spelled = self.table.spell(generated[:-1] if ended else generated)
+            decisions.append(
+                Decision(
+                    action=self._finish(constraint, spelled),
+                    token_ids=generated,
+                    token_logprobs=steps,
+                    logprob=float(sum(steps)),
+                    ended=ended,
+                    temperature=temperature,
+                    prompt=prompts[row],
+                    constraint=constraint,
+                )
+            )
+        return decisions
 
     @staticmethod
     def _finish(constraint: ActionConstraint, spelled: bytes) -> str:
@@ -428,16 +529,57 @@ class QwenActionAgent(Agent):
         return "W" if "W" in complete or not complete else complete[0]
 
 
-class ConstraintProcessor:
-    """A ``LogitsProcessor`` applying one :class:`ActionConstraint` per batch row; rows that
-    have ended are left alone (``generate`` pads them)."""
+@dataclass
+class Decision:
+    """One row of :meth:`QwenActionAgent.decide_batch`.
 
-    def __init__(self, constraints: Sequence[ActionConstraint], table: TokenTable, prompt_len: int) -> None:
+    Attributes:
+        action: the action sent (canonical form; the fallback's when the tokens spell none).
+        token_ids: the answer's tokens as decoded, the end token last when it ``ended``.
+        token_logprobs: each token's log-probability under the constrained decoder (at
+            ``temperature``; greedy decisions are scored at temperature 1).
+        logprob: their sum, the answer's log-probability.
+        ended: whether the answer ended with the end token (not at the token cap).
+        temperature: the sampling temperature (0: greedy).
+        prompt: the encoded prompt it answered.
+        constraint: the constraint it was decoded under.
+    """
+
+    action: str
+    token_ids: list[int]
+    token_logprobs: list[float]
+    logprob: float
+    ended: bool
+    temperature: float
+    prompt: EncodedPrompt
+    constraint: ActionConstraint
+
+
+class ConstraintProcessor:
+    """A ``LogitsProcessor`` applying one :class:`ActionConstraint` per batch row and choosing
+    each row's token itself: the best one, or with ``temperature`` > 0 one drawn from the
+    constrained, tempered distribution with ``generator``. It leaves only that token possible, so
+    greedy ``generate`` takes it, and keeps its log-probability. Rows that have ended are left
+    alone (``generate`` pads them)."""
+
+    def __init__(
+        self,
+        constraints: Sequence[ActionConstraint],
+        table: TokenTable,
+        prompt_len: int,
+        *,
+        temperature: float = 0.0,
+        generator: Any = None,
+    ) -> None:
         self.constraints = list(constraints)
         self.table = table
         self.prompt_len = prompt_len
+        self.temperature = temperature
+        self.generator = generator
         self._masks: dict[tuple[int, Any], Any] = {}
         self.stop = list(table.stop_ids)
+        #: Each row's chosen tokens' log-probabilities, in order.
+        self.logprobs: list[list[float]] = [[] for _ in self.constraints]
 
     def _tensor(self, mask: np.ndarray, device: Any) -> Any:
         import torch
@@ -449,23 +591,47 @@ class ConstraintProcessor:
             self._masks[key] = cached
         return cached[1]
 
+    def allowed_mask(self, row: int, ids: Sequence[int], width: int, device: Any) -> Any:
+        """The tokens row ``row``'s constraint allows after its answer tokens ``ids``."""
+        return allowed_tensor(self.constraints[row], self.table, ids, width, device, self._tensor)
+
     def __call__(self, input_ids: Any, scores: Any) -> Any:
         import torch
 
         generated = input_ids[:, self.prompt_len :].tolist()
-        allowed = torch.zeros(scores.shape, dtype=torch.bool, device=scores.device)
         stops = set(self.stop)
-        width = scores.shape[1]
+        out = torch.full_like(scores, float("-inf"))
         for row, ids in enumerate(generated):
             if stops.intersection(ids):
-                allowed[row] = True
+                out[row] = scores[row]
                 continue
-            a = self.constraints[row].allowed(self.table.spell(ids))
-            if a.mask is not None:
-                n = min(width, len(a.mask))
-                allowed[row, :n] = self._tensor(a.mask, scores.device)[:n]
-            if a.ids:
-                allowed[row, sorted(a.ids)] = True
-            if a.stop:
-                allowed[row, self.stop] = True
-        return scores.masked_fill(~allowed, float("-inf"))
+            masked = scores[row].float().masked_fill(~self.allowed_mask(row, ids, scores.shape[1], scores.device), float("-inf"))
+            if self.temperature > 0:
+                logp = torch.log_softmax(masked / self.temperature, dim=-1)
+                token = int(torch.multinomial(logp.exp(), 1, generator=self.generator).item())
+            else:
+                logp = torch.log_softmax(masked, dim=-1)
+                token = int(masked.argmax().item())
+            self.logprobs[row].append(float(logp[token].item()))
+            out[row, token] = 0.0
+        return out
+
+
+def allowed_tensor(
+    constraint: ActionConstraint, table: TokenTable, ids: Sequence[int], width: int, device: Any, to_tensor: Any = None
+) -> Any:
+    """A boolean tensor over ``width`` token ids: what ``constraint`` allows after the answer
+    tokens ``ids`` (the one mask the decoder and the scorer share)."""
+    import torch
+
+    allowed = torch.zeros(width, dtype=torch.bool, device=device)
+    a = constraint.allowed(table.spell(ids))
+    if a.mask is not None:
+        n = min(width, len(a.mask))
+        mask = to_tensor(a.mask, device) if to_tensor is not None else torch.from_numpy(a.mask).to(device)
+        allowed[:n] = mask[:n]
+    if a.ids:
+        allowed[sorted(i for i in a.ids if i < width)] = True
+    if a.stop:
+        allowed[list(table.stop_ids)] = True
+    return allowed

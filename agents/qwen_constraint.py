@@ -11,6 +11,8 @@ tokenizer (and so its training) does: ``K hello`` may come as ``[K, Ġhello]`` o
   tokens is fine, an invalid one is not); added tokens (``<|im_end|>``, ``<think>``...) never.
 - The end token only after a complete action, or after text that is complete UTF-8 and not only
   whitespace.
+- Free text holds at most ``max_text_chars`` characters (the env's own limit, 1000, by default):
+  a token that would pass it is not allowed, and at the limit only the end token is.
 
 Masks over the vocabulary are computed once per tokenizer (:class:`TokenTable`) and cached per
 UTF-8 state, so a decoding step costs a dictionary lookup per row.
@@ -37,6 +39,8 @@ from functools import lru_cache
 from typing import Any, Final
 
 import numpy as np
+
+from cerebellum_gym.core.actions import MAX_TEXT_CHARS
 
 #: First-continuation-byte ranges of the lead bytes that restrict it (no overlongs, no surrogates, nothing past U+10FFFF).
 _SECOND_BYTE: Final = {0xE0: (0xA0, 0xBF), 0xED: (0x80, 0x9F), 0xF0: (0x90, 0xBF), 0xF4: (0x80, 0x8F)}
@@ -143,6 +147,7 @@ class TokenTable:
         self.head = np.zeros(n, np.int32)  # leading continuation bytes
         self.body_ok = np.zeros(n, bool)  # the rest is a valid UTF-8 prefix
         self.first = np.full(n, -1, np.int32)
+        self.leads = np.zeros(n, np.int32)  # characters a token starts (its bytes that are not continuation bytes)
         self.by_bytes: dict[bytes, list[int]] = {}
         for i, piece in enumerate(self.pieces):
             if not piece or i in self.stop_ids:
@@ -154,9 +159,11 @@ class TokenTable:
             while head < len(piece) and 0x80 <= piece[head] <= 0xBF:
                 head += 1
             self.head[i] = head
+            self.leads[i] = sum(1 for b in piece if not 0x80 <= b <= 0xBF)
             self.body_ok[i] = utf8_tail(piece[head:]) is not None
             self.by_bytes.setdefault(piece, []).append(i)
         self._free: dict[bytes, np.ndarray] = {}
+        self._capped: dict[tuple[bytes, int], np.ndarray] = {}
         self._openers: dict[bytes, np.ndarray] = {}
 
     @classmethod
@@ -199,6 +206,18 @@ class TokenTable:
             self._free[pending] = mask
         return mask
 
+    def capped_mask(self, pending: bytes, room: int) -> np.ndarray:
+        """:meth:`free_mask` less the tokens that start more than ``room`` characters."""
+        mask = self.free_mask(pending)
+        if room >= int(self.leads.max(initial=0)):
+            return mask
+        key = (pending, room)
+        capped = self._capped.get(key)
+        if capped is None:
+            capped = mask & (self.leads <= room)
+            self._capped[key] = capped
+        return capped
+
     def opener_mask(self, rest: bytes) -> np.ndarray:
         """Tokens that spell ``rest`` (the end of an open prefix such as ``"K "``) and then go on
         into the start of valid text."""
@@ -220,10 +239,14 @@ class ActionConstraint:
         table: the tokenizer's table.
         complete: complete legal actions (``"T UE"``, ``"B"``, ``"F"``).
         open_prefixes: prefixes followed by free text (``"K "``, ``"F "``).
+        max_text_chars: characters of free text at most.
     """
 
-    def __init__(self, table: TokenTable, complete: Sequence[str], open_prefixes: Sequence[str] = ()) -> None:
+    def __init__(
+        self, table: TokenTable, complete: Sequence[str], open_prefixes: Sequence[str] = (), *, max_text_chars: int = MAX_TEXT_CHARS
+    ) -> None:
         self.table = table
+        self.max_text_chars = max_text_chars
         self.complete = [a.encode("utf-8") for a in complete]
         self.openers = [p.encode("utf-8") for p in open_prefixes]
         self._complete_set = set(self.complete)
@@ -242,8 +265,13 @@ class ActionConstraint:
             pending = utf8_tail(text)
             if pending is None:  # cannot happen under the constraint; end rather than go on
                 return Allowed(stop=True)
-            done = not pending and bool(text.decode("utf-8").strip())
-            return Allowed(mask=self.table.free_mask(pending), stop=done)
+            whole = text[: len(text) - len(pending)].decode("utf-8")
+            done = not pending and bool(whole.strip())
+            room = self.max_text_chars - len(whole) - (1 if pending else 0)
+            if room <= 0 and not pending:
+                return Allowed(stop=True)  # at the limit: the end, whatever the text (the fallback decides)
+            # A pending character is already counted: its continuation bytes start nothing new.
+            return Allowed(mask=self.table.capped_mask(pending, max(room, 0)), stop=done)
         out = Allowed(stop=spelled in self._complete_set)
         n = len(spelled)
         for target in (*self.complete, *self.openers):

@@ -42,6 +42,8 @@ IMAGE_PAD: Final = "<|image_pad|>"
 #: Control-token spellings (``<|im_end|>``, ``<|image_pad|>``...) inside screen or goal text.
 _CONTROL = re.compile(r"<\|")
 _WORD_JOINER: Final = "\u2060"
+#: A tree line's set-of-mark label (``[UE] Button "OK"``, indented or not).
+_LABEL_LINE = re.compile(r"^\s*\[([^\]\s]+)\] ", re.MULTILINE)
 
 Message = dict[str, Any]
 
@@ -134,6 +136,19 @@ def cut_tree(tree: str, max_chars: int) -> str:
     return "\n".join([*kept, "…"])
 
 
+def visible_labels(tree: str, labels: Sequence[str]) -> tuple[str, ...]:
+    """The labels of ``labels`` that ``tree`` (the tree as the prompt shows it, perhaps cut) marks
+    on a line of its own, in ``labels``' order: only those may be tapped."""
+    shown = set(_LABEL_LINE.findall(tree))
+    return tuple(label for label in labels if label in shown)
+
+
+def shown_tree(observation: Mapping[str, Any], limits: PromptLimits = CARD_LIMITS, tree_chars: int | None = None) -> str:
+    """The tree as :func:`build_messages` puts it in the prompt (cut, before neutralizing)."""
+    max_chars = limits.max_tree_chars if tree_chars is None else min(tree_chars, limits.max_tree_chars)
+    return cut_tree(str(observation.get("tree", "")), max_chars)
+
+
 def build_messages(
     observation: Mapping[str, Any],
     *,
@@ -183,8 +198,7 @@ def build_messages(
     screenshot = observation.get("screenshot") if use_images else None
     if screenshot is not None:
         image(np.asarray(screenshot))
-    max_chars = limits.max_tree_chars if tree_chars is None else min(tree_chars, limits.max_tree_chars)
-    text += [neutralize(cut_tree(str(observation.get("tree", "")), max_chars)), "", ACTION_LEGEND, "Next action:"]
+    text += [neutralize(shown_tree(observation, limits, tree_chars)), "", ACTION_LEGEND, "Next action:"]
     content.append({"type": "text", "text": "\n".join(text)})
     # Adjacent text items merge: the template concatenates them anyway.
     merged: list[dict[str, Any]] = []
@@ -243,6 +257,7 @@ class EncodedPrompt:
         image_tokens: each image's token count.
         history_shown: history frames in the prompt.
         tree_chars: the tree's character budget used.
+        labels: the observation's labels that the prompt's (perhaps cut) tree shows.
     """
 
     text: str
@@ -253,6 +268,7 @@ class EncodedPrompt:
     image_tokens: list[int]
     history_shown: int
     tree_chars: int
+    labels: tuple[str, ...] = ()
 
 
 class PromptEncoder:
@@ -335,6 +351,7 @@ class PromptEncoder:
             image_tokens=kept_tokens,
             history_shown=frames_total - drop,
             tree_chars=tree_chars,
+            labels=visible_labels(shown_tree(observation, limits, tree_chars), [str(x) for x in observation.get("labels", ())]),
         )
 
 

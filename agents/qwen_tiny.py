@@ -14,6 +14,7 @@ Random weights decode garbage, which is what makes the constraint testable.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -135,9 +136,9 @@ _CORPUS: Final = (
 )
 
 
-def build_tokenizer(vocab_size: int = 420) -> Any:
-    """A byte-level BPE tokenizer trained here on a few prompt lines, with Qwen3.5's control and
-    added tokens and :data:`CHAT_TEMPLATE`."""
+def build_tokenizer(vocab_size: int = 420, corpus: Sequence[str] = ()) -> Any:
+    """A byte-level BPE tokenizer trained here on a few prompt lines (and ``corpus``), with
+    Qwen3.5's control and added tokens and :data:`CHAT_TEMPLATE`."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -147,7 +148,7 @@ def build_tokenizer(vocab_size: int = 420) -> Any:
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size, special_tokens=list(SPECIAL_TOKENS), initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
     )
-    tok.train_from_iterator(list(_CORPUS) * 20, trainer)
+    tok.train_from_iterator([*(list(_CORPUS) * 20), *corpus], trainer)
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>")
     tokenizer.add_special_tokens({"additional_special_tokens": list(SPECIAL_TOKENS[1:])})
     tokenizer.add_tokens(list(ADDED_TOKENS))
@@ -209,6 +210,52 @@ def build_tiny_qwen35(path: str | Path, seed: int = 0, *, max_pixels: int = 232 
         "max_position_embeddings": 8192,
     }
     vision = {"depth": 1, "hidden_size": 32, "intermediate_size": 64, "num_heads": 2, "out_hidden_size": 64, "num_position_embeddings": 256}
+    return _save(Path(path), tokenizer, _config(tokenizer, text, vision), seed, max_pixels)
+
+
+def build_small_qwen35(
+    path: str | Path,
+    seed: int = 0,
+    *,
+    hidden_size: int = 128,
+    num_layers: int = 4,
+    vocab_size: int = 1024,
+    corpus: Sequence[str] = (),
+    max_pixels: int = 232 * 520,
+    linear_attention: bool = True,
+) -> Path:
+    """A small random Qwen3.5 sized to learn on a CPU (benchmarks): ``hidden_size`` wide,
+    ``num_layers`` deep (Gated DeltaNet and full attention alternating; with
+    ``linear_attention=False`` full attention only, which runs about twice as fast on a CPU
+    without the Gated DeltaNet kernels), a tokenizer of at most ``vocab_size`` tokens trained on
+    ``corpus`` (prompt text) so prompts stay short, and an embedding of just that vocabulary."""
+    tokenizer = build_tokenizer(vocab_size=vocab_size, corpus=corpus)
+    heads = max(2, hidden_size // 32)
+    text = {
+        "hidden_size": hidden_size,
+        "intermediate_size": 2 * hidden_size,
+        "num_hidden_layers": num_layers,
+        "num_attention_heads": heads,
+        "num_key_value_heads": max(1, heads // 2),
+        "head_dim": 32,
+        "linear_num_key_heads": heads,
+        "linear_num_value_heads": heads,
+        "linear_key_head_dim": 32,
+        "linear_value_head_dim": 32,
+        "layer_types": (["linear_attention", "full_attention"] * num_layers)[:num_layers]
+        if linear_attention
+        else ["full_attention"] * num_layers,
+        "max_position_embeddings": 8192,
+        "vocab_size": len(tokenizer),
+    }
+    vision = {
+        "depth": 1,
+        "hidden_size": 32,
+        "intermediate_size": 64,
+        "num_heads": 2,
+        "out_hidden_size": hidden_size,
+        "num_position_embeddings": 256,
+    }
     return _save(Path(path), tokenizer, _config(tokenizer, text, vision), seed, max_pixels)
 
 

@@ -40,29 +40,19 @@ ENV_IDS: tuple[str, ...] = ("Cerebellum-Sim-v0", "Cerebellum-Adb-v0", "Cerebellu
 
 def _register() -> None:
     # The loader assembles the env (backend, device, task catalogue); see cerebellum_gym/loader.py.
-    entry_point = "cerebellum_gym.loader:make_env"
-    variants = {
-        "Cerebellum-Sim-v0": {"backend": "sim"},
-        "Cerebellum-Adb-v0": {"backend": "adb"},
-        "Cerebellum-AndroidWorld-v0": {"backend": "androidworld"},
-    }
-    # The simulator steps in-process: its native batched env is gym.make_vec's default for it.
-    # The device ids' entry point gives each sub-env its own emulator when asked (emulators=/pool=),
-    # and is a SyncVectorEnv of gym.make copies otherwise, as gymnasium's default was.
-    emulator_vec = "cerebellum_gym.vector.emulators:make_emulator_vec"
-    vector_entry_points = {
-        "Cerebellum-Sim-v0": "cerebellum_gym.vector.native:make_native_vec",
-        "Cerebellum-Adb-v0": emulator_vec,
-        "Cerebellum-AndroidWorld-v0": emulator_vec,
-    }
-    for env_id, kwargs in variants.items():
-        if env_id not in registry:
+    # Each backend's record there names its env id and its vector entry point: the simulator's
+    # native batched env (it steps in-process), and for the device ids an emulator per sub-env
+    # when asked (emulators=/pool=), a SyncVectorEnv of gym.make copies otherwise.
+    from cerebellum_gym.loader import BACKENDS
+
+    for record in BACKENDS.values():
+        if record.env_id not in registry:
             # The step budget comes from the task (10 x complexity), so no TimeLimit wrapper.
             register(
-                id=env_id,
-                entry_point=entry_point,
-                vector_entry_point=vector_entry_points.get(env_id),
-                kwargs=kwargs,
+                id=record.env_id,
+                entry_point="cerebellum_gym.loader:make_env",
+                vector_entry_point=record.vector_entry_point,
+                kwargs={"backend": record.name},
                 disable_env_checker=False,
             )
 

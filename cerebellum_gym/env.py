@@ -20,19 +20,32 @@ Example:
 
 from __future__ import annotations
 
-import functools
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, Literal, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
 
 from cerebellum_gym.core.actions import CODE_INDEX, CODES, MAX_TEXT_CHARS, Action, StructuredAction, coerce_action, plain_structured
-from cerebellum_gym.core.history import History, frozen
-from cerebellum_gym.core.memory import reuse_freed_frames
+from cerebellum_gym.core.history import frozen
+from cerebellum_gym.core.memory import reuse_freed_frames, reuse_requested
+from cerebellum_gym.core.observation import (
+    DEFAULT_HISTORY_LEN,
+    DEFAULT_HISTORY_WIDTH,
+    DEFAULT_MAX_TREE_CHARS,
+    DEFAULT_SCREENSHOT_WIDTH,
+    MAX_GOAL_CHARS,
+    MAX_SUBTREE_CHARS,
+    MIN_IMAGE_WIDTH,  # noqa: F401  (re-exported: the env's documented minimum)
+    ObservationConfig,
+    ObservationParts,
+    fresh_observation,
+    label_mask,
+    source_observation,
+)
 from cerebellum_gym.core.som import DEFAULT_MAX_LABELS, LabelledScreen, draw_overlay, label_screen
-from cerebellum_gym.core.spaces import action_space, observation_space
+from cerebellum_gym.core.spaces import action_space
 from cerebellum_gym.core.tree import compact_subtree
 from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_HOME, Device
 from cerebellum_gym.errors import CerebellumError, ConfigError, InfraError, InvalidActionError, StepError, UnsupportedOperationError
@@ -42,6 +55,8 @@ from cerebellum_gym.tasks.catalog import BUILTIN, TaskCatalog
 ObsType = dict[str, Any]
 #: The read-only sources of an observation's pixel fields (:meth:`CerebellumEnv.observation_frames`).
 ObservationFrames = dict[str, Any]
+#: Turns a step's :class:`ObservationParts` into what ``reset`` and ``step`` return.
+ObservationSink = Callable[[ObservationParts], Any]
 ActType = str | Action | StructuredAction
 TaskSpec = str | Task | type[Task] | Sequence[str] | None
 
@@ -49,14 +64,6 @@ InvalidActionMode = Literal["penalize", "raise"]
 RewardMode = Literal["shaped", "progress_delta", "sparse"]
 #: The reward rules ``reward=`` accepts (see docs/rewards.md).
 REWARD_MODES: Final[tuple[str, ...]] = ("shaped", "progress_delta", "sparse")
-DEFAULT_SCREENSHOT_WIDTH: Final = 464
-DEFAULT_HISTORY_WIDTH: Final = 232
-DEFAULT_HISTORY_LEN: Final = 4
-#: Narrowest screenshot (current or history) the env renders.
-MIN_IMAGE_WIDTH: Final = 32
-DEFAULT_MAX_TREE_CHARS: Final = 4000
-MAX_GOAL_CHARS: Final = 1000
-MAX_SUBTREE_CHARS: Final = 300
 #: Longest ``info["action"]`` shown for a rejected action (an agent may send a megabyte).
 MAX_SHOWN_ACTION_CHARS: Final = MAX_TEXT_CHARS + 4
 WAIT_SECONDS: Final = 2.0
@@ -131,19 +138,21 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}, got {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} not supported; use 'rgb_array' or None")
-        for name, value in (("screenshot_width", screenshot_width), ("history_width", history_width)):
-            if value < MIN_IMAGE_WIDTH:
-                # Narrower, a phone's widgets shrink below a pixel and cannot be drawn.
-                raise ValueError(f"{name} must be at least {MIN_IMAGE_WIDTH} px, got {value}")
-        for name, value in (
-            ("max_labels", max_labels),
-            ("max_tree_chars", max_tree_chars),
-        ):
-            if value <= 0:
-                raise ValueError(f"{name} must be positive, got {value}")
-        if history_len < 1:
-            # The observation's history mask is a MultiBinary(history_len), which needs one slot.
-            raise ValueError(f"history_len must be at least 1, got {history_len}")
+        #: The observation's shape: its space, the history and a batch's arrays are made from it.
+        self.observation_config = ObservationConfig(
+            screen_size=device.screen_size,
+            screenshot_width=screenshot_width,
+            pixels=pixels,
+            history_len=history_len,
+            history_width=history_width,
+            max_tree_chars=max_tree_chars,
+            max_labels=max_labels,
+        )
+        #: What ``reset`` and ``step`` return of each step's :class:`ObservationParts`: ``None``
+        #: for a dict of fresh arrays (:func:`~cerebellum_gym.core.observation.fresh_observation`);
+        #: a native batch sets :func:`~cerebellum_gym.core.observation.keep_parts` and writes
+        #: its rows from the parts itself.
+        self.observation_sink: ObservationSink | None = None
         self._owns_device = owns_device
         self.device: Device = device
         self.catalog = catalog
@@ -161,30 +170,13 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         self.judge_every_step = judge_every_step
         self.render_mode = render_mode
 
-        if pixels:
-            reuse_freed_frames()  # fresh frames every step: reuse their memory (core/memory.py)
-        dev_w, dev_h = self.device.screen_size
-        self._scale = screenshot_width / dev_w
-        shot_shape = (round(dev_h * self._scale), screenshot_width)
-        hist_shape = (round(dev_h * history_width / dev_w), history_width)
-        self.observation_space = observation_space(
-            screenshot_shape=shot_shape if pixels else None,
-            history_shape=hist_shape if pixels else None,
-            history_len=history_len,
-            max_tree_chars=max_tree_chars,
-            max_labels=max_labels,
-            max_goal_chars=MAX_GOAL_CHARS,
-            max_subtree_chars=MAX_SUBTREE_CHARS,
-            max_action_chars=MAX_TEXT_CHARS + 4,
-        )
+        if pixels and reuse_requested():
+            # Fresh frames every step: reuse their memory. Process-wide, so only when asked (core/memory.py).
+            reuse_freed_frames()
+        self._scale = screenshot_width / self.device.screen_size[0]
+        self.observation_space = self.observation_config.space()
         self.action_space = action_space(max_labels, MAX_TEXT_CHARS)
-        self.history = History(
-            history_len,
-            (hist_shape[1], hist_shape[0]) if pixels else None,
-            dev_w,
-            max_action_chars=MAX_TEXT_CHARS + 4,
-            max_subtree_chars=MAX_SUBTREE_CHARS,
-        )
+        self.history = self.observation_config.history()
 
         self.task: Task | None = None
         self._oracle: Oracle | None = None
@@ -406,6 +398,14 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         elif code == "K":
             assert action.text is not None
             device.type_text(action.text)
+        elif code in "UDLR" and (surface := _drawing_surface(self.screen, code)) is not None:
+            # A scrollable node with nothing in it is a drawing surface (a canvas): the swipe runs
+            # from its centre to an edge, as AndroidWorld's scroll actuation swipes, so the four
+            # codes draw four different strokes.
+            left, top, right, bottom = surface.bounds
+            x, y = (left + right) // 2, (top + bottom) // 2
+            end = {"D": (x, top), "U": (x, bottom - 1), "R": (left, y), "L": (right - 1, y)}[code]
+            device.swipe(x, y, *end)
         elif code in "UD":
             assert self.screen is not None and self.screen.scrollable is not None
             left, top, right, bottom = self.screen.scrollable.bounds
@@ -530,62 +530,45 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             self._end_task()
         return self._observation(), reward, False, truncated, info
 
-    def _observation(self) -> ObsType:
-        screen = self.screen
-        assert screen is not None and self.task is not None
-        obs: ObsType = {
-            "goal": self._goal()[:MAX_GOAL_CHARS],
-            "tree": screen.text(self.max_tree_chars),
-            "labels": screen.labels,
-            "action_mask": self._action_mask(screen),
-            "label_mask": _label_mask(self.max_labels, len(screen.labels)).copy(),
-            "history": self.history.observation(),
-        }
-        if self.pixels:
-            # A fresh array per call: callers may keep or modify what they are given.
-            shot = obs["screenshot"] = np.array(self._screenshot)
-            stack = obs["history"]["screenshots"]
-            frames: ObservationFrames = {"history": {"screenshots": self.history.frames()}}
-            if frozen(self._screenshot):
-                frames["screenshot"] = self._screenshot
-            self._handed = (weakref.ref(shot), weakref.ref(stack), frames)
-        return obs
+    def observation_parts(self) -> ObservationParts:
+        """The current observation's parts, immutable (``core/observation.py``): what every
+        form of the observation (fresh arrays, recorder sources, a batch's rows) is made from."""
+        screen, task = self.screen, self.task
+        if screen is None or task is None:
+            raise CerebellumError("call reset() before observation_parts()")
+        # tuple.__new__: a NamedTuple's own __new__ is a Python function, twice the cost per step.
+        return tuple.__new__(
+            ObservationParts,
+            (
+                # The step's memoised goal: the info shows it too, and a task may build it each time.
+                self._goal()[:MAX_GOAL_CHARS],
+                screen.text(self.max_tree_chars),
+                screen.labels,
+                _action_mask(screen),
+                label_mask(self.max_labels, len(screen.labels)),
+                self.history.parts(),
+                self._screenshot if self.pixels else None,
+            ),
+        )
 
     def source_observation(self) -> ObsType:
-        """The current observation with nothing copied, for a consumer that only reads it: the
-        dataset recorder of a batch's sub-env, whose observations live in the batch's arrays.
+        """The current observation with nothing copied, for a consumer that only reads it
+        (:func:`~cerebellum_gym.core.observation.source_observation` of :meth:`observation_parts`)."""
+        return source_observation(self.observation_parts())
 
-        Its arrays are the env's own read-only ones, which keep their content while they live:
-        the screenshot (a copy when the env's is writable), the masks, and the history frames
-        as a tuple of arrays (:meth:`History.frames`) where an observation stacks them.
-        """
-        screen = self.screen
-        if screen is None or self.task is None:
-            raise CerebellumError("call reset() before source_observation()")
-        obs: ObsType = {
-            "goal": self._goal()[:MAX_GOAL_CHARS],
-            "tree": screen.text(self.max_tree_chars),
-            "labels": screen.labels,
-            "action_mask": self._shared_action_mask(screen),
-            "label_mask": _label_mask(self.max_labels, len(screen.labels)),
-            "history": self.history.sources(),
-        }
+    def _observation(self) -> ObsType:
+        parts = self.observation_parts()
+        sink = self.observation_sink
+        if sink is not None:
+            return sink(parts)
+        obs = fresh_observation(parts)
         if self.pixels:
-            shot = self._screenshot
-            obs["screenshot"] = shot if frozen(shot) else np.array(shot)
+            # What the pixel arrays handed out were copied from (observation_frames).
+            frames: ObservationFrames = {"history": {"screenshots": parts.history.frames}}
+            if frozen(parts.screenshot):
+                frames["screenshot"] = parts.screenshot
+            self._handed = (weakref.ref(obs["screenshot"]), weakref.ref(obs["history"]["screenshots"]), frames)
         return obs
-
-    @staticmethod
-    def _action_mask(screen: LabelledScreen) -> np.ndarray:
-        """The legal codes on ``screen``: a fresh array (the mask is worked out once per screen
-        tree and copied)."""
-        return CerebellumEnv._shared_action_mask(screen).copy()
-
-    @staticmethod
-    def _shared_action_mask(screen: LabelledScreen) -> np.ndarray:
-        """The legal codes on ``screen``, worked out once per screen tree: shared, never modify
-        (a batch copies it into its own rows)."""
-        return screen.derived("action_mask", lambda _: _compute_action_mask(screen))
 
     def _goal(self) -> str:
         """The task's goal, worked out once per step (the observation and the info both show it;
@@ -615,6 +598,12 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         }
 
 
+def _action_mask(screen: LabelledScreen) -> np.ndarray:
+    """The legal codes on ``screen``, worked out once per screen tree: shared and read-only
+    (observations get copies, a batch copies it into its rows)."""
+    return screen.derived("action_mask", lambda _: _compute_action_mask(screen))
+
+
 def _compute_action_mask(screen: LabelledScreen) -> np.ndarray:
     mask = np.ones(len(CODES), np.int8)
     if not screen.labels:
@@ -629,13 +618,13 @@ def _compute_action_mask(screen: LabelledScreen) -> np.ndarray:
     return mask
 
 
-@functools.cache
-def _label_mask(slots: int, filled: int) -> np.ndarray:
-    """``slots`` flags, the first ``filled`` set (read-only: observations get copies)."""
-    mask = np.zeros(slots, np.int8)
-    mask[:filled] = 1
-    mask.flags.writeable = False
-    return mask
+def _drawing_surface(screen: LabelledScreen | None, code: str) -> Any:
+    """The node a U/D/L/R swipe goes to when it is a drawing surface (scrollable, with no
+    children: nothing in it to scroll), else ``None``."""
+    if screen is None:
+        return None
+    node = screen.scrollable if code in "UD" else _horizontal_target(screen)
+    return node if node is not None and node.scrollable and not node.children else None
 
 
 def _horizontal_target(screen: LabelledScreen) -> Any:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cerebellum_gym.devices.base import Device
+from cerebellum_gym.devices.base import Device, DeviceWrapper
 from cerebellum_gym.env import CerebellumEnv, TaskSpec
 from cerebellum_gym.errors import CerebellumError, ConfigError
 from cerebellum_gym.tasks.catalog import BUILTIN, ChainCatalog, MappingCatalog, TaskCatalog
@@ -41,8 +41,9 @@ from cerebellum_gym.tasks.catalog import BUILTIN, ChainCatalog, MappingCatalog, 
 if TYPE_CHECKING:
     from cerebellum_gym.sim.apps.base import App
 
-DeviceWrapper = Callable[[Device], Device]
-"""Wraps a freshly built device (fault injection, recording, ...); the env drives what it returns."""
+WrapDevice = Callable[[Device], Device]
+"""Wraps a freshly built device (fault injection, recording, ...); the env drives what it returns.
+A :class:`~cerebellum_gym.devices.base.DeviceWrapper` subclass is one."""
 
 
 # --- per-backend configs ---------------------------------------------------------------------
@@ -149,23 +150,101 @@ def _androidworld_catalog(config: Any) -> TaskCatalog:
     return ChainCatalog(MappingCatalog("androidworld", load), BUILTIN)
 
 
+#: The vector entry point of the ids whose devices are emulators: an emulator per sub-env when
+#: asked (``emulators=``/``pool=``), copies of ``gym.make`` otherwise.
+EMULATOR_VECTOR_ENTRY_POINT = "cerebellum_gym.vector.emulators:make_emulator_vec"
+
+
 @dataclass(frozen=True)
 class Backend:
-    """A backend: its config, its device class (``module:attr``, imported on first use), its tasks."""
+    """Everything the package knows about a backend, in one record (:data:`BACKENDS`).
+
+    Attributes:
+        name: as env ids and ``make_env(backend=...)`` name it.
+        config: its typed config (the device's keyword arguments).
+        device: its device class, ``module:attr`` (imported on first use).
+        catalog: its task catalogue, from its config.
+        env_id: the env id registered for it.
+        in_process: the device runs in this process (vector envs keep it in one process on
+            small machines; a native batched env exists for it).
+        replayable: an episode is a pure function of seed and actions (replay audits rebuild it).
+        emulators: it runs on emulators (an ``EmulatorPool`` can serve each env one).
+        vector_entry_point: its env id's ``vector_entry_point`` (``gym.make_vec``'s default).
+    """
 
     name: str
     config: type[Any]
     device: str
     catalog: Callable[[Any], TaskCatalog] = _builtin_catalog
+    env_id: str = ""
+    in_process: bool = False
+    replayable: bool = False
+    emulators: bool = False
+    vector_entry_point: str | None = None
 
 
 BACKENDS: dict[str, Backend] = {
-    "sim": Backend("sim", SimConfig, "cerebellum_gym.sim.phone:Phone"),
-    "adb": Backend("adb", AdbConfig, "cerebellum_gym.devices.adb:AdbDevice"),
+    "sim": Backend(
+        "sim",
+        SimConfig,
+        "cerebellum_gym.sim.phone:Phone",
+        env_id="Cerebellum-Sim-v0",
+        in_process=True,
+        replayable=True,
+        vector_entry_point="cerebellum_gym.vector.shards:make_native_vec",
+    ),
+    "adb": Backend(
+        "adb",
+        AdbConfig,
+        "cerebellum_gym.devices.adb:AdbDevice",
+        env_id="Cerebellum-Adb-v0",
+        emulators=True,
+        vector_entry_point=EMULATOR_VECTOR_ENTRY_POINT,
+    ),
     "androidworld": Backend(
-        "androidworld", AndroidWorldConfig, "cerebellum_gym.devices.androidworld:AndroidWorldDevice", _androidworld_catalog
+        "androidworld",
+        AndroidWorldConfig,
+        "cerebellum_gym.devices.androidworld:AndroidWorldDevice",
+        _androidworld_catalog,
+        env_id="Cerebellum-AndroidWorld-v0",
+        emulators=True,
+        vector_entry_point=EMULATOR_VECTOR_ENTRY_POINT,
     ),
 }
+
+
+def backend_name(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> str | None:
+    """The backend an env of ``env_id`` made with ``env_kwargs`` runs on: ``env_kwargs["backend"]``
+    when given, else the id's own (``None`` for an id that names none, or an unknown id).
+
+    Example:
+        >>> import cerebellum_gym
+        >>> backend_name("Cerebellum-Sim-v0"), backend_name("Cerebellum-Sim-v0", {"backend": "adb"}), backend_name("CartPole-v1")
+        ('sim', 'adb', None)
+    """
+    if env_kwargs is not None and "backend" in env_kwargs:
+        return str(env_kwargs["backend"])
+    import gymnasium as gym
+
+    try:
+        name = gym.spec(env_id).kwargs.get("backend")
+    except gym.error.Error:
+        return None
+    return None if name is None else str(name)
+
+
+def env_backend(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> Backend | None:
+    """The :class:`Backend` record of an env of ``env_id`` made with ``env_kwargs`` (the one
+    place that maps env ids to backends); ``None`` for an id of no known backend.
+
+    Example:
+        >>> import cerebellum_gym
+        >>> record = env_backend("Cerebellum-Sim-v0")
+        >>> record.name, record.in_process, record.replayable, env_backend("Cerebellum-Adb-v0").emulators
+        ('sim', True, True, True)
+    """
+    name = backend_name(env_id, env_kwargs)
+    return BACKENDS.get(name) if name is not None else None
 
 
 def backend(name: str) -> Backend:
@@ -260,9 +339,8 @@ def make_env(
     *,
     backend: str = "sim",
     device_options: Mapping[str, Any] | BackendConfig | None = None,
-    device_wrapper: DeviceWrapper | None = None,
+    device_wrapper: WrapDevice | None = None,
     device: Device | None = None,
-    env_class: type[CerebellumEnv] = CerebellumEnv,
     **env_options: Any,
 ) -> CerebellumEnv:
     """Assemble a :class:`~cerebellum_gym.env.CerebellumEnv` (the env ids' entry point).
@@ -275,8 +353,6 @@ def make_env(
             (:class:`SimConfig`, :class:`AdbConfig`, :class:`AndroidWorldConfig`).
         device_wrapper: called on the built device; the env drives what it returns (and closes it).
         device: a ready device to drive instead of building one (the caller keeps and closes it).
-        env_class: the env class to build (a subclass of :class:`CerebellumEnv`; the native vector
-            env's sub-envs write their observations into its batch buffers).
         **env_options: the env's own options (``pixels``, ``screenshot_width``, ``max_steps``, ...).
 
     Raises:
@@ -288,7 +364,7 @@ def make_env(
     built = make_device(backend, config) if device is None else device
     try:
         driven = device_wrapper(built) if device_wrapper is not None else built
-        return env_class(task, device=driven, catalog=catalog, owns_device=owns, **env_options)
+        return CerebellumEnv(task, device=driven, catalog=catalog, owns_device=owns, **env_options)
     except BaseException:
         if owns:
             built.close()
@@ -300,14 +376,18 @@ make_env.metadata = CerebellumEnv.metadata  # type: ignore[attr-defined]
 
 __all__ = [
     "BACKENDS",
+    "EMULATOR_VECTOR_ENTRY_POINT",
     "AdbConfig",
     "AndroidWorldConfig",
     "Backend",
     "BackendConfig",
     "DeviceWrapper",
     "SimConfig",
+    "WrapDevice",
     "backend",
+    "backend_name",
     "device_config",
+    "env_backend",
     "make_catalog",
     "make_device",
     "make_env",

@@ -218,9 +218,9 @@ def test_history_strings_stay_inside_their_bounds() -> None:
     assert raw.observation_space.contains(obs)
     # A history fed from outside the codec is cut like the tree, with a final ellipsis.
     raw.history.push(None, "K " + "z" * 5000, "s" * 5000, None)
-    history = raw.history.observation()
-    assert len(history["actions"][-1]) == MAX_TEXT_CHARS + 4 and history["actions"][-1].endswith("…")  # type: ignore[index]
-    assert len(history["subtrees"][-1]) == 300  # type: ignore[index]
+    history = raw.history.parts()
+    assert len(history.actions[-1]) == MAX_TEXT_CHARS + 4 and history.actions[-1].endswith("…")
+    assert len(history.subtrees[-1]) == 300
 
 
 class _BuggyPhone(Phone):

@@ -10,7 +10,7 @@ from typing import Any
 import gymnasium as gym
 import pytest
 
-import cerebellum_gym  # noqa: F401  (registers the env ids)
+import cerebellum_gym  # registers the env ids
 from cerebellum_gym.errors import ConfigError
 from cerebellum_gym.evaluation.faults import FaultPlan, FaultyDevice
 from cerebellum_gym.loader import BACKENDS, SimConfig, device_config, make_catalog, make_env
@@ -71,3 +71,21 @@ def test_a_device_handed_in_stays_open() -> None:
     env.reset(seed=0)
     env.close()
     assert env.device is phone and not phone.closed
+
+
+def test_one_backend_record_per_env_id_matches_its_registration() -> None:
+    """The registration is made from the records, and the lookups read them back."""
+    from cerebellum_gym.loader import backend_name, env_backend
+
+    assert sorted(record.env_id for record in BACKENDS.values()) == sorted(cerebellum_gym.ENV_IDS)
+    for name, record in BACKENDS.items():
+        spec = gym.spec(record.env_id)
+        assert spec.kwargs == {"backend": name} and spec.vector_entry_point == record.vector_entry_point
+        assert env_backend(record.env_id) is record and backend_name(record.env_id) == name
+    sim, adb, world = BACKENDS["sim"], BACKENDS["adb"], BACKENDS["androidworld"]
+    assert (sim.in_process, sim.replayable, sim.emulators) == (True, True, False)
+    assert not (adb.in_process or adb.replayable or world.in_process or world.replayable) and adb.emulators and world.emulators
+    # The options' backend wins over the id's; an id of no backend (or none registered) has no record.
+    assert env_backend("Cerebellum-Sim-v0", {"backend": "adb"}) is adb
+    assert env_backend("Cerebellum-Sim-v0", {"backend": "telepathy"}) is None
+    assert env_backend("CartPole-v1") is None and env_backend("No-Such-Env-v0") is None

@@ -34,6 +34,7 @@ from typing import Any
 import gymnasium as gym
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
+from cerebellum_gym.core.memory import reuse_freed_frames
 from cerebellum_gym.devices.adb import DUMP_PATH, AdbDevice, PrivateAdbServer, free_port
 from cerebellum_gym.tasks.oracle import label_for
 
@@ -56,6 +57,7 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=40, help="measured rounds (each steps once per format)")
     parser.add_argument("--no-pixels", action="store_true", help="tree-only observations (no screencap)")
     args = parser.parse_args()
+    reuse_freed_frames()  # as a training or eval process opts in (core/memory.py)
     pixels = not args.no_pixels
     formats = ["raw", "png"] if pixels else ["none"]
 

@@ -38,6 +38,7 @@ from gymnasium.vector.utils import iterate
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.agents import RandomAgent
+from cerebellum_gym.core.memory import reuse_freed_frames
 from cerebellum_gym.datasets import RecordEpisodes, open_dataset
 
 TASKS = ["SystemWifiTurnOn", "SystemBluetoothTurnOff", "SystemBrightnessMax", "ContactsAddContact"]
@@ -87,6 +88,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--num-envs", type=int, default=1, help="more than 1: the native vector env of that many envs")
     args = parser.parse_args()
+    reuse_freed_frames()  # as a training or eval process opts in (core/memory.py)
     load_before = os.getloadavg()[0]
     # Warm the shared tile cache the way a long run would have it warm (both modes benefit).
     timed(300, 99, None, args.num_envs)

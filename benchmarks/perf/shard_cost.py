@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/perf/shard_cost.py [--envs N] [--pixels] [--steps S]``
 
-A 2-shard :class:`~cerebellum_gym.vector.native.ShardedVectorEnv` (shard 0 in this process, shard 1
+A 2-shard :class:`~cerebellum_gym.vector.shards.ShardedVectorEnv` (shard 0 in this process, shard 1
 in a worker) and the single-process native env with the same N step the batched random policy of
 ``vector.py``. Each section is timed with ``time.thread_time`` (CPU of the thread, so waiting is
 not counted) by wrapping the functions that do it, and printed in microseconds per batch step:
@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 import cerebellum_gym.vector.native as native
+import cerebellum_gym.vector.shards as shards
 
 sys.path.insert(0, os.path.dirname(__file__))
 from vector import batched_random_actions, make
@@ -55,19 +56,21 @@ def timed(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
 def instrument(out_dir: str) -> None:
     """Wrap the sections; the worker writes its figures to ``out_dir`` when it closes."""
     native.batch_infos = timed("infos", native.batch_infos)
+    shards.batch_infos = timed("infos", shards.batch_infos)
     native.NativeVectorEnv.step_entries = timed("envs' step", native.NativeVectorEnv.step_entries)  # type: ignore[method-assign]
-    native.ShardedVectorEnv._local_answer = staticmethod(timed("own shard", native.ShardedVectorEnv._local_answer))  # type: ignore[method-assign]
-    native.ShardedVectorEnv._take = timed("take", native.ShardedVectorEnv._take)  # type: ignore[method-assign]
-    native.ShardedVectorEnv._observation = timed("observation", native.ShardedVectorEnv._observation)  # type: ignore[method-assign]
+    shards.ShardedVectorEnv._take = timed("take", shards.ShardedVectorEnv._take)  # type: ignore[method-assign]
+    shards.ShardedVectorEnv._observation = timed("observation", shards.ShardedVectorEnv._observation)  # type: ignore[method-assign]
     Connection.recv = timed("recv", Connection.recv)  # type: ignore[method-assign]
     Connection.send = timed("send", Connection.send)  # type: ignore[method-assign]
     os.eventfd_write = timed("bell", os.eventfd_write)
-    native._wait_for_bell = timed("doorbell wait", native._wait_for_bell)
-    host_init, host_step, host_close = native.ShardHost.__init__, native.ShardHost.step, native.ShardHost.close
+    shards._wait_for_bell = timed("doorbell wait", shards._wait_for_bell)
+    host_init, host_step, host_close = shards.ShardHost.__init__, shards.ShardHost.step, shards.ShardHost.close
+    parent = os.getpid()  # the local shard's host runs here too: its step is this process's "own shard"
 
     def init(self: Any, *args: Any, **kwargs: Any) -> None:
         host_init(self, *args, **kwargs)
-        SPENT.clear()  # forked with this process's figures
+        if os.getpid() != parent:
+            SPENT.clear()  # forked with this process's figures
         self.steps = 0
 
     def step(self: Any, actions: Any) -> Any:
@@ -75,13 +78,16 @@ def instrument(out_dir: str) -> None:
         return timed("own shard", host_step)(self, actions)
 
     def close(self: Any) -> None:
+        if os.getpid() == parent:
+            host_close(self)
+            return
         with open(os.path.join(out_dir, f"{os.getpid()}.json"), "w") as f:
             json.dump({"steps": self.steps, "spent": SPENT}, f)
         host_close(self)
 
-    native.ShardHost.__init__ = init  # type: ignore[method-assign]
-    native.ShardHost.step = step  # type: ignore[method-assign]
-    native.ShardHost.close = close  # type: ignore[method-assign]
+    shards.ShardHost.__init__ = init  # type: ignore[method-assign]
+    shards.ShardHost.step = step  # type: ignore[method-assign]
+    shards.ShardHost.close = close  # type: ignore[method-assign]
 
 
 def run(mode: str, num_envs: int, pixels: bool, steps: int) -> tuple[float, float, dict[str, float]]:

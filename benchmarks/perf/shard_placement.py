@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/perf/shard_placement.py [--steps S] [--envs N]``
 
-A 2-shard :class:`~cerebellum_gym.vector.native.ShardedVectorEnv` (shard 0 in this process, shard 1
+A 2-shard :class:`~cerebellum_gym.vector.shards.ShardedVectorEnv` (shard 0 in this process, shard 1
 in a worker) steps tree-only envs with random actions, once with the worker waiting on its eventfd
 doorbell (the default) and once waiting in the pipe (the doorbell switched off here). For every
 step it records the core this process is on when it sends the request and the core the worker
@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 import cerebellum_gym.vector.native as native
+import cerebellum_gym.vector.shards as shards
 
 sys.path.insert(0, os.path.dirname(__file__))
 from vector import TASKS, batched_random_actions
@@ -42,12 +43,15 @@ def current_cpu() -> int:
 def measure(steps: int, envs: int, doorbell: bool, out_dir: str) -> tuple[float, float, list[float]]:
     """Fraction of steps whose worker started on this process's core, mean overlap, and the
     mean CPU ms per batch step of: this process's step, its own shard, the worker's shard."""
-    original_step, original_bell, original_local = native.ShardHost.step, native._new_bell, native.ShardedVectorEnv._local_answer
+    original_step, original_bell, original_local = shards.ShardHost.step, shards._new_bell, shards.LocalTransport.request
+    parent = os.getpid()  # the local shard's host steps here too: only the worker's steps are logged
     log: list[tuple[float, float, int, float]] = []
     local_log: list[tuple[float, float, int, float]] = []
     parent_cpu: list[float] = []
 
     def timed_step(self: Any, actions: Any) -> Any:
+        if os.getpid() == parent:
+            return original_step(self, actions)
         start, cpu, spent = time.perf_counter(), current_cpu(), time.thread_time()
         result = original_step(self, actions)
         log.append((start, time.perf_counter(), cpu, time.thread_time() - spent))
@@ -56,19 +60,18 @@ def measure(steps: int, envs: int, doorbell: bool, out_dir: str) -> tuple[float,
                 json.dump(log, f)
         return result
 
-    def timed_local(env: Any, command: str, payload: Any) -> Any:
+    def timed_local(transport: Any, command: str, payload: Any) -> None:
         start, cpu, spent = time.perf_counter(), current_cpu(), time.thread_time()
-        result = original_local(env, command, payload)
+        original_local(transport, command, payload)
         if command == "step":
             local_log.append((start, time.perf_counter(), cpu, time.thread_time() - spent))
-        return result
 
-    native.ShardHost.step = timed_step  # type: ignore[method-assign]
-    native.ShardedVectorEnv._local_answer = staticmethod(timed_local)  # type: ignore[method-assign]
+    shards.ShardHost.step = timed_step  # type: ignore[method-assign]
+    shards.LocalTransport.request = timed_local  # type: ignore[method-assign,assignment]
     if not doorbell:
-        native._new_bell = lambda context: None
+        shards._new_bell = lambda context: None
     try:
-        sharded = native.ShardedVectorEnv(envs, num_shards=2, task=TASKS, pixels=False)
+        sharded = shards.ShardedVectorEnv(envs, num_shards=2, task=TASKS, pixels=False)
         try:
             rng = np.random.default_rng(0)
             obs, _ = sharded.reset(seed=0)
@@ -81,8 +84,8 @@ def measure(steps: int, envs: int, doorbell: bool, out_dir: str) -> tuple[float,
         finally:
             sharded.close()
     finally:
-        native.ShardHost.step, native._new_bell = original_step, original_bell  # type: ignore[method-assign]
-        native.ShardedVectorEnv._local_answer = original_local  # type: ignore[method-assign]
+        shards.ShardHost.step, shards._new_bell = original_step, original_bell  # type: ignore[method-assign]
+        shards.LocalTransport.request = original_local  # type: ignore[method-assign]
     with open(os.path.join(out_dir, f"{pid}.json")) as f:
         worker = json.load(f)
     half = steps // 2  # the second half: caches warm

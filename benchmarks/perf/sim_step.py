@@ -29,6 +29,7 @@ import numpy as np
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.agents import RandomAgent
+from cerebellum_gym.core.memory import reuse_freed_frames
 
 TASKS = ["SystemWifiTurnOn", "SystemBluetoothTurnOff", "SystemBrightnessMax", "ContactsAddContact"]
 
@@ -92,6 +93,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=3, help="best of this many rounds per figure")
     args = parser.parse_args()
+    reuse_freed_frames()  # as a training or eval process opts in (core/memory.py)
     with contextlib.suppress(AttributeError, OSError):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     rounds = max(1, args.rounds)

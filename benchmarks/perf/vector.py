@@ -23,8 +23,15 @@ of the ratio of the two figures of one round (measured seconds apart, so the loa
 between them than between two modes' best rounds). The load average is printed with them.
 Asserts nothing.
 
+The ``pipelined`` mode is the sharded env stepped the way a training loop can: the N envs as one
+batch per core, each a :class:`~cerebellum_gym.vector.shards.ShardedVectorEnv` of one worker
+process (``local_shard=False``), stepped with ``step_async``/``step_wait`` in turn, so that this
+process draws one batch's actions and merges its answers while the other batches step.
+
 Targets (issue 18): native >= 3x async and >= 1.5x sync at N=8, pixels and tree; sharded over 2
-cores >= 1.7x native.
+cores >= 1.7x native. Issue 28: the sharded env over 2 processes (``native-sharded`` or
+``pipelined``) >= 90% of ``halves`` at N=32, pixels and tree; >= 1.7x native tree-only where
+``halves`` allows it.
 """
 
 from __future__ import annotations
@@ -44,11 +51,12 @@ import numpy as np
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.core.actions import CODE_INDEX, CODES
-from cerebellum_gym.vector.native import shard_sizes
+from cerebellum_gym.core.memory import reuse_freed_frames
+from cerebellum_gym.vector.shards import ShardedVectorEnv, shard_sizes
 
 ENV_ID = "Cerebellum-Sim-v0"
 TASKS = ["SystemWifiTurnOn", "SystemBluetoothTurnOff", "SystemBrightnessMax", "ContactsAddContact"]
-MODES = ("sync", "async", "native", "native-sharded", "halves")
+MODES = ("sync", "async", "native", "native-sharded", "pipelined", "halves")
 WORDS = ("hello", "Alice", "2023-10-16", "groceries")
 #: Codes the random policy never draws (they end the episode at once), as RandomAgent(allow_terminal=False).
 _NO_TERMINAL = np.ones(len(CODES), bool)
@@ -128,6 +136,42 @@ def env_steps_per_second(factory: Callable[[], gym.vector.VectorEnv[Any, Any, An
         gc.collect()
 
 
+def pipelined_steps_per_second(num_envs: int, pixels: bool, shards: int, seconds: float) -> tuple[float, float]:
+    """Env-steps/s (wall, per CPU-second) of ``num_envs`` envs as ``shards`` batches of one
+    worker each, stepped in a pipeline: while batch ``j`` steps in its worker, this process
+    collects batch ``j - 1`` and sends its next actions."""
+    sizes = shard_sizes(num_envs, shards)
+    batches = [ShardedVectorEnv(size, num_shards=1, local_shard=False, task=TASKS, pixels=pixels) for size in sizes if size]
+    try:
+        rngs = [np.random.default_rng(j) for j in range(len(batches))]
+        obs = [env.reset(seed=sum(sizes[:j]))[0] for j, env in enumerate(batches)]
+
+        def run(duration: float) -> tuple[int, float]:
+            for j, env in enumerate(batches):
+                env.step_async(batched_random_actions(obs[j], rngs[j]))
+            rounds, begin = 0, time.perf_counter()
+            while (elapsed := time.perf_counter() - begin) < duration or rounds < 5:
+                for j, env in enumerate(batches):
+                    obs[j] = env.step_wait()[0]
+                    env.step_async(batched_random_actions(obs[j], rngs[j]))
+                rounds += 1
+            for j, env in enumerate(batches):
+                obs[j] = env.step_wait()[0]
+            return rounds, elapsed
+
+        run(seconds / 3)  # warm, as the other modes are
+        pids = [pid for env in batches for pid in _worker_pids(env)]
+        cpu = _cpu_seconds(pids)
+        rounds, elapsed = run(seconds)
+        cpu = _cpu_seconds(pids) - cpu
+        steps = rounds * num_envs
+        return steps / elapsed, steps / max(cpu, 1e-9)
+    finally:
+        for env in batches:
+            env.close()
+        gc.collect()
+
+
 def _half(offset: int, num_envs: int, pixels: bool, seconds: float, start: Any, results: Any) -> None:
     """One of :func:`independent_halves`' processes: a native env of the batch's envs ``offset``
     onwards (their seeds, as a shard has them), stepped for ``seconds`` after ``start``."""
@@ -175,6 +219,7 @@ def main() -> None:
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--async-max", type=int, default=32, help="largest N for async (a process per env; memory)")
     args = parser.parse_args()
+    reuse_freed_frames()  # as a training or eval process opts in (core/memory.py)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     modes = [m for m in args.modes.split(",") if m]
     #: Per row, per mode: (wall, cpu) of each round, in round order.
@@ -193,8 +238,12 @@ def main() -> None:
                 for mode in modes:
                     if (mode == "async" and n > args.async_max) or (mode == "halves" and n < 2):
                         continue
+                    if mode == "pipelined" and n < 2:
+                        continue
                     if mode == "halves":
                         wall, cpu = independent_halves(n, pixels, min(cores, n), args.seconds)
+                    elif mode == "pipelined":
+                        wall, cpu = pipelined_steps_per_second(n, pixels, min(cores, n), args.seconds)
                     else:
                         wall, cpu = env_steps_per_second(functools.partial(make, mode, n, pixels, cores), args.seconds)
                     row[mode].append((wall, cpu))
@@ -209,7 +258,10 @@ def main() -> None:
         if "halves" in modes:
             print(f"halves: {cores} independent native envs of N/{cores} envs, a process each, at once (the ceiling of sharded/native)")
         print("each figure: the best of its rounds; each ratio: the median over rounds of the ratio of one round's two figures")
-        header = f"| obs | N | {' | '.join(modes)} | native/sync | native/async | sharded/native | halves/native |"
+        header = (
+            f"| obs | N | {' | '.join(modes)} | native/sync | native/async | sharded/native | pipelined/native | halves/native "
+            "| sharded/halves | pipelined/halves |"
+        )
         print(header)
         print("|" + "---|" * (header.count("|") - 1))
         for (kind, n), row in rows.items():
@@ -226,7 +278,8 @@ def main() -> None:
             print(
                 f"| {kind} | {n} | {' | '.join(cells)} "
                 f"| {ratio('native', 'sync')} | {ratio('native', 'async')} | {ratio('native-sharded', 'native')} "
-                f"| {ratio('halves', 'native')} |"
+                f"| {ratio('pipelined', 'native')} | {ratio('halves', 'native')} "
+                f"| {ratio('native-sharded', 'halves')} | {ratio('pipelined', 'halves')} |"
             )
 
 

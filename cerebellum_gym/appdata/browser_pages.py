@@ -71,12 +71,14 @@ def maze_path(walls: set[tuple[int, int]], start: tuple[int, int] = (0, 0)) -> l
 ANDROIDWORLD_MARKERS: dict[str, tuple[str, ...]] = {
     "aw-maze": ("function generateMaze()", "function moveCharacter(direction)", "function checkGoalReached()"),
     "aw-multiply": ("function handleButtonClick()", "function checkAnswer()", "function generateNumber()"),
+    "aw-draw": ("function generateRandomColors(count)", "function createColorPalette()", "function evaluateTask()"),
 }
 _SEEDED_RNG = re.compile(r"new SeededRNG\((\d+)\)")
 
 
 def androidworld_page(html: str) -> tuple[str, int] | None:
-    """``(kind, seed)`` of one of AndroidWorld's browser pages (``aw-maze``, ``aw-multiply``) read
+    """``(kind, seed)`` of one of AndroidWorld's browser pages (``aw-maze``, ``aw-multiply``,
+    ``aw-draw``) read
     from the file's own script, or ``None`` when the HTML is not one of them.
 
     Example:
@@ -143,3 +145,35 @@ def androidworld_maze_walls(seed: int) -> set[tuple[int, int]]:
                 stack.append(nxt)
     open_cells |= {(0, 0), goal}
     return {(r, c) for r in range(MAZE_SIZE) for c in range(MAZE_SIZE)} - open_cells
+
+
+#: The draw page's ``availableColors``, in its order (the palette's buttons).
+DRAW_COLORS: tuple[str, ...] = (
+    "#ff0000", "#00ff00", "#0000ff", "#ffff00", "#ff00ff", "#00ffff",
+    "#800000", "#008000", "#000080", "#808000", "#800080", "#008080",
+    "#ffa500", "#ff1493", "#9932cc", "#20b2aa", "#4b0082", "#00ff7f",
+    "#ff6347", "#00ced1", "#9400d3", "#f0e68c", "#ff8c00", "#228b22",
+)  # fmt: skip
+
+
+def androidworld_draw_colors(seed: int) -> list[str]:
+    """The three colours AndroidWorld's draw page asks for (``generateRandomColors(3)``: each a
+    ``Math.floor(rng.random() * remaining.length)`` pick from the palette, without repeats).
+
+    Example:
+        >>> androidworld_draw_colors(0)
+        ['#00ffff', '#008000', '#9400d3']
+    """
+    rng = SeededLcg(seed)
+    remaining = list(DRAW_COLORS)
+    return [remaining.pop(math.floor(rng.random() * len(remaining))) for _ in range(3)]
+
+
+def hex_rgb(color: str) -> tuple[int, int, int]:
+    """``#rrggbb`` as an RGB triple."""
+    return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
+
+
+def rgb_hex(rgb: tuple[int, int, int]) -> str:
+    """An RGB triple as the page's ``rgbToHex`` writes it (``#rrggbb``, lower case)."""
+    return "#{:02x}{:02x}{:02x}".format(*rgb)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from cerebellum_gym.errors import CerebellumError
 
 #: Modules of this package that define sub-commands, in the order help lists them.
-COMMAND_MODULES: tuple[str, ...] = ("eval_cmd", "tasks_cmd", "serve_adb_cmd", "emulators_cmd", "datasets_cmd")
+COMMAND_MODULES: tuple[str, ...] = ("eval_cmd", "tasks_cmd", "serve_adb_cmd", "emulators_cmd", "datasets_cmd", "train_cmd")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -153,6 +153,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """The ``eval`` command."""
     from cerebellum_gym.agents import load_agent
+    from cerebellum_gym.core.memory import reuse_freed_frames
     from cerebellum_gym.evaluation.faults import FaultPlan
     from cerebellum_gym.evaluation.runner import EvalConfig, check_env_id
     from cerebellum_gym.evaluation.suites import available_suites, default_suite, load_suite
@@ -162,6 +163,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{name:24} {path}")
         print("built in: all-tasks[:K], tasks:NAME,NAME[:K]")
         return 0
+    reuse_freed_frames()  # the CLI owns its process: the allocator opt-in (core/memory.py) is its to make
     suite = load_suite(args.suite or default_suite(args.env))
     env_id = args.env or suite.env
     check_env_id(env_id)
@@ -199,12 +201,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _emulator_pool(args: argparse.Namespace, env_id: str, config: Any) -> Any:
     """Start the ``--emulators`` pool and point each env of ``config`` at its emulator."""
-    import gymnasium as gym
-
     from cerebellum_gym.devices.emulators import EmulatorPool
+    from cerebellum_gym.loader import env_backend
 
-    backend = gym.spec(env_id).kwargs.get("backend")
-    if backend not in ("androidworld", "adb"):
+    record = env_backend(env_id)
+    if record is None or not record.emulators:
         raise CerebellumError(
             f"--emulators needs an env that runs on emulators (Cerebellum-AndroidWorld-v0, Cerebellum-Adb-v0), not {env_id}"
         )
@@ -229,7 +230,7 @@ def _emulator_pool(args: argparse.Namespace, env_id: str, config: Any) -> Any:
         raise CerebellumError(f"--emulator-options: {exc}") from None
     pool.start()
     config.num_envs = len(pool)
-    config.env_kwargs_per_env = [{"device_options": pool.device_options(i, backend)} for i in range(len(pool))]
+    config.env_kwargs_per_env = [{"device_options": pool.device_options(i, record.name)} for i in range(len(pool))]  # type: ignore[arg-type]
     config.between_episodes = pool.between_episodes
     if args.vectorization == "auto":
         config.vectorization = _vectorization("auto", env_id, len(pool))
@@ -329,11 +330,11 @@ def _load_agent(loader: Any, spec: str) -> Any:
 
 
 def _vectorization(choice: str, env_id: str, num_envs: int) -> str:
-    import gymnasium as gym
-
+    from cerebellum_gym.loader import env_backend
     from cerebellum_gym.vector import resolve_vectorization
 
-    return resolve_vectorization(choice, num_envs, in_process=gym.spec(env_id).kwargs.get("backend") == "sim")
+    record = env_backend(env_id)
+    return resolve_vectorization(choice, num_envs, in_process=record is not None and record.in_process)
 
 
 def _screens(text: str) -> str:

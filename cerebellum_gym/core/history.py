@@ -7,6 +7,7 @@ compact subtree of the element, the three things the reference agent reads for e
 from __future__ import annotations
 
 from collections import deque
+from typing import NamedTuple
 
 import numpy as np
 from PIL import Image
@@ -51,6 +52,21 @@ def frozen(array: object) -> bool:
     return isinstance(array, bytes)
 
 
+class HistoryParts(NamedTuple):
+    """What the history shows in one observation (:meth:`History.parts`), nothing writable.
+
+    Texts and frames are padded at the front; the last ``filled`` entries are real.
+    """
+
+    actions: tuple[str, ...]
+    subtrees: tuple[str, ...]
+    #: The observation's mask (one shared read-only array per fill level).
+    mask: np.ndarray
+    filled: int
+    #: One read-only array per slot (the padding is one shared black frame); ``()`` without pixels.
+    frames: tuple[np.ndarray, ...]
+
+
 class History:
     """The last ``length`` frames, oldest first, as fixed-shape observation entries.
 
@@ -93,7 +109,9 @@ class History:
         self._pads = [("",) * (length - filled) for filled in range(length + 1)]
         self._masks = [np.array([0] * (length - filled) + [1] * filled, dtype=np.int8) for filled in range(length + 1)]
         for mask in self._masks:
-            mask.flags.writeable = False  # shared by sources(); observations get copies
+            mask.flags.writeable = False  # shared by every observation's parts; observations get copies
+        # parts() as of the last change (push, clear): most steps read it without pushing.
+        self._parts: HistoryParts | None = None
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -103,11 +121,13 @@ class History:
         # history made, or a frozen screen it kept as it was), and nothing else holds the
         # unpickled ones: frozen again, a consumer can know each by its identity, as before.
         self.__dict__.update(state)
+        self._parts = None
         for array in (self._blank, *self._screens, *self._masks):
             if array is not None:
                 array.flags.writeable = False
 
     def clear(self) -> None:
+        self._parts = None
         self.actions.clear()
         self.subtrees.clear()
         self._screens.clear()
@@ -116,6 +136,7 @@ class History:
         """Add a frame. ``screenshot`` may be any size; it is fitted to the history size."""
         if self.length == 0:
             return
+        self._parts = None
         # Cut here so that every observation stays inside its declared space.
         self.actions.append(action if self.max_action_chars is None else cut(action, self.max_action_chars))
         self.subtrees.append(subtree if self.max_subtree_chars is None else cut(subtree, self.max_subtree_chars))
@@ -137,57 +158,20 @@ class History:
         self._screens.append(frame)
 
     def frames(self) -> tuple[np.ndarray, ...]:
-        """The observation's history screenshots as read-only arrays, one per slot (padding at
-        the front is one shared black frame); empty without pixels. The observation's
-        ``screenshots`` entry is these stacked into a fresh array."""
+        """The history screenshots as read-only arrays, one per slot (padding at the front is
+        one shared black frame); empty without pixels."""
         if self._blank is None:
             return ()
         return (self._blank,) * (self.length - len(self._screens)) + tuple(self._screens)
 
-    def write(self, mask: np.ndarray, screenshots: np.ndarray | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """Write the observation's arrays into ``mask`` and ``screenshots`` (one env's rows of a
-        batch) and return its ``(actions, subtrees)``: :meth:`observation` without new arrays."""
-        filled = len(self.actions)
-        pad = self.length - filled
-        mask[:pad] = 0
-        mask[pad:] = 1
-        if screenshots is not None and self._blank is not None:
-            self._stack(screenshots)
-        return ("",) * pad + tuple(self.actions), ("",) * pad + tuple(self.subtrees)
-
-    def texts(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The observation's ``(actions, subtrees)``, padded at the front (the mask's ones are
-        the last ``len(self)`` entries)."""
-        padding = self._pads[len(self.actions)]
-        return padding + tuple(self.actions), padding + tuple(self.subtrees)
-
-    def observation(self) -> dict[str, object]:
-        """Fixed-shape entries for the observation space (padding at the front)."""
-        filled = len(self.actions)
-        padding = self._pads[filled]
-        obs: dict[str, object] = {
-            "actions": padding + tuple(self.actions),
-            "subtrees": padding + tuple(self.subtrees),
-            "mask": self._masks[filled].copy(),
-        }
-        if self._blank is not None:
-            stack = np.empty((self.length, *self._blank.shape), np.uint8)
-            self._stack(stack)
-            obs["screenshots"] = stack
-        return obs
-
-    def sources(self) -> dict[str, object]:
-        """The observation's entries without copies, for a consumer that only reads them (the
-        dataset recorder): the text tuples, the mask as a shared read-only array and, with
-        pixels, the frames as :meth:`frames` gives them (a tuple of read-only arrays)."""
-        actions, subtrees = self.texts()
-        entries: dict[str, object] = {"actions": actions, "subtrees": subtrees, "mask": self._masks[len(self.actions)]}
-        if self._blank is not None:
-            entries["screenshots"] = self.frames()
-        return entries
-
-    def _stack(self, out: np.ndarray) -> None:
-        pad = self.length - len(self._screens)
-        out[:pad] = 0
-        for i, frame in enumerate(self._screens):  # plain slice copies: np.stack(out=) is no faster
-            out[pad + i] = frame
+    def parts(self) -> HistoryParts:
+        """Everything an observation shows of the history, as the history's own read-only
+        values (the one read-out: an observation's sinks copy or write what they need)."""
+        parts = self._parts
+        if parts is None:
+            filled = len(self.actions)
+            padding = self._pads[filled]
+            actions, subtrees = padding + tuple(self.actions), padding + tuple(self.subtrees)
+            # tuple.__new__: a NamedTuple's own __new__ is a Python function, twice the cost per step.
+            parts = self._parts = tuple.__new__(HistoryParts, (actions, subtrees, self._masks[filled], filled, self.frames()))
+        return parts

@@ -7,7 +7,11 @@ copies cost 1.4 ms that way and 0.17 ms with the memory reused. Raising glibc's 
 thresholds keeps those blocks on the heap for reuse; the process holds at most the trim
 threshold of free memory in exchange. Other C libraries are left alone.
 
-Set ``CEREBELLUM_KEEP_MALLOC=1`` to leave the allocator untouched.
+The setting is the whole process's, so it is an explicit opt-in, never a side effect of making
+an env: call :func:`reuse_freed_frames` once (the ``cerebellum-gym`` CLI, the sharded vector
+env's worker processes and the benchmarks do, in processes they own), or set
+``CEREBELLUM_REUSE_FREED_FRAMES=1`` and every pixel env calls it when it is made.
+``CEREBELLUM_KEEP_MALLOC=1`` leaves the allocator untouched whatever asks.
 """
 
 from __future__ import annotations
@@ -23,6 +27,11 @@ M_TRIM_THRESHOLD: Final = -1
 M_MMAP_THRESHOLD: Final = -3
 MMAP_THRESHOLD_BYTES: Final = 32 * 1024 * 1024
 TRIM_THRESHOLD_BYTES: Final = 128 * 1024 * 1024
+
+
+def reuse_requested() -> bool:
+    """Whether the environment opts in (``CEREBELLUM_REUSE_FREED_FRAMES=1``): pixel envs then tune at once."""
+    return os.environ.get("CEREBELLUM_REUSE_FREED_FRAMES") == "1"
 
 
 @functools.cache

@@ -23,7 +23,7 @@ Example:
     >>> obs, _ = envs.reset(seed=0)
     >>> obs, reward, terminated, truncated, info = envs.step(["W", f"T {obs['labels'][1][0]}"])
     >>> info["action"].tolist(), info["invalid_action"].tolist()
-    (['W', 'T NB'], [False, False])
+    (['W', 'T ...'], [False, False])
     >>> envs.close()
 """
 

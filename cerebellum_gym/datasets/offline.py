@@ -240,6 +240,9 @@ def evaluate_offline(
         else:
             source = _OfflineTexts(episode)
         obs = step.observation(images=bool(getattr(agent, "needs_pixels", True)))
+        # Steps taken so far: history frames are numbered absolutely (t=9 shows steps 6-9), as in
+        # online play and the SFT/DPO exports, not from the window's start.
+        obs["step"] = step.t
         agent.begin_episode(0)
         tick = time.perf_counter()
         answer = agent.act_batch([obs], source)

@@ -62,6 +62,7 @@ from gymnasium.wrappers import OrderEnforcing, PassiveEnvChecker, RecordEpisodeS
 
 from cerebellum_gym.core.actions import plain_structured
 from cerebellum_gym.core.history import frozen
+from cerebellum_gym.core.observation import ObservationParts, source_observation
 from cerebellum_gym.datasets.format import (
     FORMAT_VERSION,
     PART_EPISODES,
@@ -477,11 +478,10 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         copied them from, where the env names them (``observation_frames``). The writer then
         hashes only frames it has not seen, and the caller's copies are freed when the caller
         drops them."""
-        if obs is None:
-            # A batch's sub-env (NativeVectorEnv): the observation is in the batch's arrays, which
-            # the next step overwrites; the env's read-only sources stand for it.
-            source = getattr(self.env.unwrapped, "source_observation", None)
-            return source() if callable(source) else None
+        if type(obs) is ObservationParts:
+            # A batch's sub-env (NativeVectorEnv): the batch writes its arrays from these parts
+            # (and the next step overwrites them); the env's read-only sources stand for it.
+            return source_observation(obs)
         kept = _shallow_observation(obs)
         if self._frame_sources is None or not isinstance(kept, dict):
             return kept

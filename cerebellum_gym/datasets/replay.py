@@ -27,6 +27,7 @@ import numpy as np
 from cerebellum_gym.datasets.format import DatasetError, hash_function, image_id
 from cerebellum_gym.datasets.reader import Dataset, Episode, open_dataset
 from cerebellum_gym.datasets.recorder import observation_image_ids, observation_row
+from cerebellum_gym.loader import backend_name, env_backend
 
 #: Fields of ``info`` a replay must reproduce.
 INFO_FIELDS = ("step", "progress", "success", "invalid_action", "error", "infra_error", "action")
@@ -152,9 +153,9 @@ def replay_refusal(meta: Mapping[str, Any]) -> str | None:
     env_id, kwargs = meta.get("env_id"), meta.get("env_kwargs") or {}
     if env_id not in cerebellum_gym.ENV_IDS or not isinstance(kwargs, Mapping):
         return f"env {env_id!r} is not one of cerebellum-gym's ({', '.join(cerebellum_gym.ENV_IDS)})"
-    backend = kwargs.get("backend", gym.spec(str(env_id)).kwargs.get("backend"))
-    if backend != "sim":
-        return f"backend {backend!r} is not the simulator (replays drive no device)"
+    record = env_backend(str(env_id), kwargs)
+    if record is None or not record.replayable:
+        return f"backend {backend_name(str(env_id), kwargs)!r} is not the simulator (replays drive no device)"
     for name, most in REPLAY_OPTION_LIMITS.items():
         value = kwargs.get(name)
         if isinstance(value, int | float) and value > most:

@@ -8,6 +8,6 @@ so the core install needs none of their dependencies.
 
 from __future__ import annotations
 
-from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_DEL, KEYCODE_ENTER, KEYCODE_HOME, Device
+from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_DEL, KEYCODE_ENTER, KEYCODE_HOME, Device, DeviceWrapper
 
-__all__ = ["KEYCODE_BACK", "KEYCODE_DEL", "KEYCODE_ENTER", "KEYCODE_HOME", "Device"]
+__all__ = ["KEYCODE_BACK", "KEYCODE_DEL", "KEYCODE_ENTER", "KEYCODE_HOME", "Device", "DeviceWrapper"]

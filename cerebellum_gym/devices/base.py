@@ -7,9 +7,9 @@ tree), so one task definition runs on the embedded simulator and on a real devic
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import numpy as np
 
@@ -20,6 +20,8 @@ KEYCODE_HOME: Final = 3
 KEYCODE_BACK: Final = 4
 KEYCODE_ENTER: Final = 66
 KEYCODE_DEL: Final = 67
+
+_T = TypeVar("_T")
 
 Row = dict[str, str]
 """One row of a content provider query: column name to value, as ``content query`` prints."""
@@ -172,6 +174,16 @@ class Device(abc.ABC):
     def now(self) -> datetime:
         """The device's wall clock."""
 
+    def get_clipboard(self) -> str | None:
+        """The primary clip's text (``None``: nothing copied), as AndroidWorld reads it through
+        the Clipper app (``ca.zgrs.clipper``), which may bring Clipper to the front and back."""
+        raise UnsupportedOperationError(f"{self.backend} devices cannot read the clipboard")
+
+    def set_clipboard(self, text: str) -> None:
+        """Copy ``text``, exactly as given, to the primary clip (AndroidWorld's set-ups do it
+        with Clipper's ``clipper.set`` broadcast)."""
+        raise UnsupportedOperationError(f"{self.backend} devices cannot set the clipboard")
+
     # --- lifecycle ---------------------------------------------------------------------------
 
     def factory_reset(self) -> None:
@@ -190,8 +202,149 @@ class Device(abc.ABC):
     def close(self) -> None:
         """Release the connection. Idempotent."""
 
+    @property
+    def unwrapped(self) -> Device:
+        """The device under any :class:`DeviceWrapper` (this one when it wraps nothing)."""
+        return self
+
     def __enter__(self) -> Device:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+class DeviceWrapper(Device):
+    """A device that forwards every call to the one it wraps, as ``gymnasium.Wrapper`` does an env.
+
+    Subclasses change behaviour in one place, :meth:`intercept`, which every call of the agent's
+    input and screen and of the judge's state reads passes through; everything else (the screen
+    size, :attr:`renders_any_width`, :meth:`info_entries`, :meth:`close`) is forwarded as it is,
+    so a wrapper that intercepts nothing leaves the env's observations and infos exactly as
+    they are without it (``tests/devices/test_device_wrapper.py`` holds that on every backend).
+
+    Args:
+        device: the device to wrap; it is closed with this one.
+
+    Example:
+        >>> from cerebellum_gym.sim import Phone
+        >>> class Counting(DeviceWrapper):
+        ...     calls = 0
+        ...     def intercept(self, method, call, *args):
+        ...         self.calls += 1
+        ...         return call(*args)
+        >>> device = Counting(Phone())
+        >>> device.put_setting("global", "wifi_on", "1"), device.get_setting("global", "wifi_on"), device.calls
+        (None, '1', 2)
+        >>> device.backend, device.renders_any_width, type(device.unwrapped).__name__
+        ('sim', True, 'Phone')
+    """
+
+    def __init__(self, device: Device) -> None:
+        self.device = device
+        # Fixed per device: read once, so a wrapper costs nothing on the env's hot path.
+        self.backend = device.backend
+        self.renders_any_width = device.renders_any_width
+
+    def intercept(self, method: str, call: Callable[..., _T], *args: Any) -> _T:
+        """Every forwarded call: ``call`` is the wrapped device's bound ``method``, ``args`` its
+        arguments. The default makes the call; a wrapper may count, refuse (raise), delay or
+        change the result."""
+        return call(*args)
+
+    @property
+    def unwrapped(self) -> Device:
+        return self.device.unwrapped
+
+    # --- screen ------------------------------------------------------------------------------
+
+    @property
+    def screen_size(self) -> tuple[int, int]:
+        return self.device.screen_size
+
+    def screenshot(self, width: int | None = None) -> np.ndarray:
+        return self.intercept("screenshot", self.device.screenshot, width)
+
+    def ui_tree(self) -> UINode:
+        return self.intercept("ui_tree", self.device.ui_tree)
+
+    # --- input -------------------------------------------------------------------------------
+
+    def tap(self, x: int, y: int) -> None:
+        self.intercept("tap", self.device.tap, x, y)
+
+    def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
+        self.intercept("long_press", self.device.long_press, x, y, duration_ms)
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        self.intercept("swipe", self.device.swipe, x1, y1, x2, y2, duration_ms)
+
+    def press_key(self, keycode: int) -> None:
+        self.intercept("press_key", self.device.press_key, keycode)
+
+    def type_text(self, text: str) -> None:
+        self.intercept("type_text", self.device.type_text, text)
+
+    def wait(self, seconds: float) -> None:
+        self.intercept("wait", self.device.wait, seconds)
+
+    # --- apps and system state ---------------------------------------------------------------
+
+    def foreground_package(self) -> str:
+        return self.intercept("foreground_package", self.device.foreground_package)
+
+    def start_app(self, package: str) -> None:
+        self.intercept("start_app", self.device.start_app, package)
+
+    def get_setting(self, namespace: str, key: str) -> str | None:
+        return self.intercept("get_setting", self.device.get_setting, namespace, key)
+
+    def put_setting(self, namespace: str, key: str, value: str) -> None:
+        self.intercept("put_setting", self.device.put_setting, namespace, key, value)
+
+    def content_query(self, uri: str, projection: Sequence[str] | None = None, where: Mapping[str, str] | None = None) -> list[Row]:
+        return self.intercept("content_query", self.device.content_query, uri, projection, where)
+
+    def content_insert(self, uri: str, values: Mapping[str, str]) -> None:
+        self.intercept("content_insert", self.device.content_insert, uri, values)
+
+    def content_delete(self, uri: str, where: Mapping[str, str] | None = None) -> None:
+        self.intercept("content_delete", self.device.content_delete, uri, where)
+
+    def list_dir(self, path: str) -> list[str]:
+        return self.intercept("list_dir", self.device.list_dir, path)
+
+    def read_file(self, path: str) -> bytes:
+        return self.intercept("read_file", self.device.read_file, path)
+
+    def write_file(self, path: str, data: bytes) -> None:
+        self.intercept("write_file", self.device.write_file, path, data)
+
+    def remove_path(self, path: str) -> None:
+        self.intercept("remove_path", self.device.remove_path, path)
+
+    def make_dir(self, path: str) -> None:
+        self.intercept("make_dir", self.device.make_dir, path)
+
+    def file_mtime(self, path: str) -> float:
+        return self.intercept("file_mtime", self.device.file_mtime, path)
+
+    def get_clipboard(self) -> str | None:
+        return self.intercept("get_clipboard", self.device.get_clipboard)
+
+    def set_clipboard(self, text: str) -> None:
+        self.intercept("set_clipboard", self.device.set_clipboard, text)
+
+    def now(self) -> datetime:
+        return self.intercept("now", self.device.now)
+
+    # --- lifecycle ---------------------------------------------------------------------------
+
+    def factory_reset(self) -> None:
+        self.intercept("factory_reset", self.device.factory_reset)
+
+    def info_entries(self) -> dict[str, Any]:
+        return self.device.info_entries()
+
+    def close(self) -> None:
+        self.device.close()

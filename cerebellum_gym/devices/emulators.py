@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from cerebellum_gym.devices.android import smart_request
 from cerebellum_gym.errors import CerebellumError, InfraError
 
 DEFAULT_CONSOLE_PORT: Final = 5554
@@ -73,7 +74,8 @@ GUARD_SCRIPT: Final = Path(__file__).with_name("_emulator_guard.py")
 STATE_ENV_VAR: Final = "CEREBELLUM_EMULATORS_STATE"
 STATE_VERSION: Final = 1
 LOG_TAIL_LINES: Final = 20
-Backend = Literal["androidworld", "adb"]
+#: The backends whose devices are emulators (the loader's records say which env ids run on them).
+EmulatorBackend = Literal["androidworld", "adb"]
 
 
 class EmulatorError(InfraError):
@@ -277,9 +279,8 @@ class AdbClient:
         """Ask the server to attach the emulator whose adbd listens on ``adb_port``
         (``host:emulator:PORT``, what an emulator sends the server when it starts). The server
         does not answer; an emulator it already has is left as it is."""
-        payload = f"host:emulator:{adb_port}".encode()
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.server_port), timeout=2) as sock:
-            sock.sendall(b"%04x" % len(payload) + payload)
+            sock.sendall(smart_request(f"host:emulator:{adb_port}"))
 
     def emu_kill(self, serial: str, timeout: float = 5.0) -> bool:
         """``adb -s SERIAL emu kill`` (through the emulator's console); whether it was sent."""
@@ -414,10 +415,10 @@ class Emulator:
 
 
 def _make_env(env_id: str, kwargs: Mapping[str, Any]) -> Any:
-    # Module level so AsyncVectorEnv can pickle it; imports the envs only in the worker.
+    # Module level so AsyncVectorEnv can pickle it. The ids are registered by the package's
+    # __init__, which importing this module (to unpickle this function, in a worker) runs first:
+    # a device module imports no env registration.
     import gymnasium as gym
-
-    import cerebellum_gym  # noqa: F401  (registers the ids)
 
     return gym.make(env_id, **kwargs)
 
@@ -609,7 +610,7 @@ class EmulatorPool:
 
     # --- what sub-envs get -----------------------------------------------------------------
 
-    def device_options(self, index: int, backend: Backend = "androidworld") -> dict[str, Any]:
+    def device_options(self, index: int, backend: EmulatorBackend = "androidworld") -> dict[str, Any]:
         """``device_options`` for sub-env ``index``: for ``Cerebellum-AndroidWorld-v0``
         (``backend="androidworld"``) the console port, gRPC port and adb path that AndroidWorld's
         launcher takes; for ``Cerebellum-Adb-v0`` (``"adb"``) the serial and adb server port."""

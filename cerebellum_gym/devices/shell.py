@@ -19,6 +19,8 @@ from cerebellum_gym.devices.base import Device, Row
 from cerebellum_gym.errors import CerebellumError, DeviceProtocolError
 
 _IDENT_RE: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: What a Clipper broadcast answers: ``Broadcast completed: result=-1, data="..."``.
+_CLIPPER_DATA: Final = re.compile(r'result=-1, data="(.*)"\s*\Z', re.DOTALL)
 
 
 def is_printable_ascii(text: str) -> bool:
@@ -225,6 +227,30 @@ class ShellDevice(Device):
         Raises:
             DeviceProtocolError: ``check`` and it exited non-zero.
         """
+
+    def _clipper(self, *extras: str) -> str:
+        """One Clipper broadcast (``clipper.get``/``clipper.set``) with Clipper in front, as
+        Android 10+ lets only the focused app use the clipboard; back afterwards, as AndroidWorld
+        does. The broadcast's ``data``.
+
+        Raises:
+            DeviceProtocolError: Clipper did not answer (not installed, or not in front).
+        """
+        self.shell(["am", "start", "-n", "ca.zgrs.clipper/ca.zgrs.clipper.Main"])
+        try:
+            out = self.shell(["am", "broadcast", "-a", *extras]).text
+        finally:
+            self.shell(["input", "keyevent", "4"])
+        found = _CLIPPER_DATA.search(out)
+        if found is None:
+            raise DeviceProtocolError(f"Clipper did not answer {extras[0]}: {out.strip()!r}")
+        return found.group(1)
+
+    def get_clipboard(self) -> str | None:
+        return self._clipper("clipper.get") or None
+
+    def set_clipboard(self, text: str) -> None:
+        self._clipper("clipper.set", "-e", "text", str(text))
 
     def get_setting(self, namespace: str, key: str) -> str | None:
         value = self.shell(["settings", "get", namespace, key], readonly=True).text

@@ -33,16 +33,14 @@ Example:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Final
+from typing import Any, Final, TypeVar
 
-import numpy as np
-
-from cerebellum_gym.core.tree import UINode
-from cerebellum_gym.devices.base import Device, Row
+from cerebellum_gym.devices.base import Device, DeviceWrapper
 from cerebellum_gym.errors import CerebellumError, DeviceLostError
+
+_T = TypeVar("_T")
 
 #: ``FaultPlan.cases`` value meaning "every attempt drops".
 ALWAYS: Final = 1_000_000
@@ -137,11 +135,12 @@ class FaultPlan:
         return int.from_bytes(digest, "little") / 2**64 < self.rate
 
 
-class FaultyDevice(Device):
+class FaultyDevice(DeviceWrapper):
     """Wraps ``device`` and drops (raises :class:`DeviceLostError`) where ``plan`` says.
 
-    Every :class:`Device` method except :attr:`screen_size` and :meth:`close` counts as a call
-    and may drop. The harness calls :meth:`begin_case` before each episode's reset.
+    Every intercepted :class:`Device` call (:class:`DeviceWrapper`: all but the screen size, the
+    info entries and :meth:`close`) counts as a call and may drop. The harness calls
+    :meth:`begin_case` before each episode's reset.
 
     Args:
         device: the device to wrap; it is closed with this one.
@@ -149,7 +148,7 @@ class FaultyDevice(Device):
     """
 
     def __init__(self, device: Device, plan: FaultPlan) -> None:
-        self.inner = device
+        super().__init__(device)
         self.plan = plan
         self.backend = f"faulty-{device.backend}"
         self.case_id = ""
@@ -157,11 +156,16 @@ class FaultyDevice(Device):
         self.calls = 0
         self.lost: str | None = None
 
+    @property
+    def inner(self) -> Device:
+        """The wrapped device (``device``; the name this class had before :class:`DeviceWrapper`)."""
+        return self.device
+
     def begin_case(self, case_id: str, attempt: int) -> None:
         """Start counting calls for ``case_id``'s attempt ``attempt``."""
         self.case_id, self.attempt, self.calls = case_id, attempt, 0
 
-    def _call(self, method: str) -> None:
+    def intercept(self, method: str, call: Callable[..., _T], *args: Any) -> _T:
         if self.lost is not None:
             raise DeviceLostError(f"injected fault: device is gone ({self.lost})")
         index = self.calls
@@ -169,102 +173,4 @@ class FaultyDevice(Device):
         if self.plan.drops(self.case_id, self.attempt, index):
             self.lost = f"dropped at call #{index} ({method}) of case {self.case_id!r}, attempt {self.attempt}"
             raise DeviceLostError(f"injected fault: device {self.lost}")
-
-    # --- screen ------------------------------------------------------------------------------
-
-    @property
-    def screen_size(self) -> tuple[int, int]:
-        return self.inner.screen_size
-
-    def screenshot(self, width: int | None = None) -> np.ndarray:
-        self._call("screenshot")
-        return self.inner.screenshot(width)
-
-    def ui_tree(self) -> UINode:
-        self._call("ui_tree")
-        return self.inner.ui_tree()
-
-    # --- input -------------------------------------------------------------------------------
-
-    def tap(self, x: int, y: int) -> None:
-        self._call("tap")
-        self.inner.tap(x, y)
-
-    def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
-        self._call("long_press")
-        self.inner.long_press(x, y, duration_ms)
-
-    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
-        self._call("swipe")
-        self.inner.swipe(x1, y1, x2, y2, duration_ms)
-
-    def press_key(self, keycode: int) -> None:
-        self._call("press_key")
-        self.inner.press_key(keycode)
-
-    def type_text(self, text: str) -> None:
-        self._call("type_text")
-        self.inner.type_text(text)
-
-    def wait(self, seconds: float) -> None:
-        self._call("wait")
-        self.inner.wait(seconds)
-
-    # --- apps and system state ---------------------------------------------------------------
-
-    def foreground_package(self) -> str:
-        self._call("foreground_package")
-        return self.inner.foreground_package()
-
-    def start_app(self, package: str) -> None:
-        self._call("start_app")
-        self.inner.start_app(package)
-
-    def get_setting(self, namespace: str, key: str) -> str | None:
-        self._call("get_setting")
-        return self.inner.get_setting(namespace, key)
-
-    def put_setting(self, namespace: str, key: str, value: str) -> None:
-        self._call("put_setting")
-        self.inner.put_setting(namespace, key, value)
-
-    def content_query(self, uri: str, projection: Sequence[str] | None = None, where: Mapping[str, str] | None = None) -> list[Row]:
-        self._call("content_query")
-        return self.inner.content_query(uri, projection, where)
-
-    def content_insert(self, uri: str, values: Mapping[str, str]) -> None:
-        self._call("content_insert")
-        self.inner.content_insert(uri, values)
-
-    def content_delete(self, uri: str, where: Mapping[str, str] | None = None) -> None:
-        self._call("content_delete")
-        self.inner.content_delete(uri, where)
-
-    def list_dir(self, path: str) -> list[str]:
-        self._call("list_dir")
-        return self.inner.list_dir(path)
-
-    def read_file(self, path: str) -> bytes:
-        self._call("read_file")
-        return self.inner.read_file(path)
-
-    def write_file(self, path: str, data: bytes) -> None:
-        self._call("write_file")
-        self.inner.write_file(path, data)
-
-    def remove_path(self, path: str) -> None:
-        self._call("remove_path")
-        self.inner.remove_path(path)
-
-    def now(self) -> datetime:
-        self._call("now")
-        return self.inner.now()
-
-    # --- lifecycle ---------------------------------------------------------------------------
-
-    def factory_reset(self) -> None:
-        self._call("factory_reset")
-        self.inner.factory_reset()
-
-    def close(self) -> None:
-        self.inner.close()
+        return call(*args)

@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import gymnasium as gym
 import numpy as np
@@ -46,7 +46,11 @@ from cerebellum_gym.evaluation.progress import Progress
 from cerebellum_gym.evaluation.results import ResultsWriter
 from cerebellum_gym.evaluation.slot import DEFAULT_FRAME_WIDTH, INFO_KEY, EpisodeSlot, Job, SlotReport, make_env
 from cerebellum_gym.evaluation.suites import Case, Suite
+from cerebellum_gym.loader import backend_name, env_backend
 from cerebellum_gym.vector import RayVectorEnv, vectorize  # Ray is imported only when one is built
+
+if TYPE_CHECKING:
+    from cerebellum_gym.devices.emulators import EmulatorBackend
 
 __all__ = ["AgentContractError", "EvalConfig", "RunResult", "agent_output", "case_slug", "check_env_id", "recorded_cases", "run_suite"]
 
@@ -189,7 +193,7 @@ def unavailable_cases(env_id: str, env_kwargs: Mapping[str, Any], config: EvalCo
     has such cases: AndroidWorld's tasks that the simulator does not mirror. Everywhere else every
     case runs (and fails on its own, if it must).
     """
-    if gym.spec(env_id).kwargs.get("backend") != "androidworld":
+    if backend_name(env_id) != "androidworld":
         return {}
     if config.env_kwargs_per_env is not None or config.emulators is not None:
         return {}  # one emulator per env
@@ -242,7 +246,8 @@ def _unavailable_record(case: Case, why: str) -> dict[str, Any]:
 
 def replayable(env_id: str) -> bool:
     """Whether episodes of ``env_id`` are a pure function of seed and actions (the in-process simulator)."""
-    return gym.spec(env_id).kwargs.get("backend") == "sim"
+    record = env_backend(env_id)
+    return record is not None and record.replayable
 
 
 def _make_slot(
@@ -330,9 +335,10 @@ def _pooled_ray_slots(
 
     if vectorization != "ray":
         raise CerebellumError(f"emulator pools per worker are for vectorization='ray', not {vectorization!r}")
-    backend = gym.spec(env_id).kwargs.get("backend")
-    if backend not in ("adb", "androidworld"):
-        raise CerebellumError(f"{env_id} does not run on emulators (its backend is {backend!r})")
+    found = env_backend(env_id)
+    if found is None or not found.emulators:
+        raise CerebellumError(f"{env_id} does not run on emulators (its backend is {backend_name(env_id)!r})")
+    backend = cast("EmulatorBackend", found.name)  # the records that run on emulators are these
     if envs_per_actor < 1:
         raise CerebellumError(f"envs_per_actor must be at least 1, got {envs_per_actor}")
     sizes = [min(envs_per_actor, num_envs - a) for a in range(0, num_envs, envs_per_actor)]

@@ -29,6 +29,7 @@ Example:
 from __future__ import annotations
 
 import contextlib
+import io
 import ipaddress
 import logging
 import os
@@ -43,7 +44,7 @@ from typing import Any, Final, Literal
 
 import numpy as np
 
-from cerebellum_gym.devices.android import ADB_KEYBOARD_IME
+from cerebellum_gym.devices.android import ADB_KEYBOARD_IME, read_block, read_status, smart_request
 from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.sim.console import DEFAULT_TOKEN_PATH, EmulatorConsole
 from cerebellum_gym.sim.phone import Phone
@@ -602,13 +603,21 @@ def _host_request(port: int, service: str, *, reply: bool = True) -> str:
         OSError: the server is unreachable or answered ``FAIL``.
     """
     with socket.create_connection(("127.0.0.1", port), timeout=5.0) as sock:
-        sock.sendall(b"%04x" % len(service) + service.encode())
+        sock.sendall(smart_request(service))
         if not reply:
             return ""
-        data = b"".join(iter(lambda: sock.recv(65536), b""))
-    if data[:4] != b"OKAY":
-        raise OSError(f"{service}: {data[8:].decode(errors='replace') or 'no answer'}")
-    return data[8 : 8 + int(data[4:8] or b"0", 16)].decode(errors="replace")
+        raw = b"".join(iter(lambda: sock.recv(65536), b""))
+    if not raw:
+        raise OSError(f"{service}: no answer")
+    answer = io.BytesIO(raw).read
+    try:
+        failure = read_status(answer)
+        block = read_block(answer) if failure is None else b""
+    except ValueError as exc:
+        raise OSError(f"{service}: {exc}") from None
+    if failure is not None:
+        raise OSError(f"{service}: {failure or 'no answer'}")
+    return block.decode(errors="replace")
 
 
 class AdbdServer:

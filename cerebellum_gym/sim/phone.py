@@ -483,6 +483,16 @@ class Phone(Device):
     def now(self) -> datetime:
         return datetime.fromtimestamp(self.state.clock, timezone.utc)
 
+    def get_clipboard(self) -> str | None:
+        from cerebellum_gym.sim import telephony
+
+        return telephony.clipboard(self)
+
+    def set_clipboard(self, text: str) -> None:
+        from cerebellum_gym.sim import telephony
+
+        telephony.set_clipboard(self, text)
+
     def close(self) -> None:
         self.closed = True
 

@@ -400,6 +400,14 @@ def layout(spec: ScreenSpec, package: str, *, build_tree: bool = True) -> Layout
         fields.clear()
         top_nodes = [_dialog_node(spec.dialog, walk)]
         root.bounds = top_nodes[0].bounds
+    # A field's floating selection toolbar (Cut, Copy, Paste) is a window of its own, over
+    # everything else on screen, the dialog included.
+    window: Bounds = (0, STATUS_HEIGHT, width, height - NAV_HEIGHT)
+    for placed_field in list(fields.values()):
+        popup = getattr(placed_field.widget, "popup", None)
+        floating = popup(placed_field.bounds, window) if popup is not None else None
+        if floating is not None:
+            top_nodes.append(_encode_tree(floating[0], floating[1], window, walk))
     # Later widgets sit on top; children were appended after parents, so reverse for hit tests.
     interactive.reverse()
     root.children = top_nodes

@@ -185,8 +185,10 @@ def clipboard(phone: Phone) -> str | None:
 
 
 def set_clipboard(phone: Phone, text: str) -> None:
-    """Copy ``text`` (exactly as given) to the primary clip."""
+    """Copy ``text`` (exactly as given) to the primary clip (what Clipper shows and every text
+    field's Paste inserts)."""
     _system(phone)["clipboard"] = str(text)
+    phone.invalidate()
 
 
 __all__ = [

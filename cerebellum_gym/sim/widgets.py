@@ -397,6 +397,9 @@ class TextField(Widget):
         on_submit: Callback | None = None,
         focused: bool = False,
         password: bool = False,
+        menu: Sequence[str] = (),
+        on_menu: Callable[[str], None] | None = None,
+        on_focus: Callback | None = None,
         **kwargs: object,
     ) -> None:
         super().__init__(key=key, text=value, **kwargs)  # type: ignore[arg-type]
@@ -406,14 +409,36 @@ class TextField(Widget):
         self.on_submit = on_submit
         self.focused = focused
         self.password = password
+        #: The floating text-selection toolbar's items on show over the field (``Cut``,
+        #: ``Copy``, ``Paste``, ``Select all``; none: no toolbar), and what a tap on one does.
+        self.menu = tuple(menu)
+        self.on_menu = on_menu
+        self.on_focus = on_focus
 
     @property
     def clickable(self) -> bool:
         return True
 
     def tap(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
+        if self.on_focus is not None:
+            self.on_focus()  # a tap in the field puts the cursor there: the toolbar goes
         phone.focus(self.key)
         return True
+
+    def popup(self, bounds: Bounds, window: Bounds) -> tuple[Widget, Bounds] | None:
+        """The selection toolbar as Android floats it: above the field when there is room in
+        ``window`` (the app's window), else below it, kept inside the window; ``None`` when
+        the field shows none."""
+        if not self.menu or self.on_menu is None:
+            return None
+        width = min(window[2] - window[0], TextToolbar.item_width * len(self.menu))
+        left = min(max(window[0], bounds[0] + PAD // 2), window[2] - width)
+        height = TextToolbar.default_height
+        top = bounds[1] - height - 8
+        if top < window[1]:
+            top = min(bounds[3] + 8, window[3] - height)
+        top = max(window[1], top)
+        return TextToolbar(self.menu, self.on_menu), (left, top, left + width, top + height)
 
     def render_key(self) -> Hashable:
         return (self.value, self.hint, self.focused, self.password, self.selected)
@@ -447,7 +472,7 @@ class TextField(Widget):
             draw.line((cx, (height - size) / 2, cx, (height + size) / 2), fill=render.PRIMARY, width=2)
 
     def tree_key(self) -> Hashable:
-        return (super().tree_key(), self.value, self.hint, self.focused, self.password)
+        return (super().tree_key(), self.value, self.hint, self.focused, self.password, self.menu)
 
     def encode(self, bounds: Bounds, package: str) -> UINode:
         return UINode(
@@ -464,6 +489,44 @@ class TextField(Widget):
             password=self.password,
             enabled=self.enabled,
         )
+
+
+class TextToolbar(Widget):
+    """Android's floating text-selection toolbar: a card of text buttons (Cut, Copy, Paste,
+    Select all) that :meth:`TextField.popup` floats over the field holding the selection."""
+
+    class_name = "android.widget.LinearLayout"
+    default_height = 126
+    item_width = 240
+    background = (250, 250, 252)
+
+    def __init__(self, items: Sequence[str], on_item: Callable[[str], None]) -> None:
+        super().__init__(rid="android:id/floating_toolbar_menu_item_container")
+        self.items = [
+            Button(
+                item,
+                filled=False,
+                rid="android:id/floating_toolbar_menu_item_text",
+                on_tap=lambda i=item: on_item(i),
+                height=self.default_height,
+                background=self.background,
+            )
+            for item in items
+        ]
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        draw.rectangle((0, 0, width - 1, height - 1), fill=self.background, outline=render.DIVIDER, width=2)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), tuple(b.text for b in self.items))
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        cell = (right - left) / max(1, len(self.items))
+        return [(b, (round(left + i * cell), top, round(left + (i + 1) * cell), bottom)) for i, b in enumerate(self.items)]
 
 
 class Slider(Widget):
@@ -715,3 +778,177 @@ class Viewfinder(Widget):
         if self.recording:
             r = round(24 * scale)
             draw.ellipse((round(40 * scale), round(40 * scale), round(40 * scale) + 2 * r, round(40 * scale) + 2 * r), fill=(230, 40, 40))
+
+
+class ImageView(Widget):
+    """An ``ImageView`` showing a picture's real pixels, fitted inside it (aspect kept, centred).
+
+    ``source`` names the picture's content (a path and its modification time): the pixels are
+    decoded from ``load()`` only when a tile of this widget is painted, downscaled to the tile and
+    cached (:mod:`cerebellum_gym.sim.images`), so an image costs nothing on screens without it.
+    A picture that cannot be decoded paints the broken-image mark.
+    """
+
+    class_name = "android.widget.ImageView"
+    default_height = 360
+    background = (236, 236, 240)
+
+    def __init__(self, source: Hashable, load: Callable[[], bytes], *, inset: int = 0, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.source = source
+        self.load = load
+        self.inset = inset
+
+    def render_key(self) -> Hashable:
+        return (self.source, self.inset, self.selected)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        from cerebellum_gym.sim.images import thumbnail
+
+        inset = round(self.inset * scale)
+        box = (max(1, width - 2 * inset), max(1, height - 2 * inset))
+        picture = thumbnail(self.source, self.load(), box)
+        if picture is None:
+            broken_image_mark(draw, width / 2, height / 2, round(48 * scale))
+        else:
+            # The tile's own image under the drawing context (PIL keeps it as ``_image``).
+            canvas = draw._image
+            canvas.paste(picture, ((width - picture.width) // 2, (height - picture.height) // 2))
+        if self.selected:
+            r = round(30 * scale)
+            draw.ellipse((width - 3 * r, r, width - r, 3 * r), fill=render.PRIMARY, outline=render.SURFACE, width=max(1, r // 5))
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.source)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.long_clickable = self.on_long_press is not None
+        return node
+
+
+def broken_image_mark(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: int) -> None:
+    """The mark a gallery paints for a picture it cannot decode: a crossed-out frame."""
+    draw.rectangle((cx - r, cy - r, cx + r, cy + r), outline=render.TEXT_SECONDARY, width=max(1, r // 8))
+    render.draw_icon(draw, "✕", (cx - r * 0.7, cy - r * 0.7, cx + r * 0.7, cy + r * 0.7), render.TEXT_SECONDARY)
+
+
+#: One stroke on a :class:`Canvas`: its colour and a line ``(x1, y1, x2, y2)`` in the drawing
+#: area's own device pixels (a dot when both ends meet).
+Stroke = tuple[RGB, tuple[int, int, int, int]]
+
+
+class Canvas(Widget):
+    """A drawing surface that strokes follow: a swipe that starts on it draws a line from where
+    the finger went down to where it lifted, in the current colour; with ``tap_draws`` a tap
+    draws a dot. The drawing area is ``area`` (width, height) centred in the widget.
+
+    The action set has no free-form swipe, so the canvas says it is scrollable in the tree: the
+    env's U/D/L/R swipes then run across it (and draw), as a finger across a canvas does.
+    """
+
+    class_name = "android.view.View"
+    default_height = 1200
+
+    def __init__(
+        self,
+        strokes: Sequence[Stroke],
+        *,
+        on_stroke: Callable[[Stroke], None],
+        color: RGB,
+        area: tuple[int, int] | None = None,
+        line_width: int = 8,
+        tap_draws: bool = True,
+        **kwargs: object,
+    ) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.strokes = tuple(strokes)
+        self.on_stroke = on_stroke
+        self.color = color
+        self.area = area
+        self.line_width = line_width
+        self.tap_draws = tap_draws
+
+    @property
+    def clickable(self) -> bool:
+        return True
+
+    def _area(self, bounds: Bounds) -> Bounds:
+        left, top, right, bottom = bounds
+        if self.area is None:
+            return bounds
+        w, h = min(self.area[0], right - left), min(self.area[1], bottom - top)
+        x0, y0 = left + (right - left - w) // 2, top + (bottom - top - h) // 2
+        return (x0, y0, x0 + w, y0 + h)
+
+    def _local(self, area: Bounds, x: int, y: int) -> tuple[int, int]:
+        return min(max(x, area[0]), area[2] - 1) - area[0], min(max(y, area[1]), area[3] - 1) - area[1]
+
+    def tap(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
+        area = self._area(bounds)
+        if not self.tap_draws or not (area[0] <= x < area[2] and area[1] <= y < area[3]):
+            return False
+        lx, ly = self._local(area, x, y)
+        self.on_stroke((self.color, (lx, ly, lx, ly)))
+        return True
+
+    def drag(self, phone: Phone, x1: int, y1: int, x2: int, y2: int, bounds: Bounds) -> bool:
+        area = self._area(bounds)
+        if not (area[0] <= x1 < area[2] and area[1] <= y1 < area[3]):
+            return False  # a swipe from outside the drawing scrolls the screen
+        self.on_stroke((self.color, (*self._local(area, x1, y1), *self._local(area, x2, y2))))
+        return True
+
+    def render_key(self) -> Hashable:
+        return (self.strokes, self.area, self.line_width)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        full_w, full_h = round(width / scale), round(height / scale)
+        w, h = self.area if self.area is not None else (full_w, full_h)
+        w, h = min(w, full_w), min(h, full_h)
+        x0, y0 = round((full_w - w) // 2 * scale), round((full_h - h) // 2 * scale)
+        draw.rectangle(
+            (x0, y0, x0 + max(0, round(w * scale) - 1), y0 + max(0, round(h * scale) - 1)), fill=(255, 255, 255), outline=render.DIVIDER
+        )
+        lw = max(1, round(self.line_width * scale))
+        for color, (a, b, c, d) in self.strokes:
+            start, end = (x0 + a * scale, y0 + b * scale), (x0 + c * scale, y0 + d * scale)
+            if (a, b) == (c, d):
+                draw.ellipse((start[0] - lw / 2, start[1] - lw / 2, start[0] + lw / 2, start[1] + lw / 2), fill=color)
+            else:
+                draw.line((start, end), fill=color, width=lw)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.area)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.bounds = self._area(bounds)
+        node.clickable = True
+        node.scrollable = True
+        return node
+
+
+class Swatch(Widget):
+    """A colour button: a filled square (``selected`` rings it)."""
+
+    class_name = "android.widget.Button"
+    default_height = 126
+
+    def __init__(self, color: RGB, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.color = color
+
+    def render_key(self) -> Hashable:
+        return (self.color, self.selected, self.background)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        side = max(1, min(width, height) - 2 * max(1, round(14 * scale)))  # a pixel even at RL's 48 px
+        x0, y0 = (width - side) // 2, (height - side) // 2
+        if self.selected:
+            ring = max(2, round(8 * scale))
+            draw.rectangle((x0 - ring, y0 - ring, x0 + side + ring, y0 + side + ring), fill=render.TEXT)
+        draw.rectangle((x0, y0, x0 + side, y0 + side), fill=self.color)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.color)

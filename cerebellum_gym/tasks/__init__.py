@@ -5,7 +5,23 @@ Importing this package registers every bundled task.
 
 from __future__ import annotations
 
-from cerebellum_gym.tasks import calendar, clock, contacts, expense, files, markor, media, opentracks, recipe, sms, system, tasks_org
+from cerebellum_gym.tasks import (
+    calendar,
+    clipboard,
+    clock,
+    contacts,
+    draw,
+    expense,
+    files,
+    gallery,
+    markor,
+    media,
+    opentracks,
+    recipe,
+    sms,
+    system,
+    tasks_org,
+)
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.registry import (
     TASKS,
@@ -22,11 +38,14 @@ __all__ = [
     "Oracle",
     "Task",
     "calendar",
+    "clipboard",
     "clock",
     "contacts",
+    "draw",
     "expense",
     "families",
     "files",
+    "gallery",
     "get_task_class",
     "iter_tasks",
     "make_task",

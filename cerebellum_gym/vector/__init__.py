@@ -39,6 +39,7 @@ import gymnasium as gym
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from cerebellum_gym.errors import ConfigError
+from cerebellum_gym.loader import backend_name, env_backend
 from cerebellum_gym.vector.ray import LostEnvHandler, RayEnvLostError, RayVectorEnv, truncate_lost_env
 
 #: The vectorization modes :func:`vectorize` accepts.
@@ -115,9 +116,10 @@ def make_vec(
     if num_envs < 1:
         raise ConfigError(f"num_envs must be at least 1, got {num_envs}")
     if vectorization == "native":
-        spec = gym.spec(env_id)
-        # The device ids' entry point (an emulator per sub-env) is no native batched env.
-        if spec.vector_entry_point is None or spec.vector_entry_point == "cerebellum_gym.vector.emulators:make_emulator_vec":
+        # Only an in-process device has a native batched env (the device ids' entry point gives
+        # each sub-env an emulator).
+        record = env_backend(env_id)
+        if record is None or not record.in_process:
             raise ConfigError(f"{env_id} has no native vector env; use sync, async or ray")
         envs: VectorEnv[Any, Any, Any] = gym.make_vec(
             env_id, num_envs=num_envs, vectorization_mode="vector_entry_point", autoreset_mode=autoreset_mode, **env_kwargs
@@ -127,12 +129,14 @@ def make_vec(
         # One emulator per sub-env, from a pool (cerebellum_gym.vector.emulators).
         from cerebellum_gym.vector.emulators import make_emulator_vec
 
-        backend = env_kwargs.pop("backend", gym.spec(env_id).kwargs.get("backend"))
+        backend = backend_name(env_id, env_kwargs) or ""
+        env_kwargs.pop("backend", None)
         return make_emulator_vec(
             num_envs, backend=backend, vectorization=vectorization, autoreset_mode=autoreset_mode, ray_address=ray_address, **env_kwargs
         )
     fns = [partial(gym.make, env_id, **env_kwargs) for _ in range(num_envs)]
-    in_process = env_kwargs.get("backend", gym.spec(env_id).kwargs.get("backend")) == "sim"
+    record = env_backend(env_id, env_kwargs)
+    in_process = record is not None and record.in_process
     return vectorize(fns, vectorization, in_process=in_process, autoreset_mode=autoreset_mode, ray_address=ray_address)
 
 

@@ -58,15 +58,16 @@ from cerebellum_gym.devices.emulators import (
     DEFAULT_GRPC_PORT,
     EMULATOR_CORES,
     EMULATOR_MEMORY_MB,
-    Backend,
+    EmulatorBackend,
     EmulatorCapacityError,
     EmulatorPool,
     capacity_problems,
 )
 from cerebellum_gym.errors import CerebellumError, ConfigError, InfraError
+from cerebellum_gym.loader import BACKENDS
 
-#: The env id of each backend that runs on emulators.
-EMULATOR_ENV_IDS: Final[dict[str, str]] = {"adb": "Cerebellum-Adb-v0", "androidworld": "Cerebellum-AndroidWorld-v0"}
+#: The env id of each backend that runs on emulators (from the loader's backend records).
+EMULATOR_ENV_IDS: Final[dict[str, str]] = {name: record.env_id for name, record in BACKENDS.items() if record.emulators}
 
 BuildEnv = Callable[[dict[str, Any]], gym.Env[Any, Any]]
 """Builds a sub-env from its emulator's ``device_options``."""
@@ -180,7 +181,7 @@ class PooledEnv(gym.Wrapper[Any, Any, Any, Any]):
             :class:`PooledFactory` holds it for a series of envs.
     """
 
-    def __init__(self, lease: PoolLease, index: int, backend: Backend, build: BuildEnv, *, hold: bool = True) -> None:
+    def __init__(self, lease: PoolLease, index: int, backend: EmulatorBackend, build: BuildEnv, *, hold: bool = True) -> None:
         if not 0 <= index < lease.size:
             raise CerebellumError(f"emulator {index} of a pool of {lease.size}")
         pool = acquire(lease) if hold else _entry(lease).pool
@@ -295,7 +296,7 @@ class PooledFactory:
     """Builds :class:`PooledEnv` s on one emulator, holding the pool across them (the evaluation
     harness builds a fresh env after each device fault); :meth:`close` lets the pool go."""
 
-    def __init__(self, lease: PoolLease, index: int, backend: Backend, build: BuildEnv) -> None:
+    def __init__(self, lease: PoolLease, index: int, backend: EmulatorBackend, build: BuildEnv) -> None:
         self.lease = lease
         self.index = index
         self.backend = backend
@@ -412,7 +413,7 @@ def make_emulator_vec(
     if emulators is not None and pool is not None:
         raise ConfigError("pass emulators= (pool options) or pool= (a ready pool), not both")
     build = partial(make_with_options, env_id, dict(env_kwargs))
-    be: Backend = "adb" if backend == "adb" else "androidworld"
+    be: EmulatorBackend = "adb" if backend == "adb" else "androidworld"
     if pool is not None:
         if mode != "sync":
             raise ConfigError(

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import contextlib
 import copy as copy_module
-import pickle
 import re
 import time
 import traceback
@@ -40,6 +39,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array, iterate
 
 from cerebellum_gym.errors import CerebellumError, DeviceLostError, InfraError
+from cerebellum_gym.vector.rules import per_env_values, pop_reset_mask, portable_exception, remote_error, seeds
 
 #: How long ``reset``/``step``/``call`` wait for an actor by default (an emulator's task setup can be slow).
 DEFAULT_TIMEOUT_S: Final = 300.0
@@ -149,34 +149,6 @@ class _EnvHost:
             return True, fn(k, data)
         except Exception as exc:
             return False, (portable_exception(exc), traceback.format_exc(limit=12))
-
-
-def check_reset_mask(mask: Any, num_envs: int) -> np.ndarray:
-    """``options["reset_mask"]``, checked as gymnasium's own vector envs check it (same messages).
-
-    Raises:
-        TypeError: not a boolean numpy array.
-        ValueError: not of shape ``(num_envs,)``, or no env to reset.
-    """
-    if not isinstance(mask, np.ndarray):
-        raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(mask)}")
-    if mask.shape != (num_envs,):
-        raise ValueError(f"`options['reset_mask']` must have shape `({num_envs},)`, got {mask.shape}")
-    if mask.dtype != np.bool_:
-        raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
-    if not np.any(mask):
-        raise ValueError(f"`options['reset_mask']` must contain a boolean array with at least one True value, got reset_mask={mask}")
-    return mask
-
-
-def portable_exception(exc: BaseException) -> BaseException:
-    """``exc``, or a RuntimeError saying what it was when it cannot be pickled (an answer that
-    cannot be pickled would fail whole, and read as a lost worker or actor)."""
-    try:
-        pickle.loads(pickle.dumps(exc))
-    except Exception:
-        return RuntimeError(f"{type(exc).__name__}: {exc}")
-    return exc
 
 
 _REMOTE_HOST: Any = None
@@ -302,14 +274,14 @@ class RayVectorEnv(VectorEnv[Any, Any, Any]):
             The batched observations and the infos of the envs that were reset.
         """
         self._check_open()
-        seeds = self._seeds(seed)
+        per_env = seeds(seed, self.num_envs)
         options = dict(options) if options is not None else None
-        mask = np.ones(self.num_envs, dtype=np.bool_)
-        if options is not None and "reset_mask" in options:
-            mask = check_reset_mask(options.pop("reset_mask"), self.num_envs)
+        mask = pop_reset_mask(options, self.num_envs)
+        if mask is None:
+            mask = np.ones(self.num_envs, dtype=np.bool_)
         chosen = [i for i in range(self.num_envs) if mask[i]]
         self._respawn_for(i for i in chosen if self._lost[i] is not None)
-        answers = self._run({i: ("reset", (seeds[i], options)) for i in chosen})
+        answers = self._run({i: ("reset", (per_env[i], options)) for i in chosen})
         infos: dict[str, Any] = {}
         for i in chosen:
             answer = answers[i]
@@ -384,12 +356,7 @@ class RayVectorEnv(VectorEnv[Any, Any, Any]):
         """Set attribute ``name`` on every sub-env: one value each (a list or tuple) or one for all."""
         self._check_open()
         self._raise_lost_if_strict()
-        if isinstance(values, list | tuple):
-            if len(values) != self.num_envs:
-                raise ValueError(f"values has length {len(values)}, expected one per sub-env ({self.num_envs})")
-            per_env = list(values)
-        else:
-            per_env = [values] * self.num_envs
+        per_env = per_env_values(values, self.num_envs)
         requests: dict[int, list[tuple[int, Any]]] = {}
         for i, (a, k) in enumerate(self._where):
             if self._lost[i] is None:
@@ -565,20 +532,7 @@ class RayVectorEnv(VectorEnv[Any, Any, Any]):
 
     @staticmethod
     def _remote_error(i: int, value: tuple[BaseException, str]) -> BaseException:
-        exc, trace = value
-        if hasattr(exc, "add_note"):
-            exc.add_note(f"raised in sub-env {i} (a Ray actor):\n{trace}")
-        return exc
-
-    def _seeds(self, seed: int | Sequence[int | None] | None) -> list[int | None]:
-        if seed is None:
-            return [None] * self.num_envs
-        if isinstance(seed, int | np.integer):
-            return [int(seed) + i for i in range(self.num_envs)]
-        seeds = list(seed)
-        if len(seeds) != self.num_envs:
-            raise ValueError(f"If seeds are passed as a list the length must match num_envs={self.num_envs} but got length={len(seeds)}.")
-        return seeds
+        return remote_error(value, f"raised in sub-env {i} (a Ray actor)")
 
     def _check_open(self) -> None:
         if self.closed:

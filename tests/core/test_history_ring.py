@@ -1,25 +1,26 @@
-"""The history ring: its text parts and masks as the observation and a batch's rows show them, and its frames as read-only arrays."""
+"""The history ring: its parts (texts and mask padded at the front, frames as read-only arrays), one read-out for every observation form."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from cerebellum_gym.core.history import History, frozen
+from cerebellum_gym.core.observation import stack_frames
 
 
-def test_texts_and_write_agree_with_the_observation_as_frames_fill_and_wrap() -> None:
+def test_the_parts_pad_texts_and_mask_at_the_front_as_frames_fill_and_wrap() -> None:
     history = History(3, None, 1080)
     for step in range(5):
-        obs = history.observation()
-        mask = np.full(3, 7, np.int8)
-        written = history.write(mask, None)
-        assert history.texts() == written == (obs["actions"], obs["subtrees"])
-        assert np.array_equal(mask, np.asarray(obs["mask"]))
-        assert int(mask.sum()) == len(history) == min(step, 3)
+        parts = history.parts()
+        filled = min(step, 3)
+        assert parts.filled == len(history) == filled and parts.frames == ()
+        assert parts.mask.tolist() == [0] * (3 - filled) + [1] * filled and not parts.mask.flags.writeable
+        assert parts.actions == ("",) * (3 - filled) + tuple(f"T A{i}" for i in range(step - filled, step))
+        assert parts.subtrees[3 - filled :] == tuple(f"node {i}" for i in range(step - filled, step))
         history.push(None, f"T A{step}", f"node {step}", None)
-    assert history.texts()[0] == ("T A2", "T A3", "T A4")
+    assert history.parts().actions == ("T A2", "T A3", "T A4")
     history.clear()
-    assert history.texts() == (("", "", ""), ("", "", ""))
+    assert history.parts()[:2] == (("", "", ""), ("", "", ""))
 
 
 def _screen(value: int, *, read_only: bool) -> np.ndarray:
@@ -39,9 +40,9 @@ def test_each_frame_is_one_read_only_array_while_it_stays_in_the_history() -> No
     after = history.frames()
     assert after[0] is before[1] and after[1] is before[2]  # the frames slid along, unchanged
     assert all(frozen(frame) for frame in after)
-    assert np.array_equal(np.stack(after), history.observation()["screenshots"])
+    assert history.parts().frames == after
     stack = np.empty((3, 8, 4, 3), np.uint8)
-    history.write(np.empty(3, np.int8), stack)
+    stack_frames(after, stack)
     assert np.array_equal(stack, np.stack(after))
 
 

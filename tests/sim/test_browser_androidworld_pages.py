@@ -1,4 +1,5 @@
-"""The simulated Chrome shows AndroidWorld's own browser pages (BrowserMaze, BrowserMultiply).
+"""The simulated Chrome shows AndroidWorld's own browser pages (BrowserMaze, BrowserMultiply,
+BrowserDraw: tests/sim/test_browser_draw.py).
 
 AndroidWorld's ``task.html`` is read from its source, as its ``initialize_task`` writes it (the
 ``%%SEED%%`` placeholder replaced), pushed to Download and opened from Files, then played
@@ -99,26 +100,34 @@ def open_page(task: str, seed: int) -> Phone:
 def test_pages_are_recognised_by_their_script() -> None:
     assert androidworld_page(html("BrowserMaze", 42)) == ("aw-maze", 42)
     assert androidworld_page(html("BrowserMultiply", 2**32 - 1)) == ("aw-multiply", 2**32 - 1)
-    # AndroidWorld's drawing page, the simulator's own pages and plain HTML are not these pages.
-    assert androidworld_page(html("BrowserDraw", 3)) is None
+    assert androidworld_page(html("BrowserDraw", 3)) == ("aw-draw", 3)
+    # The simulator's own pages and plain HTML are not these pages.
     assert androidworld_page(page_html("maze", 3, "Task")) is None
     assert androidworld_page("<html><script>new SeededRNG(5)</script></html>") is None
+
+
+#: Just enough of a DOM for the pages' scripts to run under Node.
+DOM = (
+    "const el={innerHTML:'',textContent:'',style:{},classList:{add(){}},appendChild(){},addEventListener(){},"
+    "getContext:()=>({}),disabled:false};"
+    "const document={getElementById:()=>el,createElement:()=>({style:{},classList:{add(){}},appendChild(){},"
+    "addEventListener(){}}),body:{}};"
+)
+
+
+def run_page_script(task: str, seed: int, tail: str) -> object:
+    """The page's own script run by Node, then ``tail``; what ``tail`` prints, as JSON."""
+    script = re.search(r"<script>(.*)</script>", html(task, seed), re.S)
+    assert script is not None
+    done = subprocess.run(["node", "-e", DOM + script.group(1) + ";" + tail], capture_output=True, text=True, check=True, timeout=60)
+    return json.loads(done.stdout)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_pages_scripts_draw_what_the_simulator_shows(seed: int) -> None:
-    # The page's own script, run by Node with just enough of a DOM for it to run.
-    dom = (
-        "const el={innerHTML:'',textContent:'',style:{},classList:{add(){}},appendChild(){}};"
-        "const document={getElementById:()=>el,createElement:()=>({classList:{add(){}},appendChild(){}}),body:{}};"
-    )
-
     def run(task: str, tail: str) -> object:
-        script = re.search(r"<script>(.*)</script>", html(task, seed), re.S)
-        assert script is not None
-        done = subprocess.run(["node", "-e", dom + script.group(1) + ";" + tail], capture_output=True, text=True, check=True, timeout=60)
-        return json.loads(done.stdout)
+        return run_page_script(task, seed, tail)
 
     layout = run("BrowserMaze", "console.log(JSON.stringify(mazeLayout))")
     assert isinstance(layout, list)

@@ -70,6 +70,9 @@ MODULES = (
     "task_evals/single/system.py",
     "task_evals/single/calendar/calendar.py",
     "task_evals/composite/system.py",
+    "task_evals/composite/markor_sms.py",
+    "task_evals/single/simple_gallery_pro.py",
+    "task_evals/single/simple_draw_pro.py",
     "task_evals/common_validators/sms_validators.py",
     "task_evals/common_validators/contacts_validators.py",
     "task_evals/common_validators/sqlite_validators.py",
@@ -230,7 +233,7 @@ def _shape(template: str) -> str:
 
 
 def test_every_mirrored_task_is_found_in_androidworld() -> None:
-    assert len(MIRRORED) == 91  # 53, aw-db's 14, Broccoli's 12, Tasks.org's and OpenTracks' six questions each
+    assert len(MIRRORED) == 99  # 53, aw-db's 14, Broccoli's 12, Tasks.org's and OpenTracks' six questions each, aw-media's 8
     for name in MIRRORED:
         template, complexity = androidworld(TASKS[name].mirrors or name)
         assert template and complexity > 0, name

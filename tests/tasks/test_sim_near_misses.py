@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from near_misses_media import NEAR_MISSES as MEDIA_NEAR_MISSES
 from test_recipe_tasks import RECIPE_NEAR_MISSES
 
 from cerebellum_gym.sim.phone import Phone
@@ -451,6 +452,7 @@ NEAR_MISSES["SimpleCalendarDeleteEventsOnRelativeDay"] = [
     ("targets and another event deleted", _other_event_deleted),
 ]
 
+NEAR_MISSES.update(MEDIA_NEAR_MISSES)
 NEAR_MISSES.update(RECIPE_NEAR_MISSES)
 
 

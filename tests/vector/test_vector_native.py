@@ -24,9 +24,10 @@ from gymnasium.vector import AutoresetMode
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.core.actions import batch_actions
-from cerebellum_gym.env import CerebellumEnv
+from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.loader import make_env
-from cerebellum_gym.vector.native import BatchSlotEnv, NativeVectorEnv, ShardedVectorEnv, shard_sizes
+from cerebellum_gym.vector.native import NativeVectorEnv
+from cerebellum_gym.vector.shards import ShardedVectorEnv, shard_sizes
 
 ENV_ID = "Cerebellum-Sim-v0"
 TASKS = ["SystemWifiTurnOn", "ContactsAddContact", "SimpleSmsSend", "FilesDeleteFile"]
@@ -180,6 +181,44 @@ def test_sharded_equals_single_process_native(mode: AutoresetMode, local_shard: 
         sharded.close()
 
 
+def test_two_sharded_envs_stepped_in_a_pipeline_equal_one_native_env_each() -> None:
+    """The pipelined loop: each batch's step_async is sent before the other batch is collected,
+    so the policy of one runs while the other's shards step; results are unchanged."""
+    halves = [ShardedVectorEnv(3, num_shards=1, local_shard=False, pixels=False, **KWARGS) for _ in range(2)]
+    plain = [NativeVectorEnv(3, pixels=False, **KWARGS) for _ in range(2)]
+    try:
+        assert [type(t).__name__ for t in halves[0].transports] == ["ProcessTransport"]
+        want = [rollout(env, 8, seed=s) for env, s in zip(plain, (3, 4), strict=True)]
+        rngs = [np.random.default_rng(s) for s in (3, 4)]
+        got: list[list[Any]] = [[], []]
+        obs = []
+        for j, env in enumerate(halves):
+            o, info = env.reset(seed=(3, 4)[j])
+            got[j].append(copy.deepcopy((o, info)))
+            obs.append(o)
+        halves[0].step_async(batch_actions(policy(rngs[0], obs[0], 3), obs[0]["labels"]))
+        for _ in range(8):
+            for j, env in enumerate(halves):
+                if j == 0:
+                    halves[1].step_async(batch_actions(policy(rngs[1], obs[1], 3), obs[1]["labels"]))
+                result = env.step_wait()
+                got[j].append(copy.deepcopy(result))
+                obs[j] = result[0]
+                if j == 0 and len(got[0]) <= 8:
+                    env.step_async(batch_actions(policy(rngs[0], obs[0], 3), obs[0]["labels"]))
+        for j in range(2):
+            for t, (w, g) in enumerate(zip(want[j], got[j], strict=True)):
+                assert_same(w, g, f"batch {j} step {t}")
+        with pytest.raises(CerebellumError, match="without step_async"):
+            halves[0].step_wait()
+        halves[0].step_async(["W"] * 3)
+        with pytest.raises(CerebellumError, match="again before step_wait"):
+            halves[0].step_async(["W"] * 3)
+    finally:
+        for env in (*halves, *plain):
+            env.close()
+
+
 def test_sharded_worker_errors_reach_the_caller() -> None:
     sharded = ShardedVectorEnv(2, num_shards=2, task="SystemWifiTurnOn", pixels=False)
     try:
@@ -228,29 +267,22 @@ def test_project_make_vec_builds_the_native_env_on_request() -> None:
         make_vec("Cerebellum-Adb-v0", 2, "native")
 
 
-class _GrownEnv(BatchSlotEnv):
-    """An env whose observation has a field the batch slot does not know (as a future env might)."""
+class _Grown(gym.ObservationWrapper[Any, Any, Any]):
+    """A sub-env wrapper whose observation has a field the batch does not know (as a user's might)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        assert isinstance(self.observation_space, spaces.Dict)
-        self.observation_space = spaces.Dict({**self.observation_space.spaces, "steps": spaces.Box(0, 1000, (1,), np.int64)})
+    def __init__(self, env: gym.Env[Any, Any]) -> None:
+        super().__init__(env)
+        assert isinstance(env.observation_space, spaces.Dict)
+        self.observation_space = spaces.Dict({**env.observation_space.spaces, "steps": spaces.Box(0, 1000, (1,), np.int64)})
 
-    def _observation(self) -> dict[str, Any]:
-        obs = CerebellumEnv._observation(self)
-        obs["steps"] = np.array([self._steps], np.int64)
-        return obs
-
-
-def _grown(env_kwargs: Any) -> BatchSlotEnv:
-    env = make_env(env_class=_GrownEnv, **{"backend": "sim", **dict(env_kwargs)})
-    assert isinstance(env, BatchSlotEnv)
-    return env
+    def observation(self, observation: Any) -> Any:
+        assert isinstance(observation, dict)  # the env's own dicts: the batch only keeps parts when the space is its own
+        return {**observation, "steps": np.array([self.env.unwrapped._steps], np.int64)}  # type: ignore[attr-defined]
 
 
-def test_an_observation_the_slot_does_not_know_falls_back_to_concatenation() -> None:
-    native = NativeVectorEnv(2, env_fn=_grown, pixels=False, **KWARGS)
-    sync = gym.vector.SyncVectorEnv([lambda: _grown({"pixels": False, **KWARGS}) for _ in range(2)])
+def test_a_sub_env_wrapper_that_grows_the_observation_falls_back_to_concatenation() -> None:
+    native = NativeVectorEnv(2, wrap_env=_Grown, pixels=False, **KWARGS)
+    sync = gym.vector.SyncVectorEnv([lambda: _Grown(make_env(backend="sim", pixels=False, **KWARGS)) for _ in range(2)])
     try:
         assert not native.native
         want, got = rollout(sync, 12), rollout(native, 12)
@@ -260,6 +292,38 @@ def test_an_observation_the_slot_does_not_know_falls_back_to_concatenation() -> 
     finally:
         native.close()
         sync.close()
+
+
+class _Counting(gym.Wrapper[Any, Any, Any, Any]):
+    """A sub-env wrapper that leaves the observation alone (it sees the env's parts) and counts steps."""
+
+    def __init__(self, env: gym.Env[Any, Any]) -> None:
+        super().__init__(env)
+        self.steps = 0
+
+    def step(self, action: Any) -> Any:
+        self.steps += 1
+        return self.env.step(action)
+
+
+@pytest.mark.parametrize("shards", [1, 2])
+def test_a_sub_env_wrapper_that_keeps_the_space_keeps_the_batch_native_and_equal(shards: int) -> None:
+    plain = NativeVectorEnv(3, pixels=True, **KWARGS)
+    wrapped: Any = (
+        NativeVectorEnv(3, wrap_env=_Counting, pixels=True, **KWARGS)
+        if shards == 1
+        else ShardedVectorEnv(3, num_shards=2, wrap_env=_Counting, pixels=True, **KWARGS)
+    )
+    try:
+        if shards == 1:
+            assert wrapped.native and all(isinstance(e, _Counting) for e in wrapped._steppers)
+        want, got = rollout(plain, 10), rollout(wrapped, 10)
+        for t, (w, g) in enumerate(zip(want, got, strict=True)):
+            assert_same(w, g, f"step {t}")
+        assert wrapped.get_attr("_steps") == plain.get_attr("_steps")
+    finally:
+        plain.close()
+        wrapped.close()
 
 
 def test_a_dead_shard_worker_is_a_device_loss() -> None:
@@ -280,7 +344,7 @@ def test_a_dead_shard_worker_is_a_device_loss() -> None:
 def test_a_shard_worker_waits_for_the_doorbell_and_notices_a_dead_parent() -> None:
     from multiprocessing import Pipe
 
-    from cerebellum_gym.vector.native import _new_bell, _wait_for_bell
+    from cerebellum_gym.vector.shards import _new_bell, _wait_for_bell
 
     bell = _new_bell("fork")
     assert bell is not None and _new_bell("spawn") is None  # a spawned worker could not inherit it
@@ -316,7 +380,7 @@ def test_shard_workers_exit_when_their_parent_is_killed() -> None:
     only the parent check can tell them the parent is gone."""
     script = (
         "import os, sys, time\n"
-        "from cerebellum_gym.vector.native import ShardedVectorEnv\n"
+        "from cerebellum_gym.vector.shards import ShardedVectorEnv\n"
         "envs = ShardedVectorEnv(3, num_shards=3, task='SystemWifiTurnOn', pixels=False)\n"
         "envs.reset(seed=0)\n"
         "print(' '.join(str(p.pid) for p in envs._processes), flush=True)\n"

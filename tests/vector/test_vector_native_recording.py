@@ -158,14 +158,14 @@ def test_a_recorder_that_fails_to_start_leaves_no_writer_or_env_open(tmp_path: P
     """The second sub-env's recorder fails: the first one's writer is released and every
     sub-env closed, and the error reaches the caller."""
     from cerebellum_gym.datasets import recorder
-    from cerebellum_gym.vector.native import BatchSlotEnv
+    from cerebellum_gym.env import CerebellumEnv
 
     made: list[recorder.RecordEpisodes] = []
-    slots: list[BatchSlotEnv] = []
-    closed: list[BatchSlotEnv] = []
-    real_init, real_close, real_slot_init = recorder.RecordEpisodes.__init__, BatchSlotEnv.close, BatchSlotEnv.__init__
+    slots: list[CerebellumEnv] = []
+    closed: list[CerebellumEnv] = []
+    real_init, real_close, real_slot_init = recorder.RecordEpisodes.__init__, CerebellumEnv.close, CerebellumEnv.__init__
 
-    def slot_init(self: BatchSlotEnv, *args: Any, **kwargs: Any) -> None:
+    def slot_init(self: CerebellumEnv, *args: Any, **kwargs: Any) -> None:
         real_slot_init(self, *args, **kwargs)
         slots.append(self)
 
@@ -175,13 +175,13 @@ def test_a_recorder_that_fails_to_start_leaves_no_writer_or_env_open(tmp_path: P
         real_init(self, *args, **kwargs)
         made.append(self)
 
-    def close(self: BatchSlotEnv) -> None:
+    def close(self: CerebellumEnv) -> None:
         closed.append(self)
         real_close(self)
 
     monkeypatch.setattr(recorder.RecordEpisodes, "__init__", init)
-    monkeypatch.setattr(BatchSlotEnv, "close", close)
-    monkeypatch.setattr(BatchSlotEnv, "__init__", slot_init)
+    monkeypatch.setattr(CerebellumEnv, "close", close)
+    monkeypatch.setattr(CerebellumEnv, "__init__", slot_init)
     with pytest.raises(OSError, match="disk full"):
         gym.make_vec("Cerebellum-Sim-v0", num_envs=3, pixels=False, record=tmp_path)
     assert len(made) == 1 and made[0]._writer is None  # released

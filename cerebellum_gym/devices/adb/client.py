@@ -23,12 +23,11 @@ import time
 from collections.abc import Callable
 from typing import Final
 
+from cerebellum_gym.devices.android import MAX_REQUEST, read_status, smart_request
 from cerebellum_gym.errors import CerebellumError, DeviceLostError, DeviceProtocolError, DeviceTimeoutError
 
 #: The most output one call accepts before calling the answer nonsense.
 MAX_OUTPUT: Final = 64 * 1024 * 1024
-#: The adb server reads a request's length as 4 hex digits: no request may be longer.
-MAX_REQUEST: Final = 0xFFFF
 
 
 class Deadline:
@@ -149,18 +148,17 @@ class Link:
             # The server reads 4 hex digits of length: a longer request would be misread and
             # the connection dropped. This is the caller's error, not the device's.
             raise CerebellumError(f"{self.deadline.what}: a {len(data)}-byte adb request exceeds the adb server's {MAX_REQUEST}-byte limit")
-        self.send(b"%04x" % len(data) + data)
-        status = self.read_exact(4)
-        if status == b"OKAY":
+        self.send(smart_request(service))
+        try:
+            message = read_status(self.read_exact)
+        except ValueError as exc:
+            raise DeviceProtocolError(f"{self.deadline.what}: {exc}") from None
+        if message is None:
             return
-        if status == b"FAIL":
-            length = int(self.read_exact(4), 16)
-            message = self.read_exact(length).decode("utf-8", "replace")
-            lowered = message.lower()
-            if any(w in lowered for w in ("not found", "offline", "unauthorized", "no devices", "closed", "connecting")):
-                raise DeviceLostError(f"{self.deadline.what}: adb: {message}")
-            raise DeviceProtocolError(f"{self.deadline.what}: adb: {message}")
-        raise DeviceProtocolError(f"{self.deadline.what}: unexpected adb server answer {status!r}")
+        lowered = message.lower()
+        if any(w in lowered for w in ("not found", "offline", "unauthorized", "no devices", "closed", "connecting")):
+            raise DeviceLostError(f"{self.deadline.what}: adb: {message}")
+        raise DeviceProtocolError(f"{self.deadline.what}: adb: {message}")
 
 
 def looks_like_address(serial: str) -> bool:

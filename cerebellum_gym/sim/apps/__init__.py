@@ -11,8 +11,10 @@ from cerebellum_gym.sim.apps.clipper import ClipperApp
 from cerebellum_gym.sim.apps.clock import ClockApp
 from cerebellum_gym.sim.apps.contacts import ContactsApp
 from cerebellum_gym.sim.apps.dialer import DialerApp
+from cerebellum_gym.sim.apps.draw import SimpleDrawApp
 from cerebellum_gym.sim.apps.expense import ProExpenseApp
 from cerebellum_gym.sim.apps.files import FilesApp
+from cerebellum_gym.sim.apps.gallery import SimpleGalleryApp
 from cerebellum_gym.sim.apps.markor import MarkorApp
 from cerebellum_gym.sim.apps.opentracks import OpenTracksApp
 from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
@@ -38,6 +40,8 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     BroccoliApp,
     TasksApp,
     OpenTracksApp,
+    SimpleGalleryApp,
+    SimpleDrawApp,
 )
 
 __all__ = [
@@ -57,6 +61,8 @@ __all__ = [
     "ProExpenseApp",
     "SettingsApp",
     "SimpleCalendarApp",
+    "SimpleDrawApp",
+    "SimpleGalleryApp",
     "SimpleSmsApp",
     "TasksApp",
 ]

@@ -9,10 +9,11 @@ what AndroidWorld's browser judges look for on screen.
 
 AndroidWorld's own pages (the ``task.html`` its BrowserMaze and BrowserMultiply write, HTML with
 JavaScript) are recognised by their script and shown as the simulator's versions of those pages
-(``aw-maze``, ``aw-multiply``): the maze or the numbers come from the page's own generator run on
-the seed written in the file, and the page follows its script's rules (the body becomes
-"Success!" when the X reaches the goal; the product form appears after the fifth click and says
-"Success!" when the product is right). HTML ids are the widgets' resource ids, as in Chrome's
+(``aw-maze``, ``aw-multiply``, ``aw-draw``): the maze, the numbers or the colours come from the
+page's own generator run on the seed written in the file, and the page follows its script's
+rules (the body becomes "Success!" when the X reaches the goal; the product form appears after
+the fifth click and says "Success!" when the product is right; the drawing page's Submit says
+"Success!" when the canvas holds every one of its three colours). HTML ids are the widgets' resource ids, as in Chrome's
 accessibility tree.
 """
 
@@ -23,20 +24,45 @@ import re
 from collections.abc import Callable, Collection
 from typing import ClassVar
 
+import numpy as np
+from PIL import Image, ImageDraw
+
 from cerebellum_gym.appdata.browser_pages import (
+    DRAW_COLORS,
     MAZE_SIZE,
+    androidworld_draw_colors,
     androidworld_maze_walls,
     androidworld_multiply_numbers,
     androidworld_page,
+    hex_rgb,
     maze_walls,
     multiply_numbers,
+    rgb_hex,
 )
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import Button, Row, Text, Widget
+from cerebellum_gym.sim.widgets import Button, Canvas, Row, Stroke, Swatch, Text, Widget
 
 RED = (219, 68, 55)
+#: The draw page's 300 x 300 CSS-pixel canvas on the screen (2.625 device pixels a CSS pixel).
+DRAW_CANVAS_CSS = 300
+DRAW_CANVAS_PX = 787
+
+
+def canvas_colors(strokes: list[Stroke], shown_px: int) -> set[str]:
+    """The colours ``evaluateTask`` reads off the draw page's canvas: every stroke drawn, in
+    order, as a one-pixel line on the 300 x 300 bitmap (a later stroke covers an earlier one
+    where they cross), each pixel as ``rgbToHex`` writes it; pixels never drawn are transparent
+    black, ``#000000``. A stroke with no move draws nothing (the script draws on touchmove)."""
+    bitmap = Image.new("RGB", (DRAW_CANVAS_CSS, DRAW_CANVAS_CSS), (0, 0, 0))
+    draw = ImageDraw.Draw(bitmap)
+    k = DRAW_CANVAS_CSS / shown_px
+    for color, (a, b, c, d) in strokes:
+        if (a, b) != (c, d):
+            draw.line(((a * k, b * k), (c * k, d * k)), fill=color, width=1)
+    pixels = np.asarray(bitmap).reshape(-1, 3)
+    return {rgb_hex((int(r), int(g), int(b))) for r, g, b in np.unique(pixels, axis=0)}
 
 
 class ChromeApp(App):
@@ -116,7 +142,14 @@ class ChromeApp(App):
         if page is None:
             return ScreenSpec(title="Chrome", body=[*header, Text("This page can't be shown", size=48)])
         kind, seed, title = page
-        kinds = {"multiply": self._multiply, "maze": self._maze, "aw-multiply": self._aw_multiply, "aw-maze": self._aw_maze}
+        kinds = {
+            "multiply": self._multiply,
+            "maze": self._maze,
+            "draw": self._aw_draw,
+            "aw-multiply": self._aw_multiply,
+            "aw-maze": self._aw_maze,
+            "aw-draw": self._aw_draw,
+        }
         body = header + kinds.get(kind, self._maze)(route, seed)
         return ScreenSpec(title=title, body=body)
 
@@ -212,4 +245,54 @@ class ChromeApp(App):
         body, move = self._maze_grid(route, walls)
         steps = (("Up", -1, 0), ("Down", 1, 0), ("Left", 0, -1), ("Right", 0, 1))
         body.append(Row([Button(name, filled=False, on_tap=lambda dr=dr, dc=dc: move(dr, dc)) for name, dr, dc in steps]))
+        return body
+
+    def _aw_draw(self, route: Route, seed: int) -> list[Widget]:
+        """The Color Challenge page: the three task colours on top, a 300 x 300 CSS-pixel canvas
+        (787 device pixels at 2.625 px/dp) that swipes draw on in the colour picked from the
+        palette (black at first, the canvas's default ``strokeStyle``), Clear, and Submit, which
+        reads the canvas's colours (``evaluateTask``) and shows "Success!" when all three are
+        there (else an empty result)."""
+        pkg = self.package
+        wanted = androidworld_draw_colors(seed)
+        strokes: list[Stroke] = route.setdefault("strokes", [])
+        pen = hex_rgb(str(route.get("pen", "#000000")))
+
+        def submit() -> None:
+            used = canvas_colors(route["strokes"], DRAW_CANVAS_PX)
+            route["result"] = "Success!" if all(c in used for c in wanted) else ""
+
+        body: list[Widget] = [
+            Row([Swatch(hex_rgb(c)) for c in wanted], columns=7, height=150, rid=f"{pkg}:id/taskColors"),
+            Canvas(
+                strokes,
+                on_stroke=lambda s: route["strokes"].append(s),  # noqa: PLW0108 - Clear swaps the list
+                color=pen,
+                area=(DRAW_CANVAS_PX, DRAW_CANVAS_PX),
+                line_width=3,
+                tap_draws=False,  # a touch with no move draws nothing (the script draws on touchmove)
+                height=800,
+                rid=f"{pkg}:id/canvas",
+            ),
+            Text("Available Colors:", size=38, center=True, height=90),
+        ]
+        for start in range(0, len(DRAW_COLORS), 8):
+            body.append(
+                Row(
+                    [Swatch(hex_rgb(c), on_tap=lambda c=c: route.update(pen=c), height=110) for c in DRAW_COLORS[start : start + 8]],
+                    columns=10,
+                    height=110,
+                    rid=f"{pkg}:id/colorPalette",
+                )
+            )
+        body.append(
+            Row(
+                [
+                    Button("Clear", filled=False, on_tap=lambda: route.update(strokes=[]), rid=f"{pkg}:id/clearButton"),
+                    Button("Submit", filled=False, on_tap=submit, rid=f"{pkg}:id/submitButton"),
+                ]
+            )
+        )
+        if route.get("result"):
+            body.append(Text(route["result"], size=56, center=True, height=160, rid=f"{pkg}:id/result"))
         return body

@@ -2,7 +2,10 @@
 
 Editing follows Android: a tap focuses a field and typing appends; a long press selects all of
 its text, so the next typed text replaces it (the way an agent clears a field without a delete
-key). The selection lives in the route, so it survives screen rebuilds and snapshots.
+key), and floats the selection toolbar over the field: Cut, Copy and Paste on the system
+clipboard (:func:`cerebellum_gym.sim.telephony.clipboard`, the one Clipper's broadcasts set and
+read); on an empty field it offers Paste. The selection lives in the route, so it survives
+screen rebuilds and snapshots.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from cerebellum_gym.sim import telephony
 from cerebellum_gym.sim.render import RGB
 from cerebellum_gym.sim.widgets import Button, Dialog, ListItem, TextArea, TextField, Widget
 
@@ -28,8 +32,10 @@ def edit_field(
     """A text field bound to ``route[name]``; long press selects all so typing replaces it."""
     key = field_key(app, route, name)
     flag = f"{name}__all"
+    menu_flag = f"{name}__menu"  # the selection toolbar is up
 
     def on_change(value: str) -> None:
+        route.pop(menu_flag, None)  # typing dismisses the toolbar
         old = str(route.get(name, ""))
         if route.get(flag):
             route[flag] = False
@@ -39,15 +45,59 @@ def edit_field(
 
     def select_all() -> None:
         route[flag] = True
+        route[menu_flag] = True
         app.phone.focus(key)
 
+    def on_menu(item: str) -> None:
+        text = str(route.get(name, ""))
+        route.pop(menu_flag, None)
+        if item in ("Cut", "Copy") and text:
+            telephony.set_clipboard(app.phone, text)
+            route[flag] = False
+            if item == "Cut":
+                route[name] = ""
+        elif item == "Paste":
+            clip = telephony.clipboard(app.phone)
+            if clip:
+                on_change(text + clip)  # replaces the selection, as typed text does
+        elif item == "Select all":
+            select_all()
+
+    focused = app.phone.state.focus == key
+    menu: tuple[str, ...] = ()
+    if focused and route.get(menu_flag):
+        menu = text_menu(str(route.get(name, "")), bool(route.get(flag)), telephony.clipboard(app.phone))
     cls = TextArea if area else TextField
     kwargs: dict[str, Any] = {"rid": rid or f"{app.package}:id/{name}", "desc": desc, "on_long_press": select_all}
     if height is not None:
         kwargs["height"] = height
-    field = cls(key, str(route.get(name, "")), hint=hint, on_change=on_change, focused=app.phone.state.focus == key, **kwargs)
+    field = cls(
+        key,
+        str(route.get(name, "")),
+        hint=hint,
+        on_change=on_change,
+        focused=focused,
+        menu=menu,
+        on_menu=on_menu,
+        on_focus=lambda: route.pop(menu_flag, None),
+        **kwargs,
+    )
     field.selected = bool(route.get(flag))
     return field
+
+
+def text_menu(text: str, selected: bool, clip: str | None) -> tuple[str, ...]:
+    """The selection toolbar's items, as Android offers them: Cut and Copy for selected text,
+    Paste while the clipboard holds text, Select all while not everything is selected; an
+    empty field offers only Paste."""
+    items: list[str] = []
+    if text and selected:
+        items += ["Cut", "Copy"]
+    if clip:
+        items.append("Paste")
+    if text and not selected:
+        items.append("Select all")
+    return tuple(items)
 
 
 def number_dialog(app: App, route: Route, title: str, fields: tuple[tuple[str, str], ...], on_ok: Callable[[], None]) -> Dialog:

@@ -19,6 +19,7 @@ from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import browser_rows, confirm_dialog, edit_field, field_key
 from cerebellum_gym.sim.apps.folders import FolderApp
 from cerebellum_gym.sim.screen import ScreenSpec
+from cerebellum_gym.sim.telephony import SMS_PACKAGE
 from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Text, Widget
 
 ROOT = "/sdcard/Documents/Markor"
@@ -265,6 +266,12 @@ class MarkorApp(FolderApp):
     def _save(self, route: Route) -> None:
         self.phone.write_file(route["path"], str(route.get("text", "")).encode())
 
+    def _share(self, route: Route, package: str) -> None:
+        """Share the note's text with ``package`` (saved first, as Markor does)."""
+        self.set_dialog(None)
+        self._save(route)
+        self.phone.app(package).share_text(str(route.get("text", "")))  # type: ignore[attr-defined]
+
     def screen_edit(self, route: Route) -> ScreenSpec:
         path = route["path"]
         area = edit_field(
@@ -287,11 +294,19 @@ class MarkorApp(FolderApp):
                 body=[edit_field(self, route, "file", hint=posixpath.basename(path))],
             )
 
+        elif route.get("dialog") == "share":  # Android's share sheet for the note's text
+            dialog = Dialog(
+                "Share with",
+                [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))],
+                body=[ListItem("Simple SMS Messenger", on_tap=lambda: self._share(route, SMS_PACKAGE))],
+            )
+
         def leave() -> None:
             self._save(route)
             self.pop()
 
         actions: list[Widget] = [
+            IconButton("Share", "✉", on_tap=lambda: self.set_dialog("share")),
             IconButton("Rename", "✎", on_tap=lambda: self._open_dialog(route, "rename")),
             IconButton("Save", "✓", on_tap=lambda: self._save(route)),
         ]

@@ -122,8 +122,17 @@ class SimpleSmsApp(App):
         return ScreenSpec(title="New conversation", up=self.pop, body=body)
 
     def _open_thread(self, address: str) -> None:
+        shared = str(self.route.get("shared", ""))
         self.stack.pop()
-        self.open_thread(address)
+        self.open_thread(address, draft=shared)
+
+    def share_text(self, text: str) -> None:
+        """Another app's "Share" of plain text (``ACTION_SEND``): the app comes to the front at
+        a new conversation, and the text waits in the compose box of the thread picked there."""
+        self.phone.start_app(self.package)
+        self.reset_to(self.root_screen)
+        self.push("new", query="", shared=text)
+        self.phone.focus(field_key(self, self.route, "query"))
 
     def open_thread(self, address: str, draft: str = "") -> None:
         """Show the conversation with ``address`` (its newest message in view, ``draft`` in the

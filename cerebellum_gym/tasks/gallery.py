@@ -1,0 +1,232 @@
+"""Simple Gallery Pro tasks: the receipt picture AndroidWorld pushes to ``DCIM``, copied with the
+gallery's Copy to and folder picker, judged on the files as AndroidWorld judges them.
+
+The receipt is drawn as AndroidWorld's ``receipt_generator.create_receipt`` draws it (a white
+500 x 500 picture: company and slogan, one dated transaction, a footer) from its own pools, and
+pushed as a JPEG; the text is only in the pixels, as on a phone.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from typing import Any, ClassVar
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from cerebellum_gym.core.som import LabelledScreen
+from cerebellum_gym.devices.base import Device
+from cerebellum_gym.tasks import awdata
+from cerebellum_gym.tasks.base import Oracle, Task
+from cerebellum_gym.tasks.common import file_text, find_under, fuzzy_match
+from cerebellum_gym.tasks.markor import ROOT as MARKOR_ROOT
+from cerebellum_gym.tasks.markor import CreateNoteOracle, reset_markor
+from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
+from cerebellum_gym.tasks.registry import register_task
+
+GALLERY_PACKAGE = "com.simplemobiletools.gallery.pro"
+DCIM = "/sdcard/DCIM"
+DOWNLOAD = "/sdcard/Download"
+#: ``receipt_generator``'s pools: items with their price ranges, companies, slogans.
+RECEIPT_ITEMS: tuple[tuple[str, tuple[int, int]], ...] = (
+    ("USB-C Cable", (5, 20)),
+    ("Wireless Mouse", (10, 50)),
+    ("Bluetooth Keyboard", (30, 100)),
+    ("External Hard Drive", (50, 150)),
+    ("Webcam", (20, 70)),
+    ("Monitor Stand", (15, 60)),
+)
+RECEIPT_COMPANIES: tuple[str, ...] = ("Tech Gadgets Inc.", "Innovate Solutions Ltd.", "Future Tech LLC", "Gadget Gurus Co.")
+RECEIPT_SLOGANS: tuple[str, ...] = (
+    "Innovating the Future",
+    "Technology for Tomorrow",
+    "Bringing Ideas to Life",
+    "Innovation and Excellence",
+)
+FOOTER = "Thank you for your purchase!\nVisit us at: www.tech-gadgets.com"
+
+
+def random_receipt(rng: np.random.Generator, transactions: int = 1) -> dict[str, Any]:
+    """One receipt's fields, drawn as ``create_receipt(transactions)`` draws them: a company, a
+    slogan, and per transaction a date in 2023 before AndroidWorld's frozen today, an item and a
+    price within the item's range."""
+    days = (awdata.DEVICE_TODAY - dt.date(2023, 1, 1)).days
+    company, slogan = awdata.pick(rng, RECEIPT_COMPANIES), awdata.pick(rng, RECEIPT_SLOGANS)
+    rows = []
+    for _ in range(transactions):
+        item, (low, high) = RECEIPT_ITEMS[int(rng.integers(len(RECEIPT_ITEMS)))]
+        day = dt.date(2023, 1, 1) + dt.timedelta(days=int(rng.integers(days)))
+        rows.append([day.isoformat(), item, f"${rng.uniform(low, high):.2f}"])
+    return {"company": company, "slogan": slogan, "transactions": rows}
+
+
+def receipt_text(receipt: dict[str, Any]) -> str:
+    """The receipt's text, as ``create_receipt`` returns it beside the picture."""
+    lines = [receipt["company"], receipt["slogan"], "Date, Item, Amount", *(", ".join(t) for t in receipt["transactions"])]
+    return "\n".join(lines)
+
+
+def receipt_image(receipt: dict[str, Any], fmt: str = "JPEG") -> bytes:
+    """The receipt picture, laid out as ``create_receipt`` lays it out (500 px wide, 500 tall up
+    to four transactions and 100 more per transaction after that, black text on white), in
+    PIL's bundled font; the text is only in the pixels."""
+    rows = receipt["transactions"]
+    height = max(250, 50 * (len(rows) + 4)) * 2
+    image = Image.new("RGB", (500, height), (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    draw.text((10, 100), f"{receipt['company']}\n{receipt['slogan']}", fill=(0, 0, 0), font=ImageFont.load_default(20))
+    for i, row in enumerate(rows):
+        draw.text((10, 170 + 30 * i), ", ".join(row), fill=(0, 0, 0), font=ImageFont.load_default(16))
+    draw.text((10, height - 40), FOOTER, fill=(0, 0, 0), font=ImageFont.load_default(12))
+    out = io.BytesIO()
+    image.save(out, fmt, **({"quality": 90} if fmt == "JPEG" else {}))
+    return out.getvalue()
+
+
+def picker_step(oracle: ScriptedOracle, screen: LabelledScreen, folder: str) -> tuple[str, bool] | None:
+    """On the apps' folder picker, the next action toward ``folder`` (a folder of the storage's
+    root) and whether it is OK, which chooses it; ``None`` when no picker shows."""
+    if screen.root.find(resource_id="android:id/alertTitle", text="Select a folder") is None:
+        return None
+    here = screen.root.find(resource_id="android:id/message")
+    if here is not None and here.text.endswith("/" + folder):
+        return oracle.tap(label_for(screen, text="OK") or ""), True
+    return oracle.tap(label_for(screen, text=folder) or label_for(screen, text="..") or ""), False
+
+
+class ViewPictureOracle(ScriptedOracle):
+    """Open the album and the picture in the viewer; ``viewed`` once it shows."""
+
+    def __init__(self, album: str, name: str) -> None:
+        super().__init__()
+        self.album, self.name = album, name
+        self.viewed = False
+
+    def on_viewer(self, screen: LabelledScreen) -> str:
+        self.viewed = True
+        return "W"  # a moment to read it
+
+    def act(self, screen: LabelledScreen) -> str:
+        step = self.open_app(screen, GALLERY_PACKAGE, "Simple Gallery Pro")
+        if step is not None:
+            return step
+        if screen.root.find(resource_id=f"{GALLERY_PACKAGE}:id/photo_view") is not None:
+            return self.on_viewer(screen)
+        hit = find(screen, lambda n: n.text == self.name and n.resource_id.endswith(":id/medium_name"))
+        if hit is not None:
+            return self.tap(hit[0])
+        album = find(screen, lambda n: n.text == self.album and n.resource_id.endswith(":id/dir_name"))
+        if album is not None:
+            return self.tap(album[0])
+        return "B" if label_for(screen, desc="Navigate up") else self.scroll_search(screen)
+
+
+class CopyPictureOracle(ViewPictureOracle):
+    """Open the album, the picture, Copy to, walk the folder picker to the target, OK."""
+
+    def __init__(self, album: str, name: str, target: str) -> None:
+        super().__init__(album, name)
+        self.target = target
+        self.done = False
+
+    def on_viewer(self, screen: LabelledScreen) -> str:
+        return self.tap(label_for(screen, desc="Copy to") or "")
+
+    def act(self, screen: LabelledScreen) -> str:
+        if self.done:
+            return "F"
+        picked = picker_step(self, screen, self.target)
+        if picked is not None:
+            self.done = picked[1]
+            return picked[0]
+        return super().act(screen)
+
+
+@register_task
+class SaveCopyOfReceipt(Task):
+    name = "SaveCopyOfReceiptTaskEval"
+    mirrors = "SaveCopyOfReceiptTaskEval"
+    app: ClassVar[str] = "Simple Gallery Pro"
+    family: ClassVar[str] = "gallery"
+    complexity: ClassVar[float] = 1.6
+    template = "In Simple Gallery Pro, copy {file_name} in DCIM and save a copy with the same name in Download"
+    judge = "A file or folder <file_name> exists below /sdcard/Download (AndroidWorld's check_file_or_folder_exists)."
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        return {"file_name": f"receipt_{awdata.random_file_name(rng)}.jpg", "receipt": random_receipt(rng)}  # create_receipt()
+
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        return {"file_name": params["file_name"]}  # AndroidWorld pushed its own picture
+
+    def initialize(self, device: Device) -> None:
+        # AndroidWorld: clear_device_storage, then push the receipt to DCIM.
+        for folder in (DCIM, DOWNLOAD):
+            for name in device.list_dir(folder):
+                device.remove_path(f"{folder}/{name}")
+        device.write_file(f"{DCIM}/{self.params['file_name']}", receipt_image(self.params["receipt"]))
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        return 1.0 if find_under(device, DOWNLOAD, self.params["file_name"]) else 0.0
+
+    def oracle(self) -> Oracle:
+        return CopyPictureOracle("DCIM", self.params["file_name"], "Download")
+
+
+class TranscribeOracle(ScriptedOracle):
+    """View the receipt in the gallery, then write its transactions into a new Markor note."""
+
+    def __init__(self, picture: str, note: str, text: str) -> None:
+        super().__init__()
+        self.view = ViewPictureOracle("DCIM", picture)
+        self.write = CreateNoteOracle(note, text)
+
+    def act(self, screen: LabelledScreen) -> str:
+        return self.write.act(screen) if self.view.viewed else self.view.act(screen)
+
+
+@register_task
+class MarkorTranscribeReceipt(Task):
+    name = "MarkorTranscribeReceipt"
+    mirrors = "MarkorTranscribeReceipt"
+    app: ClassVar[str] = "Markor"
+    family: ClassVar[str] = "gallery"
+    complexity: ClassVar[float] = 1.8
+    template = (
+        "Create a file in Markor, called receipt.md with the transactions from the receipt.png. Use Simple Gallery to view the "
+        'receipt. Please enter transactions in csv format including the header "Date, Item, Amount".'
+    )
+    judge = (
+        "A note receipt.md exists below Markor's notebook and its text, trimmed, fuzzy-matches (0.9) the receipt's header line and "
+        "transactions (AndroidWorld's CreateFile check); the transactions are only in the picture's pixels."
+    )
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        receipt = random_receipt(rng, int(rng.integers(1, 6)))
+        text = "\n".join(receipt_text(receipt).split("\n")[2:])  # AndroidWorld drops the company and slogan
+        return {"file_name": "receipt.md", "text": text, "receipt": receipt}
+
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        return {"file_name": params["file_name"], "text": params["text"]}  # AndroidWorld pushed its own picture
+
+    def initialize(self, device: Device) -> None:
+        # AndroidWorld: clear_device_storage (and so Markor's notebook), then the picture to DCIM.
+        reset_markor(device)
+        for name in device.list_dir(DCIM):
+            device.remove_path(f"{DCIM}/{name}")
+        device.write_file(f"{DCIM}/receipt.png", receipt_image(self.params["receipt"], "PNG"))
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        name = self.params["file_name"]
+        content = file_text(device, f"{MARKOR_ROOT}/{name}") if find_under(device, MARKOR_ROOT, name) else None
+        return 1.0 if content is not None and fuzzy_match(content.strip(), self.params["text"]) else 0.0
+
+    def text_candidates(self) -> list[str]:
+        return ["receipt.md"]  # the transactions are read off the picture
+
+    def oracle(self) -> Oracle:
+        return TranscribeOracle("receipt.png", self.params["file_name"], self.params["text"])

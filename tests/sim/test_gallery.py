@@ -1,0 +1,139 @@
+"""Simple Gallery Pro: albums of the pictures on storage, a viewer that paints their real pixels,
+copy and move through the folder picker; damaged, foreign and huge files never crash it, and
+decoded pixels stay bounded."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from cerebellum_gym.core.tree import UINode
+from cerebellum_gym.sim import images
+from cerebellum_gym.sim.phone import Phone
+from cerebellum_gym.sim.shell import Shell
+
+GALLERY = "com.simplemobiletools.gallery.pro"
+ACTIVITY = f"{GALLERY}/{GALLERY}.activities.MainActivity"
+
+
+def jpeg(size: tuple[int, int], color: tuple[int, int, int]) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, color).save(out, "JPEG")
+    return out.getvalue()
+
+
+def png_header_only(width: int, height: int) -> bytes:
+    """A PNG whose header claims ``width`` x ``height`` and whose pixel data is missing."""
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = b"IHDR" + ihdr
+    return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", len(ihdr)) + chunk + struct.pack(">I", zlib.crc32(chunk))
+
+
+def centre(node: UINode) -> tuple[int, int]:
+    left, top, right, bottom = node.bounds
+    return (left + right) // 2, (top + bottom) // 2
+
+
+def texts(phone: Phone) -> list[str]:
+    return [n.text for n in phone.ui_tree().iter() if n.text]
+
+
+def tap_text(phone: Phone, text: str) -> None:
+    node = phone.ui_tree().find(text=text)
+    assert node is not None, (text, texts(phone))
+    phone.tap(*centre(node))
+
+
+@pytest.fixture
+def phone() -> Phone:
+    p = Phone()
+    p.write_file("/sdcard/DCIM/red.jpg", jpeg((400, 300), (220, 20, 20)))
+    p.write_file("/sdcard/DCIM/notes.txt", b"not a picture")
+    p.write_file("/sdcard/DCIM/broken.jpg", b"\xff\xd8\xff garbage")
+    p.write_file("/sdcard/Pictures/huge.png", png_header_only(60_000, 60_000))
+    p.write_file("/sdcard/DCIM/.thumbnails/t.jpg", jpeg((10, 10), (0, 0, 0)))
+    Shell(p).run(f"am start -n {ACTIVITY}")
+    return p
+
+
+def test_am_start_with_androidworlds_activity_opens_the_albums(phone: Phone) -> None:
+    assert phone.foreground_package() == GALLERY
+    shown = texts(phone)
+    assert "DCIM" in shown and "Pictures" in shown and ".thumbnails" not in shown
+    dcim = phone.ui_tree().find(text="DCIM")
+    assert dcim is not None
+
+
+def test_album_lists_pictures_only_and_the_viewer_paints_their_pixels(phone: Phone) -> None:
+    tap_text(phone, "DCIM")
+    shown = texts(phone)
+    assert "red.jpg" in shown and "broken.jpg" in shown and "notes.txt" not in shown
+    tap_text(phone, "red.jpg")
+    view = phone.ui_tree().find(resource_id=f"{GALLERY}:id/photo_view")
+    assert view is not None
+    frame = phone.screenshot()
+    left, top, right, bottom = view.bounds
+    middle = frame[(top + bottom) // 2, (left + right) // 2]
+    assert middle[0] > 180 and middle[1] < 60 and middle[2] < 60  # the picture's own red
+
+
+def test_damaged_and_huge_files_show_an_error_not_a_crash(phone: Phone) -> None:
+    tap_text(phone, "DCIM")
+    phone.screenshot()  # the grid paints the broken-image mark
+    tap_text(phone, "broken.jpg")
+    assert "Invalid image" in texts(phone)
+    phone.press_key(4)
+    phone.press_key(4)
+    tap_text(phone, "Pictures")
+    phone.screenshot()
+    tap_text(phone, "huge.png")
+    assert "Invalid image" in texts(phone)
+
+
+def test_a_large_jpeg_is_never_decoded_at_full_size() -> None:
+    data = jpeg((6000, 4000), (10, 200, 30))
+    cache = images.ThumbnailCache(max_bytes=4 * 1024 * 1024)
+    picture = cache.get("big", data, (300, 300))
+    assert picture is not None and picture.size == (300, 200)
+    assert cache.nbytes < 1_000_000
+    # The cache keeps to its bound however many pictures pass through it.
+    for i in range(40):
+        cache.get(("big", i), data, (600, 600))
+    assert cache.nbytes <= 4 * 1024 * 1024
+    assert images.thumbnail("huge", png_header_only(60_000, 60_000), (100, 100)) is None
+
+
+def test_copy_to_download_through_the_folder_picker(phone: Phone) -> None:
+    tap_text(phone, "DCIM")
+    tap_text(phone, "red.jpg")
+    phone.tap(*centre(phone.ui_tree().find(content_desc="Copy to")))  # type: ignore[arg-type]
+    assert "Select a folder" in texts(phone)
+    tap_text(phone, "Download")
+    assert "Internal storage/Download" in texts(phone)
+    tap_text(phone, "OK")
+    assert phone.read_file("/sdcard/Download/red.jpg") == phone.read_file("/sdcard/DCIM/red.jpg")
+
+
+def test_move_from_a_selection_removes_the_original(phone: Phone) -> None:
+    tap_text(phone, "DCIM")
+    phone.long_press(*centre(phone.ui_tree().find(text="red.jpg")))  # type: ignore[arg-type]
+    assert "1 selected" in texts(phone)
+    phone.tap(*centre(phone.ui_tree().find(content_desc="Move to")))  # type: ignore[arg-type]
+    tap_text(phone, "Pictures")
+    tap_text(phone, "OK")
+    assert "red.jpg" in phone.list_dir("/sdcard/Pictures")
+    assert "red.jpg" not in phone.list_dir("/sdcard/DCIM")
+
+
+def test_gallery_screens_leave_other_screens_alone() -> None:
+    """The home screen and Settings lay out and paint the same with pictures on storage."""
+    plain, with_pictures = Phone(), Phone()
+    with_pictures.write_file("/sdcard/DCIM/a.jpg", jpeg((2000, 2000), (1, 2, 3)))
+    for p in (plain, with_pictures):
+        p.start_app("com.android.settings")
+    assert np.array_equal(plain.screenshot(), with_pictures.screenshot())
