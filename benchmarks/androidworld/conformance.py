@@ -129,6 +129,16 @@ def all_tasks() -> list[str]:
     return list(task_classes())
 
 
+def aw_apps(name: str) -> list[str]:
+    """The apps AndroidWorld's task ``name`` uses (its ``app_names``; the first app for the
+    tasks built from its question protos, which name none)."""
+    from cerebellum_gym.tasks.androidworld import _sample, task_class
+
+    adapter = task_class(name)
+    apps = getattr(_sample(adapter.aw_class), "app_names", ()) or getattr(adapter.aw_class, "app_names", ())
+    return [str(a) for a in apps] or [adapter.app]
+
+
 def mirrored() -> list[str]:
     """The AndroidWorld tasks the simulator mirrors (the simulator's registry's ``mirrors``)."""
     from cerebellum_gym.tasks.registry import TASKS
@@ -387,9 +397,7 @@ def run_unmirrored(world: World, name: str) -> Unmirrored:
     from cerebellum_gym.tasks.androidworld import task_class
 
     adapter = task_class(name)
-    aw = adapter.aw_class
-    apps = ", ".join(getattr(aw, "app_names", ()) or ()) or adapter.app
-    other = Unmirrored(name, apps, "ok", "–", NOT_MIRRORED.get(name, ""))
+    other = Unmirrored(name, ", ".join(aw_apps(name)), "ok", "–", NOT_MIRRORED.get(name, ""))
     world.restore()
     env = make_env(adapter, backend="androidworld", device=world.device(), pixels=False)
     try:
@@ -463,6 +471,8 @@ def render(rows: list[Row], others: list[Unmirrored]) -> str:
     per_task = " or ".join(str(n) for n in counts)
     skipped = {t: sorted(set(range(max(s) + 1)) - set(s)) for t, s in seeds.items() if len(s) < max(s) + 1}
     total = len(tasks) + len(others)
+    apps = {app for name in [*tasks, *(u.task for u in others)] for app in aw_apps(name)}
+    covered = {app for name, ok in tasks.items() if ok for app in aw_apps(name)}
     out = [
         "# AndroidWorld conformance matrix",
         "",
@@ -471,7 +481,9 @@ def render(rows: list[Row], others: list[Unmirrored]) -> str:
         f"**{sum(tasks.values())} of {total} AndroidWorld tasks pass end to end with AndroidWorld's own code** "
         f"at every seed run, without an emulator (its `initialize_task` on the served simulator, the simulator's "
         f"oracle acting, AndroidWorld's `is_successful` = 1.0; a near miss below 1.0; the project's judge "
-        f"agreeing). The simulator mirrors {len(tasks)} of them, each run at {per_task} seeds: "
+        f"agreeing), over {len(covered)} of the {len(apps)} apps AndroidWorld's tasks use (`app_names`"
+        f"{'; none of ' + ', '.join(sorted(apps - covered)) + ' yet' if apps - covered else ''}). The simulator mirrors "
+        f"{len(tasks)} of AndroidWorld's tasks, each run at {per_task} seeds: "
         f"{len(passing)} of {len(rows)} task-seeds pass and the project's judge agrees with AndroidWorld's on "
         f"{agreeing}. The other {len(others)} are not mirrored; the last table says what each lacks.",
         "",
