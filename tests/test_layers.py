@@ -24,10 +24,12 @@ SOURCES = {"cerebellum_gym": "cerebellum_gym", "agents": "cerebellum_gym.agents"
 #: The package root's layer: ``cerebellum_gym/__init__.py`` registers the env ids (and so imports
 #: the env and the loader).
 ROOT_LAYER = "cerebellum_gym"
+#: Every layer above ``core``.
+ABOVE_CORE = {"devices", "tasks", "sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli", ROOT_LAYER, "training"}
 #: Layer -> the layers it must never import.
 FORBIDDEN: dict[str, set[str]] = {
-    "core": {"devices", "tasks", "sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli", ROOT_LAYER, "training"},
-    "appdata": {"core", "devices", "tasks", "sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli", ROOT_LAYER, "training"},
+    "core": ABOVE_CORE,
+    "appdata": {"core", *ABOVE_CORE},
     "devices": {"tasks", "sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli", ROOT_LAYER, "training"},
     "tasks": {"sim", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli", ROOT_LAYER, "training"},
     # sim/shell/android.py reads the package's __version__ from the root (getprop); not forbidden yet.

@@ -703,7 +703,7 @@ def build_policy(config: RLConfig) -> RLPolicy:
     if spec.startswith("qwen:"):
         from cerebellum_gym.training import rl_qwen
 
-        return rl_qwen.build(spec[5:], config)
+        return rl_qwen.build(spec[5:], seed=config.seed)
     raise ConfigError(f"unknown policy {spec!r}: use tiny, tiny:FOLDER or qwen:BASE[,ADAPTER]")
 
 

@@ -19,14 +19,11 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from cerebellum_gym.agents.base import Agent
 from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.training.rl_policy import POLICY_CONFIG, StepSample
-
-if TYPE_CHECKING:
-    from cerebellum_gym.training.rl import RLConfig
 
 ADAPTER_WEIGHTS: Final = "adapter_model.safetensors"
 #: Generated tokens per answer during rollouts (typed text is the long case).
@@ -155,7 +152,7 @@ def _read(folder: Path) -> dict[str, Any]:
     return load_file(str(path))
 
 
-def build(spec: str, config: RLConfig) -> QwenRLPolicy:
+def build(spec: str, *, seed: int) -> QwenRLPolicy:
     """The policy of ``qwen:BASE[,ADAPTER][?options]`` (options as the eval agent's spec): the
     adapter loaded trainable, or a new LoRA (:func:`~cerebellum_gym.training.common.load_policy`)."""
     from cerebellum_gym.agents.qwen_agent import parse_qwen_spec
@@ -172,7 +169,7 @@ def build(spec: str, config: RLConfig) -> QwenRLPolicy:
         dtype=options.get("dtype", "auto"),
         use_images=options.get("use_images", True),
         max_text_tokens=options.get("max_text_tokens", ROLLOUT_TEXT_TOKENS),
-        seed=config.seed,
+        seed=seed,
     )
     agent.model.eval()  # no dropout: sampling and scoring see the same function
     return QwenRLPolicy(agent, base)
