@@ -26,6 +26,13 @@ URIS: Final[dict[str, tuple[str, dict[str, str]]]] = {
     "content://com.flauschcode.broccoli/recipes": ("broccoli_recipes", {}),
     "content://org.tasks/tasks": ("tasksorg_tasks", {}),
     "content://de.dennisguse.opentracks.content/tracks": ("opentracks_tracks", {}),
+    "content://net.cozic.joplin/folders": ("joplin_folders", {}),
+    "content://net.cozic.joplin/notes": ("joplin_notes", {}),
+    # VLC's media library (Media, Playlist, PlaylistMediaRelation).
+    "content://org.videolan.vlc/media": ("vlc_media", {}),
+    "content://org.videolan.vlc/playlists": ("vlc_playlists", {}),
+    "content://org.videolan.vlc/playlist_media": ("vlc_playlist_media", {}),
+    "content://net.osmand/map_markers": ("osmand_map_markers", {}),
 }
 
 CONTACTS_URI: Final = "content://com.android.contacts/data/phones"

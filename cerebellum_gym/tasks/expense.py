@@ -12,6 +12,7 @@ from cerebellum_gym.devices.base import Device, Row
 from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import fuzzy_match
+from cerebellum_gym.tasks.gallery import DCIM, ReadPictureOracle, clear_gallery, text_picture, wrapped
 from cerebellum_gym.tasks.markor import ROOT as MARKOR_ROOT
 from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
 from cerebellum_gym.tasks.registry import register_task
@@ -100,15 +101,17 @@ def matches(row: Row, want: dict[str, str]) -> bool:
     )
 
 
-def render_expenses(rows: list[dict[str, str]], csv: bool) -> str:
+def render_expenses(rows: list[dict[str, str]], csv: bool, wrap: int | None = None) -> str:
     """The goal's listing in AndroidWorld's two representations (``get_text_representation_of_rows``):
-    ``|``-separated values under a header, or one ``Expense: <name>`` block per row."""
+    ``|``-separated values under a header, or one ``Expense: <name>`` block per row, its values
+    wrapped at ``wrap`` characters when given (as in the pictures AndroidWorld pushes)."""
     fields = ("name", "amount_dollars", "category_name", "note")
     values = [(r["name"], dollars(r["amount"]), r["category"], r["note"]) for r in rows]
     if csv:
         return "|".join(fields) + "\n" + "\n".join("|".join(v) for v in values)
     blocks = [
-        f"Expense: {v[0]}\n" + "".join(f" {field}: {value}\n" for field, value in zip(fields[1:], v[1:], strict=True)) for v in values
+        f"Expense: {v[0]}\n" + "".join(f" {field}: {wrapped(value, wrap)}\n" for field, value in zip(fields[1:], v[1:], strict=True))
+        for v in values
     ]
     return "\n".join(blocks)
 
@@ -480,3 +483,50 @@ class ExpenseAddMultipleFromMarkor(_AddExpenses):
         device.remove_path(MARKOR_ROOT)
         device.write_file(f"{MARKOR_ROOT}/{self.file}", render_expenses([listed[int(i)] for i in order], csv=True).encode())
         self.baseline(device)
+
+
+@register_task
+class ExpenseAddMultipleFromGallery(_AddExpenses):
+    name = "ExpenseAddMultipleFromGallery"
+    mirrors = "ExpenseAddMultipleFromGallery"
+    complexity: ClassVar[float] = 6.0
+    template = "Add the expenses from expenses.jpg in Simple Gallery Pro to pro expense."
+    judge = (
+        "As for adding expenses: the three expenses pictured in DCIM/expenses.jpg (text only in its pixels) are added with equal "
+        "amount and category and fuzzy name and note, and not the ten older ones that old_expenses_0-9.jpg picture and the app "
+        "already holds; every earlier expense unchanged (AndroidWorld scores it 0/1)."
+    )
+    count = 3
+    picture: ClassVar[str] = "expenses.jpg"
+    #: AndroidWorld pictures values wrapped at this many characters.
+    wrap: ClassVar[int] = 60
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        rows = distinct_expenses(rng, cls.count)
+        avoid = {r["name"] for r in rows}
+        return {"rows": rows, "noise": [random_expense(rng, avoid) for _ in range(10)]}  # n_rows_noise
+
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        return {"rows": [from_aw_row(r) for r in params["row_objects"]], "noise": [from_aw_row(r) for r in params["noise_row_objects"]]}
+
+    def initialize(self, device: Device) -> None:
+        # AndroidWorld: the app's table cleared, the storage cleared, the targets pictured as text
+        # blocks in expenses.jpg and the noise rows in old_expenses_0.jpg to _9.jpg. Here the
+        # older expenses are in the app too, as the other add tasks hold their noise.
+        device.content_delete(EXPENSES_URI)
+        for row in self.params["noise"]:
+            insert(device, row)
+        clear_gallery(device)
+        device.write_file(f"{DCIM}/{self.picture}", text_picture(render_expenses(self.params["rows"], False, self.wrap)))
+        old = text_picture(render_expenses(self.params["noise"], False, self.wrap))
+        for i in range(10):
+            device.write_file(f"{DCIM}/old_expenses_{i}.jpg", old)
+        self.baseline(device)
+
+    def tear_down(self, device: Device) -> None:
+        clear_gallery(device)
+
+    def oracle(self) -> Oracle:
+        return ReadPictureOracle(self.picture, AddExpensesOracle(self.params["rows"]))

@@ -3,14 +3,18 @@ gallery's Copy to and folder picker, judged on the files as AndroidWorld judges 
 
 The receipt is drawn as AndroidWorld's ``receipt_generator.create_receipt`` draws it (a white
 500 x 500 picture: company and slogan, one dated transaction, a footer) from its own pools, and
-pushed as a JPEG; the text is only in the pixels, as on a phone.
+pushed as a JPEG; the text is only in the pixels, as on a phone. Text pictures (the expenses and
+recipes that the Pro Expense and Broccoli tasks read off the gallery) are drawn as its
+``write_to_gallery`` draws them: :func:`text_picture`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import io
-from typing import Any, ClassVar
+import textwrap
+import unicodedata
+from typing import Any, ClassVar, Final
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -82,6 +86,86 @@ def receipt_image(receipt: dict[str, Any], fmt: str = "JPEG") -> bytes:
     out = io.BytesIO()
     image.save(out, fmt, **({"quality": 90} if fmt == "JPEG" else {}))
     return out.getvalue()
+
+
+def wrapped(value: str, width: int | None) -> str:
+    """``value`` broken into lines of at most ``width`` characters (``textwrap.wrap``, as
+    AndroidWorld wraps the values it pictures); unchanged without a width."""
+    return value if width is None else "\n".join(textwrap.wrap(value, width))
+
+
+#: Spacing accents that stand in for the combining marks PIL's bundled font has no composed
+#: letters for (it draws ``é`` as a box; a phone's font draws the letter).
+ACCENTS: Final = {"\u0301": "\u00b4", "\u0300": "`", "\u0308": "\u00a8", "\u0302": "^", "\u0303": "~"}
+
+
+def _accent(char: str) -> tuple[str, str] | None:
+    """An accented letter's base letter and the spacing accent drawn over it, if it is one."""
+    parts = unicodedata.normalize("NFD", char)
+    accent = ACCENTS.get(parts[1:]) if len(parts) == 2 else None
+    return None if accent is None else (parts[0], accent)
+
+
+def _bases(line: str) -> str:
+    """``line`` with each accented letter as its base letter (what takes its room)."""
+    return "".join((_accent(c) or (c, ""))[0] for c in line)
+
+
+def draw_line(draw: ImageDraw.ImageDraw, xy: tuple[int, int], line: str, face: ImageFont.FreeTypeFont | ImageFont.ImageFont) -> None:
+    """One line of black text at ``xy``, an accented letter drawn as its base letter with the
+    accent above it (centred, two pixels clear)."""
+    x, y = float(xy[0]), xy[1]
+    run = ""
+    for char in line + "\0":
+        accented = _accent(char)
+        if accented is None and char != "\0":
+            run += char
+            continue
+        if run:
+            draw.text((x, y), run, fill=(0, 0, 0), font=face)
+            x += face.getlength(run)
+            run = ""
+        if accented is None:
+            break
+        base, accent = accented
+        draw.text((x, y), base, fill=(0, 0, 0), font=face)
+        base_box, mark_box = face.getmask(base).getbbox(), face.getmask(accent).getbbox()
+        base_top, mark_top = face.getbbox(base)[1], face.getbbox(accent)[1]
+        if base_box and mark_box:
+            dx = (base_box[0] + base_box[2]) / 2 - (mark_box[0] + mark_box[2]) / 2
+            dy = base_top - 2 - (mark_top + mark_box[3] - mark_box[1])
+            draw.text((x + dx, y + dy), accent, fill=(0, 0, 0), font=face)
+        x += face.getlength(base)
+
+
+def text_picture(text: str, font_size: int = 24) -> bytes:
+    """``text`` as AndroidWorld's ``write_to_gallery`` pictures it (``_draw_text``): black lines on
+    white, 10 px margins, each line as tall as its glyphs reach and a blank line half the font
+    size, the picture as wide as the widest line; a JPEG at PIL's default quality, as its
+    ``image.save("<name>.jpg")`` writes. PIL's bundled font stands in for the host's DejaVu, so
+    the picture is the same on every host; the text is only in the pixels."""
+    face = ImageFont.load_default(font_size)
+    lines = text.split("\n")
+    measured = [_bases(line) for line in lines]  # as drawn: an accent sits over its letter
+    heights = [int(face.getbbox(line)[3]) if line.strip() else font_size // 2 for line in measured]
+    width = max((int(face.getbbox(line)[2]) for line in measured), default=0) + 20
+    image = Image.new("RGB", (width, sum(heights) + 20), (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    y = 10
+    for line, height in zip(lines, heights, strict=True):
+        if line.strip():
+            draw_line(draw, (10, y), line, face)
+        y += height
+    out = io.BytesIO()
+    image.save(out, "JPEG")
+    return out.getvalue()
+
+
+def clear_gallery(device: Device) -> None:
+    """Every picture in ``DCIM`` removed (the part of AndroidWorld's ``clear_device_storage`` that
+    the gallery shows)."""
+    for name in device.list_dir(DCIM):
+        device.remove_path(f"{DCIM}/{name}")
 
 
 def picker_step(oracle: ScriptedOracle, screen: LabelledScreen, folder: str) -> tuple[str, bool] | None:
@@ -175,16 +259,24 @@ class SaveCopyOfReceipt(Task):
         return CopyPictureOracle("DCIM", self.params["file_name"], "Download")
 
 
-class TranscribeOracle(ScriptedOracle):
+class ReadPictureOracle(ScriptedOracle):
+    """View a picture of ``DCIM`` in the gallery, then hand over to ``then`` (which enters what
+    the picture shows; as other oracles it knows the parameters)."""
+
+    def __init__(self, picture: str, then: Oracle) -> None:
+        super().__init__()
+        self.view = ViewPictureOracle("DCIM", picture)
+        self.then = then
+
+    def act(self, screen: LabelledScreen) -> str:
+        return self.then.act(screen) if self.view.viewed else self.view.act(screen)
+
+
+class TranscribeOracle(ReadPictureOracle):
     """View the receipt in the gallery, then write its transactions into a new Markor note."""
 
     def __init__(self, picture: str, note: str, text: str) -> None:
-        super().__init__()
-        self.view = ViewPictureOracle("DCIM", picture)
-        self.write = CreateNoteOracle(note, text)
-
-    def act(self, screen: LabelledScreen) -> str:
-        return self.write.act(screen) if self.view.viewed else self.view.act(screen)
+        super().__init__(picture, CreateNoteOracle(note, text))
 
 
 @register_task
@@ -216,8 +308,7 @@ class MarkorTranscribeReceipt(Task):
     def initialize(self, device: Device) -> None:
         # AndroidWorld: clear_device_storage (and so Markor's notebook), then the picture to DCIM.
         reset_markor(device)
-        for name in device.list_dir(DCIM):
-            device.remove_path(f"{DCIM}/{name}")
+        clear_gallery(device)
         device.write_file(f"{DCIM}/receipt.png", receipt_image(self.params["receipt"], "PNG"))
 
     def progress(self, device: Device, answer: str | None = None) -> float:

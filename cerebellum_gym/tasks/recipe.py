@@ -1,5 +1,6 @@
-"""Broccoli recipe tasks (AndroidWorld's ``single/recipe.py``, all but the one that reads a recipe
-from a gallery image), judged on the recipes provider: the app's ``recipes`` table, which
+"""Broccoli recipe tasks (AndroidWorld's ``single/recipe.py``; the recipes of
+``RecipeAddMultipleRecipesFromImage`` are only in a gallery picture's pixels), judged on the
+recipes provider: the app's ``recipes`` table, which
 AndroidWorld pulls with root sqlite, under its database column names.
 
 Parameters are drawn as AndroidWorld draws them (``_generate_random_recipe`` and
@@ -21,6 +22,7 @@ from cerebellum_gym.devices.base import Device, Row
 from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import added_share, fuzzy_match
+from cerebellum_gym.tasks.gallery import DCIM, ReadPictureOracle, clear_gallery, text_picture, wrapped
 from cerebellum_gym.tasks.markor import ROOT as MARKOR_ROOT
 from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
 from cerebellum_gym.tasks.registry import register_task
@@ -80,11 +82,12 @@ def from_aw_row(recipe: Any) -> Recipe:
     return {c: str(getattr(recipe, c, "") if c != "favorite" else int(getattr(recipe, c, 0) or 0)) for c in COLUMNS}
 
 
-def render_recipes(rows: list[Recipe], csv: bool) -> str:
-    """The goal's listing in AndroidWorld's two representations (``get_text_representation_of_rows``)."""
+def render_recipes(rows: list[Recipe], csv: bool, wrap: int | None = None) -> str:
+    """The goal's listing in AndroidWorld's two representations (``get_text_representation_of_rows``),
+    a text block's values wrapped at ``wrap`` characters when given (as AndroidWorld pictures them)."""
     if csv:
         return "|".join(GOAL_FIELDS) + "\n" + "\n".join("|".join(r[f] for f in GOAL_FIELDS) for r in rows)
-    blocks = [f"Recipe: {r['title']}\n" + "".join(f" {f}: {r[f]}\n" for f in GOAL_FIELDS[1:]) for r in rows]
+    blocks = [f"Recipe: {r['title']}\n" + "".join(f" {f}: {wrapped(r[f], wrap)}\n" for f in GOAL_FIELDS[1:]) for r in rows]
     return "\n".join(blocks)
 
 
@@ -568,3 +571,33 @@ class RecipeAddMultipleRecipesFromMarkor2(_AddFromMarkor):
         every = [*self.params["rows"], *self.params["noise"]]
         order = self.params.get("order") or list(range(len(every)))
         return [every[i] for i in order]
+
+
+@register_task
+class RecipeAddMultipleRecipesFromImage(_AddRecipes):
+    name = "RecipeAddMultipleRecipesFromImage"
+    mirrors = "RecipeAddMultipleRecipesFromImage"
+    complexity: ClassVar[float] = 6.0
+    template = "Add the recipes from recipes.jpg in Simple Gallery Pro to the Broccoli recipe app."
+    judge = (
+        "As for adding recipes: the three recipes pictured in DCIM/recipes.jpg (text only in its pixels, values wrapped at 60 "
+        "characters) are added with fuzzy title, description, servings, time, source, ingredients and directions and not marked "
+        "favourite; every earlier recipe unchanged (AndroidWorld scores it 0/1)."
+    )
+    count = 3
+    picture: ClassVar[str] = "recipes.jpg"
+    #: AndroidWorld pictures values wrapped at this many characters.
+    wrap: ClassVar[int] = 60
+
+    def initialize(self, device: Device) -> None:
+        # AndroidWorld: the table cleared, the storage cleared, the targets pictured as text blocks
+        # in recipes.jpg; the noise recipes held in the app as the other add tasks hold them.
+        clear_gallery(device)
+        device.write_file(f"{DCIM}/{self.picture}", text_picture(render_recipes(self.params["rows"], False, self.wrap)))
+        super().initialize(device)
+
+    def tear_down(self, device: Device) -> None:
+        clear_gallery(device)
+
+    def oracle(self) -> Oracle:
+        return ReadPictureOracle(self.picture, AddRecipesOracle(self.params["rows"]))

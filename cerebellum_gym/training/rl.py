@@ -35,6 +35,7 @@ so no update is counted twice, and the curriculum and replay store are restored.
 from __future__ import annotations
 
 import argparse
+import copy
 import dataclasses
 import json
 import math
@@ -467,7 +468,7 @@ class RLTrainer:
             tick = time.perf_counter()
             batch, infos = envs.reset(seed=seeds, options={"task": task, "reset_mask": mask})
             env_s += time.perf_counter() - tick
-            for i, obs in enumerate(split_observations(batch)):
+            for i, obs in enumerate(_kept_observations(batch)):
                 if mask[i]:
                     observations[i] = obs
                     episodes[i].last_progress = _info(infos, "progress", i)
@@ -510,7 +511,7 @@ class RLTrainer:
             tick = time.perf_counter()
             batch, rewards, terminated, truncated, infos = envs.step(actions)
             env_s += time.perf_counter() - tick
-            after = split_observations(batch)
+            after = _kept_observations(batch)
             for i in live:
                 e = episodes[i]
                 e.steps.append(chosen[i])
@@ -766,6 +767,13 @@ def _prepared(obs: Mapping[str, Any], taken: int, texts: Sequence[str]) -> dict[
 def _info(infos: Mapping[str, Any], key: str, i: int) -> float:
     value = infos.get(key)
     return float(value[i]) if value is not None else 0.0
+
+
+def _kept_observations(batch: Any) -> list[dict[str, Any]]:
+    """One observation per sub-env, copied: a vector env's batch is its own storage, overwritten
+    in place by the next step (the native env's default), and the rollout keeps each observation
+    past that step (to judge a tap wrong by comparing screens, to prompt the next step)."""
+    return copy.deepcopy(split_observations(batch))
 
 
 def _same_screen(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:

@@ -674,6 +674,10 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         failure to send (nothing more is sent after it)."""
         if self._closed_workers:
             raise CerebellumError("the vector env is closed")
+        if self._pending is not None:
+            # Each transport answers its requests in order: another request now would be
+            # answered with the step's answer.
+            raise CerebellumError(f"{command}() while a step is in flight: call step_wait() first")
         sent: list[int] = []
         for k in self._order:
             if k in requests:

@@ -1,4 +1,4 @@
-"""AndroidWorld's own Tasks.org and OpenTracks questions on the served simulator, end to end: its
+"""AndroidWorld's own Tasks.org, OpenTracks and Joplin questions on the served simulator, end to end: its
 ``initialize_task`` seeds the apps' databases over adb, the simulator's oracle reads the answer
 off the app and says ``F {answer}``, which reaches AndroidWorld's judge (``interaction_cache``);
 AndroidWorld scores 1.0, a wrong answer and a withheld one below 1.0, and the project's judge
@@ -25,7 +25,7 @@ from cerebellum_gym.tasks import task_names
 from cerebellum_gym.tasks.androidworld import task_class
 from cerebellum_gym.tasks.catalog import BUILTIN
 
-QUESTIONS = [n for n in task_names() if n.startswith(("Tasks", "SportsTracker"))]
+QUESTIONS = [n for n in task_names() if n.startswith(("Tasks", "SportsTracker", "Notes"))]
 
 
 @pytest.fixture(scope="module")

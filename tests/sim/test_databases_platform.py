@@ -15,13 +15,15 @@ from __future__ import annotations
 import dataclasses
 import sqlite3
 import typing
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from cerebellum_gym.sim import databases
 from cerebellum_gym.sim.apps import DEFAULT_APPS, App
+from cerebellum_gym.sim.apps.joplin import JOPLIN_DB
+from cerebellum_gym.sim.apps.osmand import MARKERS_DB
+from cerebellum_gym.sim.apps.vlc import VLC_DB
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.sim.shell import Shell
 
@@ -38,6 +40,11 @@ ROW_TYPES: dict[tuple[str, str], type | None] = {
     (databases.BROCCOLI_DB.path, "recipes"): schema_utils.Recipe,
     (databases.TASKS_DB.path, "tasks"): schema_utils.Task,
     (databases.OPENTRACKS_DB.path, "tracks"): schema_utils.SportsActivity,
+    (JOPLIN_DB.path, "folders"): schema_utils.JoplinFolder,
+    (JOPLIN_DB.path, "notes"): schema_utils.JoplinNote,
+    # VLC: AndroidWorld reads the three through one join (its PlaylistInfo rows), never SELECT *.
+    **{(VLC_DB.path, t): None for t in ("Media", "Playlist", "PlaylistMediaRelation")},
+    (MARKERS_DB.path, "map_markers"): schema_utils.OsmAndMapMarker,
 }
 
 
@@ -114,14 +121,17 @@ def test_androidworlds_rows_round_trip_through_the_app(sh: Shell, tmp_path: Path
     db = databases.DATABASES[path]
     key = db.key(table)
     samples = _samples(row_type)
+    # An INTEGER key is the database's to assign (AndroidWorld leaves it out); Joplin's text ids
+    # are AndroidWorld's own.
+    assigned = isinstance(getattr(samples[0], key), int)
     local = pull(sh, path, tmp_path)
-    aw_insert(local, table, samples, key)
+    aw_insert(local, table, samples, key if assigned else None)
     sh.write(path, local.read_bytes())
     provider = next(t.provider for t in db.tables if t.name == table)
     assert len(sh.phone.state.content[provider]) == len(samples)
     (tmp_path / "again").mkdir()
     back = aw_rows(pull(sh, path, tmp_path / "again"), table, row_type)
-    assert [dataclasses.replace(r, **{key: -1}) for r in back] == samples
+    assert [dataclasses.replace(r, **{key: -1}) if assigned else r for r in back] == samples
     assert len({getattr(r, key) for r in back}) == len(samples)
 
 
@@ -156,6 +166,21 @@ def _samples(row_type: type) -> list[typing.Any]:
                 uuid=bytes(range(16)),
             ),
         ]
+    if row_type is schema_utils.JoplinFolder:
+        return [schema_utils.JoplinFolder("Recipes"), schema_utils.JoplinFolder("Work", icon="briefcase")]
+    if row_type is schema_utils.JoplinNote:
+        return [
+            schema_utils.JoplinNote(parent_id="f1", title="Pancakes", body="- 1 cup milk", latitude=48.85, order=1.5),
+            schema_utils.JoplinNote(title="Buy eggs", is_todo=1, todo_completed=1697300000000),
+        ]
+    if row_type is schema_utils.OsmAndMapMarker:
+        # marker_id -1: the key the comparison above puts in place of the one the app assigned.
+        return [
+            schema_utils.OsmAndMapMarker(
+                marker_id=-1, marker_lat=47.1663432, marker_lon=9.5103085, marker_description="Schaan", marker_active=1,
+                marker_added=1697384040000, marker_next_key="tail", title="Schaan",
+            ),
+        ]  # fmt: skip
     raise AssertionError(row_type)
 
 
@@ -241,32 +266,17 @@ def test_a_column_a_pushed_database_adds_is_kept(sh: Shell, tmp_path: Path) -> N
 # --- outside databases/ -------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def app_db() -> Iterator[databases.AppDatabase]:
-    """A database under ``app_db/``, as VLC keeps ``vlc_media.db``."""
-    db = databases.declare(
-        databases.AppDatabase(
-            path="/data/data/org.videolan.vlc/app_db/vlc_media.db",
-            schema="CREATE TABLE Playlist (id_playlist INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE NOT NULL, media_ids BLOB);",
-            tables=(databases.Table("Playlist", provider="test_vlc_playlists"),),
-        )
-    )
-    try:
-        yield db
-    finally:
-        databases.undeclare(db)
-
-
-def test_a_database_outside_databases_folder(app_db: databases.AppDatabase) -> None:
-    shell = Shell(Phone(apps=[*DEFAULT_APPS, _stand_in("org.videolan.vlc")]))
+def test_a_database_outside_databases_folder() -> None:
+    """VLC keeps its media library under ``app_db/``."""
+    shell = Shell(Phone())
     shell.root = True
     assert shell.run("ls /data/data/org.videolan.vlc").stdout == b"app_db\n"
     assert shell.run("ls /data/data/org.videolan.vlc/app_db").stdout == b"vlc_media.db\n"
-    assert shell.run(f"sqlite3 {app_db.path} \"INSERT INTO Playlist (name) VALUES ('Road trip');\"").code == 0
-    assert [r["name"] for r in shell.phone.state.content["test_vlc_playlists"]] == ["Road trip"]
+    assert shell.run(f"sqlite3 {VLC_DB.path} \"INSERT INTO Playlist (name) VALUES ('Road trip');\"").code == 0
+    assert [r["name"] for r in shell.phone.state.content["vlc_playlists"]] == ["Road trip"]
     assert shell.run("rm -r /data/data/org.videolan.vlc/app_db/*").code == 0
     assert shell.run("ls /data/data/org.videolan.vlc/app_db").stdout == b""
-    assert shell.phone.state.content["test_vlc_playlists"] == []
+    assert shell.phone.state.content["vlc_playlists"] == []
 
 
 def test_declarations_that_cannot_work_are_refused() -> None:

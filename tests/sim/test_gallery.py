@@ -137,3 +137,41 @@ def test_gallery_screens_leave_other_screens_alone() -> None:
     for p in (plain, with_pictures):
         p.start_app("com.android.settings")
     assert np.array_equal(plain.screenshot(), with_pictures.screenshot())
+
+
+def test_pictures_cut_short_misnamed_or_of_50_mb_show_an_error_or_a_bounded_picture() -> None:
+    """As an adb push can leave them: a JPEG cut off half way shows the app's error; a PNG named
+    ``.jpg`` shows its pixels (decoded by content, as Android does); a 50 MB picture shows, and
+    what stays in memory of it is the screen-sized copy, not its 48 MB of pixels."""
+    whole = io.BytesIO()
+    Image.fromarray((np.arange(1200 * 900 * 3) % 251).astype(np.uint8).reshape(900, 1200, 3)).save(whole, "JPEG")
+    misnamed = io.BytesIO()
+    Image.new("RGB", (300, 200), (220, 20, 20)).save(misnamed, "PNG")
+    pixels = np.zeros((4096, 4096, 3), np.uint8)
+    pixels[..., 1] = 200
+    big = io.BytesIO()
+    Image.fromarray(pixels).save(big, "PNG", compress_level=0)
+    assert len(big.getvalue()) > 50_000_000
+    p = Phone()
+    p.write_file("/sdcard/DCIM/cut.jpg", whole.getvalue()[: len(whole.getvalue()) // 2])
+    p.write_file("/sdcard/DCIM/misnamed.jpg", misnamed.getvalue())
+    p.write_file("/sdcard/DCIM/big.png", big.getvalue())
+    images.THUMBNAILS.clear()
+    Shell(p).run(f"am start -n {ACTIVITY}")
+    tap_text(p, "DCIM")
+    p.screenshot()  # the grid paints all three
+    tap_text(p, "cut.jpg")
+    assert "Invalid image" in texts(p)
+    p.press_key(4)
+    tap_text(p, "misnamed.jpg")
+    view = p.ui_tree().find(resource_id=f"{GALLERY}:id/photo_view")
+    assert view is not None
+    frame = p.screenshot()
+    assert frame[centre(view)[1], centre(view)[0]][0] > 180  # the picture's red
+    p.press_key(4)
+    tap_text(p, "big.png")
+    view = p.ui_tree().find(resource_id=f"{GALLERY}:id/photo_view")
+    assert view is not None
+    frame = p.screenshot()
+    assert frame[centre(view)[1], centre(view)[0]][1] > 150  # its green
+    assert images.THUMBNAILS.nbytes < 4096 * 4096 * 3 // 3  # thumbnails and one screen-wide copy

@@ -73,6 +73,8 @@ MODULES = (
     "task_evals/composite/markor_sms.py",
     "task_evals/single/simple_gallery_pro.py",
     "task_evals/single/simple_draw_pro.py",
+    "task_evals/single/vlc.py",
+    "task_evals/single/osmand.py",
     "task_evals/common_validators/sms_validators.py",
     "task_evals/common_validators/contacts_validators.py",
     "task_evals/common_validators/sqlite_validators.py",
@@ -233,7 +235,9 @@ def _shape(template: str) -> str:
 
 
 def test_every_mirrored_task_is_found_in_androidworld() -> None:
-    assert len(MIRRORED) == 99  # 53, aw-db's 14, Broccoli's 12, Tasks.org's and OpenTracks' six questions each, aw-media's 8
+    # 53, aw-db's 14, Broccoli's 12, Tasks.org's and OpenTracks' six questions each, the clipboard, gallery, draw and
+    # browser tasks (8), the two gallery add tasks, Joplin's 4, VLC's and OsmAnd's 2 each
+    assert len(MIRRORED) == 109
     for name in MIRRORED:
         template, complexity = androidworld(TASKS[name].mirrors or name)
         assert template and complexity > 0, name
@@ -328,7 +332,43 @@ def _recipes() -> list[tuple[str, str]]:
     return out
 
 
+def _joplin_noise() -> dict[str, tuple[dict[str, str], ...]]:
+    """``joplin_app_utils._FOLDERS``, each notebook's note list read from the source; a meeting
+    note's ``"\\n".join(random.sample(_ATTENDEES, n))`` read as ``{attendees:n}`` (and the action
+    items' as ``{action_items:n}``), as awdata keeps them."""
+    assert READ is not None
+    tree = ast.parse(READ(JOPLIN))
+    pools = {"_ATTENDEES": "attendees", "_ACTION_ITEMS": "action_items"}
+
+    def flat(node: ast.AST) -> str:
+        if isinstance(node, ast.Constant):
+            return str(node.value)
+        if isinstance(node, ast.BinOp):
+            return flat(node.left) + flat(node.right)
+        assert isinstance(node, ast.Call) and isinstance(node.args[0], ast.Call), ast.dump(node)
+        pool, count = node.args[0].args
+        assert isinstance(pool, ast.Name) and isinstance(count, ast.Constant)
+        return f"{{{pools[pool.id]}:{count.value}}}"
+
+    lists = {
+        t.id: [{flat(k): flat(v) for k, v in zip(d.keys, d.values, strict=True) if k is not None} for d in n.value.elts]  # type: ignore[attr-defined]
+        for n in tree.body
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.List)
+        for t in n.targets
+        if isinstance(t, ast.Name) and n.value.elts and isinstance(n.value.elts[0], ast.Dict)
+    }
+    folders = next(n.value for n in tree.body if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "_FOLDERS")
+    assert isinstance(folders, ast.Dict)
+    return {flat(k): tuple(lists[v.id]) for k, v in zip(folders.keys, folders.values, strict=True) if k and isinstance(v, ast.Name)}
+
+
+def _unescaped(params: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """A textproto's parameter values with their ``\\n`` escapes read."""
+    return {k: tuple(v.replace("\\n", "\n").replace('\\"', '"') for v in vals) for k, vals in params.items()}
+
+
 EVENTS = "task_evals/single/calendar/events_generator.py"
+JOPLIN = "task_evals/information_retrieval/joplin_app_utils.py"
 POOLS: dict[str, Callable[[], Any]] = {
     "GIVEN_NAMES": lambda: _module_literal(UDG, "COMMON_GIVEN_NAMES"),
     "FAMILY_NAMES": lambda: _module_literal(UDG, "_COMMON_FAMILY_NAMES"),
@@ -395,6 +435,10 @@ POOLS: dict[str, Callable[[], Any]] = {
     "ACTIVITY_NAMES": lambda: _module_literal("task_evals/information_retrieval/activity_app_utils.py", "_CATEGORY_TO_ACTIVITY_NAMES"),
     "LOCATION_OF_EVENT_LOCATIONS": lambda: _textproto_task("SimpleCalendarLocationOfEvent")[2]["location"],
     "CALENDAR_QUESTION_PARAMS": lambda: {name: _textproto_task(name)[2] for name in awdata.CALENDAR_QUESTION_PARAMS},
+    "JOPLIN_ATTENDEES": lambda: _module_literal(JOPLIN, "_ATTENDEES"),
+    "JOPLIN_ACTION_ITEMS": lambda: _module_literal(JOPLIN, "_ACTION_ITEMS"),
+    "JOPLIN_NOISE": _joplin_noise,
+    "JOPLIN_QUESTION_PARAMS": lambda: {name: _unescaped(_textproto_task(name)[2]) for name in awdata.JOPLIN_QUESTION_PARAMS},
 }
 
 

@@ -5,6 +5,7 @@ and random play does not solve them.
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import sys
@@ -13,10 +14,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from PIL import Image
 
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.tasks import make_task, task_names
 from cerebellum_gym.tasks.base import Task
+from cerebellum_gym.tasks.gallery import text_picture, wrapped
 from cerebellum_gym.tasks.recipe import RECIPES_URI, from_aw_row, random_recipes, render_recipes
 
 RECIPES = task_names(family="recipe")
@@ -94,6 +97,14 @@ RECIPE_NEAR_MISSES["RecipeAddMultipleRecipesFromMarkor2"] = [
     ("a recipe of another time too", lambda p, t: _add(p, [*t.params["rows"], t.params["noise"][0]])),
 ]
 
+RECIPE_NEAR_MISSES["RecipeAddMultipleRecipesFromImage"] = [
+    *RECIPE_NEAR_MISSES["RecipeAddMultipleRecipes"],
+    (
+        "directions read to the picture's first line break",
+        lambda p, t: _add(p, [{**r, "directions": wrapped(r["directions"], 60).split(chr(10))[0]} for r in t.params["rows"]]),
+    ),
+]
+
 
 def _setup(name: str, seed: int) -> tuple[Phone, Task]:
     phone = Phone()
@@ -103,7 +114,7 @@ def _setup(name: str, seed: int) -> tuple[Phone, Task]:
 
 
 def test_every_recipe_task_has_near_misses() -> None:
-    assert sorted(RECIPE_NEAR_MISSES) == RECIPES and len(RECIPES) == 12
+    assert sorted(RECIPE_NEAR_MISSES) == RECIPES and len(RECIPES) == 13
 
 
 @pytest.mark.parametrize("name", RECIPES)
@@ -153,14 +164,17 @@ def test_rendering_matches_androidworld() -> None:
     recipes = [aw.sqlite_schema_utils.Recipe(**{k: (int(v) if k == "favorite" else v) for k, v in r.items()}) for r in rows]
     for csv in (True, False):
         assert render_recipes(rows, csv) == aw._get_rows_as_text(recipes, "csv" if csv else "text_block")
+    # The picture's text: wrapped at 60 as write_to_gallery's caller wraps it.
+    assert render_recipes(rows, False, 60) == aw._get_rows_as_text(recipes, "text_block", wrap_width=60)
+    assert render_recipes(rows, False, 60) != render_recipes(rows, False)
     assert [from_aw_row(r) for r in recipes] == rows
 
 
-@pytest.mark.parametrize("name", RECIPES)
-def test_androidworld_parameters_give_androidworlds_goal(name: str) -> None:
+def tasks_from_androidworld(module: str, name: str) -> list[Task]:
     """The task built from AndroidWorld's own parameters (as the conformance benchmark builds it)
-    states AndroidWorld's goal, word for word."""
-    aw = pytest.importorskip("android_world.task_evals.single.recipe")
+    at three seeds, each checked to state AndroidWorld's goal word for word."""
+    aw = pytest.importorskip(f"android_world.task_evals.single.{module}")
+    built = []
     for seed in (1, 2, 3):
         random.seed(seed)
         cls = getattr(aw, name)
@@ -168,6 +182,13 @@ def test_androidworld_parameters_give_androidworlds_goal(name: str) -> None:
         ours = make_task(name, np.random.default_rng(0))
         ours = type(ours)(type(ours).from_androidworld(params))
         assert ours.goal == cls(params).goal
+        built.append(ours)
+    return built
+
+
+@pytest.mark.parametrize("name", RECIPES)
+def test_androidworld_parameters_give_androidworlds_goal(name: str) -> None:
+    tasks_from_androidworld("recipe", name)
 
 
 def test_random_play_rarely_solves_them() -> None:
@@ -178,3 +199,17 @@ def test_random_play_rarely_solves_them() -> None:
     assert {c["task"] for c in suite["cases"]} == set(RECIPES)
     wins = [random_episode(c["task"], c["seed"]) for c in suite["cases"]]
     assert sum(wins) / len(wins) < 0.05
+
+
+def test_image_task_pictures_the_recipes_in_dcim_only() -> None:
+    """recipes.jpg is the only picture, it holds the targets' text block (wrapped at 60) drawn as
+    a JPEG, and the text is nowhere an agent could read it but the pixels."""
+    phone, task = _setup("RecipeAddMultipleRecipesFromImage", 4)
+    assert phone.list_dir("/sdcard/DCIM") == ["recipes.jpg"]
+    data = phone.read_file("/sdcard/DCIM/recipes.jpg")
+    assert data == text_picture(render_recipes(task.params["rows"], False, 60))
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.format == "JPEG" and image.width > 400 and image.height > 500
+    assert len(_rows(phone)) == len(task.params["noise"])
+    shown = " ".join(n.text for n in phone.ui_tree().iter())
+    assert not any(r["title"] in shown for r in task.params["rows"])

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 from near_misses_media import NEAR_MISSES as MEDIA_NEAR_MISSES
+from near_misses_vlc_osmand import NEAR_MISSES as VLC_OSMAND_NEAR_MISSES
 from test_recipe_tasks import RECIPE_NEAR_MISSES
 
 from cerebellum_gym.sim.phone import Phone
@@ -29,6 +30,8 @@ CAL = "content://com.simplemobiletools.calendar.pro/events"
 EXP = "content://com.arduia.expense/expenses"
 MARKOR = "/sdcard/Documents/Markor"
 RECORDS = "/sdcard/Android/data/com.dimowner.audiorecorder/files/Music/records"
+JOPLIN_NOTES = "content://net.cozic.joplin/notes"
+JOPLIN_FOLDERS = "content://net.cozic.joplin/folders"
 
 
 def setup(name: str, seed: int = 0) -> tuple[Phone, Task]:
@@ -453,6 +456,7 @@ NEAR_MISSES["SimpleCalendarDeleteEventsOnRelativeDay"] = [
 ]
 
 NEAR_MISSES.update(MEDIA_NEAR_MISSES)
+NEAR_MISSES.update(VLC_OSMAND_NEAR_MISSES)
 NEAR_MISSES.update(RECIPE_NEAR_MISSES)
 
 
@@ -472,6 +476,38 @@ NEAR_MISSES.update(
         name: [("an answer just off", _wrong_answer), ("no answer", nothing)]
         for name in task_names()
         if name.startswith(("Tasks", "SportsTracker"))
+    }
+)
+
+
+def _other_quantity(phone: Phone, task: Task) -> str:
+    """Another ingredient's quantity in the same recipe note (the line above or below)."""
+    quantity = task._reading.answer  # type: ignore[attr-defined]
+    note = next(r for r in phone.content_query(JOPLIN_NOTES) if r.get("title") == task.params["title"])
+    others = [line[2:].split(" ", 2) for line in note.get("body", "").splitlines() if line.startswith("- ")]
+    return next(" ".join(words[:2]) for words in others if " ".join(words[:2]) != quantity)
+
+
+def _all_in_folder(phone: Phone, task: Task) -> str:
+    """The number of notes in the notebook, to-dos or not."""
+    folder = next(r["_id"] for r in phone.content_query(JOPLIN_FOLDERS) if r.get("title") == task.params["folder"])
+    return str(len([r for r in phone.content_query(JOPLIN_NOTES) if r.get("parent_id") == folder]))
+
+
+# Joplin's questions: the answer just off, a plausible wrong reading, and no answer.
+NEAR_MISSES.update(
+    {
+        "NotesRecipeIngredientCount": [("another ingredient's quantity", _other_quantity), ("no answer", nothing)],
+        "NotesMeetingAttendeeCount": [("an answer just off", _wrong_answer), ("no answer", nothing)],
+        "NotesIsTodo": [
+            ("the other flag", lambda p, t: "False" if t._reading.answer == "True" else "True"),  # type: ignore[attr-defined]
+            ("no answer", nothing),
+        ],
+        "NotesTodoItemCount": [
+            ("an answer just off", _wrong_answer),
+            ("every note of the notebook", _all_in_folder),
+            ("no answer", nothing),
+        ],
     }
 )
 
@@ -545,6 +581,14 @@ NEAR_MISSES["ExpenseAddMultipleFromMarkor"] = [
         "notes copied with the marker",
         lambda p, t: _add_all(p, [expense(r, note=r["note"] + ". Reimbursable.") for r in t.params["rows"]]),
     ),
+]
+NEAR_MISSES["ExpenseAddMultipleFromGallery"] = [
+    ("two of three", lambda p, t: _add_all(p, [expense(r) for r in t.params["rows"][:2]])),
+    (
+        "an old picture's expense for the third",
+        lambda p, t: _add_all(p, [expense(r) for r in [*t.params["rows"][:2], t.params["noise"][0]]]),
+    ),
+    ("amounts misread by a cent", lambda p, t: _add_all(p, [expense(r, amount=int(r["amount"]) + 1) for r in t.params["rows"]])),
 ]
 NEAR_MISSES["MarkorMergeNotes"] = [
     ("no blank lines", write(lambda t: f"{MARKOR}/{t.params['new_file_name']}", lambda t: _merged(t, "\n"))),

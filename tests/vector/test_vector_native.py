@@ -214,6 +214,9 @@ def test_two_sharded_envs_stepped_in_a_pipeline_equal_one_native_env_each() -> N
         halves[0].step_async(["W"] * 3)
         with pytest.raises(CerebellumError, match="again before step_wait"):
             halves[0].step_async(["W"] * 3)
+        with pytest.raises(CerebellumError, match=r"reset\(\) while a step is in flight"):
+            halves[0].reset(seed=0)
+        halves[0].step_wait()  # the transport is still in step: the step's own answer comes back
     finally:
         for env in (*halves, *plain):
             env.close()

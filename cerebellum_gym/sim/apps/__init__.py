@@ -15,12 +15,15 @@ from cerebellum_gym.sim.apps.draw import SimpleDrawApp
 from cerebellum_gym.sim.apps.expense import ProExpenseApp
 from cerebellum_gym.sim.apps.files import FilesApp
 from cerebellum_gym.sim.apps.gallery import SimpleGalleryApp
+from cerebellum_gym.sim.apps.joplin import JoplinApp
 from cerebellum_gym.sim.apps.markor import MarkorApp
 from cerebellum_gym.sim.apps.opentracks import OpenTracksApp
+from cerebellum_gym.sim.apps.osmand import OsmAndApp
 from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
 from cerebellum_gym.sim.apps.settings import SettingsApp
 from cerebellum_gym.sim.apps.sms import SimpleSmsApp
 from cerebellum_gym.sim.apps.tasks_org import TasksApp
+from cerebellum_gym.sim.apps.vlc import VlcApp
 
 #: Installed on a default :class:`~cerebellum_gym.sim.phone.Phone`, besides the launcher.
 DEFAULT_APPS: tuple[type[App], ...] = (
@@ -42,6 +45,9 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     OpenTracksApp,
     SimpleGalleryApp,
     SimpleDrawApp,
+    JoplinApp,
+    VlcApp,
+    OsmAndApp,
 )
 
 __all__ = [
@@ -56,8 +62,10 @@ __all__ = [
     "ContactsApp",
     "DialerApp",
     "FilesApp",
+    "JoplinApp",
     "MarkorApp",
     "OpenTracksApp",
+    "OsmAndApp",
     "ProExpenseApp",
     "SettingsApp",
     "SimpleCalendarApp",
@@ -65,4 +73,5 @@ __all__ = [
     "SimpleGalleryApp",
     "SimpleSmsApp",
     "TasksApp",
+    "VlcApp",
 ]

@@ -60,8 +60,9 @@ ROOT_DIRS: Final = (
     "linkerconfig", "metadata", "mnt", "odm", "oem", "proc", "product", "sdcard", "storage", "sys", "system",
     "system_ext", "vendor",
 )  # fmt: skip
-#: Paths that name the same storage; the simulator keeps files under the first.
-STORAGE_ALIASES: Final = ("/storage/emulated/0", "/storage/self/primary", "/mnt/sdcard")
+#: Paths that name the same storage; the simulator keeps files under ``/sdcard``
+#: (``/data/media/0`` is where the storage lives, as root sees it: AndroidWorld's OsmAnd paths).
+STORAGE_ALIASES: Final = ("/storage/emulated/0", "/storage/self/primary", "/mnt/sdcard", "/data/media/0")
 KEYCODES: Final[dict[str, int]] = {
     "HOME": KEYCODE_HOME, "BACK": KEYCODE_BACK, "CALL": 5, "ENDCALL": 6, "DPAD_UP": 19, "DPAD_DOWN": 20, "DPAD_LEFT": 21,
     "DPAD_RIGHT": 22, "DPAD_CENTER": 23, "VOLUME_UP": 24, "VOLUME_DOWN": 25, "POWER": 26, "CAMERA": 27,
