@@ -86,28 +86,12 @@ NOT_MIRRORED = {
     "ContactsNewContactDraft": (
         "unrealistic: AndroidWorld's judge reads the accessibility forest, which the uiautomator path never gives it"
     ),
-    "ExpenseAddMultipleFromGallery": (
-        "no project task yet: Simple Gallery Pro shows the image AndroidWorld pushes, but no mirror, "
-        "oracle or judge copies its expenses into Pro Expense"
-    ),
     "MarkorTranscribeVideo": "unrealistic: needs real video decoding in the simulator (VLC playing the pushed video)",
-    "OsmAndFavorite": "no OsmAnd app (favourites in its GPX file, a map with search)",
-    "OsmAndMarker": "no OsmAnd app (map markers in `map_markers_db`)",
     "OsmAndTrack": "unrealistic: plans a route on a real map",
-    "RecipeAddMultipleRecipesFromImage": (
-        "no project task yet: Simple Gallery Pro shows the image AndroidWorld pushes, but no mirror, "
-        "oracle or judge copies its recipes into Broccoli"
-    ),
     "RetroCreatePlaylist": "no Retro Music app (a library from the pushed files' tags, queue, playlists)",
     "RetroPlayingQueue": "no Retro Music app (a library from the pushed files' tags, queue, playlists)",
     "RetroPlaylistDuration": "no Retro Music app (a library from the pushed files' tags, queue, playlists)",
     "RetroSavePlaylist": "no Retro Music app (a library from the pushed files' tags, queue, playlists, m3u export)",
-    "VlcCreatePlaylist": "no VLC app (its media database `app_db/vlc_media.db`, playlists)",
-    "VlcCreateTwoPlaylists": "no VLC app (its media database `app_db/vlc_media.db`, playlists)",
-    "NotesRecipeIngredientCount": "no Joplin app (notebooks and notes over `joplin.sqlite`)",
-    "NotesMeetingAttendeeCount": "no Joplin app (notebooks and notes over `joplin.sqlite`)",
-    "NotesIsTodo": "no Joplin app (notebooks, notes and to-dos over `joplin.sqlite`)",
-    "NotesTodoItemCount": "no Joplin app (notebooks, notes and to-dos over `joplin.sqlite`)",
 }
 
 

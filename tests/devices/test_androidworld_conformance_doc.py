@@ -4,13 +4,14 @@ The full matrix (every mirrored task at three seeds, two episodes each, and a se
 not mirrored) takes minutes, too long for CI's two cores. So this test regenerates a subset: one
 task of each kind of row (a "Verify" system task, an open-app task and its launch near miss, a
 clock, camera, audio, contacts, calendar, expense, Markor and browser task, a Broccoli task whose
-seeds skip AndroidWorld's meaningless draws, a Tasks.org and an OpenTracks question, a Gallery,
-a Draw and a clipboard task), each at the last seed the document runs it at, plus the first task
-not mirrored, on the real AndroidWorld code against the served simulator, and checks those rows
-of the committed document cell for cell, reasons included (exact text). The rest of the document is checked for consistency: every
-AndroidWorld task is listed once, each mirrored task at its meaningful seeds, the headline count
-is the number of tasks passing at every seed, the family table adds up, and README quotes the
-same headline. Rerun the script after changing the simulator and commit the document.
+seeds skip AndroidWorld's meaningless draws, a Tasks.org and an OpenTracks question, a Gallery, a
+Draw, a clipboard, a Joplin, a VLC and an OsmAnd task), each at the last seed the document runs it
+at, plus the first task not mirrored, on the real AndroidWorld code against the served simulator,
+and checks those rows of the committed document cell for cell, reasons included (exact text). The
+rest of the document is checked for consistency: every AndroidWorld task is listed once, each
+mirrored task at its meaningful seeds, the headline count is the number of tasks passing at every
+seed, the family table adds up, and README quotes the same headline. Rerun the script after
+changing the simulator and commit the document.
 """
 
 from __future__ import annotations
@@ -46,6 +47,9 @@ SUBSET = (
     "SaveCopyOfReceiptTaskEval",
     "SimpleDrawProCreateDrawing",
     "SystemCopyToClipboard",
+    "NotesIsTodo",
+    "VlcCreatePlaylist",
+    "OsmAndFavorite",
 )
 
 
