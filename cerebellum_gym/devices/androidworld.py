@@ -74,14 +74,19 @@ Example (needs AndroidWorld and a running emulator; see ``docs/androidworld.md``
 
 from __future__ import annotations
 
+import atexit
 import base64
 import contextlib
 import importlib
 import math
+import os
 import posixpath
 import secrets
 import shlex
+import shutil
 import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
@@ -152,7 +157,9 @@ def import_android_world(module: str) -> Any:
         CerebellumError: AndroidWorld (or one of its own dependencies) is not importable.
     """
     try:
-        return importlib.import_module(f"android_world.{module}")
+        imported = importlib.import_module(f"android_world.{module}")
+        _private_host_folder()
+        return imported
     except ImportError as exc:
         missing = getattr(exc, "name", None) or str(exc)
         what = (
@@ -161,6 +168,34 @@ def import_android_world(module: str) -> Any:
             else f"{missing!r}, which AndroidWorld needs,"
         )
         raise CerebellumError(f"the androidworld backend needs {what} and it is not importable ({exc}).\n{INSTALL_HINT}") from exc
+
+
+#: This process's own folder for the files AndroidWorld makes on the host, and the process it
+#: was made for (a forked child makes its own).
+_HOST_FOLDER: list[tuple[int, str]] = []
+
+
+def _private_host_folder() -> None:
+    """Give this process its own folder for the files AndroidWorld writes on the host.
+
+    AndroidWorld writes its set-up files under fixed names in the host's temporary folder
+    (``file_utils.get_local_tmp_directory()``: the videos it pushes for VLC, ``receipt.png``,
+    ``task.html``, gallery pictures). Two processes running its tasks at once (an async vector
+    env, a process pool, parallel test workers) overwrite and delete each other's files between
+    writing and pushing. Its code stays as it is; the folder it asks for is this process's own.
+    """
+    pid = os.getpid()
+    if _HOST_FOLDER and _HOST_FOLDER[0][0] == pid:
+        return
+    file_utils = importlib.import_module("android_world.utils.file_utils")
+    folder = tempfile.mkdtemp(prefix=f"cerebellum-androidworld-{pid}-")
+    atexit.register(shutil.rmtree, folder, True)
+    _HOST_FOLDER[:] = [(pid, folder)]
+    setattr(file_utils, "get_local_tmp_directory", lambda: folder)  # noqa: B010  (a module of AndroidWorld's)
+    # user_data_generation reads the folder once, when it is imported.
+    generation = sys.modules.get("android_world.task_evals.utils.user_data_generation")
+    if generation is not None:
+        setattr(generation, "_TMP", folder)  # noqa: B010
 
 
 #: What the adb client prints when it could not reach the device (adb's ``commandline.cpp`` and

@@ -141,10 +141,21 @@ class PlaylistOracle(ScriptedOracle):
             return self.tap(add)
         if label_for(screen, rid=":id/nav_video") is None:
             return "B"
-        hit = find(screen, lambda n: n.text == _title(self.files[self.added]))
+        target = _title(self.files[self.added])
+        hit = find(screen, lambda n: n.text == target)
         if hit is not None:
             self._moved()
             return f"P {hit[0]}"
+        # The list is sorted by title (case folded), and may hold videos of other apps (a
+        # camera's recording): scroll toward the target instead of to the end and back.
+        shown = [
+            n.text.casefold() for item in screen.root.iter() if item.resource_id.endswith(":id/ml_item") for n in item.iter() if n.text
+        ]
+        if shown and screen.scrollable is not None:
+            if target.casefold() < min(shown):
+                return "U"
+            if target.casefold() > max(shown):
+                return "D"
         return self.scroll_search(screen)
 
 
