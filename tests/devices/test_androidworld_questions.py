@@ -70,12 +70,11 @@ def answered(world: Any, name: str, seed: int, wrong: bool) -> tuple[float, floa
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("name", QUESTIONS)
 def test_the_oracle_passes_androidworlds_judge_and_a_withheld_answer_does_not(
-    conformance: ModuleType, world: Any, name: str, seed: int, monkeypatch: pytest.MonkeyPatch
+    conformance: ModuleType, world: Any, name: str, seed: int
 ) -> None:
     """The conformance matrix's row of the task at three seeds (AndroidWorld draws other days,
     categories, titles and noise at each)."""
-    monkeypatch.setattr(conformance, "seed_for", lambda _name: seed)
-    row = conformance.run_task(world, name)
+    row = conformance.run_task(world, name, seed)
     assert row.initialize == "ok" and row.reason == "", row
     assert (row.aw_oracle, row.own_oracle, row.aw_near, row.own_near) == (1.0, 1.0, 0.0, 0.0)
     assert row.near_miss == "the answer withheld"

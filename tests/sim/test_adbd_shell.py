@@ -100,8 +100,8 @@ def test_apps_windows_and_input(sh: Shell) -> None:
     assert phone.foreground_package() == LAUNCHER_PACKAGE
     assert "com.android.settings" not in phone.state.stacks
     assert (
-        out(sh, "am start -n com.google.android.contacts/.MainActivity")
-        == "Starting: Intent { cmp=com.google.android.contacts/.MainActivity }\n"
+        out(sh, "am start -n com.google.android.contacts/com.android.contacts.activities.PeopleActivity")
+        == "Starting: Intent { cmp=com.google.android.contacts/com.android.contacts.activities.PeopleActivity }\n"
     )
     sh.run("input keyevent KEYCODE_HOME")
     assert phone.foreground_package() == LAUNCHER_PACKAGE
@@ -114,7 +114,7 @@ def test_apps_windows_and_input(sh: Shell) -> None:
 
 def test_typing_routes(sh: Shell) -> None:
     phone = sh.phone
-    sh.run("am start -n com.google.android.contacts/.MainActivity")
+    sh.run("am start -n com.google.android.contacts/com.android.contacts.activities.PeopleActivity")
     create = phone.ui_tree().find(content_desc="Create contact")
     assert create is not None
     phone.tap(*create.center)
@@ -205,3 +205,42 @@ def test_storage_and_arguments_are_bounded(sh: Shell) -> None:
     assert sum(len(v) for v in sh.phone.state.files.values()) <= 256 << 20
     big = sh.run("echo $(cat /sdcard/f) $(cat /sdcard/f) $(cat /sdcard/f)")
     assert big.code == 1 and b"Argument list too long" in big.stderr
+
+
+def test_am_start_of_an_activity_the_package_does_not_declare_fails_as_am_does(sh: Shell) -> None:
+    """A device's ``am`` resolves ``-n`` against the activities the package declares: an unknown
+    one is START_CLASS_NOT_FOUND (error type 3, the class expanded as ComponentName does), status
+    1, and nothing starts."""
+    phone = sh.phone
+    before = phone.foreground_package()
+    waited = sh.run("am start -W -n com.google.android.contacts/.Nope")
+    assert waited.code == 1 and waited.stderr == b""
+    assert waited.stdout.decode() == (
+        "Starting: Intent { cmp=com.google.android.contacts/.Nope }\n"
+        "Error type 3\n"
+        "Error: Activity class {com.google.android.contacts/com.google.android.contacts.Nope} does not exist.\n"
+    )
+    plain = sh.run("am start -n com.android.settings/com.android.settings.NoSuchSettings")
+    assert plain.code == 1 and plain.stdout == b"Starting: Intent { cmp=com.android.settings/com.android.settings.NoSuchSettings }\n"
+    assert b"Error: Activity class {com.android.settings/com.android.settings.NoSuchSettings} does not exist." in plain.stderr
+    assert phone.foreground_package() == before and "com.google.android.contacts" not in phone.state.stacks
+    assert sh.run("am start -n com.google.android.contacts").code == 255  # no activity at all: a bad component
+    # The declared ones, relative (".Settings") or not, and another exported activity of an app.
+    assert sh.run("am start -n com.android.settings/.Settings").code == 0
+    assert phone.foreground_package() == "com.android.settings"
+    assert sh.run("am start -W -n com.dimowner.audiorecorder/com.dimowner.audiorecorder.app.welcome.WelcomeActivity").code == 0
+    assert phone.foreground_package() == "com.dimowner.audiorecorder"
+
+
+def test_am_start_view_of_the_contacts_uri_opens_contacts(sh: Shell) -> None:
+    """AndroidWorld's ``launch_app("contacts")``: ``am start -a VIEW -d content://contacts/people/``."""
+    phone = sh.phone
+    done = sh.run("am start -a android.intent.action.VIEW -d content://contacts/people/")
+    assert done.code == 0, done
+    assert done.stdout == b"Starting: Intent { act=android.intent.action.VIEW dat=content://contacts/people/ }\n"
+    assert phone.foreground_package() == "com.google.android.contacts"
+    assert phone.ui_tree().find(content_desc="Create contact") is not None  # its people list
+    sh.run("input keyevent KEYCODE_HOME")
+    unknown = sh.run("am start -a android.intent.action.VIEW -d content://nothing/here")
+    assert unknown.code == 1 and b"unable to resolve Intent" in unknown.stderr
+    assert phone.foreground_package() == LAUNCHER_PACKAGE

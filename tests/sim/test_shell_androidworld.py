@@ -150,3 +150,16 @@ def test_opening_a_conversation_dismisses_its_text_notification(sh: Shell) -> No
     sh.run("am start -a android.intent.action.VIEW -d sms:5550100")
     assert [n["text"] for n in telephony.notifications(sh.phone)] == ["other"]
     assert "Notification List (1)" in sh.run("dumpsys notification").stdout.decode()
+
+
+def test_every_activity_androidworld_starts_in_an_app_the_simulator_has_resolves(sh: Shell) -> None:
+    """AndroidWorld's own table of app activities (``adb_utils._PATTERN_TO_ACTIVITY``): each one
+    whose package the simulator has starts that app through ``am start -W -n``, as AndroidWorld's
+    ``launch_app`` runs it, since the apps declare the real activity names."""
+    adb_utils = pytest.importorskip("android_world.env.adb_utils")
+    components = [c for c in adb_utils._PATTERN_TO_ACTIVITY.values() if c.split("/", 1)[0] in sh.phone.apps]
+    assert len(components) >= 10
+    for component in components:
+        done = sh.run(f"am start -W -n {component}")
+        assert done.code == 0, (component, done)
+        assert sh.phone.foreground_package() == component.split("/", 1)[0]

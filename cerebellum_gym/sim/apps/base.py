@@ -32,6 +32,9 @@ class App:
     #: package): ``dumpsys`` and ``am stack list`` report it, and judges such as AndroidWorld's
     #: clock tasks read it.
     activity: ClassVar[str] = ".MainActivity"
+    #: Other activities the real app exports, which ``am start -n`` starts too (it opens the
+    #: app as the main one does); any other activity of the package does not exist.
+    activities: ClassVar[tuple[str, ...]] = ()
     label: ClassVar[str] = ""
     color: ClassVar[RGB] = (90, 90, 200)
     #: Whether the app shows in the launcher.

@@ -26,6 +26,8 @@ def fake_m4a(seconds: int) -> bytes:
 class AudioRecorderApp(App):
     package: ClassVar[str] = "com.dimowner.audiorecorder"
     activity: ClassVar[str] = "com.dimowner.audiorecorder.app.main.MainActivity"
+    #: AndroidWorld's launch_app("audio recorder") starts the welcome screen's activity.
+    activities: ClassVar[tuple[str, ...]] = ("com.dimowner.audiorecorder.app.welcome.WelcomeActivity",)
     label: ClassVar[str] = "Audio Recorder"
     color: ClassVar[tuple[int, int, int]] = RED
 

@@ -47,6 +47,13 @@ if TYPE_CHECKING:
 
 LATIN_IME: Final = "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME"
 DEFAULT_DUMP_PATH: Final = "/sdcard/window_dump.xml"
+#: ``am start -a android.intent.action.VIEW -d URI``: the app that handles each data URI
+#: (without its trailing slash). The contacts provider's people list opens Contacts, as it does
+#: on a device (AndroidWorld's ``launch_app("contacts")`` starts it so).
+VIEW_DATA: Final[dict[str, str]] = {
+    "content://contacts/people": "com.google.android.contacts",
+    "content://com.android.contacts/contacts": "com.google.android.contacts",
+}
 #: Directories every Android device has; ``ls /`` shows them and globs match them.
 ROOT_DIRS: Final = (
     "acct", "apex", "bin", "cache", "config", "d", "data", "data_mirror", "debug_ramdisk", "dev", "etc",
@@ -375,6 +382,12 @@ class Shell(AndroidWorldCommands, Interpreter):
         app = self.phone.apps.get(package)
         return f"{package}/{app.activity if app is not None else '.MainActivity'}"
 
+    def _activities(self, package: str) -> set[str]:
+        """The activities ``package`` declares (its main one and :attr:`App.activities`), as
+        fully qualified class names: what ``am start -n`` resolves."""
+        app = self.phone.apps[package]
+        return {_full_class(package, name) for name in (app.activity, *app.activities)}
+
     def _dumpsys(self, args: list[str], stdin: bytes) -> ShellResult:
         service = args[0] if args else ""
         component = self._activity(self.phone.foreground_package())
@@ -423,12 +436,30 @@ class Shell(AndroidWorldCommands, Interpreter):
             ):
                 self.phone.go_home()
                 return self._ok("Starting: Intent { act=android.intent.action.MAIN cat=[android.intent.category.HOME] }\n")
+            data = opts.get("-d", "")
+            if not component and opts.get("-a") == "android.intent.action.VIEW" and data.rstrip("/") in VIEW_DATA:
+                # A data URI an app handles (AndroidWorld opens "contacts" so): that app's main activity.
+                package = VIEW_DATA[data.rstrip("/")]
+                if package in self.phone.apps:
+                    self._start(package)
+                    return self._ok(f"Starting: Intent {{ act=android.intent.action.VIEW dat={data} }}\n")
             package = component.split("/", 1)[0]
             if package not in self.phone.apps:
                 # As am prints the intent: its action, data and type when no component names it.
                 parts = [f"{key}={opts[flag]}" for flag, key in (("-a", "act"), ("-d", "dat"), ("-t", "typ")) if opts.get(flag)]
                 described = f"cmp={component}" if component or not parts else " ".join([*parts, "flg=0x10000000"])
                 return self._fail(f"Error: Activity not started, unable to resolve Intent {{ {described} }}\n")
+            if "/" not in component:
+                raise ValueError(f"java.lang.IllegalArgumentException: Bad component name: {component}")
+            activity = _full_class(package, component.split("/", 1)[1])
+            if activity not in self._activities(package):
+                # As am answers a component whose package exists but declares no such activity
+                # (START_CLASS_NOT_FOUND): the error on stdout with -W, on stderr without; nothing starts.
+                error = f"Error type 3\nError: Activity class {{{package}/{activity}}} does not exist.\n"
+                started = f"Starting: Intent {{ cmp={component} }}\n"
+                if "-W" in opts:
+                    return ShellResult((started + error).encode(), b"", 1)
+                return ShellResult(started.encode(), error.encode(), 1)
             if "-S" in opts:
                 self.phone.force_stop(package)
             self._start(package)
@@ -788,6 +819,11 @@ def _check_extra(flag: str, value: str) -> None:
         raise ValueError(f'java.lang.NumberFormatException: For input string: "{value}"') from None
     if flag == "--ez" and value.lower() not in ("true", "false", "t", "f", "1", "0"):
         raise ValueError(f'java.lang.IllegalArgumentException: Invalid boolean value: "{value}"')
+
+
+def _full_class(package: str, name: str) -> str:
+    """An activity's class as ``ComponentName`` expands it: ``.Name`` is relative to the package."""
+    return package + name if name.startswith(".") else name
 
 
 def _options(args: list[str], takes_value: set[str], extras: bool = False) -> tuple[dict[str, str], list[str]]:
