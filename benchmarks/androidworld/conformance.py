@@ -88,10 +88,6 @@ NOT_MIRRORED = {
     ),
     "MarkorTranscribeVideo": "unrealistic: needs real video decoding in the simulator (VLC playing the pushed video)",
     "OsmAndTrack": "unrealistic: plans a route on a real map",
-    "RetroCreatePlaylist": "no Retro Music app (a library from the pushed files' tags, queue, playlists)",
-    "RetroPlayingQueue": "no Retro Music app (a library from the pushed files' tags, queue, playlists)",
-    "RetroPlaylistDuration": "no Retro Music app (a library from the pushed files' tags, queue, playlists)",
-    "RetroSavePlaylist": "no Retro Music app (a library from the pushed files' tags, queue, playlists, m3u export)",
 }
 
 
