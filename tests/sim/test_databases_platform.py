@@ -23,6 +23,7 @@ from cerebellum_gym.sim import databases
 from cerebellum_gym.sim.apps import DEFAULT_APPS, App
 from cerebellum_gym.sim.apps.joplin import JOPLIN_DB
 from cerebellum_gym.sim.apps.osmand import MARKERS_DB
+from cerebellum_gym.sim.apps.retro import PLAYLIST_DB, QUEUE_DB
 from cerebellum_gym.sim.apps.vlc import VLC_DB
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.sim.shell import Shell
@@ -45,6 +46,10 @@ ROW_TYPES: dict[tuple[str, str], type | None] = {
     # VLC: AndroidWorld reads the three through one join (its PlaylistInfo rows), never SELECT *.
     **{(VLC_DB.path, t): None for t in ("Media", "Playlist", "PlaylistMediaRelation")},
     (MARKERS_DB.path, "map_markers"): schema_utils.OsmAndMapMarker,
+    # Retro Music: AndroidWorld reads the playlists through a join (PlaylistInfo rows) and the
+    # queue's titles only, never SELECT *.
+    **{(PLAYLIST_DB.path, t): None for t in ("PlaylistEntity", "SongEntity")},
+    (QUEUE_DB.path, "playing_queue"): None,
 }
 
 
