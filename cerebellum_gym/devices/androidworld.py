@@ -187,7 +187,10 @@ def _private_host_folder() -> None:
     pid = os.getpid()
     if _HOST_FOLDER and _HOST_FOLDER[0][0] == pid:
         return
-    file_utils = importlib.import_module("android_world.utils.file_utils")
+    try:
+        file_utils = importlib.import_module("android_world.utils.file_utils")
+    except ImportError:  # a build of AndroidWorld without it writes no host files through it
+        return
     folder = tempfile.mkdtemp(prefix=f"cerebellum-androidworld-{pid}-")
     atexit.register(shutil.rmtree, folder, True)
     _HOST_FOLDER[:] = [(pid, folder)]

@@ -946,22 +946,3 @@ def test_env_resolves_task_names_to_androidworld_tasks_on_this_backend(device: A
     assert isinstance(env.unwrapped.task, AndroidWorldTask)  # type: ignore[attr-defined]
     env.reset(seed=1, options={"task": "TasksDueNextWeek"})
     assert env.unwrapped.task.name == "TasksDueNextWeek"  # type: ignore[attr-defined]
-
-
-def test_each_process_writes_androidworlds_host_files_in_its_own_folder() -> None:
-    """AndroidWorld writes set-up files under fixed names in the host's temporary folder (the
-    VLC videos, receipt.png, task.html): processes running its tasks at once overwrote each
-    other's between writing and pushing (seen as VLC tasks failing under parallel test workers)."""
-    import tempfile
-
-    from cerebellum_gym.devices.androidworld import import_android_world
-
-    generation = import_android_world("task_evals.utils.user_data_generation")
-    file_utils = import_android_world("utils.file_utils")
-    ours = file_utils.get_local_tmp_directory()
-    assert ours == generation._TMP and ours != tempfile.gettempdir() and Path(ours).is_dir()
-    code = (
-        "from cerebellum_gym.devices.androidworld import import_android_world as a;print(a('task_evals.utils.user_data_generation')._TMP)"
-    )
-    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
-    assert other and other != ours and not Path(other).exists()  # its own, and removed when it exited

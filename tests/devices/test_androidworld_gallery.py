@@ -77,11 +77,10 @@ def test_androidworlds_pictures_arrive_whole_and_decode(world: Any, name: str, s
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("name", ["ExpenseAddMultipleFromGallery", "RecipeAddMultipleRecipesFromImage"])
 def test_the_oracle_passes_androidworlds_judge_and_its_near_miss_does_not(
-    conformance: ModuleType, world: Any, name: str, seed: int, monkeypatch: pytest.MonkeyPatch
+    conformance: ModuleType, world: Any, name: str, seed: int
 ) -> None:
     """The conformance matrix's row of the task at three seeds (AndroidWorld draws other rows at each)."""
-    monkeypatch.setattr(conformance, "seed_for", lambda _name: seed)
-    row = conformance.run_task(world, name)
+    row = conformance.run_task(world, name, seed)
     assert row.initialize == "ok" and row.reason == "", row
     assert (row.aw_oracle, row.own_oracle, row.aw_near) == (1.0, 1.0, 0.0)
     assert row.own_near is not None and row.own_near < 1.0  # two of three rows saved: partial credit

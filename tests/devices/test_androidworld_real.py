@@ -17,8 +17,12 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -329,3 +333,20 @@ def test_gym_make_on_the_served_simulator(world: World) -> None:
     assert obs["goal"] == "Turn wifi off." and obs["screenshot"].shape == (1031, 464, 3)
     env.close()
     random.seed(os.getpid())  # leave Python's RNG as unpredictable as we found it
+
+
+def test_each_process_writes_androidworlds_host_files_in_its_own_folder() -> None:
+    """AndroidWorld writes set-up files under fixed names in the host's temporary folder (the
+    VLC videos, receipt.png, task.html): processes running its tasks at once overwrote each
+    other's between writing and pushing (seen as VLC tasks failing under parallel test workers)."""
+    from cerebellum_gym.devices.androidworld import import_android_world
+
+    generation = import_android_world("task_evals.utils.user_data_generation")
+    file_utils = import_android_world("utils.file_utils")
+    ours = file_utils.get_local_tmp_directory()
+    assert ours == generation._TMP and ours != tempfile.gettempdir() and Path(ours).is_dir()
+    code = (
+        "from cerebellum_gym.devices.androidworld import import_android_world as a;print(a('task_evals.utils.user_data_generation')._TMP)"
+    )
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert other and other != ours and not Path(other).exists()  # its own, and removed when it exited
