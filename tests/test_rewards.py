@@ -12,6 +12,7 @@ from typing import Any
 
 import gymnasium as gym
 import pytest
+from test_env import absent_label
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym import CerebellumEnv
@@ -100,7 +101,7 @@ def test_invalid_action_penalty_adds_to_every_rule() -> None:
         episode = _play(
             "SystemWifiTurnOn",
             0,
-            lambda env, obs, info: "T QQ" if info.get("step", 0) < 2 else "I",  # QQ: not on screen
+            lambda env, obs, info: f"T {absent_label(obs)}" if info.get("step", 0) < 2 else "I",
             reward=mode,
             invalid_action_penalty=-0.1,
         )
