@@ -10,7 +10,7 @@ screen rebuilds and snapshots.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cerebellum_gym.sim import telephony
@@ -167,3 +167,41 @@ def browser_rows(
             )
         )
     return rows
+
+
+def add_to_playlist_dialog(
+    app: App,
+    route: Route,
+    playlists: Callable[[], Sequence[tuple[str, str, str]]],
+    add: Callable[[str], None],
+    create: Callable[[str], str],
+    field_rid: str,
+) -> Dialog | None:
+    """A media app's "Add to playlist" dialog (VLC, Retro Music), shown while ``route["dialog"]``
+    is ``"add"``: tap a playlist, or type a name and Create (a playlist of that name is reused).
+
+    Args:
+        playlists: the playlists now, as ``(id, name, count text)``.
+        add: puts what is being added into the playlist of that id.
+        create: makes a playlist of that name and returns its id.
+        field_rid: the name field's resource id.
+    """
+    if route.get("dialog") != "add":
+        return None
+
+    def done(playlist_id: str) -> None:
+        add(playlist_id)
+        route["selected"] = []
+        app.set_dialog(None)
+
+    def create_named() -> None:
+        name = str(route.get("new_name", "")).strip()
+        if not name:
+            return
+        same = [pid for pid, other, _ in playlists() if other == name]
+        done(same[0] if same else create(name))
+
+    body: list[Widget] = [ListItem(name, count, on_tap=lambda i=pid: done(i), height=130) for pid, name, count in playlists()]
+    body.append(edit_field(app, route, "new_name", hint="Playlist name", rid=field_rid))
+    buttons = [Button("Cancel", filled=False, on_tap=lambda: app.set_dialog(None)), Button("Create", filled=False, on_tap=create_named)]
+    return Dialog("Add to playlist", buttons, body=body)

@@ -29,7 +29,7 @@ from typing import ClassVar, Final
 
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
-from cerebellum_gym.sim.apps.common import edit_field, field_key
+from cerebellum_gym.sim.apps.common import add_to_playlist_dialog, field_key
 from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Row, Text, Widget
@@ -341,30 +341,20 @@ class RetroMusicApp(App):
         return ScreenSpec(title=title, body=body, actions=actions, bottom=self._tabs("Songs"), dialog=self._add_dialog(route))
 
     def _add_dialog(self, route: Route) -> Dialog | None:
-        if route.get("dialog") != "add":
-            return None
         adding = [dict(song) for song in route.get("adding", [])]
 
-        def done(playlist_id: str) -> None:
+        def add(playlist_id: str) -> None:
             for song in adding:
                 self.add_to_playlist(playlist_id, song)
-            route["selected"] = []
-            self.set_dialog(None)
 
-        def create() -> None:
-            name = str(route.get("new_name", "")).strip()
-            if not name:
-                return
-            same = [p for p in self.playlists() if p.get("playlist_name", "") == name]
-            done(same[0]["_id"] if same else self.create_playlist(name))
-
-        body: list[Widget] = [
-            ListItem(p.get("playlist_name", ""), f"{len(self.entries(p['_id']))} songs", on_tap=lambda i=p["_id"]: done(i), height=130)
-            for p in self.playlists()
-        ]
-        body.append(edit_field(self, route, "new_name", hint="Playlist name", rid=f"{PACKAGE}:id/playlist_name"))
-        buttons = [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)), Button("Create", filled=False, on_tap=create)]
-        return Dialog("Add to playlist", buttons, body=body)
+        return add_to_playlist_dialog(
+            self,
+            route,
+            lambda: [(p["_id"], p.get("playlist_name", ""), f"{len(self.entries(p['_id']))} songs") for p in self.playlists()],
+            add,
+            self.create_playlist,
+            f"{PACKAGE}:id/playlist_name",
+        )
 
     def _playlists_tab(self) -> ScreenSpec:
         body: list[Widget] = [

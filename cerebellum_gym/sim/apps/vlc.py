@@ -27,7 +27,7 @@ from typing import ClassVar, Final
 
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
-from cerebellum_gym.sim.apps.common import edit_field, field_key
+from cerebellum_gym.sim.apps.common import add_to_playlist_dialog, field_key
 from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Row, Text, Widget
@@ -285,29 +285,19 @@ class VlcApp(App):
         self.phone.focus(field_key(self, route, "new_name"))
 
     def _add_dialog(self, route: Route) -> Dialog | None:
-        if route.get("dialog") != "add":
-            return None
         adding = list(route.get("adding", []))
 
-        def done(playlist_id: str) -> None:
+        def add(playlist_id: str) -> None:
             self.add_to_playlist(playlist_id, adding)
-            route["selected"] = []
-            self.set_dialog(None)
 
-        def create() -> None:
-            name = str(route.get("new_name", "")).strip()
-            if not name:
-                return
-            same = [p for p in self.playlists() if p.get("name", "") == name]
-            done(same[0]["_id"] if same else self.create_playlist(name))
-
-        body: list[Widget] = [
-            ListItem(p.get("name", ""), f"{len(self.entries(p['_id']))} videos", on_tap=lambda i=p["_id"]: done(i), height=130)
-            for p in self.playlists()
-        ]
-        body.append(edit_field(self, route, "new_name", hint="Playlist name", rid=f"{PACKAGE}:id/dialog_playlist_name"))
-        buttons = [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)), Button("Create", filled=False, on_tap=create)]
-        return Dialog("Add to playlist", buttons, body=body)
+        return add_to_playlist_dialog(
+            self,
+            route,
+            lambda: [(p["_id"], p.get("name", ""), f"{len(self.entries(p['_id']))} videos") for p in self.playlists()],
+            add,
+            self.create_playlist,
+            f"{PACKAGE}:id/dialog_playlist_name",
+        )
 
     def _playlists_tab(self, route: Route) -> ScreenSpec:
         self.rescan()
