@@ -1,4 +1,4 @@
-"""Fixtures shared by the simulator's tests that go through the real adb server."""
+"""Fixtures shared by the simulator's tests: a private adb server, a root shell on a fresh phone."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from cerebellum_gym.devices.adb import PrivateAdbServer
+from cerebellum_gym.sim.phone import Phone
+from cerebellum_gym.sim.shell import Shell
 
 
 @pytest.fixture(scope="module")
@@ -18,3 +20,11 @@ def adb() -> Iterator[PrivateAdbServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def sh() -> Shell:
+    """The simulator's shell on a fresh phone, as root (AndroidWorld reads app databases as root)."""
+    shell = Shell(Phone())
+    shell.root = True
+    return shell

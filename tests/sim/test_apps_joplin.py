@@ -12,37 +12,14 @@ import dataclasses
 import sqlite3
 
 import pytest
+from screenhelpers import node, tap, texts
 
-from cerebellum_gym.core.tree import UINode
 from cerebellum_gym.sim import databases
 from cerebellum_gym.sim.apps.joplin import FOLDERS_URI, JOPLIN_DB, NOTES_URI, rendered_lines
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.sim.shell import Shell
 
 DB = "/data/data/net.cozic.joplin/databases/joplin.sqlite"
-
-
-@pytest.fixture
-def sh() -> Shell:
-    shell = Shell(Phone())
-    shell.root = True  # AndroidWorld reads app databases as root
-    return shell
-
-
-def texts(phone: Phone) -> list[str]:
-    return [n.text for n in phone.ui_tree().iter() if n.text]
-
-
-def node(phone: Phone, *, text: str | None = None, desc: str | None = None) -> UINode:
-    for n in phone.ui_tree().iter():
-        if (text is not None and n.text == text) or (desc is not None and n.content_desc == desc):
-            return n
-    raise AssertionError(f"nothing shows {text or desc!r}: {texts(phone)}")
-
-
-def tap(phone: Phone, *, text: str | None = None, desc: str | None = None) -> None:
-    left, top, right, bottom = node(phone, text=text, desc=desc).bounds
-    phone.tap((left + right) // 2, (top + bottom) // 2)
 
 
 def listed(phone: Phone) -> list[str]:

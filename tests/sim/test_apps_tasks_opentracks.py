@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from screenhelpers import node, tap, texts
 
-from cerebellum_gym.core.tree import UINode
 from cerebellum_gym.sim import databases, providers
 from cerebellum_gym.sim.apps.opentracks import elapsed, miles, mph
 from cerebellum_gym.sim.apps.tasks_org import due_text
@@ -23,29 +23,6 @@ TASKS_DB = "/data/data/org.tasks/databases/database"
 TRACKS_DB = "/data/data/de.dennisguse.opentracks/databases/database.db"
 DAY = 86_400_000
 OCT15 = 1_697_328_000_000  # October 15 2023 00:00 UTC, the device's today (now 15:34)
-
-
-@pytest.fixture
-def sh() -> Shell:
-    shell = Shell(Phone())
-    shell.root = True  # AndroidWorld reads app databases as root
-    return shell
-
-
-def texts(phone: Phone) -> list[str]:
-    return [n.text for n in phone.ui_tree().iter() if n.text]
-
-
-def node(phone: Phone, *, text: str | None = None, desc: str | None = None) -> UINode:
-    for n in phone.ui_tree().iter():
-        if (text is not None and n.text == text) or (desc is not None and n.content_desc == desc):
-            return n
-    raise AssertionError(f"nothing shows {text or desc!r}: {texts(phone)}")
-
-
-def tap(phone: Phone, *, text: str | None = None, desc: str | None = None) -> None:
-    left, top, right, bottom = node(phone, text=text, desc=desc).bounds
-    phone.tap((left + right) // 2, (top + bottom) // 2)
 
 
 def task(title: str, **values: str) -> dict[str, str]:
