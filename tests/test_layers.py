@@ -62,11 +62,6 @@ ALLOWED_MODULE_CYCLES: list[tuple[set[str], str]] = [
         "(being changed on the aw-db, aw-broccoli, aw-ir and aw-media branches)",
     ),
     (
-        {"cerebellum_gym.sim.shell.android", "cerebellum_gym.sim.shell.androidworld"},
-        "Shell(AndroidWorldCommands, Interpreter): the mixin imports _options back from its host (a command "
-        "table that families register into is the fix; AndroidWorld's commands were being changed)",
-    ),
-    (
         {"cerebellum_gym.devices.androidworld", "cerebellum_gym.devices.androidworld_adb", "cerebellum_gym.devices.androidworld_embedded"},
         "the AndroidWorld trio (a devices/androidworld/ package is the fix; the aw-speed branch owns these files)",
     ),

@@ -3,8 +3,8 @@
 Quoting, ``$VAR``, ``$(...)`` and backtick substitution, field splitting, globbing, ``;`` ``&&``
 ``||`` ``|`` and redirections, and the builtins of the language itself (``echo``, ``cd``,
 ``exit``, ``true``, ...). :class:`Interpreter` evaluates a parsed line over abstract file-system
-hooks; :class:`~cerebellum_gym.sim.shell.android.Shell` fills them with the phone's files and
-adds the Android commands.
+hooks; :class:`~cerebellum_gym.sim.shell.host.ShellHost` fills them with the phone's files and
+binds a table of Android commands (:mod:`~cerebellum_gym.sim.shell.table`).
 
 Substitutions really run, on purpose: a client that forgets to quote typed text gets exactly
 the damage a real shell would do, so the quoting tests of the ADB backend test real behaviour.
@@ -583,6 +583,16 @@ def _joined(parts: list[bytes]) -> bytes:
 # --- the interpreter ---------------------------------------------------------------------------
 
 
+def ok(text: str = "") -> ShellResult:
+    """A command's success printing ``text``."""
+    return ShellResult(text.encode("utf-8", "surrogateescape"))
+
+
+def fail(text: str, code: int = 1) -> ShellResult:
+    """A command's failure: ``text`` on stderr, exit status ``code``."""
+    return ShellResult(b"", text.encode("utf-8", "surrogateescape"), code)
+
+
 class Interpreter(abc.ABC):
     """Evaluates parsed command lines; subclasses supply the file system and more commands.
 
@@ -905,20 +915,12 @@ class Interpreter(abc.ABC):
 
     # --- simple commands ---------------------------------------------------------------------
 
-    @staticmethod
-    def _ok(text: str = "") -> ShellResult:
-        return ShellResult(text.encode("utf-8", "surrogateescape"))
-
-    @staticmethod
-    def _fail(text: str, code: int = 1) -> ShellResult:
-        return ShellResult(b"", text.encode("utf-8", "surrogateescape"), code)
-
     def _echo(self, args: list[str], stdin: bytes) -> ShellResult:
         newline = True
         while args and args[0] in ("-n", "-e", "-E", "-ne", "-en"):
             newline = newline and "n" not in args[0]
             args = args[1:]
-        return self._ok(" ".join(args) + ("\n" if newline else ""))
+        return ok(" ".join(args) + ("\n" if newline else ""))
 
     def _exit(self, args: list[str], stdin: bytes) -> ShellResult:
         raise _Exit(int(args[0]) & 0xFF if args and args[0].isdigit() else self.status)
@@ -928,17 +930,17 @@ class Interpreter(abc.ABC):
         (its ``cd`` and ``exit`` stay inside it)."""
         if args[:1] == ["-c"]:
             if len(args) < 2:
-                return self._fail(f"{SH}: -c: option requires an argument\n", 2)
+                return fail(f"{SH}: -c: option requires an argument\n", 2)
             script, child_stdin = args[1], stdin
         elif args:
             data = self.read(args[0])
             if data is None:
-                return self._fail(f"{SH}: {args[0]}: No such file or directory\n", 127)
+                return fail(f"{SH}: {args[0]}: No such file or directory\n", 127)
             script, child_stdin = data.decode("utf-8", "surrogateescape"), stdin
         else:
             script, child_stdin = stdin.decode("utf-8", "surrogateescape"), b""
         if self._depth >= _MAX_SUBST_DEPTH:
-            return self._fail(f"{SH}: shells nested too deeply\n", 2)
+            return fail(f"{SH}: shells nested too deeply\n", 2)
         saved = self.cwd, self.status, dict(self.env)
         self._depth += 1
         try:
@@ -950,6 +952,6 @@ class Interpreter(abc.ABC):
     def _cd(self, args: list[str], stdin: bytes) -> ShellResult:
         target = self.path(args[0] if args else "/")
         if not self.is_dir(target):
-            return self._fail(f"{SH}: cd: {target}: No such file or directory\n", 2)
+            return fail(f"{SH}: cd: {target}: No such file or directory\n", 2)
         self.cwd = target
         return ShellResult()
