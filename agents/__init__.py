@@ -7,8 +7,9 @@
 
 from __future__ import annotations
 
-from cerebellum_gym.agents.base import Agent, FunctionAgent, Observation, OracleSource, load_agent
+from cerebellum_gym.agents.base import Agent, FunctionAgent, Observation, OracleSource
 from cerebellum_gym.agents.oracle_agent import OracleAgent
 from cerebellum_gym.agents.random_agent import RandomAgent
+from cerebellum_gym.agents.registry import load_agent
 
 __all__ = ["Agent", "FunctionAgent", "Observation", "OracleAgent", "OracleSource", "RandomAgent", "load_agent"]

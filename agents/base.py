@@ -5,7 +5,8 @@ An agent turns observations into action strings. It may act on one observation o
 run one forward pass for the whole batch.
 
 Any callable ``observation -> action string`` is an agent (wrap it in :class:`FunctionAgent`, or
-let :func:`load_agent` do it), and so is ``module:object`` on the command line.
+let :func:`~cerebellum_gym.agents.registry.load_agent` do it), and so is ``module:object`` on
+the command line.
 
 ``act_batch`` takes the batch as a list of observations or as a vector env's batched dict
 (what ``envs.reset`` and ``envs.step`` return), so a rollout is three lines::
@@ -27,12 +28,8 @@ Example:
 from __future__ import annotations
 
 import abc
-import contextlib
 import functools
-import importlib
-import os
-import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 from cerebellum_gym.core.spaces import split_observations
@@ -111,81 +108,3 @@ class FunctionAgent(Agent):
 
     def act(self, observation: Observation) -> str:
         return self.policy(observation)
-
-
-def load_agent(spec: str | Agent | Policy, **options: Any) -> Agent:
-    """An agent from a spec: ``random``, ``oracle``, ``sb3:PATH``, ``qwen:BASE[,ADAPTER][?OPTIONS]``
-    (the reference agent; a model id or folder, an optional LoRA adapter, and options such as
-    ``device=cuda&dtype=bfloat16&attn=sdpa``), ``module:object``, an :class:`Agent`, or a callable.
-
-    ``module:object`` may name an :class:`Agent` instance, an :class:`Agent` subclass (built with
-    ``options``), a factory returning an agent or callable, or a plain policy callable.
-
-    Raises:
-        ValueError: the spec names nothing usable.
-    """
-    if isinstance(spec, Agent):
-        return spec
-    if callable(spec) and not isinstance(spec, str):
-        return FunctionAgent(spec)
-    if spec == "random":
-        from cerebellum_gym.agents.random_agent import RandomAgent
-
-        return RandomAgent(**options)
-    if spec == "oracle":
-        from cerebellum_gym.agents.oracle_agent import OracleAgent
-
-        return OracleAgent()
-    if spec.startswith("qwen:"):
-        with _needs_extra("agents", spec):
-            from cerebellum_gym.agents.qwen_agent import QwenActionAgent, parse_qwen_spec
-
-            base, adapter, spec_options = parse_qwen_spec(spec[5:])
-            return QwenActionAgent.from_pretrained(base, adapter, **{**spec_options, **options})
-    if spec.startswith("sb3:"):
-        with _needs_extra("sb3", spec):
-            from cerebellum_gym.agents.sb3_agent import SB3Agent
-
-            return SB3Agent.load(spec[4:], **options)
-    module_name, sep, attr = spec.partition(":")
-    if not sep or not module_name or not attr:
-        raise ValueError(f"unknown agent {spec!r}: use random, oracle, sb3:PATH, qwen:BASE[,ADAPTER] or module:object")
-    try:
-        target: Any = _import_from_cwd(module_name)
-    except ImportError as exc:
-        raise ValueError(f"cannot import {module_name!r} for agent {spec!r}: {exc}") from exc
-    for part in attr.split("."):
-        try:
-            target = getattr(target, part)
-        except AttributeError:
-            raise ValueError(f"{module_name!r} has no attribute {attr!r}") from None
-    if isinstance(target, Agent):
-        return target
-    if isinstance(target, type) and issubclass(target, Agent):
-        return target(**options)
-    if callable(target):
-        if options:
-            target = target(**options)
-            if isinstance(target, Agent):
-                return target
-        return FunctionAgent(target, name=attr)
-    raise ValueError(f"{spec!r} is neither an Agent nor a callable")
-
-
-def _import_from_cwd(module_name: str) -> Any:
-    """Import ``module_name`` the way ``python -m`` would: the current folder comes first, so
-    ``--agent my_policy:SettingsFirst`` finds ``./my_policy.py`` from an installed command (and
-    the module's own later imports of its neighbours work too)."""
-    cwd = os.getcwd()
-    if cwd not in sys.path and "" not in sys.path:
-        sys.path.insert(0, cwd)
-    return importlib.import_module(module_name)
-
-
-@contextlib.contextmanager
-def _needs_extra(extra: str, spec: str) -> Iterator[None]:
-    """Turn a missing optional dependency into a message naming the extra that brings it."""
-    try:
-        yield
-    except ImportError as exc:
-        raise ValueError(f"agent {spec!r} needs the {extra!r} extra ({exc}): pip install 'cerebellum-gym[{extra}]'") from exc

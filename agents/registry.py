@@ -1,0 +1,104 @@
+"""Agents by spec: :func:`load_agent` turns ``random``, ``oracle``, ``sb3:PATH``,
+``qwen:BASE[,ADAPTER]``, ``module:object``, an :class:`~cerebellum_gym.agents.base.Agent` or a
+callable into an agent.
+
+Kept apart from :mod:`~cerebellum_gym.agents.base` (the interface every agent imports) so the
+dependency runs one way: this module imports the agents, the agents import the interface. The
+built-in agents are imported only when named, so their extras (torch, stable-baselines3) are
+needed only by those who use them.
+
+Example:
+    >>> load_agent("random").name
+    'random'
+    >>> load_agent(lambda obs: "W").act({})
+    'W'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from cerebellum_gym.agents.base import Agent, FunctionAgent, Policy
+
+
+def load_agent(spec: str | Agent | Policy, **options: Any) -> Agent:
+    """An agent from a spec: ``random``, ``oracle``, ``sb3:PATH``, ``qwen:BASE[,ADAPTER][?OPTIONS]``
+    (the reference agent; a model id or folder, an optional LoRA adapter, and options such as
+    ``device=cuda&dtype=bfloat16&attn=sdpa``), ``module:object``, an :class:`Agent`, or a callable.
+
+    ``module:object`` may name an :class:`Agent` instance, an :class:`Agent` subclass (built with
+    ``options``), a factory returning an agent or callable, or a plain policy callable.
+
+    Raises:
+        ValueError: the spec names nothing usable.
+    """
+    if isinstance(spec, Agent):
+        return spec
+    if callable(spec) and not isinstance(spec, str):
+        return FunctionAgent(spec)
+    if spec == "random":
+        from cerebellum_gym.agents.random_agent import RandomAgent
+
+        return RandomAgent(**options)
+    if spec == "oracle":
+        from cerebellum_gym.agents.oracle_agent import OracleAgent
+
+        return OracleAgent()
+    if spec.startswith("qwen:"):
+        with _needs_extra("agents", spec):
+            from cerebellum_gym.agents.qwen_agent import QwenActionAgent, parse_qwen_spec
+
+            base, adapter, spec_options = parse_qwen_spec(spec[5:])
+            return QwenActionAgent.from_pretrained(base, adapter, **{**spec_options, **options})
+    if spec.startswith("sb3:"):
+        with _needs_extra("sb3", spec):
+            from cerebellum_gym.agents.sb3_agent import SB3Agent
+
+            return SB3Agent.load(spec[4:], **options)
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        raise ValueError(f"unknown agent {spec!r}: use random, oracle, sb3:PATH, qwen:BASE[,ADAPTER] or module:object")
+    try:
+        target: Any = _import_from_cwd(module_name)
+    except ImportError as exc:
+        raise ValueError(f"cannot import {module_name!r} for agent {spec!r}: {exc}") from exc
+    for part in attr.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise ValueError(f"{module_name!r} has no attribute {attr!r}") from None
+    if isinstance(target, Agent):
+        return target
+    if isinstance(target, type) and issubclass(target, Agent):
+        return target(**options)
+    if callable(target):
+        if options:
+            target = target(**options)
+            if isinstance(target, Agent):
+                return target
+        return FunctionAgent(target, name=attr)
+    raise ValueError(f"{spec!r} is neither an Agent nor a callable")
+
+
+def _import_from_cwd(module_name: str) -> Any:
+    """Import ``module_name`` the way ``python -m`` would: the current folder comes first, so
+    ``--agent my_policy:SettingsFirst`` finds ``./my_policy.py`` from an installed command (and
+    the module's own later imports of its neighbours work too)."""
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
+    return importlib.import_module(module_name)
+
+
+@contextlib.contextmanager
+def _needs_extra(extra: str, spec: str) -> Iterator[None]:
+    """Turn a missing optional dependency into a message naming the extra that brings it."""
+    try:
+        yield
+    except ImportError as exc:
+        raise ValueError(f"agent {spec!r} needs the {extra!r} extra ({exc}): pip install 'cerebellum-gym[{extra}]'") from exc
