@@ -46,7 +46,7 @@ def test_a_later_family_replaces_an_earlier_command() -> None:
     second.command("x", replaces=True)(_say(b"b"))
     table = CommandTable.combine("all", first, second)
     assert table["x"] == Command("x", table["x"].run, "second", True)
-    assert table.bind(None)["x"]([], b"").stdout == b"b"
+    assert table.bind(object())["x"]([], b"").stdout == b"b"
 
 
 def test_the_shell_runs_the_combined_table_and_the_language_builtins() -> None:

@@ -18,13 +18,13 @@ Example:
     ... def shout(session: object, args: list[str], stdin: bytes) -> ShellResult:
     ...     return ShellResult(hello(session, args, stdin).stdout.upper())
     >>> table = CommandTable.combine("shell", base, loud)
-    >>> table["hello"].family, table.bind(None)["hello"](["you"], b"").stdout
+    >>> table["hello"].family, table.bind(object())["hello"](["you"], b"").stdout
     ('loud', b'HELLO YOU\\n')
 """
 
 from __future__ import annotations
 
-import functools
+import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Generic, TypeVar
@@ -103,7 +103,9 @@ class CommandTable(Generic[S]):
 
     def bind(self, session: S) -> dict[str, BoundHandler]:
         """``name -> handler(args, stdin)`` for one session (what :attr:`Interpreter.commands` holds)."""
-        return {name: functools.partial(command.run, session) for name, command in self._commands.items()}
+        # Bound methods of the session, as the handlers were when they were the shell's methods
+        # (cheaper to make than partials: a session is made per ADB connection).
+        return {name: types.MethodType(command.run, session) for name, command in self._commands.items()}
 
     def __getitem__(self, name: str) -> Command[S]:
         return self._commands[name]
