@@ -85,12 +85,40 @@ import sqlite3
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from cerebellum_gym.devices.base import Row
 
-if TYPE_CHECKING:
-    from cerebellum_gym.sim.phone import Phone
+
+# What the databases need of the phone, as protocols: the phone and its apps call this module, and
+# it needs no import of them back (``sim.phone.Phone`` and ``sim.phone.PhoneState`` fit these).
+class _InstalledApp(Protocol):
+    def initial_data(self) -> dict[str, Any]: ...
+
+
+class _PhoneState(Protocol):
+    content: dict[str, list[Row]]
+    files: dict[str, bytes]
+    mtimes: dict[str, float]
+    dirs: set[str]
+    app_data: dict[str, dict[str, Any]]
+    clock: float
+    next_id: int
+
+
+class HostPhone(Protocol):
+    """The phone whose files hold the databases (:class:`cerebellum_gym.sim.phone.Phone`)."""
+
+    @property
+    def apps(self) -> Mapping[str, _InstalledApp]: ...
+
+    @property
+    def state(self) -> _PhoneState: ...
+
+    def invalidate(self) -> None: ...
+
+    def new_id(self) -> int: ...
+
 
 #: Where installed apps keep their private data.
 DATA_ROOT: Final = "/data/data"
@@ -672,7 +700,7 @@ OPENTRACKS_DB: Final = declare(
 # --- presence ------------------------------------------------------------------------------------
 
 
-def _flags(phone: Phone, db: AppDatabase) -> dict[str, Any]:
+def _flags(phone: HostPhone, db: AppDatabase) -> dict[str, Any]:
     """The database's state kept with its owner's data (so snapshots and ``pm clear`` cover it)."""
     store = phone.state.app_data
     owner = store.get(db.package)
@@ -684,11 +712,11 @@ def _flags(phone: Phone, db: AppDatabase) -> dict[str, Any]:
     return flags
 
 
-def _installed(phone: Phone, db: AppDatabase) -> bool:
+def _installed(phone: HostPhone, db: AppDatabase) -> bool:
     return not db.launched_by_app or db.package in phone.apps
 
 
-def present(phone: Phone, db: AppDatabase) -> bool:
+def present(phone: HostPhone, db: AppDatabase) -> bool:
     """Whether the database file exists: its app is installed and has not lost it (``pm clear``,
     ``rm``) since it last ran. A phone starts as AndroidWorld's set-up leaves it: every app has
     run once, so every database exists."""
@@ -700,12 +728,12 @@ def present(phone: Phone, db: AppDatabase) -> bool:
     return bool(owner.get("databases", {}).get(db.name, {}).get("present", True))
 
 
-def _exists(phone: Phone, db: AppDatabase) -> bool:
+def _exists(phone: HostPhone, db: AppDatabase) -> bool:
     """Whether there is a file at the database's path (a database, or bytes written there)."""
     return db.path in phone.state.files or present(phone, db)
 
 
-def _forget(phone: Phone, db: AppDatabase) -> None:
+def _forget(phone: HostPhone, db: AppDatabase) -> None:
     """The database and the app's rows in it go (``rm``, ``pm clear``)."""
     for provider in db.providers:
         phone.state.content[provider] = []
@@ -715,7 +743,7 @@ def _forget(phone: Phone, db: AppDatabase) -> None:
     phone.state.files.pop(db.path, None)
 
 
-def app_data_cleared(phone: Phone, package: str) -> None:
+def app_data_cleared(phone: HostPhone, package: str) -> None:
     """``pm clear``: the app's databases go with its data (and their rows with them)."""
     for db in DATABASES.values():
         if db.package == package:
@@ -728,7 +756,7 @@ def app_data_cleared(phone: Phone, package: str) -> None:
         phone.state.mtimes.pop(path, None)
 
 
-def app_launched(phone: Phone, package: str) -> None:
+def app_launched(phone: HostPhone, package: str) -> None:
     """An app that starts creates its missing databases (empty), as Room does on first open."""
     for db in DATABASES.values():
         if db.package == package and db.launched_by_app and not present(phone, db):
@@ -744,7 +772,7 @@ def owns(path: str) -> bool:
     return path in DATABASES
 
 
-def listing(phone: Phone, directory: str) -> list[str]:
+def listing(phone: HostPhone, directory: str) -> list[str]:
     """What the databases put in ``directory``: the files present there, the folders on the way
     to them, and under ``/data/data`` the installed packages."""
     directory = directory.rstrip("/") or "/"
@@ -760,7 +788,7 @@ def listing(phone: Phone, directory: str) -> list[str]:
     return sorted(names)
 
 
-def is_dir(phone: Phone, directory: str) -> bool:
+def is_dir(phone: HostPhone, directory: str) -> bool:
     """Whether ``directory`` exists as a folder because of the databases or installed packages."""
     directory = directory.rstrip("/")
     if directory == DATA_ROOT:
@@ -772,7 +800,7 @@ def is_dir(phone: Phone, directory: str) -> bool:
     return any(db.path.startswith(prefix) and _exists(phone, db) for db in DATABASES.values())
 
 
-def mtime(phone: Phone, path: str) -> float | None:
+def mtime(phone: HostPhone, path: str) -> float | None:
     """When the database last changed (the app's last write, or its last push)."""
     return phone.state.mtimes.get(path)
 
@@ -780,7 +808,7 @@ def mtime(phone: Phone, path: str) -> float | None:
 # --- images ------------------------------------------------------------------------------------------
 
 
-def _content(phone: Phone, db: AppDatabase) -> dict[str, list[Row]]:
+def _content(phone: HostPhone, db: AppDatabase) -> dict[str, list[Row]]:
     return {provider: phone.state.content.setdefault(provider, []) for provider in db.providers}
 
 
@@ -798,7 +826,7 @@ class _Cache:
 _CACHES: weakref.WeakKeyDictionary[Any, _Cache] = weakref.WeakKeyDictionary()
 
 
-def _cache(phone: Phone) -> _Cache:
+def _cache(phone: HostPhone) -> _Cache:
     cache = _CACHES.get(phone)
     if cache is None:
         cache = _CACHES[phone] = _Cache()
@@ -904,7 +932,7 @@ def build(db: AppDatabase, content: Mapping[str, list[Row]], base: str | None = 
         con.close()
 
 
-def read(phone: Phone, path: str) -> bytes | None:
+def read(phone: HostPhone, path: str) -> bytes | None:
     """The file at declared path ``path``: the image of its rows (cached), the bytes last
     written there if they were not a database, or ``None`` when the database does not exist."""
     db = DATABASES[path]
@@ -968,7 +996,7 @@ def parse(db: AppDatabase, image: bytes) -> dict[str, list[Row]] | None:
     return None if parsed is None else parsed[0]
 
 
-def write(phone: Phone, path: str, data: bytes) -> None:
+def write(phone: HostPhone, path: str, data: bytes) -> None:
     """A new file at declared path ``path`` (a push, a ``sqlite3`` write): its rows become the app's.
 
     Bytes that are not a database with every bound table are kept as the file's content (reads
@@ -1002,7 +1030,7 @@ def write(phone: Phone, path: str, data: bytes) -> None:
     phone.invalidate()
 
 
-def remove(phone: Phone, path: str) -> None:
+def remove(phone: HostPhone, path: str) -> None:
     """``rm`` of a declared database: the file goes, and the app's rows with it (the app makes
     a new, empty database on its next start)."""
     db = DATABASES[path]
