@@ -83,9 +83,6 @@ class Row:
 #: What the simulator lacks for each AndroidWorld task it does not mirror (the doc test holds
 #: the keys to exactly those tasks); "unrealistic": judged out of reach without an emulator.
 NOT_MIRRORED = {
-    "ContactsNewContactDraft": (
-        "unrealistic: AndroidWorld's judge reads the accessibility forest, which the uiautomator path never gives it"
-    ),
     "MarkorTranscribeVideo": "unrealistic: needs real video decoding in the simulator (VLC playing the pushed video)",
     "OsmAndTrack": "unrealistic: plans a route on a real map",
 }

@@ -40,6 +40,7 @@ import numpy as np
 from cerebellum_gym.devices.adb.client import Deadline, Link
 from cerebellum_gym.devices.androidworld import guarded, import_android_world
 from cerebellum_gym.devices.androidworld_clock import SimulatedTime
+from cerebellum_gym.devices.androidworld_forest import make_controller
 from cerebellum_gym.errors import CerebellumError
 
 try:  # android_env comes with AndroidWorld; the module is imported only when it is wanted
@@ -431,7 +432,8 @@ def load_adb_env(
         screencap_format=screencap_format,
     )
     with guarded(f"setting up AndroidWorld on {serial}"), contextlib.nullcontext() if clock is None else clock.scope():
-        controller = controller_mod.AndroidWorldController(shim, a11y_method=controller_mod.A11yMethod.UIAUTOMATOR)
+        # The UI through uiautomator; on the served simulator, its forwarder's forest too.
+        controller = make_controller(controller_mod, shim)
         env = interface.AsyncAndroidEnv(controller)
         launcher.setup_env(env, emulator_setup=False, freeze_datetime=freeze_datetime)
     return env

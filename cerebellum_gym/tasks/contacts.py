@@ -11,6 +11,7 @@ from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device
 from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
+from cerebellum_gym.tasks.common import fuzzy_match
 from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
@@ -173,3 +174,90 @@ class ContactsLookupNumber(Task):
 
     def oracle(self) -> Oracle:
         return LookupOracle(self.params["name"])
+
+
+#: AndroidWorld's draws for ``ContactsNewContactDraft`` (``generate_random_params``).
+DRAFT_FIRST_NAMES = ("Alice", "Bob", "Charlie", "David", "Eva", "Frank", "Grace", "Hannah", "Ivan", "Jack")
+DRAFT_LAST_NAMES = ("Johnson", "Smith", "Brown", "Taylor", "Adams", "Wilson", "Lee", "White", "Harris", "Clark")
+DRAFT_PHONE_LABELS = ("Home", "Work")  # never "Mobile": the form's default, it shows before any choice
+
+
+class DraftOracle(AddContactOracle):
+    """Fill the new-contact form, choose the number's label, and stop without saving."""
+
+    def __init__(self, first: str, last: str, number: str, label: str) -> None:
+        super().__init__(first, last, number)
+        self.label = label
+
+    def act(self, screen: LabelledScreen) -> str:
+        step = self.open_app(screen, CONTACTS_PACKAGE, "Contacts")
+        if step is not None:
+            return step
+        if screen.root.find(resource_id="android:id/alertTitle", text="Label") is not None:  # the label menu
+            choice = label_for(screen, text=self.label)
+            return self.tap(choice) if choice else self.scroll_search(screen)
+        if screen.root.find(text="Create contact") is None:
+            create = label_for(screen, desc="Create contact")
+            return self.tap(create) if create is not None else "B"
+        for name in ("first", "last", "phone"):
+            hit = find(screen, by_id(f":id/{name}"))
+            if hit is not None and hit[1].text == self.hints[name]:  # still empty: shows its hint
+                return self.type_into(screen, hit[1], hit[0], self.values[name])
+        spinner = find(screen, by_id(":id/phone_type"))
+        if spinner is None:
+            return self.scroll_search(screen)
+        if spinner[1].text != self.label:
+            return self.tap(spinner[0])
+        return "F"
+
+
+@register_task
+class ContactsNewContactDraft(Task):
+    name = "ContactsNewContactDraft"
+    mirrors = "ContactsNewContactDraft"
+    app: ClassVar[str] = "Contacts"
+    family: ClassVar[str] = "contacts"
+    complexity: ClassVar[float] = 1.2
+    template = (
+        "Go to the new contact screen and enter the following details: First Name: {first}, Last Name: {last},"
+        " Phone: {phone}, Phone Label: {phone_label}. Do NOT hit save."
+    )
+    judge = (
+        "The screen shows the new-contact form with the first and last name (fuzzy), the phone (digits) and"
+        " the number's label, as AndroidWorld reads its accessibility forest; what is saved is not read."
+    )
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        phone = f"{rng.integers(100, 1000)}-{rng.integers(100, 1000)}-{rng.integers(1000, 10000)}"
+        return {
+            "first": str(rng.choice(DRAFT_FIRST_NAMES)),
+            "last": str(rng.choice(DRAFT_LAST_NAMES)),
+            "phone": phone,
+            "phone_label": str(rng.choice(DRAFT_PHONE_LABELS)),
+        }
+
+    def initialize(self, device: Device) -> None:
+        device.content_delete(CONTACTS_URI)  # nothing to find or open: the form starts empty
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        nodes = list(device.ui_tree().iter())
+        if not any(n.text == "Create contact" for n in nodes):
+            return 0.0  # not the form (a saved contact's page shows the same texts)
+        texts = {n.resource_id.rpartition("/")[2]: n.text for n in nodes if n.resource_id}
+        p = self.params
+        label = p["phone_label"]
+        filled = (
+            fuzzy_match(texts.get("first", ""), p["first"])
+            and fuzzy_match(texts.get("last", ""), p["last"])
+            and digits(texts.get("phone", "")) == digits(p["phone"])
+        )
+        labelled = any(n.text == label and n.content_desc == f"{label} Phone" for n in nodes)
+        return 1.0 if filled and labelled else 0.0
+
+    def text_candidates(self) -> list[str]:
+        return [self.params["first"], self.params["last"], self.params["phone"]]
+
+    def oracle(self) -> Oracle:
+        p = self.params
+        return DraftOracle(p["first"], p["last"], p["phone"], p["phone_label"])

@@ -26,6 +26,7 @@ Case = Callable[[Phone, Task], "str | None"]  # mutate the phone; return the F a
 CLOCK = "com.google.android.deskclock"
 SMS = "content://sms"
 SMS_PKG = "com.simplemobiletools.smsmessenger"
+CONTACTS_PKG = "com.google.android.contacts"
 CONTACTS = "content://com.android.contacts/data/phones"
 CAL = "content://com.simplemobiletools.calendar.pro/events"
 EXP = "content://com.arduia.expense/expenses"
@@ -59,6 +60,19 @@ def sms_sent(phone: Phone, number: str, body: str, minutes_ago: float = 0.1, fro
     )
     if front:
         phone.start_app(SMS_PKG)
+
+
+def contact_draft(device: Phone, task: Task, /, *, save: bool = False, **changes: str) -> None:
+    """The new-contact form filled in through the app with the task's details and ``changes``
+    (``label``: the number's label), saved with ``save``."""
+    p = task.params
+    device.start_app(CONTACTS_PKG)
+    app = device.app(CONTACTS_PKG)
+    values = {"first": p["first"], "last": p["last"], "phone": p["phone"], "label": p["phone_label"], **changes}
+    app.push("create", **values)
+    if save:
+        app._save(app.route)  # what the Save button does
+    device.invalidate()
 
 
 def event_row(task: Task, **changes: Any) -> dict[str, str]:
@@ -212,6 +226,13 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
                 },
             ),
         ),
+    ],
+    "ContactsNewContactDraft": [
+        ("label left at Mobile", lambda p, t: contact_draft(p, t, label="Mobile")),
+        ("the other label", lambda p, t: contact_draft(p, t, label="Work" if t.params["phone_label"] == "Home" else "Home")),
+        ("a digit off", lambda p, t: contact_draft(p, t, phone=t.params["phone"][:-1] + ("1" if t.params["phone"][-1] != "1" else "2"))),
+        ("first and last swapped", lambda p, t: contact_draft(p, t, first=t.params["last"], last=t.params["first"])),
+        ("saved, so the form is gone", lambda p, t: contact_draft(p, t, save=True)),
     ],
     "ContactsLookupNumber": [
         (

@@ -1,4 +1,4 @@
-"""Contacts: a list, search, create (name and phone) and a contact's page.
+"""Contacts: a list, search, create (name, phone and the phone's label) and a contact's page.
 
 Contacts live in the phone's contacts provider (``content://com.android.contacts/data/phones``,
 columns ``display_name`` and ``number``), where a judge reads them on a real device too.
@@ -6,18 +6,57 @@ columns ``display_name`` and ``number``), where a judge reads them on a real dev
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Hashable
+from typing import ClassVar, Final
 
+from PIL import ImageDraw
+
+from cerebellum_gym.core.tree import Bounds, UINode
+from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.providers import CONTACTS_URI
+from cerebellum_gym.sim.render import font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import Button, IconButton, ListItem, Text, TextField, Widget
+from cerebellum_gym.sim.widgets import BODY_SIZE, PAD, Button, Dialog, IconButton, ListItem, Text, TextField, Widget
 
 _AVATAR_COLORS = ((26, 115, 232), (217, 48, 37), (24, 128, 56), (227, 116, 0), (161, 66, 244), (0, 137, 123))
 
 
+#: The phone number labels the editor offers (``ContactsContract.CommonDataKinds.Phone`` types,
+#: as the app names them), in its menu's order; a new number is a mobile one.
+PHONE_LABELS: Final = ("Mobile", "Work", "Home", "Main", "Work Fax", "Home Fax", "Pager", "Other")
+
+
 def avatar_color(name: str) -> tuple[int, int, int]:
     return _AVATAR_COLORS[sum(map(ord, name)) % len(_AVATAR_COLORS)]
+
+
+class LabelSpinner(Widget):
+    """The phone number's label under the number (a ``Spinner`` showing the chosen label, named
+    "<label> Phone" for accessibility, as the editor's type spinner is)."""
+
+    class_name = "android.widget.Spinner"
+    default_height = 147
+
+    def __init__(self, label: str, **kwargs: object) -> None:
+        super().__init__(text=label, desc=f"{label} Phone", **kwargs)  # type: ignore[arg-type]
+
+    def render_key(self) -> Hashable:
+        return (self.text,)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        pad = round(PAD * scale)
+        size = round(BODY_SIZE * scale)
+        shown = text_fit(draw, self.text, size, width // 2)
+        draw.text((pad, (height - size) / 2), shown, font=font(size), fill=render.TEXT)
+        x = pad + draw.textlength(shown, font=font(size)) + pad // 2
+        tip, half = round(height / 2 + 10 * scale), round(14 * scale)
+        draw.polygon([(x, tip - half), (x + 2 * half, tip - half), (x + half, tip)], fill=render.TEXT_SECONDARY)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.focusable = True
+        return node
 
 
 class ContactsApp(App):
@@ -59,7 +98,7 @@ class ContactsApp(App):
                 "+",
                 color=(255, 255, 255),
                 round_fill=(26, 115, 232),
-                on_tap=lambda: self.push("create", first="", last="", phone=""),
+                on_tap=lambda: self.push("create", first="", last="", phone="", label=PHONE_LABELS[0]),
             ),
         )
 
@@ -95,13 +134,30 @@ class ContactsApp(App):
                 key, route[name], hint=hint, on_change=self.field_setter(route, name), focused=focus == key, rid=f"{self.package}:id/{name}"
             )
 
-        body: list[Widget] = [field("first", "First name"), field("last", "Last name"), field("phone", "Phone")]
+        label = route.get("label", PHONE_LABELS[0])
+        body: list[Widget] = [
+            field("first", "First name"),
+            field("last", "Last name"),
+            field("phone", "Phone"),
+            LabelSpinner(label, on_tap=lambda: self.set_dialog("label"), rid=f"{self.package}:id/phone_type"),
+        ]
+        dialog = None
+        if route.get("dialog") == "label":
+            choices = [
+                ListItem(name, on_tap=lambda name=name: self._set_label(route, name), selected=name == label) for name in PHONE_LABELS
+            ]
+            dialog = Dialog("Label", [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))], body=choices)
         return ScreenSpec(
             title="Create contact",
             up=self.pop,
             actions=[Button("Save", filled=True, on_tap=lambda: self._save(route))],
             body=body,
+            dialog=dialog,
         )
+
+    def _set_label(self, route: Route, label: str) -> None:
+        route["label"] = label
+        self.set_dialog(None)
 
     def _save(self, route: Route) -> None:
         name = " ".join(part for part in (route["first"].strip(), route["last"].strip()) if part)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
+from cerebellum_gym.sim.a11y import A11Y
 from cerebellum_gym.sim.shell import framework
 from cerebellum_gym.sim.shell.androidworld import ANDROIDWORLD
 from cerebellum_gym.sim.shell.host import DEFAULT_SDK, ShellHost
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from cerebellum_gym.sim.phone import Phone
 
 #: Every command the served shell runs besides the language's builtins.
-COMMANDS: Final = CommandTable.combine("android", TOYBOX, *framework.FAMILIES, ANDROIDWORLD)
+COMMANDS: Final = CommandTable.combine("android", TOYBOX, *framework.FAMILIES, ANDROIDWORLD, A11Y)
 
 
 class Shell(ShellHost):
