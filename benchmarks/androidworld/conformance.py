@@ -84,7 +84,6 @@ class Row:
 #: the keys to exactly those tasks); "unrealistic": judged out of reach without an emulator.
 NOT_MIRRORED = {
     "MarkorTranscribeVideo": "unrealistic: needs real video decoding in the simulator (VLC playing the pushed video)",
-    "OsmAndTrack": "unrealistic: plans a route on a real map",
 }
 
 

@@ -1,15 +1,14 @@
 """OsmAnd tasks: a favourite or a map marker for one of the places of the offline map AndroidWorld
 installs (or for its coordinates), judged as AndroidWorld judges them: the favourites GPX file
-(a point named with the location or within 0.001° of it) and the ``map_markers`` rows (within
-0.001°), read through the device's files and content URIs.
-
-AndroidWorld's third OsmAnd task, ``OsmAndTrack``, is left out: it plans a route over the real
-road network and saves it as a track, which a schematic map cannot do faithfully.
+(a point named with the location or within 0.001° of it), the ``map_markers`` rows (within
+0.001°) and the saved tracks (some track's points pass within 0.001° of every waypoint, in
+order), read through the device's files and content URIs.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 import xml.etree.ElementTree as ET
 from typing import Any, ClassVar
 
@@ -25,6 +24,9 @@ from cerebellum_gym.tasks.registry import register_task
 OSMAND_PACKAGE = "net.osmand"
 FAVORITES_PATH = "/sdcard/Android/data/net.osmand/files/favorites/favorites.gpx"
 MARKERS_URI = "content://net.osmand/map_markers"
+TRACKS_DIR = "/sdcard/Android/data/net.osmand/files/tracks"
+#: A track file larger than this is not read (a bound on the judge's work).
+MAX_TRACK_BYTES = 8 * 2**20
 GPX = "{http://www.topografix.com/GPX/1/1}"
 #: AndroidWorld's ``_PRELOADED_MAP_LOCATIONS``.
 LOCATIONS: dict[str, tuple[float, float]] = {
@@ -180,3 +182,131 @@ class OsmAndMarker(_OsmAndTask):
 
     def oracle(self) -> Oracle:
         return PlaceOracle(self.params["location"], "Marker")
+
+
+def track_points(data: bytes) -> list[tuple[float, float]]:
+    """AndroidWorld's ``_track_points``: every ``trk/trkseg/trkpt`` of a GPX file, in order
+    (none for a file that is not GPX, or too large to read)."""
+    if len(data) > MAX_TRACK_BYTES or b"<!DOCTYPE" in data or b"<!ENTITY" in data:
+        return []
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError:
+        return []
+    points = []
+    for point in root.findall(f"{GPX}trk/{GPX}trkseg/{GPX}trkpt"):
+        try:
+            points.append((float(point.get("lat", "")), float(point.get("lon", ""))))
+        except ValueError:
+            continue
+    return points
+
+
+def track_matches(points: list[tuple[float, float]], targets: list[tuple[float, float]]) -> bool:
+    """AndroidWorld's ``_track_matches``: the targets are met in order along the points (each
+    within 0.001° in both coordinates; any points between them)."""
+    remaining = iter(targets)
+    target = next(remaining, None)
+    for point in points:
+        if target is not None and all(abs(a - b) < DELTA for a, b in zip(point, target, strict=True)):
+            target = next(remaining, None)
+            if target is None:
+                return True
+    return target is None
+
+
+def ascii_fold(text: str) -> str:
+    """``text`` without its accents ("Schönberg" -> "Schonberg")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+class TrackOracle(ScriptedOracle):
+    """Plan a route: search the first waypoint and take Plan route on its panel, then per further
+    waypoint Add point, search it and take the place; then Save, and Save in the name dialog
+    (the default name)."""
+
+    def __init__(self, waypoints: list[str]) -> None:
+        super().__init__()
+        # The search shows a place by its name alone ("Balzers, Liechtenstein" -> "Balzers").
+        self.names = [w.split(",")[0].strip() for w in waypoints]
+        # Typed without accents (adb's input text types ASCII only); the search ignores them.
+        self.waypoints = [ascii_fold(w) for w in waypoints]
+        self.saved = False
+
+    def act(self, screen: LabelledScreen) -> str:
+        if self.saved:
+            return "F"
+        step = self.open_app(screen, OSMAND_PACKAGE, "OsmAnd")
+        if step is not None:
+            return step
+        if screen.root.find(resource_id="android:id/alertTitle", text="Save as new track") is not None:
+            self.saved = True
+            return self.tap(label_for(screen, text="Save") or "")
+        field = find(screen, lambda n: n.resource_id.endswith(":id/searchEditText"))
+        if field is not None:
+            wanted = self.waypoints[self._added]
+            if field[1].text != wanted:
+                return self.type_into(screen, field[1], field[0], wanted)
+            result = label_for(screen, text=self.names[self._added])
+            return self.tap(result) if result is not None else "B"
+        if screen.root.find(text="Plan a route") is not None and label_for(screen, text="Add point") is not None:
+            shown = [n.text for n in screen.root.iter() if n.resource_id == "android:id/title" and n.text[:1].isdigit()]
+            self._added = len(shown)
+            if shown != [f"{i}. {name}" for i, name in enumerate(self.names[: len(shown)], start=1)]:
+                return self.tap(label_for(screen, text="Undo") or "")
+            if len(shown) < len(self.names):
+                return self.tap(label_for(screen, text="Add point") or "")
+            return self.tap(label_for(screen, text="Save") or "")
+        place = screen.root.find(resource_id=f"{OSMAND_PACKAGE}:id/context_menu_line1")
+        if place is not None:  # a place's panel: the first waypoint starts the route
+            button = "Plan route" if place.text == self.names[0] else "Close"
+            return self.tap(label_for(screen, text=button) or "")
+        search = label_for(screen, desc="Search")
+        return self.tap(search) if search is not None else "B"
+
+    _added = 0
+
+
+@register_task
+class OsmAndTrack(_OsmAndTask):
+    name = "OsmAndTrack"
+    mirrors = "OsmAndTrack"
+    complexity: ClassVar[float] = 12.0
+    template = "Save a track with waypoints {waypoint_list} in the OsmAnd maps app in the same order as listed."
+    judge = (
+        "Some GPX file in OsmAnd's tracks folder (Android/data/net.osmand/files/tracks) has track points passing within "
+        "0.001° of every waypoint in the listed order (AndroidWorld's _track_matches)."
+    )
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        count = int(rng.integers(2, 5))
+        waypoints = [str(w) for w in rng.choice(list(LOCATIONS), size=count, replace=False)]
+        return cls.from_androidworld({"track_name": f"{waypoints[0]} to {waypoints[-1]}", "waypoints": waypoints})
+
+    @classmethod
+    def from_androidworld(cls, params: dict[str, Any]) -> dict[str, Any]:
+        waypoints = [str(w) for w in params["waypoints"]]
+        return {**params, "waypoints": waypoints, "waypoint_list": ", ".join(waypoints)}
+
+    def initialize(self, device: Device) -> None:
+        for entry in device.list_dir(TRACKS_DIR):  # AndroidWorld's _clear_tracks: rm -rf tracks/*
+            device.remove_path(f"{TRACKS_DIR}/{entry}")
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        targets = [coords_of(w) for w in self.params["waypoints"]]
+        wanted = [t for t in targets if t is not None]
+        for entry in device.list_dir(TRACKS_DIR):
+            try:
+                data = device.read_file(f"{TRACKS_DIR}/{entry}")
+            except (FileNotFoundError, IsADirectoryError):  # a folder in the folder
+                continue
+            if track_matches(track_points(data), wanted):
+                return 1.0
+        return 0.0
+
+    def text_candidates(self) -> list[str]:
+        return list(self.params["waypoints"])
+
+    def oracle(self) -> Oracle:
+        return TrackOracle(self.params["waypoints"])

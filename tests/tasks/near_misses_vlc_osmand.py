@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cerebellum_gym.sim.apps.osmand import parse_favorites, with_favorite
+from cerebellum_gym.sim.apps.osmand import TRACKS_DIR, parse_favorites, track_gpx, with_favorite
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.tasks.base import Task
 from cerebellum_gym.tasks.osmand import LOCATIONS, coords_of
@@ -83,8 +83,33 @@ def _marker(phone: Phone, title: str, lat: float, lon: float) -> None:
     phone.content_insert(MARKERS, {"marker_lat": repr(lat), "marker_lon": repr(lon), "title": title, "marker_active": "1"})
 
 
+def _track(phone: Phone, waypoints: list[str], short: float = 0.0, name: str = "Track") -> None:
+    """A track through ``waypoints`` in that order, saved as the app saves a planned route; with
+    ``short``, its line ends that many degrees (the larger coordinate) before the last one."""
+    points = [(w, *_at(w)) for w in waypoints]
+    if short:
+        (_, lat1, lon1), (last, lat2, lon2) = points[-2], points[-1]
+        f = short / max(abs(lat2 - lat1), abs(lon2 - lon1))
+        points[-1] = (last, lat2 + (lat1 - lat2) * f, lon2 + (lon1 - lon2) * f)
+    phone.start_app(OSMAND)
+    phone.write_file(f"{TRACKS_DIR}/{name}.gpx", track_gpx(name, points, phone.state.clock))
+
+
+def _tracks_split(phone: Phone, waypoints: list[str]) -> None:
+    """Two tracks that together hold every waypoint, neither all of them."""
+    _track(phone, waypoints[:1] + waypoints[1:2], name="First")
+    _track(phone, waypoints[1:], name="Rest") if len(waypoints) > 2 else _track(phone, waypoints[1:] + waypoints[:1], name="Rest")
+
+
 NEAR_MISSES.update(
     {
+        "OsmAndTrack": [
+            ("the waypoints in reverse order", lambda p, t: _track(p, t.params["waypoints"][::-1])),
+            ("the last waypoint left out", lambda p, t: _track(p, t.params["waypoints"][:-1])),
+            ("ending 0.002° short of the last waypoint", lambda p, t: _track(p, t.params["waypoints"], short=0.002)),
+            ("favourites instead of a track", lambda p, t: [_favorite(p, w, *_at(w)) for w in t.params["waypoints"]] and None),
+            ("split over two tracks", lambda p, t: _tracks_split(p, t.params["waypoints"])),
+        ],
         "OsmAndFavorite": [
             ("a favourite of another place", lambda p, t: _favorite(p, *_other(t.params["location"]))),
             ("a marker instead", lambda p, t: _marker(p, "Here", *_at(t.params["location"]))),

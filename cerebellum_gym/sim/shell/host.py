@@ -40,6 +40,10 @@ ROOT_DIRS: Final = (
 #: Paths that name the same storage; the simulator keeps files under ``/sdcard``
 #: (``/data/media/0`` is where the storage lives, as root sees it: AndroidWorld's OsmAnd paths).
 STORAGE_ALIASES: Final = ("/storage/emulated/0", "/storage/self/primary", "/mnt/sdcard", "/data/media/0")
+#: Directories that are always there, the storage aliases' parents among them (a glob walks them).
+_FIXED_DIRS: Final = frozenset(
+    {"/sdcard", "/data/local/tmp", "/data/local", "/data/media", "/storage", "/storage/emulated", "/storage/self"}
+)
 PROPS: Final[dict[str, str]] = {
     "ro.product.name": SIM_PRODUCT,
     "ro.product.model": "Cerebellum Sim",
@@ -139,7 +143,15 @@ class ShellHost(Interpreter):
 
     def is_dir(self, name: str) -> bool:
         full = self.path(name)
-        if full == "/" or full in ("/sdcard", "/data/local/tmp", "/data/local", "/storage", "/storage/emulated"):
+        if full == "/" or full in (
+            "/sdcard",
+            "/data/local/tmp",
+            "/data/local",
+            "/data/media",
+            "/storage",
+            "/storage/emulated",
+            "/storage/self",
+        ):
             return True
         if full.count("/") == 1 and full[1:] in ROOT_DIRS:
             return True

@@ -1,0 +1,121 @@
+"""OsmAnd's Plan a route: points added through Search, Undo, Save as a GPX 1.1 track in the tracks
+folder AndroidWorld reads (``/data/media/0/...`` as root sees it), checked with AndroidWorld's own
+track functions where it is installed; the save dialog's name rules."""
+
+from __future__ import annotations
+
+import itertools
+import xml.etree.ElementTree as ET
+from datetime import datetime, timezone
+
+import pytest
+from test_vlc import node, tap, texts  # the same tree helpers
+
+from cerebellum_gym.sim.apps.osmand import TRACK_STEP_DEG, TRACKS_DIR, route_line, search, track_gpx
+from cerebellum_gym.sim.phone import Phone
+from cerebellum_gym.sim.shell import Shell
+
+OSMAND = "net.osmand"
+NS = {"gpx": "http://www.topografix.com/GPX/1/1"}
+ROOT_TRACKS = "/data/media/0/Android/data/net.osmand/files/tracks"
+
+
+def add_point(phone: Phone, query: str, title: str) -> None:
+    tap(phone, text="Add point")
+    phone.type_text(query)  # the search field has the focus
+    tap(phone, text=title, resource_id="android:id/title")
+
+
+def planned(phone: Phone, *places: tuple[str, str]) -> None:
+    """A route planned from the first place's panel (Plan route), the others added."""
+    phone.start_app(OSMAND)
+    tap(phone, content_desc="Search")
+    phone.type_text(places[0][0])
+    tap(phone, text=places[0][1], resource_id="android:id/title")
+    tap(phone, text="Plan route")
+    for query, title in places[1:]:
+        add_point(phone, query, title)
+
+
+def save_button(phone: Phone) -> bool:
+    return node(phone, text="Save", class_name="android.widget.Button").enabled
+
+
+def test_a_planned_route_is_saved_as_a_track_androidworld_accepts() -> None:
+    phone = Phone()
+    planned(phone, ("Balzers, Liechtenstein", "Balzers"))
+    assert "1. Balzers" in texts(phone) and not save_button(phone)  # one point: nothing to save
+    add_point(phone, "schonberg", "Schönberg")  # the search ignores accents, as OsmAnd's does
+    add_point(phone, "Ruggell", "Ruggell")
+    assert [t for t in texts(phone) if t[:1].isdigit() and ". " in t] == ["1. Balzers", "2. Schönberg", "3. Ruggell"]
+    tap(phone, text="Save")
+    default = datetime.fromtimestamp(phone.state.clock, timezone.utc).strftime("%Y-%m-%d_%H-%M_%a")
+    assert node(phone, resource_id=f"{OSMAND}:id/name_edit").text == default
+    tap(phone, text="Save", class_name="android.widget.Button")
+    assert "Plan a route" not in texts(phone)  # back on the map
+    files = Shell(phone).run(f"ls {ROOT_TRACKS}").stdout.decode().split()
+    assert files == [f"{default}.gpx"]
+    root = ET.fromstring(phone.read_file(f"{TRACKS_DIR}/{default}.gpx"))
+    assert root.tag == "{http://www.topografix.com/GPX/1/1}gpx" and root.get("version") == "1.1"
+    assert [p.findtext("gpx:name", namespaces=NS) for p in root.findall("gpx:rte/gpx:rtept", NS)] == ["Balzers", "Schönberg", "Ruggell"]
+    points = [(float(p.get("lat", "")), float(p.get("lon", ""))) for p in root.findall("gpx:trk/gpx:trkseg/gpx:trkpt", NS)]
+    assert len(points) > 3
+    aw = pytest.importorskip("android_world.task_evals.single.osmand")
+    targets = aw._lookup_target_waypoints(["Balzers, Liechtenstein", "Schönberg, Liechtenstein", "Ruggell, Liechtenstein"])
+    assert list(aw._track_points(root)) == points
+    assert aw._track_matches(points, targets)
+    assert not aw._track_matches(points, targets[::-1])
+
+
+def test_undo_takes_the_last_point_back() -> None:
+    phone = Phone()
+    planned(phone, ("Vaduz", "Vaduz"), ("Triesen", "Triesen"))
+    assert "Plan a route" in texts(phone) and "1. Vaduz" in texts(phone) and "2. Triesen" in texts(phone)
+    tap(phone, text="Undo")
+    assert "1. Vaduz" in texts(phone) and "2. Triesen" not in texts(phone)
+    tap(phone, text="Undo")
+    assert not node(phone, text="Undo").enabled and "Add points to plan a route" in texts(phone)
+
+
+def test_the_save_dialog_refuses_an_empty_name_and_an_existing_track() -> None:
+    phone = Phone()
+    phone.write_file(f"{TRACKS_DIR}/Mine.gpx", b"<gpx/>")
+    planned(phone, ("Vaduz", "Vaduz"), ("Malbun", "Malbun"))
+    tap(phone, text="Save")
+    phone.clear_focused_text()
+    tap(phone, text="Save", class_name="android.widget.Button")
+    assert "Enter a name" in texts(phone)
+    phone.type_text("Mine")
+    tap(phone, text="Save", class_name="android.widget.Button")
+    assert "File already exists" in texts(phone) and phone.read_file(f"{TRACKS_DIR}/Mine.gpx") == b"<gpx/>"
+    phone.clear_focused_text()
+    phone.type_text("Vaduz to Malbun")
+    tap(phone, text="Save", class_name="android.widget.Button")
+    assert sorted(phone.list_dir(TRACKS_DIR)) == ["Mine.gpx", "Vaduz to Malbun.gpx"]
+
+
+def test_the_app_makes_the_tracks_folder_and_androidworlds_clear_empties_it() -> None:
+    phone = Phone()
+    assert not phone.is_dir(TRACKS_DIR)
+    phone.start_app(OSMAND)
+    assert phone.is_dir(TRACKS_DIR) and phone.list_dir(TRACKS_DIR) == []
+    phone.write_file(f"{TRACKS_DIR}/a.gpx", track_gpx("a", [("A", 47.1, 9.5), ("B", 47.2, 9.5)], 0.0))
+    assert Shell(phone).run(f"rm -rf {ROOT_TRACKS}/*").code == 0  # AndroidWorld's _clear_tracks
+    assert phone.list_dir(TRACKS_DIR) == [] and phone.is_dir(TRACKS_DIR)
+
+
+def test_the_line_between_points_is_straight_and_dense() -> None:
+    a, b, c = (47.0688832, 9.5061564), (47.23976, 9.5262837), (47.23976, 9.5262837 + 0.0001)
+    line = route_line([a, b, c])
+    assert line[0] == a and b in line and line[-1] == c
+    for (lat1, lon1), (lat2, lon2) in itertools.pairwise(line):
+        assert max(abs(lat2 - lat1), abs(lon2 - lon1)) <= TRACK_STEP_DEG + 1e-12
+    assert route_line([a]) == [a] and route_line([]) == []
+    assert [p.name for p in search("SCHÖNBERG")] == [p.name for p in search("schonberg")] == ["Schönberg"]
+
+
+def test_names_with_markup_are_escaped_in_the_file() -> None:
+    data = track_gpx("a < b & c", [("x <y>", 47.1, 9.5), ("z", 47.2, 9.5)], 0.0)
+    root = ET.fromstring(data)
+    assert root.findtext("gpx:trk/gpx:name", namespaces=NS) == "a < b & c"
+    assert root.findtext("gpx:rte/gpx:rtept/gpx:name", namespaces=NS) == "x <y>"
