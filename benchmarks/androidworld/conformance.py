@@ -82,9 +82,7 @@ class Row:
 
 #: What the simulator lacks for each AndroidWorld task it does not mirror (the doc test holds
 #: the keys to exactly those tasks); "unrealistic": judged out of reach without an emulator.
-NOT_MIRRORED = {
-    "MarkorTranscribeVideo": "unrealistic: needs real video decoding in the simulator (VLC playing the pushed video)",
-}
+NOT_MIRRORED: dict[str, str] = {}
 
 
 @dataclass

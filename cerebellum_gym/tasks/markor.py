@@ -8,6 +8,9 @@ twenty random letters and digits), and decoys are drawn as its ``generate_noise_
 
 from __future__ import annotations
 
+import importlib
+import os
+import tempfile
 from typing import Any, ClassVar
 
 import numpy as np
@@ -15,11 +18,14 @@ import numpy as np
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.core.tree import UINode
 from cerebellum_gym.devices.base import Device
+from cerebellum_gym.errors import TaskError
 from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import file_text, find_under, fraction, fuzzy_match
+from cerebellum_gym.tasks.files import clear_storage
 from cerebellum_gym.tasks.oracle import ScriptedOracle, by_text, find, label_for
 from cerebellum_gym.tasks.registry import register_task
+from cerebellum_gym.tasks.vlc import VLC_PACKAGE, video_file_name
 
 MARKOR_PACKAGE = "net.gsantner.markor"
 ROOT = "/sdcard/Documents/Markor"
@@ -737,3 +743,135 @@ class MarkorDeleteNewestNote(Task):
 
     def oracle(self) -> Oracle:
         return DeleteOracle([self._before[-1][0]] if self._before else [])
+
+
+# --- a video to transcribe -------------------------------------------------------------------------
+
+DOWNLOAD = "/sdcard/Download"
+#: AndroidWorld's video: 320 x 240, 30 frames a second, each message on screen 8 s.
+VIDEO_SIZE = (320, 240)
+VIDEO_FPS = 30
+MESSAGE_SECONDS = 8
+#: Encoded videos by what they show (encoding costs about 2 ms a frame): the same episode twice
+#: encodes once.
+_VIDEOS: dict[tuple[Any, ...], bytes] = {}
+_VIDEO_CACHE_ENTRIES = 32
+
+
+def message_video(
+    messages: list[str], fps: int, display_time: int, rng: np.random.Generator, *, noisy: bool = True, size: tuple[int, int] = VIDEO_SIZE
+) -> bytes:
+    """AndroidWorld's ``_create_mpeg_with_messages``: an MP4 (``mp4v``) where each message is shown
+    for ``display_time`` seconds, in yellow (OpenCV's Hershey simplex, scale 1, thickness 2) at
+    (50, middle) over a background of random noise drawn anew for every frame (``noisy``; a plain
+    dark one otherwise).
+
+    Raises:
+        TaskError: OpenCV (which AndroidWorld's video tasks need too) is not installed.
+    """
+    key = (tuple(messages), fps, display_time, noisy, size, int(rng.integers(2**31)))
+    if key in _VIDEOS:
+        return _VIDEOS[key]
+    try:
+        cv2: Any = importlib.import_module("cv2")
+    except ImportError as exc:
+        raise TaskError(f"this task writes a video, which needs OpenCV: pip install opencv-python-headless ({exc})") from exc
+    width, height = size
+    handle, path = tempfile.mkstemp(prefix="cerebellum-task-video-", suffix=".mp4")
+    os.close(handle)
+    try:
+        writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), fps, (width, height))
+        plain = np.full((height, width, 3), 40, np.uint8)
+        for message in messages:
+            for _ in range(display_time * fps):
+                frame = rng.integers(0, 256, (height, width, 3), dtype=np.uint8) if noisy else plain.copy()
+                cv2.putText(frame, message, (50, height // 2), cv2.FONT_HERSHEY_SIMPLEX, 1, (0, 255, 255), 2, cv2.LINE_AA)
+                writer.write(frame)
+        writer.release()
+        with open(path, "rb") as written:
+            data = written.read()
+    finally:
+        os.remove(path)
+    if not data:
+        raise TaskError("OpenCV wrote no video (its FFmpeg backend is missing)")
+    if len(_VIDEOS) >= _VIDEO_CACHE_ENTRIES:
+        _VIDEOS.pop(next(iter(_VIDEOS)))
+    _VIDEOS[key] = data
+    return data
+
+
+class TranscribeOracle(CreateNoteOracle):
+    """Play the video in VLC (its frames show the words), then write them in Markor: the names are
+    read from the episode's parameters, since a video's words are in pixels only."""
+
+    def __init__(self, video_name: str, name: str, text: str) -> None:
+        super().__init__(name, text)
+        self.title_shown = video_name.rsplit(".", 1)[0]
+        self.watched = False
+
+    def act(self, screen: LabelledScreen) -> str:
+        if self.watched:
+            return super().act(screen)
+        step = self.open_app(screen, VLC_PACKAGE, "VLC")
+        if step is not None:
+            return step
+        if screen.root.find(resource_id=f"{VLC_PACKAGE}:id/player_surface") is not None:
+            self.watched = True
+            return "W"
+        video = label_for(screen, text=self.title_shown)
+        return self.tap(video) if video else self.scroll_search(screen)
+
+
+@register_task
+class MarkorTranscribeVideo(Task):
+    name = "MarkorTranscribeVideo"
+    mirrors = "MarkorTranscribeVideo"
+    app: ClassVar[str] = "Markor"
+    family: ClassVar[str] = "markor"
+    complexity: ClassVar[float] = 2.0
+    template = (
+        "Transcribe the contents of video {video_name} by watching it in VLC player (located in Download) and writing the"
+        " sequence of strings shown on each frame to the text file {file_name} in Markor as a comma separated list. For"
+        ' example, if the first frame shows the text "edna" and the second frame shows the text "pineapple", then the'
+        ' text file should contain only the following text: "edna, pineapple".'
+    )
+    judge = (
+        "Markor's notebook holds <file_name> and its text, trimmed, fuzzy-matches (ratio >= 0.9) the names the video shows,"
+        " comma-joined (AndroidWorld's CreateFile)."
+    )
+
+    @classmethod
+    def generate_params(cls, rng: np.random.Generator) -> dict[str, Any]:
+        names = list(awdata.GIVEN_NAMES)
+        messages = [str(m) for m in rng.choice(names, size=int(rng.integers(2, 5)), replace=False)]
+        video_name = video_file_name(rng)
+        return {
+            "file_name": f"{video_name.split('.')[0]}_transcription.txt",
+            "text": ",".join(messages),
+            "messages": messages,
+            "video_name": video_name,
+            "noise_files": [video_file_name(rng) for _ in range(int(rng.integers(5, 21)))],
+            "video_seed": int(rng.integers(2**31)),
+        }
+
+    def initialize(self, device: Device) -> None:
+        clear_storage(device)  # AndroidWorld's CreateFile: clear_device_storage
+        rng = np.random.default_rng(self.params.get("video_seed", 0))
+        video = message_video(list(self.params["messages"]), VIDEO_FPS, MESSAGE_SECONDS, rng)
+        device.write_file(f"{DOWNLOAD}/{self.params['video_name']}", video)
+        for name in self.params["noise_files"]:
+            # A random string for 20 to 180 s at 1 frame a second, as AndroidWorld's noise; on a
+            # plain background here, which encodes in a tenth of the time.
+            seconds = int(rng.integers(20, 181))
+            noise = message_video([awdata.random_string(rng, 10)], 1, seconds, rng, noisy=False)
+            device.write_file(f"{DOWNLOAD}/{name}", noise)
+
+    def progress(self, device: Device, answer: str | None = None) -> float:
+        content = file_text(device, f"{ROOT}/{self.params['file_name']}")
+        return 1.0 if content is not None and fuzzy_match(content.replace("\r", "").strip(), self.params["text"]) else 0.0
+
+    def text_candidates(self) -> list[str]:
+        return [self.params["text"], *self.params["messages"]]
+
+    def oracle(self) -> Oracle:
+        return TranscribeOracle(self.params["video_name"], self.params["file_name"], self.params["text"])

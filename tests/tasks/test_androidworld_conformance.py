@@ -237,8 +237,8 @@ def _shape(template: str) -> str:
 
 def test_every_mirrored_task_is_found_in_androidworld() -> None:
     # 53, aw-db's 14, Broccoli's 12, Tasks.org's and OpenTracks' six questions each, the clipboard, gallery, draw and
-    # browser tasks (8), the two gallery add tasks, Joplin's 4, VLC's 2, OsmAnd's 3, the contact draft
-    assert len(MIRRORED) == 115
+    # browser tasks (8), the two gallery add tasks, Joplin's 4, VLC's 2, OsmAnd's 3, the contact draft and the video transcription: all 116
+    assert len(MIRRORED) == 116
     for name in MIRRORED:
         template, complexity = androidworld(TASKS[name].mirrors or name)
         assert template and complexity > 0, name

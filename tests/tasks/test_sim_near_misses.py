@@ -308,6 +308,18 @@ NEAR_MISSES: dict[str, list[tuple[str, Case]]] = {
         ("two videos", lambda p, t: done([p.write_file(f"/sdcard/Movies/VID_new{i}.mp4", b"x") for i in range(2)])),
     ],
     # --- markor ---
+    "MarkorTranscribeVideo": [
+        (
+            "the names in reverse order",
+            lambda p, t: p.write_file(f"{MARKOR}/{t.params['file_name']}", ",".join(t.params["messages"][::-1]).encode()),
+        ),
+        (
+            "the last name left out",
+            lambda p, t: p.write_file(f"{MARKOR}/{t.params['file_name']}", ",".join(t.params["messages"][:-1]).encode()),
+        ),
+        ("the right text in Download", lambda p, t: p.write_file(f"/sdcard/Download/{t.params['file_name']}", t.params["text"].encode())),
+        ("the right text in another file", lambda p, t: p.write_file(f"{MARKOR}/transcription.txt", t.params["text"].encode())),
+    ],
     "MarkorCreateNote": [
         ("right text, wrong name", write(lambda t: f"{MARKOR}/other_{t.params['file_name']}", lambda t: t.params["text"])),
         (

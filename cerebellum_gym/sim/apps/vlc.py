@@ -17,20 +17,32 @@ what its extension says (no ``ftyp`` box, a damaged header) is skipped, as the m
 parser drops a file it cannot open; only box headers are read, never the whole file, so a huge
 file costs nothing. Long-press starts a selection; "Add to playlist" adds the selected videos, in
 the list's order, to a playlist picked in the dialog or made there from a typed name.
+
+Tapping a video plays it: the player shows the video's real frames (decoded from the file with
+OpenCV, :mod:`cerebellum_gym.sim.video`; without OpenCV it says so where the picture would be),
+the frame at the playback position fitted to the screen's width. The position moves with the
+phone's clock while playing (each action and wait lets time pass) and stops at the end, on the
+last frame; Pause/Play, and "Rewind 10 seconds"/"Forward 10 seconds" jump within the video, as
+VLC's player controls do. The picture is pixels only: a video's words are in no accessibility
+node, as on a device.
 """
 
 from __future__ import annotations
 
 import posixpath
 import struct
+from collections.abc import Callable, Hashable
 from typing import ClassVar, Final
 
-from cerebellum_gym.sim import render
+from PIL import ImageDraw
+
+from cerebellum_gym.sim import render, video
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import add_to_playlist_dialog, field_key
 from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare
+from cerebellum_gym.sim.render import font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Row, Text, Widget
+from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Row, Text, Widget, wrap_lines
 
 PACKAGE: Final = "org.videolan.vlc"
 ROOT: Final = "/sdcard"
@@ -46,6 +58,8 @@ RELATIONS_URI: Final = "content://org.videolan.vlc/playlist_media"
 VIDEO_EXTENSIONS: Final = {".mp4": "mp4", ".m4v": "mp4", ".mov": "mp4", ".3gp": "mp4", ".mkv": "ebml", ".webm": "ebml", ".avi": "riff"}
 TABS: Final = ("Video", "Audio", "Browse", "Playlists", "More")
 _MAX_BOXES: Final = 256
+#: How far the player's jump buttons move (VLC's default jump delay).
+JUMP_MS: Final = 10_000
 
 VLC_DB: Final = declare(
     AppDatabase(
@@ -142,6 +156,39 @@ def clock(ms: int) -> str:
     seconds = ms // 1000
     hours, rest = divmod(seconds, 3600)
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+class VideoSurface(Widget):
+    """The player's picture: frame ``index`` of the video ``source`` (``load()`` gives its bytes),
+    fitted and centred on black; the reason in words when there is no picture."""
+
+    class_name = "android.view.SurfaceView"
+    default_height = 900
+    background = (0, 0, 0)
+
+    def __init__(self, source: Hashable, load: Callable[[], bytes], index: int, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.source, self.load, self.index = source, load, index
+
+    def render_key(self) -> Hashable:
+        return (self.source, self.index)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        picture = video.frame(self.source, self.load(), self.index, (width, height)) if video.available() else None
+        if picture is not None:
+            draw._image.paste(picture, ((width - picture.width) // 2, (height - picture.height) // 2))
+            return
+        message = "Can't play this video" if video.available() else video.NO_DECODER
+        size = round(40 * scale)
+        lines = wrap_lines(draw, message, size, width - round(120 * scale))
+        top = (height - len(lines) * size * 1.3) / 2
+        for i, line in enumerate(lines):
+            shown = text_fit(draw, line, size, width)
+            x = (width - draw.textlength(shown, font=font(size))) / 2
+            draw.text((x, top + i * size * 1.3), shown, font=font(size), fill=(230, 230, 230))
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.source)
 
 
 class VlcApp(App):
@@ -337,21 +384,67 @@ class VlcApp(App):
             body = [Text("This playlist is empty", size=44, center=True, height=300, color=render.TEXT_SECONDARY)]
         return ScreenSpec(title=found[0].get("name", ""), up=self.pop, body=body)
 
+    def _video_path(self, filename: str) -> str | None:
+        """The file a ``Media`` row stands for (the first of that name, as the scan files it)."""
+        for path in sorted(self.phone.state.files):
+            if path.startswith(ROOT + "/") and posixpath.basename(path) == filename:
+                return path
+        return None
+
+    def position_ms(self, route: Route, duration_ms: int) -> int:
+        """Where playback is now: where it was at ``since``, plus the time since while playing,
+        stopped at the end (the player then pauses)."""
+        position = float(route.get("position_ms", 0))
+        if route.get("playing"):
+            position += (self.phone.state.clock - float(route.get("since", self.phone.state.clock))) * 1000
+        if duration_ms > 0 and position >= duration_ms:
+            route.update(playing=False, position_ms=duration_ms)
+            return duration_ms
+        return max(0, int(position))
+
+    def shows_running_clock(self) -> bool:
+        route = self.route
+        return route["screen"] == "player" and bool(route.get("playing"))
+
     def screen_player(self, route: Route) -> ScreenSpec:
         rows = [r for r in self._table(MEDIA) if r["_id"] == route["media_id"]]
-        if not rows:
+        path = self._video_path(rows[0].get("filename", "")) if rows else None
+        if path is None:
             self.pop()
             return self.build()
         row = rows[0]
+        route.setdefault("since", self.phone.state.clock)
+        data = self.phone.state.files[path]
+        source = (path, self.phone.file_mtime(path), len(data))
+        found = video.info(source, data) if video.available() else None
+        duration = found.duration_ms if found is not None else int(row.get("duration", "-1") or -1)
+        position = self.position_ms(route, duration)
         playing = bool(route.get("playing"))
 
-        def toggle() -> None:
-            route["playing"] = not playing
+        def seek(to_ms: float, play: bool) -> None:
+            end = duration if duration > 0 else to_ms
+            route.update(position_ms=max(0, min(end, int(to_ms))), since=self.phone.state.clock, playing=play)
 
+        def toggle() -> None:
+            now = self.position_ms(route, duration)
+            restart = not playing and duration > 0 and now >= duration  # Play at the end starts over
+            seek(0 if restart else now, not playing)
+
+        index = found.index_at(position) if found is not None else 0
         body: list[Widget] = [
             Text(row.get("title", ""), size=56, height=200, rid=f"{PACKAGE}:id/player_overlay_title"),
-            Text(f"0:00 / {clock(int(row.get('duration', '-1') or -1))}", size=44, height=140, rid=f"{PACKAGE}:id/player_overlay_time"),
-            IconButton("Pause" if playing else "Play", "❚❚" if playing else "▶", on_tap=toggle, rid=f"{PACKAGE}:id/player_overlay_play"),
+            VideoSurface(source, lambda: data, index, rid=f"{PACKAGE}:id/player_surface"),
+            Text(f"{clock(position)} / {clock(duration)}", size=44, height=140, rid=f"{PACKAGE}:id/player_overlay_time"),
+            Row(
+                [
+                    IconButton("Rewind 10 seconds", "‹", on_tap=lambda: seek(self.position_ms(route, duration) - JUMP_MS, playing)),
+                    IconButton(
+                        "Pause" if playing else "Play", "❚❚" if playing else "▶", on_tap=toggle, rid=f"{PACKAGE}:id/player_overlay_play"
+                    ),
+                    IconButton("Forward 10 seconds", "›", on_tap=lambda: seek(self.position_ms(route, duration) + JUMP_MS, playing)),
+                ],
+                height=168,
+            ),
         ]
         return ScreenSpec(title=None, up=self.pop, body=body, background=(0, 0, 0))
 
