@@ -13,7 +13,8 @@ such as the simulator served by ``cerebellum-gym serve-adb``).
 ``shell`` and ``exec-out`` over the adb server's socket protocol, no ``adb`` process per command),
 and the pixels of each timestep come from ``adb exec-out screencap`` when first read
 (:class:`LazyPixels`; raw frames over loopback, PNG otherwise). :func:`load_adb_env` wraps it in the real
-``AndroidWorldController`` (UI tree from ``uiautomator dump``: no accessibility forwarder app)
+``AndroidWorldController`` (UI tree from ``uiautomator dump``; on the served simulator, the forest
+from its own forwarder: :mod:`~cerebellum_gym.devices.androidworld_forest`)
 and ``AsyncAndroidEnv``, then runs AndroidWorld's own ``setup_env`` (the clock frozen), as
 ``env_launcher.load_and_setup_env`` does for an emulator.
 
