@@ -14,9 +14,8 @@ every phone in the process. A file that is too large (:data:`MAX_VIDEO_BYTES`), 
 video gives ``None``, never an exception.
 
 Example (with OpenCV):
-    >>> import numpy as np
     >>> from cerebellum_gym.tasks.markor import message_video
-    >>> data = message_video(["Ada"], fps=2, display_time=1, rng=np.random.default_rng(0))
+    >>> data = message_video(["Ada"], fps=2, display_time=1, seed=0)
     >>> found = info(("doc", 1), data)
     >>> (found.frames, found.fps, found.width, found.height)
     (2, 2.0, 320, 240)

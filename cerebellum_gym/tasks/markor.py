@@ -753,25 +753,26 @@ VIDEO_SIZE = (320, 240)
 VIDEO_FPS = 30
 MESSAGE_SECONDS = 8
 #: Encoded videos by what they show (encoding costs about 2 ms a frame): the same episode twice
-#: encodes once.
+#: encodes once; at most this many bytes are kept.
 _VIDEOS: dict[tuple[Any, ...], bytes] = {}
-_VIDEO_CACHE_ENTRIES = 32
+_VIDEO_CACHE_BYTES = 64 * 2**20
 
 
 def message_video(
-    messages: list[str], fps: int, display_time: int, rng: np.random.Generator, *, noisy: bool = True, size: tuple[int, int] = VIDEO_SIZE
+    messages: list[str], fps: int, display_time: int, seed: int, *, noisy: bool = True, size: tuple[int, int] = VIDEO_SIZE
 ) -> bytes:
     """AndroidWorld's ``_create_mpeg_with_messages``: an MP4 (``mp4v``) where each message is shown
     for ``display_time`` seconds, in yellow (OpenCV's Hershey simplex, scale 1, thickness 2) at
     (50, middle) over a background of random noise drawn anew for every frame (``noisy``; a plain
-    dark one otherwise).
+    dark one otherwise), drawn from ``seed``: the same arguments give the same bytes.
 
     Raises:
         TaskError: OpenCV (which AndroidWorld's video tasks need too) is not installed.
     """
-    key = (tuple(messages), fps, display_time, noisy, size, int(rng.integers(2**31)))
+    key = (tuple(messages), fps, display_time, noisy, size, seed)
     if key in _VIDEOS:
         return _VIDEOS[key]
+    rng = np.random.default_rng(seed)
     try:
         cv2: Any = importlib.import_module("cv2")
     except ImportError as exc:
@@ -794,9 +795,9 @@ def message_video(
         os.remove(path)
     if not data:
         raise TaskError("OpenCV wrote no video (its FFmpeg backend is missing)")
-    if len(_VIDEOS) >= _VIDEO_CACHE_ENTRIES:
-        _VIDEOS.pop(next(iter(_VIDEOS)))
     _VIDEOS[key] = data
+    while sum(len(v) for v in _VIDEOS.values()) > _VIDEO_CACHE_BYTES and len(_VIDEOS) > 1:
+        _VIDEOS.pop(next(iter(_VIDEOS)))  # the oldest first
     return data
 
 
@@ -857,13 +858,13 @@ class MarkorTranscribeVideo(Task):
     def initialize(self, device: Device) -> None:
         clear_storage(device)  # AndroidWorld's CreateFile: clear_device_storage
         rng = np.random.default_rng(self.params.get("video_seed", 0))
-        video = message_video(list(self.params["messages"]), VIDEO_FPS, MESSAGE_SECONDS, rng)
+        video = message_video(list(self.params["messages"]), VIDEO_FPS, MESSAGE_SECONDS, int(rng.integers(2**31)))
         device.write_file(f"{DOWNLOAD}/{self.params['video_name']}", video)
         for name in self.params["noise_files"]:
             # A random string for 20 to 180 s at 1 frame a second, as AndroidWorld's noise; on a
             # plain background here, which encodes in a tenth of the time.
-            seconds = int(rng.integers(20, 181))
-            noise = message_video([awdata.random_string(rng, 10)], 1, seconds, rng, noisy=False)
+            seconds, text = int(rng.integers(20, 181)), awdata.random_string(rng, 10)
+            noise = message_video([text], 1, seconds, int(rng.integers(2**31)), noisy=False)
             device.write_file(f"{DOWNLOAD}/{name}", noise)
 
     def progress(self, device: Device, answer: str | None = None) -> float:

@@ -128,7 +128,9 @@ def test_pause_jumps_and_the_end(tmp_path: Path) -> None:
 def test_the_sim_tasks_video_matches_androidworlds(tmp_path: Path) -> None:
     """The task's own generator (used without AndroidWorld) writes what AndroidWorld's does:
     the same frame count, rate and size, the names in the same yellow."""
-    ours = message_video(["Ada", "Grace"], 30, 1, np.random.default_rng(0))
+    ours = message_video(["Ada", "Grace"], 30, 1, seed=0)
+    assert message_video(["Ada", "Grace"], 30, 1, seed=0) is ours  # encoded once
+    assert message_video(["Ada", "Grace"], 30, 1, seed=1) != ours  # another draw of noise
     theirs = androidworld_video(tmp_path, ["Ada", "Grace"], display_time=1)
     assert video.info(("ours", 0), ours) == video.info(("theirs", 0), theirs) == video.VideoInfo(60, 30.0, 320, 240)
     a, b = video.frame(("ours", 0), ours, 45, (320, 240)), video.frame(("theirs", 0), theirs, 45, (320, 240))
@@ -165,3 +167,20 @@ def test_the_frame_cache_keeps_within_its_bytes(tmp_path: Path, monkeypatch: pyt
     assert video.frame(("cache", 0), data, 99, (320, 240)) is None  # past the end
     assert video.frame(("junk", 0), b"not a video", 0, (320, 240)) is None
     assert video.info(("huge", 0), b"\x00" * (video.MAX_VIDEO_BYTES + 1)) is None
+
+
+def test_the_task_writes_the_same_videos_for_the_same_seed() -> None:
+    from cerebellum_gym.tasks import make_task
+    from cerebellum_gym.tasks import markor as markor_tasks
+
+    def download(seed: int) -> dict[str, bytes]:
+        phone = Phone()
+        make_task("MarkorTranscribeVideo", np.random.default_rng(seed)).initialize(phone)
+        return {p: d for p, d in phone.state.files.items() if p.startswith("/sdcard/Download/")}
+
+    first = download(3)
+    markor_tasks._VIDEOS.clear()  # encoded afresh: the same bytes
+    assert download(3) == first == download(3)  # and from the cache
+    task = make_task("MarkorTranscribeVideo", np.random.default_rng(3))
+    assert sorted(first) == sorted(f"/sdcard/Download/{n}" for n in [task.params["video_name"], *task.params["noise_files"]])
+    assert download(4) != first
