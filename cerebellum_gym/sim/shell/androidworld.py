@@ -98,6 +98,7 @@ class AndroidWorldCommands:
             "ls": self._aw_ls,
             "sqlite3": self._aw_sqlite3,
             "input": self._aw_input,
+            "cp": self._aw_cp,
         }
 
     # --- who adbd runs as --------------------------------------------------------------------
@@ -406,6 +407,8 @@ class AndroidWorldCommands:
             return ShellResult(self._dumpsys_telephony().encode())
         if args[:1] == ["notification"]:
             return ShellResult(self._dumpsys_notification().encode("utf-8", "surrogateescape"))
+        if args[:2] == ["activity", "recents"]:
+            return ShellResult(self._recents().encode())
         return self._dumpsys(args, stdin)
 
     def _dumpsys_telephony(self) -> str:
@@ -473,11 +476,64 @@ class AndroidWorldCommands:
             f"    {viewport}\n"
         )
 
+    # --- cp: files, folders, AndroidWorld's app snapshots -------------------------------------
+
+    def _aw_cp(self, args: list[str], stdin: bytes) -> ShellResult:
+        """``cp [-a|-r|-R|-p|-f]... SRC... DEST``: files, folders with ``-r``/``-R``/``-a``, and
+        ``SRC/.`` for a folder's contents. An app's data folder copied to or from AndroidWorld's
+        snapshot of it (``file_utils.copy_dir``, in ``app_snapshot``) saves or restores the
+        app's data (:func:`~cerebellum_gym.sim.databases.restore_app_snapshot`)."""
+        from cerebellum_gym.sim import databases
+
+        flags = "".join(a[1:] for a in args if a.startswith("-") and len(a) > 1)
+        paths = [a for a in args if not (a.startswith("-") and len(a) > 1)]
+        if len(paths) < 2:
+            return ShellResult(b"", b"cp: Needs 2 arguments\n", 1)
+        recursive = any(flag in flags for flag in "arR")
+        *sources, dest = paths
+        errors: list[str] = []
+        for source in sources:
+            src, dst = self.path(source), self.path(dest)
+            contents = source.rstrip("/").endswith("/.") or source.rstrip("/") == "."
+            target = dst if contents or not self.is_dir(dst) else posixpath.join(dst, posixpath.basename(src))
+            if recursive and self.is_dir(src):
+                package = databases.app_data_path(src)
+                if package is not None and databases.app_snapshot_path(target) == package:
+                    databases.save_app_snapshot(self.phone, package)
+                    continue
+                package = databases.app_snapshot_path(src)
+                if package is not None and databases.app_data_path(target) == package:
+                    databases.restore_app_snapshot(self.phone, package)
+                    continue
+            self._copy_tree(src, target, recursive, errors)
+        return ShellResult(b"", "".join(errors).encode(), 1 if errors else 0)
+
+    def _copy_tree(self, src: str, target: str, recursive: bool, errors: list[str]) -> None:
+        data = self.read(src)
+        if data is not None:
+            self.write(target, data)
+        elif not self.is_dir(src):
+            errors.append(f"cp: '{src}': No such file or directory\n")
+        elif not recursive:
+            errors.append(f"cp: '{src}' is a directory\n")
+        else:
+            self.phone.make_dir(target)
+            for name in self.listdir(src):
+                self._copy_tree(posixpath.join(src, name), posixpath.join(target, name), recursive, errors)
+
     # --- am stack list -----------------------------------------------------------------------
 
     def _aw_am(self, args: list[str], stdin: bytes) -> ShellResult:
         if args[:2] == ["stack", "list"]:
             return ShellResult(self._stack_list().encode())
+        if args[:2] == ["stack", "remove"]:
+            # AndroidWorld's tear-down (close_recents) removes every recent task: its screens
+            # and drafts go, its data stays; an unknown id removes nothing, as on a device.
+            tasks = {str(task_id): package for package, task_id in self._recent_tasks()}
+            for task_id in args[2:]:
+                if task_id in tasks:
+                    self.phone.force_stop(tasks[task_id])
+            return ShellResult()
         if args[:1] in (["start"], ["start-activity"]) and "-n" not in args and "-a" in args:
             resolved = self._aw_intent(args[1:])
             if resolved is not None:
@@ -559,6 +615,27 @@ class AndroidWorldCommands:
             data = telephony.clipboard(self.phone) or ""
         reply = header + f'Broadcast completed: result=-1, data="{data}"\n'
         return ShellResult(reply.encode("utf-8", "surrogateescape"))
+
+    def _recent_tasks(self) -> list[tuple[str, int]]:
+        """The apps with a task in Overview (started and not stopped since; never the
+        launcher), each with a task id fixed by its place among the installed apps."""
+        from cerebellum_gym.sim.phone import LAUNCHER_PACKAGE
+
+        state = self.phone.state
+        started = set(state.stacks) | {state.foreground}
+        return [(package, 100 + i) for i, package in enumerate(self.phone.apps) if package in started and package != LAUNCHER_PACKAGE]
+
+    def _recents(self) -> str:
+        """``dumpsys activity recents``: one entry per recent task with its ``id=N`` (what
+        AndroidWorld's ``close_recents`` reads before ``am stack remove N``)."""
+        lines = ["ACTIVITY MANAGER RECENT TASKS (dumpsys activity recents)\n", "  Recent tasks:\n"]
+        for i, (package, task_id) in enumerate(self._recent_tasks()):
+            component = _full(self._activity(package))
+            lines.append(
+                f"  * Recent #{i}: Task{{{task_id:07x} #{task_id} type=standard A=10{task_id}:{package} U=0 sz=1}}\n"
+                f"    id={task_id} userId=0 realActivity={component}\n"
+            )
+        return "".join(lines)
 
     def _stack_list(self) -> str:
         """``am stack list``: the foreground task's root task first, visible, then the home task."""
