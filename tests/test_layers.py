@@ -67,10 +67,6 @@ ALLOWED_MODULE_CYCLES: list[tuple[set[str], str]] = [
         "table that families register into is the fix; AndroidWorld's commands were being changed)",
     ),
     (
-        {"cerebellum_gym.devices.androidworld", "cerebellum_gym.devices.androidworld_adb", "cerebellum_gym.devices.androidworld_embedded"},
-        "the AndroidWorld trio (a devices/androidworld/ package is the fix; the aw-speed branch owns these files)",
-    ),
-    (
         {"cerebellum_gym.agents.base"}
         | {f"cerebellum_gym.agents.{name}" for name in ("oracle_agent", "qwen_agent", "random_agent", "sb3_agent")},
         "agents/base.py's load_agent imports the agents that import base (the train-sft and train-rl branches "
