@@ -26,7 +26,7 @@ families): the CPU cost of one episode, reset to judged, on the served simulator
 One episode is ``env.reset`` (AndroidWorld's ``initialize_task``, then home), the simulator's
 oracle acting through AndroidWorld's env until ``F``, and AndroidWorld's ``is_successful`` (then
 ``tear_down``), on ``Cerebellum-AndroidWorld-v0``'s embedded simulator
-(:class:`~cerebellum_gym.devices.androidworld_embedded.EmbeddedAndroidWorld`: the simulator
+(:class:`~cerebellum_gym.devices.androidworld.embedded.EmbeddedAndroidWorld`: the simulator
 served over ADB in-process, a private real adb server, AndroidWorld's env over it). Its CPU time
 is counted on every process that does the work:
 
@@ -111,7 +111,7 @@ class Served:
     """One embedded simulator with AndroidWorld set up on it, and the env over it."""
 
     def __init__(self, adb_client: str, lazy_pixels: bool, screencap_format: str) -> None:
-        from cerebellum_gym.devices.androidworld_embedded import EmbeddedAndroidWorld
+        from cerebellum_gym.devices.androidworld.embedded import EmbeddedAndroidWorld
         from cerebellum_gym.sim.adbd import AdbdServer
         from cerebellum_gym.sim.phone import Phone
 
