@@ -102,9 +102,23 @@ class AndroidWorldConfig:
     """
 
     def wants_simulator(self) -> bool:
-        """No env, no emulator and nothing served named: the loader serves the embedded simulator."""
-        no_emulator = self.console_port is None and self.grpc_port is None and not self.emulator_setup
-        return self.env is None and self.served is None and no_emulator
+        """Nothing named to run on (no env, no emulator, nothing served): the loader serves the
+        embedded simulator. Where AndroidWorld runs is decided once, by the device module's
+        :func:`~cerebellum_gym.devices.androidworld.device.placement`; options it refuses are
+        no simulator here (building the device then says why)."""
+        from cerebellum_gym.devices.androidworld.device import placement
+
+        try:
+            where = placement(
+                env=self.env,
+                served=self.served,
+                console_port=self.console_port,
+                grpc_port=self.grpc_port,
+                emulator_setup=self.emulator_setup,
+            )
+        except ConfigError:
+            return False
+        return where is None
 
     env: Any = None
     served: Any = None
@@ -307,7 +321,7 @@ def _embedded_androidworld(config: AndroidWorldConfig, device_class: Callable[..
     """AndroidWorld on the embedded simulator: a fresh phone served over ADB on a loopback port
     (``AdbdServer``), handed to the device as ``served`` (it builds the adb server and
     AndroidWorld's env over it, and stops it all on close). Logs once per process that it did."""
-    from cerebellum_gym.devices.androidworld_embedded import notice_once, require_android_world
+    from cerebellum_gym.devices.androidworld.embedded import notice_once, require_android_world
 
     require_android_world()  # before anything is served: the error says how to install it
     from cerebellum_gym.devices.android import CONSOLE_TOKEN_FILE

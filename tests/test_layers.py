@@ -61,10 +61,6 @@ ALLOWED_MODULE_CYCLES: list[tuple[set[str], str]] = [
         "the phone (host) and its apps (plugins) know each other (sim/databases.py, which apps/base.py calls, "
         "is out of it: it takes the phone as a protocol)",
     ),
-    (
-        {"cerebellum_gym.devices.androidworld", "cerebellum_gym.devices.androidworld_adb", "cerebellum_gym.devices.androidworld_embedded"},
-        "the AndroidWorld trio (a devices/androidworld/ package is the fix; the aw-speed branch owns these files)",
-    ),
 ]
 
 

@@ -184,8 +184,8 @@ class World:
 def served_world() -> Iterator[World]:
     """A fresh simulator served over ADB, a private adb server, AndroidWorld set up on it."""
     from cerebellum_gym.devices.adb import PrivateAdbServer
-    from cerebellum_gym.devices.androidworld_adb import load_adb_env
-    from cerebellum_gym.devices.androidworld_embedded import InProcessPhone
+    from cerebellum_gym.devices.androidworld.adb import load_adb_env
+    from cerebellum_gym.devices.androidworld.embedded import InProcessPhone
     from cerebellum_gym.sim.adbd import AdbdServer
     from cerebellum_gym.sim.console import TOKEN_FILE
     from cerebellum_gym.sim.phone import Phone

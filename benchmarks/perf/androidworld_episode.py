@@ -13,7 +13,12 @@ screenshot and history), one env each, side by side in one run; and the median w
 
 **oracle** (``--seeds K``, default 3): an oracle episode, reset to judged, of every AndroidWorld
 task the simulator mirrors (``env.unwrapped.oracle_action()``, AndroidWorld's own set-up and
-judge), seeds ``0..K-1``: median and worst wall time, tree-only and with pixels.
+judge), seeds ``0..K-1``, all on one long-lived env (so a task that inherits state from the tasks
+before it shows as not solved): median and worst wall time, tree-only and with pixels.
+``--order shuffled`` (with ``--shuffle-seed``) runs the episodes in a shuffled order instead of
+task by task; ``--slowest N`` prints the N slowest episodes, each split into AndroidWorld's
+``initialize_task``, ``is_successful`` and ``tear_down`` and the rest (the env's reset and the
+oracle's steps); ``--pixels tree|pixels|both`` picks the columns.
 
 **episodes** (``--repeats N``, ``--tasks A,B``; default every mirrored task of the system and clock
 families): the CPU cost of one episode, reset to judged, on the served simulator.
@@ -21,7 +26,7 @@ families): the CPU cost of one episode, reset to judged, on the served simulator
 One episode is ``env.reset`` (AndroidWorld's ``initialize_task``, then home), the simulator's
 oracle acting through AndroidWorld's env until ``F``, and AndroidWorld's ``is_successful`` (then
 ``tear_down``), on ``Cerebellum-AndroidWorld-v0``'s embedded simulator
-(:class:`~cerebellum_gym.devices.androidworld_embedded.EmbeddedAndroidWorld`: the simulator
+(:class:`~cerebellum_gym.devices.androidworld.embedded.EmbeddedAndroidWorld`: the simulator
 served over ADB in-process, a private real adb server, AndroidWorld's env over it). Its CPU time
 is counted on every process that does the work:
 
@@ -45,15 +50,18 @@ Side by side, in the same run, each on its own served simulator:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import logging
 import math
 import os
+import random
 import resource
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +111,7 @@ class Served:
     """One embedded simulator with AndroidWorld set up on it, and the env over it."""
 
     def __init__(self, adb_client: str, lazy_pixels: bool, screencap_format: str) -> None:
-        from cerebellum_gym.devices.androidworld_embedded import EmbeddedAndroidWorld
+        from cerebellum_gym.devices.androidworld.embedded import EmbeddedAndroidWorld
         from cerebellum_gym.sim.adbd import AdbdServer
         from cerebellum_gym.sim.phone import Phone
 
@@ -194,30 +202,72 @@ def random_play(env_id: str, task: str, pixels: bool, steps: int) -> dict[str, f
     }
 
 
-def oracle_episodes(pixels: bool, seeds: int) -> tuple[list[float], list[str]]:
-    """Wall seconds of an oracle episode, reset to judged, of every mirrored task and seed on one
-    embedded env; and the episodes AndroidWorld did not judge solved."""
+#: AndroidWorld's task calls timed apart in an oracle episode (the rest is the env's own work).
+PHASES = ("initialize_task", "is_successful", "tear_down")
+
+
+@contextlib.contextmanager
+def timed_phases(spent: dict[str, float]) -> Iterator[None]:
+    """Add the wall seconds of each AndroidWorld task call (:data:`PHASES`) to ``spent`` while
+    the block runs (around the adapter's one call site, ``tasks.androidworld._call``)."""
+    from cerebellum_gym.tasks import androidworld
+
+    original = androidworld._call
+
+    def call(what: str, *args: Any, **kwargs: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return original(what, *args, **kwargs)
+        finally:
+            spent[what] = spent.get(what, 0.0) + time.perf_counter() - t0
+
+    androidworld._call = call
+    try:
+        yield
+    finally:
+        androidworld._call = original
+
+
+def episode_order(seeds: int, order: str, shuffle_seed: int) -> list[tuple[str, int]]:
+    """Every mirrored task at seeds ``0..seeds-1``: task by task, or shuffled."""
+    from cerebellum_gym.tasks.androidworld import mirrored_tasks
+
+    episodes = [(name, seed) for name in mirrored_tasks() for seed in range(seeds)]
+    if order == "shuffled":
+        random.Random(shuffle_seed).shuffle(episodes)
+    return episodes
+
+
+def oracle_episodes(pixels: bool, episodes: list[tuple[str, int]]) -> tuple[dict[str, dict[str, float]], list[str]]:
+    """Per episode (``NAME-SEED``), in the order given, on one embedded env: its wall seconds
+    (``total``) and their split (:data:`PHASES`, ``other``); and the episodes AndroidWorld did
+    not judge solved."""
     import gymnasium as gym
 
     import cerebellum_gym  # noqa: F401
-    from cerebellum_gym.tasks.androidworld import mirrored_tasks
 
     env: Any = gym.make("Cerebellum-AndroidWorld-v0", task="SystemWifiTurnOn", pixels=pixels)
     env.reset(seed=0)  # warm: imports, the first dumps
-    times, failed = [], []
-    for name in mirrored_tasks():
-        for seed in range(seeds):
+    rows: dict[str, dict[str, float]] = {}
+    failed = []
+    for name, seed in episodes:
+        spent: dict[str, float] = {}
+        with timed_phases(spent):
             t0 = time.perf_counter()
             env.reset(seed=seed, options={"task": name})
             while True:
                 _, _, terminated, truncated, info = env.step(env.unwrapped.oracle_action())
                 if terminated or truncated:
                     break
-            times.append(time.perf_counter() - t0)
-            if info["progress"] != 1.0:
-                failed.append(f"{name}-{seed}")
+            total = time.perf_counter() - t0
+        # The tear-down timed here is the previous task's (the next reset runs it).
+        row = {"total": total, **{phase: spent.get(phase, 0.0) for phase in PHASES}}
+        row["other"] = total - sum(row[phase] for phase in PHASES)
+        rows[f"{name}-{seed}"] = row
+        if info["progress"] != 1.0:
+            failed.append(f"{name}-{seed}")
     env.close()
-    return times, failed
+    return rows, failed
 
 
 def print_random(task: str, steps: int) -> None:
@@ -234,14 +284,31 @@ def print_random(task: str, steps: int) -> None:
     print(json.dumps({f"{key}_{'pixels' if px else 'tree'}": row for (key, px), row in rows.items()}), flush=True)
 
 
-def print_oracle(seeds: int) -> None:
-    print(f"\n### Oracle episodes, reset to judged (every mirrored task, seeds 0..{seeds - 1}, embedded)\n")
+def print_oracle(seeds: int, order: str = "sorted", shuffle_seed: int = 0, slowest: int = 0, pixels: str = "both") -> None:
+    episodes = episode_order(seeds, order, shuffle_seed)
+    how = "task by task" if order == "sorted" else f"shuffled (seed {shuffle_seed})"
+    print(f"\n### Oracle episodes, reset to judged (every mirrored task, seeds 0..{seeds - 1}, {how}, one embedded env)\n")
     print("| | episodes | median | max | not solved |")
     print("|---|---|---|---|---|")
-    for px, what in ((False, "tree only"), (True, "pixels")):
-        times, failed = oracle_episodes(px, seeds)
+    columns = {"tree": ((False, "tree only"),), "pixels": ((True, "pixels"),)}.get(pixels, ((False, "tree only"), (True, "pixels")))
+    split: dict[str, dict[str, dict[str, float]]] = {}
+    for px, what in columns:
+        rows, failed = oracle_episodes(px, episodes)
+        split[what] = rows
+        times = [row["total"] for row in rows.values()]
         median, worst = 1000 * statistics.median(times), 1000 * max(times)
         print(f"| {what} | {len(times)} | {median:.1f} ms | {worst:.1f} ms | {', '.join(failed) or 'none'} |", flush=True)
+    for what, rows in split.items():
+        if not slowest:
+            break
+        print(f"\n{what}: the {slowest} slowest episodes (ms; tear_down is the previous task's)\n")
+        print("| episode | total | " + " | ".join(PHASES) + " | other |")
+        print("|---|---|" + "---|" * (len(PHASES) + 1))
+        for key, row in sorted(rows.items(), key=lambda kv: -kv[1]["total"])[:slowest]:
+            cells = " | ".join(f"{1000 * row[phase]:.1f}" for phase in (*PHASES, "other"))
+            print(f"| {key} | {1000 * row['total']:.1f} | {cells} |")
+        totals = {phase: sum(row[phase] for row in rows.values()) for phase in (*PHASES, "other")}
+        print("| all, share of the time | " + " | ".join(f"{100 * v / sum(totals.values()):.0f}%" for v in totals.values()) + " |  |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -252,6 +319,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=3000, help="random play: steps per env")
     parser.add_argument("--task", default="ContactsAddContact", help="random play: the task")
     parser.add_argument("--seeds", type=int, default=3, help="oracle episodes: seeds per mirrored task")
+    parser.add_argument("--order", choices=("sorted", "shuffled"), default="sorted", help="oracle episodes: their order")
+    parser.add_argument("--shuffle-seed", type=int, default=0, help="oracle episodes: the shuffled order's seed")
+    parser.add_argument("--slowest", type=int, default=0, help="oracle episodes: print the N slowest, split by phase")
+    parser.add_argument("--pixels", choices=("tree", "pixels", "both"), default="both", help="oracle episodes: the columns")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--tasks", help="comma-separated AndroidWorld task names (default: the system and clock families)")
     args = parser.parse_args(argv)
@@ -260,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "random"):
         print_random(args.task, args.steps)
     if args.only in (None, "oracle"):
-        print_oracle(args.seeds)
+        print_oracle(args.seeds, args.order, args.shuffle_seed, args.slowest, args.pixels)
     if args.only not in (None, "episodes"):
         return 0
     print("\n### CPU per episode on the served simulator (JSON rows)\n", flush=True)

@@ -78,6 +78,7 @@ them as the database.
 from __future__ import annotations
 
 import contextlib
+import copy
 import hashlib
 import math
 import posixpath
@@ -115,6 +116,9 @@ class HostPhone(Protocol):
     @property
     def state(self) -> _PhoneState: ...
 
+    @property
+    def pristine(self) -> _PhoneState: ...
+
     def invalidate(self) -> None: ...
 
     def new_id(self) -> int: ...
@@ -122,6 +126,10 @@ class HostPhone(Protocol):
 
 #: Where installed apps keep their private data.
 DATA_ROOT: Final = "/data/data"
+#: Where AndroidWorld keeps its snapshot of each app's data (``device_constants.SNAPSHOT_DATA``).
+SNAPSHOT_ROOT: Final = f"{DATA_ROOT}/android_world/snapshots"
+#: The owner of :data:`SNAPSHOT_ROOT`'s folder (``phone.state.app_data`` keeps the saved snapshots there).
+SNAPSHOT_OWNER: Final = "android_world"
 #: Pro Expense's category ids (``Expense.category`` in the app's database).
 EXPENSE_CATEGORIES: Final = (
     "Others", "Income", "Food", "Housing", "Social", "Entertainment", "Transportation", "Clothes", "Health Care",
@@ -774,10 +782,15 @@ def owns(path: str) -> bool:
 
 def listing(phone: HostPhone, directory: str) -> list[str]:
     """What the databases put in ``directory``: the files present there, the folders on the way
-    to them, and under ``/data/data`` the installed packages."""
+    to them, under ``/data/data`` the installed packages (and AndroidWorld's folder), and under
+    :data:`SNAPSHOT_ROOT` the apps it has a snapshot of."""
     directory = directory.rstrip("/") or "/"
     prefix = directory + "/"
     names: set[str] = set()
+    if directory == posixpath.dirname(SNAPSHOT_ROOT):
+        return [posixpath.basename(SNAPSHOT_ROOT)]
+    if directory == SNAPSHOT_ROOT:
+        return sorted(phone.apps)
     for db in DATABASES.values():
         if directory == DATA_ROOT and _installed(phone, db):
             names.add(db.package)
@@ -785,14 +798,17 @@ def listing(phone: HostPhone, directory: str) -> list[str]:
             names.add(db.path[len(prefix) :].split("/", 1)[0])
     if directory == DATA_ROOT:
         names.update(phone.apps)
+        names.add(SNAPSHOT_OWNER)
     return sorted(names)
 
 
 def is_dir(phone: HostPhone, directory: str) -> bool:
     """Whether ``directory`` exists as a folder because of the databases or installed packages."""
     directory = directory.rstrip("/")
-    if directory == DATA_ROOT:
+    if directory == DATA_ROOT or directory in (posixpath.dirname(SNAPSHOT_ROOT), SNAPSHOT_ROOT):
         return True
+    if posixpath.dirname(directory) == SNAPSHOT_ROOT:
+        return posixpath.basename(directory) in phone.apps
     if posixpath.dirname(directory) == DATA_ROOT:
         package = posixpath.basename(directory)
         return package in phone.apps or any(db.package == package and _installed(phone, db) for db in DATABASES.values())
@@ -803,6 +819,74 @@ def is_dir(phone: HostPhone, directory: str) -> bool:
 def mtime(phone: HostPhone, path: str) -> float | None:
     """When the database last changed (the app's last write, or its last push)."""
     return phone.state.mtimes.get(path)
+
+
+# --- AndroidWorld's app snapshots ---------------------------------------------------------------
+
+
+def _app_state(state: _PhoneState, package: str) -> dict[str, Any]:
+    """Everything of ``package``'s data in ``state`` (a copy): its private data, its databases'
+    rows and the files and folders under its data folder."""
+    folder = f"{DATA_ROOT}/{package}/"
+    providers = [provider for db in DATABASES.values() if db.package == package for provider in db.providers]
+    return copy.deepcopy(
+        {
+            "app_data": state.app_data.get(package),
+            "content": {provider: state.content[provider] for provider in providers if provider in state.content},
+            "files": {path: data for path, data in state.files.items() if path.startswith(folder)},
+            "mtimes": {path: when for path, when in state.mtimes.items() if path.startswith(folder)},
+            "dirs": {d for d in state.dirs if d.startswith(folder)},
+        }
+    )
+
+
+def app_snapshot_path(path: str) -> str | None:
+    """The package whose AndroidWorld snapshot folder ``path`` is, or ``None``."""
+    path = path.rstrip("/")
+    return posixpath.basename(path) if posixpath.dirname(path) == SNAPSHOT_ROOT else None
+
+
+def app_data_path(path: str) -> str | None:
+    """The package whose data folder ``path`` is (``/data/data/<package>``), or ``None``."""
+    path = path.rstrip("/")
+    package = posixpath.basename(path)
+    return package if posixpath.dirname(path) == DATA_ROOT and package != SNAPSHOT_OWNER else None
+
+
+def save_app_snapshot(phone: HostPhone, package: str) -> None:
+    """``cp -a /data/data/<package>/. SNAPSHOT_ROOT/<package>/``: AndroidWorld's
+    ``save_snapshot``, the app's data as it is now."""
+    snapshots = phone.state.app_data.setdefault(SNAPSHOT_OWNER, {}).setdefault("snapshots", {})
+    snapshots[package] = _app_state(phone.state, package)
+
+
+def restore_app_snapshot(phone: HostPhone, package: str) -> None:
+    """``cp -a SNAPSHOT_ROOT/<package>/. /data/data/<package>/``: AndroidWorld's
+    ``restore_snapshot`` (every task's set-up and tear-down runs it for the task's apps): the
+    app's data as last saved, else as the phone started, which is as AndroidWorld's set-up
+    leaves it (its emulator set-up saves the snapshot then). Screens and drafts went with the
+    ``am force-stop`` before."""
+    saved = phone.state.app_data.get(SNAPSHOT_OWNER, {}).get("snapshots", {}).get(package)
+    kept = copy.deepcopy(saved) if saved is not None else _app_state(phone.pristine, package)
+    state = phone.state
+    folder = f"{DATA_ROOT}/{package}/"
+    if kept["app_data"] is None:
+        state.app_data.pop(package, None)
+    else:
+        state.app_data[package] = kept["app_data"]
+    for db in DATABASES.values():
+        if db.package == package:
+            for provider in db.providers:
+                state.content.pop(provider, None)  # a table the phone fills when first read starts so again
+    state.content.update(kept["content"])
+    for path in [p for p in state.files if p.startswith(folder)]:
+        del state.files[path]
+    for path in [p for p in state.mtimes if p.startswith(folder)]:
+        del state.mtimes[path]
+    state.files.update(kept["files"])
+    state.mtimes.update(kept["mtimes"])
+    state.dirs = {d for d in state.dirs if not d.startswith(folder)} | kept["dirs"]
+    phone.invalidate()
 
 
 # --- images ------------------------------------------------------------------------------------------

@@ -116,6 +116,11 @@ class Phone(Device):
         self._layout = None
         self._version += 1
 
+    @property
+    def pristine(self) -> PhoneState:
+        """The state the phone started in and returns to on :meth:`factory_reset` (read only)."""
+        return self._pristine
+
     def snapshot(self) -> PhoneState:
         """A copy of the full state, for :meth:`restore`."""
         return copy.deepcopy(self.state)

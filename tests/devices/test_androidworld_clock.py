@@ -27,9 +27,9 @@ from android_world.task_evals import task_eval
 from android_world.task_evals.single import sms
 from standins import StandinSdk
 
-from cerebellum_gym.devices import androidworld_clock
 from cerebellum_gym.devices.androidworld import AndroidWorldDevice
-from cerebellum_gym.devices.androidworld_adb import load_adb_env
+from cerebellum_gym.devices.androidworld import clock as androidworld_clock
+from cerebellum_gym.devices.androidworld.adb import load_adb_env
 from cerebellum_gym.devices.emulators import EmulatorPool
 from cerebellum_gym.env import WAIT_SECONDS
 from cerebellum_gym.errors import InfraError, TaskError

@@ -41,8 +41,8 @@ pytest.importorskip("adbutils")
 from android_world.env import adb_utils
 from android_world.task_evals import task_eval
 
-from cerebellum_gym.devices import androidworld_embedded
 from cerebellum_gym.devices.androidworld import AndroidWorldDevice
+from cerebellum_gym.devices.androidworld import embedded as androidworld_embedded
 from cerebellum_gym.tasks.androidworld import _adapter
 
 
@@ -261,7 +261,7 @@ def test_a_command_the_device_answers_with_an_error_is_a_task_error_not_a_lost_d
 @pytest.fixture
 def without_android_world(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """AndroidWorld uninstalled, as far as imports can tell (see the module docstring)."""
-    gone = ("android_world", "cerebellum_gym.devices.androidworld_adb", "cerebellum_gym.devices.androidworld_embedded")
+    gone = ("android_world", "cerebellum_gym.devices.androidworld.adb", "cerebellum_gym.devices.androidworld.embedded")
     for name in [m for m in sys.modules if m.startswith(gone)]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "android_world", None)
@@ -276,7 +276,7 @@ def test_without_androidworld_the_error_says_how_to_install_it_and_nothing_start
     assert "git clone https://github.com/google-research/android_world" in message
     assert "../shared/third_party/android_world-" in message and "docs/androidworld.md" in message
     assert threading.active_count() == started  # no adbd served, no adb server started
-    embedded = importlib.import_module("cerebellum_gym.devices.androidworld_embedded")
+    embedded = importlib.import_module("cerebellum_gym.devices.androidworld.embedded")
     served = AdbdServer(Phone(), port=0).start()
     with pytest.raises(CerebellumError, match="not on PyPI"):
         embedded.EmbeddedAndroidWorld(served)

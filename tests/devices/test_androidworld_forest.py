@@ -29,7 +29,7 @@ from android_world.env import interface, representation_utils
 from android_world.task_evals.single import contacts as aw_contacts
 
 from cerebellum_gym.devices.androidworld import forest_to_tree
-from cerebellum_gym.devices.androidworld_forest import LazyForest, has_forwarder, make_controller, parse_forest
+from cerebellum_gym.devices.androidworld.forest import LazyForest, has_forwarder, make_controller, parse_forest
 
 CONTACTS = "com.google.android.contacts"
 
@@ -151,7 +151,7 @@ def test_a_device_without_the_forwarder_gets_androidworlds_own_controller() -> N
 @pytest.fixture(scope="module")
 def world() -> Iterator[Any]:
     pytest.importorskip("adbutils")
-    from cerebellum_gym.devices import androidworld_embedded
+    from cerebellum_gym.devices.androidworld import embedded as androidworld_embedded
 
     with androidworld_embedded.EmbeddedAndroidWorld(AdbdServer(Phone(), port=0).start()) as served:
         yield served

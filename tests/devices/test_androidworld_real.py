@@ -5,7 +5,7 @@ Real: AndroidWorld's ``AndroidWorldController`` (UI tree from ``uiautomator dump
 ``AsyncAndroidEnv``, ``actuation``, ``setup_env`` (clock frozen, ``adb root``), its task classes
 (``initialize_task``, ``is_successful``, ``tear_down``), android_env's ``AdbCallParser`` and
 ``AdbController`` running the adb binary against a private adb server, and the simulator's adbd.
-Replaced: only the emulator's console/gRPC side (``cerebellum_gym.devices.androidworld_adb``:
+Replaced: only the emulator's console/gRPC side (``cerebellum_gym.devices.androidworld.adb``:
 pixels from ``screencap``). Two task doubles, subclasses of AndroidWorld's own ``TaskEval``,
 stand in where a behaviour must be provoked (a judge with side effects, task code that raises).
 
@@ -41,7 +41,7 @@ from android_world.env import adb_utils  # noqa: E402
 from android_world.task_evals import task_eval  # noqa: E402
 
 from cerebellum_gym.devices.androidworld import AndroidWorldDevice  # noqa: E402
-from cerebellum_gym.devices.androidworld_adb import load_adb_env  # noqa: E402
+from cerebellum_gym.devices.androidworld.adb import load_adb_env  # noqa: E402
 from cerebellum_gym.tasks.androidworld import _adapter, task_class  # noqa: E402
 
 #: AndroidWorld tasks whose apps the simulator has and whose set-up needs only settings, intents

@@ -27,7 +27,7 @@ sms_validators = pytest.importorskip("android_world.task_evals.common_validators
 
 @pytest.fixture(scope="module")
 def world() -> Iterator[tuple[AdbdServer, Any]]:
-    from cerebellum_gym.devices.androidworld_adb import load_adb_env
+    from cerebellum_gym.devices.androidworld.adb import load_adb_env
 
     adb = PrivateAdbServer().start()
     server = AdbdServer(Phone(), console=True, console_auth_token=Path(adb.home) / TOKEN_FILE).start()

@@ -58,11 +58,21 @@ class AudioRecorderApp(App):
         self.set_dialog("save", file="")
         self.phone.focus(field_key(self, self.route, "file"))  # the name dialog opens with the keyboard up
 
+    def _default_name(self) -> tuple[str, int]:
+        """The name a record saved as it is gets, and its number: ``Record-N`` from the counter
+        on, skipping names a record on storage has (the counter goes back with a restored
+        snapshot of the app's data; the records on storage stay)."""
+        counter = int(self.data["counter"])
+        taken = set(self.records())
+        while f"Record-{counter}.m4a" in taken:
+            counter += 1
+        return f"Record-{counter}", counter
+
     def _save(self, route: Route) -> None:
-        default = f"Record-{self.data['counter']}"
+        default, counter = self._default_name()
         name = str(route.get("file", "")).strip() or default
         self.phone.write_file(f"{RECORDS_DIR}/{name}.m4a", fake_m4a(int(self.data.get("pending", 1))))
-        self.data["counter"] = int(self.data["counter"]) + 1
+        self.data["counter"] = counter + 1
         self.set_dialog(None)
         self.phone.focus(None)
 
@@ -118,7 +128,7 @@ class AudioRecorderApp(App):
                 ],
             )
         elif route.get("dialog") == "save":
-            field = edit_field(self, route, "file", hint=f"Record-{d['counter']}", rid=f"{self.package}:id/input_name")
+            field = edit_field(self, route, "file", hint=self._default_name()[0], rid=f"{self.package}:id/input_name")
             dialog = Dialog(
                 "Save record",
                 [

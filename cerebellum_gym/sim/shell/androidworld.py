@@ -26,7 +26,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Final
 
-from cerebellum_gym.sim import telephony
+from cerebellum_gym.sim import databases, telephony
 from cerebellum_gym.sim.databases import run_sql
 from cerebellum_gym.sim.providers import CONTACTS_URI, SMS_URI
 from cerebellum_gym.sim.shell import framework, toybox
@@ -404,6 +404,8 @@ def dumpsys(sh: ShellHost, args: list[str], stdin: bytes) -> ShellResult:
         return ShellResult(_dumpsys_telephony(sh).encode())
     if args[:1] == ["notification"]:
         return ShellResult(_dumpsys_notification(sh).encode("utf-8", "surrogateescape"))
+    if args[:2] == ["activity", "recents"]:
+        return ShellResult(_recents(sh).encode())
     return framework.dumpsys(sh, args, stdin)
 
 
@@ -478,6 +480,53 @@ def _dumpsys_input(sh: ShellHost) -> str:
     )
 
 
+# --- cp: files, folders, AndroidWorld's app snapshots -------------------------------------
+
+
+@ANDROIDWORLD.command("cp")
+def cp(sh: ShellHost, args: list[str], stdin: bytes) -> ShellResult:
+    """``cp [-a|-r|-R|-p|-f]... SRC... DEST``: files, folders with ``-r``/``-R``/``-a``, and
+    ``SRC/.`` for a folder's contents. An app's data folder copied to or from AndroidWorld's
+    snapshot of it (``file_utils.copy_dir``, in ``app_snapshot``) saves or restores the
+    app's data (:func:`~cerebellum_gym.sim.databases.restore_app_snapshot`)."""
+    flags = "".join(a[1:] for a in args if a.startswith("-") and len(a) > 1)
+    paths = [a for a in args if not (a.startswith("-") and len(a) > 1)]
+    if len(paths) < 2:
+        return ShellResult(b"", b"cp: Needs 2 arguments\n", 1)
+    recursive = any(flag in flags for flag in "arR")
+    *sources, dest = paths
+    errors: list[str] = []
+    for source in sources:
+        src, dst = sh.path(source), sh.path(dest)
+        contents = source.rstrip("/").endswith("/.") or source.rstrip("/") == "."
+        target = dst if contents or not sh.is_dir(dst) else posixpath.join(dst, posixpath.basename(src))
+        if recursive and sh.is_dir(src):
+            package = databases.app_data_path(src)
+            if package is not None and databases.app_snapshot_path(target) == package:
+                databases.save_app_snapshot(sh.phone, package)
+                continue
+            package = databases.app_snapshot_path(src)
+            if package is not None and databases.app_data_path(target) == package:
+                databases.restore_app_snapshot(sh.phone, package)
+                continue
+        _copy_tree(sh, src, target, recursive, errors)
+    return ShellResult(b"", "".join(errors).encode(), 1 if errors else 0)
+
+
+def _copy_tree(sh: ShellHost, src: str, target: str, recursive: bool, errors: list[str]) -> None:
+    data = sh.read(src)
+    if data is not None:
+        sh.write(target, data)
+    elif not sh.is_dir(src):
+        errors.append(f"cp: '{src}': No such file or directory\n")
+    elif not recursive:
+        errors.append(f"cp: '{src}' is a directory\n")
+    else:
+        sh.phone.make_dir(target)
+        for name in sh.listdir(src):
+            _copy_tree(sh, posixpath.join(src, name), posixpath.join(target, name), recursive, errors)
+
+
 # --- am stack list -----------------------------------------------------------------------
 
 
@@ -485,6 +534,14 @@ def _dumpsys_input(sh: ShellHost) -> str:
 def am(sh: ShellHost, args: list[str], stdin: bytes) -> ShellResult:
     if args[:2] == ["stack", "list"]:
         return ShellResult(_stack_list(sh).encode())
+    if args[:2] == ["stack", "remove"]:
+        # AndroidWorld's tear-down (close_recents) removes every recent task: its screens
+        # and drafts go, its data stays; an unknown id removes nothing, as on a device.
+        tasks = {str(task_id): package for package, task_id in _recent_tasks(sh)}
+        for task_id in args[2:]:
+            if task_id in tasks:
+                sh.phone.force_stop(tasks[task_id])
+        return ShellResult()
     if args[:1] in (["start"], ["start-activity"]) and "-n" not in args and "-a" in args:
         resolved = _intent(sh, args[1:])
         if resolved is not None:
@@ -565,6 +622,29 @@ def _clipper(sh: ShellHost, args: list[str]) -> ShellResult:
         data = telephony.clipboard(sh.phone) or ""
     reply = header + f'Broadcast completed: result=-1, data="{data}"\n'
     return ShellResult(reply.encode("utf-8", "surrogateescape"))
+
+
+def _recent_tasks(sh: ShellHost) -> list[tuple[str, int]]:
+    """The apps with a task in Overview (started and not stopped since; never the
+    launcher), each with a task id fixed by its place among the installed apps."""
+    from cerebellum_gym.sim.phone import LAUNCHER_PACKAGE
+
+    state = sh.phone.state
+    started = set(state.stacks) | {state.foreground}
+    return [(package, 100 + i) for i, package in enumerate(sh.phone.apps) if package in started and package != LAUNCHER_PACKAGE]
+
+
+def _recents(sh: ShellHost) -> str:
+    """``dumpsys activity recents``: one entry per recent task with its ``id=N`` (what
+    AndroidWorld's ``close_recents`` reads before ``am stack remove N``)."""
+    lines = ["ACTIVITY MANAGER RECENT TASKS (dumpsys activity recents)\n", "  Recent tasks:\n"]
+    for i, (package, task_id) in enumerate(_recent_tasks(sh)):
+        component = _full(framework.activity_component(sh, package))
+        lines.append(
+            f"  * Recent #{i}: Task{{{task_id:07x} #{task_id} type=standard A=10{task_id}:{package} U=0 sz=1}}\n"
+            f"    id={task_id} userId=0 realActivity={component}\n"
+        )
+    return "".join(lines)
 
 
 def _stack_list(sh: ShellHost) -> str:

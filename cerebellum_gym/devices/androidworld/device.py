@@ -7,7 +7,7 @@ AndroidWorld is not on PyPI: it installs from its source and drives an emulator 
 
 With no emulator named (no ``console_port``, ``grpc_port`` or ``env``) the loader serves the embedded
 simulator over ADB in this process and the device runs AndroidWorld there
-(:mod:`cerebellum_gym.devices.androidworld_embedded`); ``info["device_backend"]`` says which.
+(:mod:`cerebellum_gym.devices.androidworld.embedded`); ``info["device_backend"]`` says which.
 
 On the embedded simulator (``info["device_backend"] == "simulator"``, or any device given the
 served phone as ``in_process``) two things differ, both because the device is a Python object in
@@ -16,7 +16,7 @@ this process:
 - **time** is the phone's clock: ``W``, the transition pause and every sleep of AndroidWorld's
   code run through this device and its tasks (actuation, stability polling, set-up and judge
   waits) advance the phone's clock instead of the host's
-  (:mod:`~cerebellum_gym.devices.androidworld_clock`); an emulator's device has no such clock;
+  (:mod:`~cerebellum_gym.devices.androidworld.clock`); an emulator's device has no such clock;
 - **screen and input** go straight to the phone (``direct``): the tree it would print to
   ``uiautomator dump``, its frame (at the device's width, the bytes ``screencap`` sends;
   narrower, rendered at that width as ``Cerebellum-Sim-v0`` does), and the agent's inputs as
@@ -58,12 +58,8 @@ What goes where on an emulator (and with ``direct=False``), and why:
   exits non-zero and then raises, so every command is wrapped to exit 0 and report its own exit
   status after a random marker, with its stderr kept apart.
 
-Failures map onto :class:`~cerebellum_gym.errors.InfraError` (:func:`map_error`): adb or
-emulator faults (android_env's ``AdbControllerError`` and friends, gRPC errors, broken
-connections) to :class:`~cerebellum_gym.errors.DeviceLostError`, time-outs to
-:class:`~cerebellum_gym.errors.DeviceTimeoutError`, and answers that could not be read (AndroidWorld's
-``RuntimeError``/``ValueError`` on a missing forest or unparsable output, a non-OK
-``AdbResponse``) to :class:`~cerebellum_gym.errors.DeviceProtocolError`.
+Failures map onto :class:`~cerebellum_gym.errors.InfraError` as
+:mod:`~cerebellum_gym.devices.androidworld.gate` says (``map_error``).
 
 Example (needs AndroidWorld and a running emulator; see ``docs/androidworld.md``)::
 
@@ -74,26 +70,21 @@ Example (needs AndroidWorld and a running emulator; see ``docs/androidworld.md``
 
 from __future__ import annotations
 
-import atexit
 import base64
 import contextlib
-import importlib
 import math
-import os
 import posixpath
 import secrets
 import shlex
-import shutil
-import subprocess
-import sys
-import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 import numpy as np
 
 from cerebellum_gym.core.tree import UINode, parse_uiautomator_xml
+from cerebellum_gym.devices.androidworld.gate import guarded, import_android_world
+from cerebellum_gym.devices.androidworld.tree import forest_to_tree
 from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_ENTER, KEYCODE_HOME
 from cerebellum_gym.devices.shell import ShellDevice, ShellOutput, input_text_chunks
 from cerebellum_gym.errors import (
@@ -107,304 +98,52 @@ from cerebellum_gym.errors import (
 )
 
 if TYPE_CHECKING:
-    from cerebellum_gym.devices.androidworld_clock import SimulatedTime
+    from cerebellum_gym.devices.androidworld.clock import SimulatedTime
 
 TreeSource = Literal["forest", "uiautomator"]
 TextInput = Literal["adb", "json_action"]
 
-INSTALL_HINT: Final = (
-    "AndroidWorld is not on PyPI; install it from its repository into this environment:\n"
-    "  git clone https://github.com/google-research/android_world && cd android_world\n"
-    "  pip install -r requirements.txt && python setup.py install\n"
-    "In CI (no Git host), install the pinned wheel instead: pip install ../shared/third_party/android_world-*.whl\n"
-    "With no emulator named, its tasks run on the embedded simulator (also needs adbutils: pip install 'cerebellum-gym[adb]');\n"
-    "for an emulator (Pixel 6, API 33), start it: emulator -avd AndroidWorldAvd -no-snapshot -grpc 8554\n"
-    "See docs/androidworld.md."
-)
 #: Where an :class:`AndroidWorldDevice`'s env runs (``info["device_backend"]``).
 DeviceBackend = Literal["simulator", "emulator", "env"]
 #: ``android_env.proto.adb_pb2.AdbResponse.Status`` values (proto enums are ints).
 ADB_STATUS_OK: Final = 1
 ADB_STATUS_TIMEOUT: Final = 6
 DUMP_PATH: Final = "/data/local/tmp/cerebellum_window_dump.xml"
-#: AccessibilityWindowInfo types in android_env's forest proto.
-WINDOW_TYPE_APPLICATION: Final = 1
 #: Raw bytes per ``write_file`` shell call (as base64, well under adb's shell line limit).
 WRITE_CHUNK: Final = 32 * 1024
 _MISSING_FILE_RC: Final = 44
-#: android_env's error classes (``android_env/components/errors.py``): all mean the emulator or
-#: its adb link failed.
-_ANDROID_ENV_ERRORS: Final = frozenset(
-    {
-        "AndroidEnvError",
-        "ReadObservationError",
-        "CoordinatorError",
-        "TooManyRestartsError",
-        "AdbControllerError",
-        "SimulatorError",
-        "SendActionError",
-        "StepCommandError",
-        "WaitForAppScreenError",
-        "CheckInstallError",
-    }
-)
 
 
-def import_android_world(module: str) -> Any:
-    """Import ``android_world.<module>``, or explain how to install AndroidWorld.
-
-    Raises:
-        CerebellumError: AndroidWorld (or one of its own dependencies) is not importable.
-    """
-    try:
-        imported = importlib.import_module(f"android_world.{module}")
-        _private_host_folder()
-        return imported
-    except ImportError as exc:
-        missing = getattr(exc, "name", None) or str(exc)
-        what = (
-            "AndroidWorld (the android_world package)"
-            if missing.split(".")[0] == "android_world"
-            else f"{missing!r}, which AndroidWorld needs,"
-        )
-        raise CerebellumError(f"the androidworld backend needs {what} and it is not importable ({exc}).\n{INSTALL_HINT}") from exc
-
-
-#: This process's own folder for the files AndroidWorld makes on the host, and the process it
-#: was made for (a forked child makes its own).
-_HOST_FOLDER: list[tuple[int, str]] = []
-
-
-def _private_host_folder() -> None:
-    """Give this process its own folder for the files AndroidWorld writes on the host.
-
-    AndroidWorld writes its set-up files under fixed names in the host's temporary folder
-    (``file_utils.get_local_tmp_directory()``: the videos it pushes for VLC, ``receipt.png``,
-    ``task.html``, gallery pictures). Two processes running its tasks at once (an async vector
-    env, a process pool, parallel test workers) overwrite and delete each other's files between
-    writing and pushing. Its code stays as it is; the folder it asks for is this process's own.
-    """
-    pid = os.getpid()
-    if _HOST_FOLDER and _HOST_FOLDER[0][0] == pid:
-        return
-    try:
-        file_utils = importlib.import_module("android_world.utils.file_utils")
-    except ImportError:  # a build of AndroidWorld without it writes no host files through it
-        return
-    folder = tempfile.mkdtemp(prefix=f"cerebellum-androidworld-{pid}-")
-    atexit.register(shutil.rmtree, folder, True)
-    _HOST_FOLDER[:] = [(pid, folder)]
-    setattr(file_utils, "get_local_tmp_directory", lambda: folder)  # noqa: B010  (a module of AndroidWorld's)
-    # user_data_generation reads the folder once, when it is imported.
-    generation = sys.modules.get("android_world.task_evals.utils.user_data_generation")
-    if generation is not None:
-        setattr(generation, "_TMP", folder)  # noqa: B010
-
-
-#: What the adb client prints when it could not reach the device (adb's ``commandline.cpp`` and
-#: ``adb_client.cpp``): the transport failed, the device did not answer.
-ADB_TRANSPORT_FAILURES: Final = (
-    "adb: device '",
-    "error: device '",
-    "error: closed",
-    "error: protocol fault",
-    "device offline",
-    "device unauthorized",
-    "device still authorizing",
-    "device still connecting",
-    "no devices/emulators found",
-    "more than one device/emulator",
-    "failed to get feature set",
-    "cannot connect to daemon",
-    "daemon not running",
-    "failed to connect to",
-    "error: connect failed",
-)
-
-
-def device_answer(exc: BaseException) -> subprocess.CalledProcessError | None:
-    """The device's own answer behind an android_env adb failure, or ``None``.
-
-    android_env raises ``AdbControllerError`` from the ``CalledProcessError`` of its last try
-    (wrapped again by some AndroidWorld helpers, such as ``clear_app_data``). When that process
-    ran the command on the device, which exited non-zero with its own message (``sqlite3`` on a
-    bad statement, ``pm`` on an unknown package), the device answered: it is not lost. When the
-    adb client itself could not reach the device, its output is one of
-    :data:`ADB_TRANSPORT_FAILURES` (``adb: device '...' not found``, ``error: closed``, ...), and
-    that is no answer.
-    """
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        if isinstance(current, subprocess.CalledProcessError):
-            output = current.output if current.output is not None else current.stdout
-            text = output.decode("utf-8", "replace") if isinstance(output, bytes) else str(output or "")
-            if any(marker in text for marker in ADB_TRANSPORT_FAILURES):
-                return None
-            return current
-        if isinstance(current, subprocess.TimeoutExpired):
-            return None
-        current = current.__cause__ or current.__context__
-    return None
-
-
-def map_error(exc: BaseException, what: str) -> CerebellumError | None:
-    """The cerebellum error for a failure raised inside AndroidWorld or android_env, or ``None``
-    when it looks like a programming error that should surface as it is.
-
-    Args:
-        exc: what AndroidWorld raised.
-        what: the operation, for the message.
-    """
-    if isinstance(exc, CerebellumError):
-        return exc
-    names = {cls.__name__ for cls in type(exc).__mro__}
-    message = f"{what}: {type(exc).__name__}: {exc}"
-    timed_out = isinstance(exc, TimeoutError | subprocess.TimeoutExpired) or any("Timeout" in n for n in names)
-    if names & {"RpcError", "_InactiveRpcError"}:  # the emulator's gRPC endpoint
-        code = getattr(exc, "code", None)
-        status = str(code()) if callable(code) else ""
-        return DeviceTimeoutError(message) if "DEADLINE_EXCEEDED" in status else DeviceLostError(message)
-    if timed_out or (names & _ANDROID_ENV_ERRORS and ("TimeoutExpired" in str(exc) or "timed out" in str(exc))):
-        return DeviceTimeoutError(message)
-    answered = device_answer(exc) if names & _ANDROID_ENV_ERRORS else None
-    if answered is not None:
-        # The device is there; it answered a command of ours with an error.
-        return DeviceProtocolError(f"{message} (the device answered with status {answered.returncode})")
-    if names & _ANDROID_ENV_ERRORS or isinstance(exc, ConnectionError | EOFError | OSError):
-        return DeviceLostError(message)
-    if isinstance(exc, subprocess.CalledProcessError | RuntimeError | ValueError):
-        # AndroidWorld raises these when the device's answer is missing or unreadable
-        # ("Could not get a11y tree.", "Failed to get logical screen size.").
-        return DeviceProtocolError(message)
-    return None
-
-
-def infra_error(exc: BaseException, what: str) -> InfraError | None:
-    """The infra error for an adb, gRPC or emulator fault, or ``None`` for anything else.
-
-    Narrower than :func:`map_error`: task code raises ``RuntimeError``, ``ValueError`` and
-    ``OSError`` of its own (a bad parameter, a set-up that found the wrong state, a local file),
-    which are the task's errors, not the device's. Infra here is android_env's errors (adb
-    failed after its retries), gRPC errors, time-outs, broken connections and a failed adb
-    subprocess, except a command the device ran and answered with an error and a non-zero
-    status (:func:`device_answer`: AndroidWorld's SMS set-up's failing ``sqlite3``): the device
-    is there, and what failed is the task's command (``None``; the caller's probe of the device
-    still turns a real loss into infra).
-    """
-    if isinstance(exc, InfraError):
-        return exc
-    if device_answer(exc) is not None:
-        return None
-    names = {cls.__name__ for cls in type(exc).__mro__}
-    if names & (_ANDROID_ENV_ERRORS | {"RpcError", "_InactiveRpcError"}) or isinstance(
-        exc, TimeoutError | subprocess.TimeoutExpired | subprocess.CalledProcessError | ConnectionError | EOFError
-    ):
-        mapped = map_error(exc, what)
-        if isinstance(mapped, InfraError):
-            return mapped
-        return DeviceLostError(f"{what}: {type(exc).__name__}: {exc}")
-    return None
-
-
-@contextlib.contextmanager
-def guarded(what: str) -> Iterator[None]:
-    """Run a block that calls into AndroidWorld, mapping its failures with :func:`map_error`."""
-    try:
-        yield
-    except CerebellumError:
-        raise
-    except Exception as exc:
-        mapped = map_error(exc, what)
-        if mapped is None:
-            raise
-        raise mapped from exc
-
-
-def _visible(node: Any) -> bool:
-    # A forest node (a proto) always has the field, False when unset, so an unset field hides the
-    # node, as AndroidWorld's forest_to_ui_elements(exclude_invisible_elements=True) does; only
-    # an object without the field at all counts as visible.
-    return bool(getattr(node, "is_visible_to_user", True))
-
-
-def _clip(rect: Any, screen: tuple[int, int]) -> tuple[int, int, int, int]:
-    width, height = screen
-    left = min(max(int(rect.left), 0), width)
-    top = min(max(int(rect.top), 0), height)
-    right = min(max(int(rect.right), left), width)
-    bottom = min(max(int(rect.bottom), top), height)
-    return left, top, right, bottom
-
-
-def forest_to_tree(forest: Any, screen_size: tuple[int, int], *, all_windows: bool = False) -> UINode:
-    """An AndroidWorld accessibility forest as the tree ``uiautomator dump`` would print.
-
-    The forest (``android_env.proto.a11y.AndroidAccessibilityForest``) holds windows, each with a
-    flat list of nodes linked by ``unique_id`` / ``child_ids``. Like ``uiautomator dump`` this
-    keeps the active window (all application windows when none is marked active, or every
-    window with ``all_windows``), drops nodes not visible to the user with their subtrees, clips
-    bounds to the screen and numbers children by their place among visible siblings.
+def placement(
+    *, env: Any = None, served: Any = None, console_port: int | None = None, grpc_port: int | None = None, emulator_setup: bool = False
+) -> DeviceBackend | None:
+    """Where an :class:`AndroidWorldDevice` with these options runs: decided here only (the
+    loader asks it too, before it builds anything).
 
     Returns:
-        A synthetic ``hierarchy`` root whose children are the chosen windows' roots.
+        ``"env"`` (an env given), ``"simulator"`` (a device served in this process),
+        ``"emulator"`` (a console or gRPC port named), or ``None`` when nothing is named: the
+        loader then serves the embedded simulator and hands it over as ``served``.
+
+    Raises:
+        ConfigError: ``served`` with an env or emulator ports, or ``emulator_setup`` with no
+            emulator named.
     """
-    windows = list(getattr(forest, "windows", ()) or ())
-    if not all_windows:
-        active = [w for w in windows if getattr(w, "is_active", False)]
-        if not active:
-            active = [w for w in windows if getattr(w, "window_type", 0) == WINDOW_TYPE_APPLICATION] or windows[-1:]
-        windows = active
-    # Draw order: lower layers first, as a dump of several windows lists them.
-    windows.sort(key=lambda w: getattr(w, "layer", 0))
-    root = UINode("hierarchy", (0, 0, screen_size[0], screen_size[1]))
-    for window in windows:
-        nodes = list(window.tree.nodes)
-        by_id = {int(n.unique_id): n for n in nodes}
-        child_ids = {int(c) for n in nodes for c in n.child_ids}
-        tops = [n for n in nodes if int(n.unique_id) not in child_ids]
-        for top in tops:
-            built = _build(top, by_id, screen_size, 0, set())
-            if built is not None:
-                root.children.append(built)
-    return root
-
-
-def _build(node: Any, by_id: Mapping[int, Any], screen: tuple[int, int], index: int, seen: set[int]) -> UINode | None:
-    uid = int(node.unique_id)
-    if uid in seen:  # a malformed forest must not loop forever
-        return None
-    seen.add(uid)
-    ui = UINode(
-        node.class_name or "android.view.View",
-        _clip(node.bounds_in_screen, screen),
-        text=node.text or "",
-        resource_id=node.view_id_resource_name or "",
-        package=node.package_name or "",
-        content_desc=node.content_description or "",
-        checkable=bool(node.is_checkable),
-        checked=bool(node.is_checked),
-        clickable=bool(node.is_clickable),
-        enabled=bool(node.is_enabled),
-        focusable=bool(node.is_focusable),
-        focused=bool(node.is_focused),
-        scrollable=bool(node.is_scrollable),
-        long_clickable=bool(node.is_long_clickable),
-        password=bool(node.is_password),
-        selected=bool(node.is_selected),
-        index=index,
-    )
-    position = 0
-    for cid in node.child_ids:
-        child = by_id.get(int(cid))
-        if child is None or not _visible(child):
-            continue
-        built = _build(child, by_id, screen, position, seen)
-        if built is not None:
-            ui.children.append(built)
-            position += 1
-    return ui
+    if served is not None and (env is not None or console_port is not None or grpc_port is not None):
+        raise ConfigError("served runs AndroidWorld on a device served in this process; it goes with no env and no emulator ports")
+    if env is not None:
+        return "env"
+    if served is not None:
+        return "simulator"
+    if console_port is not None or grpc_port is not None:
+        return "emulator"
+    if emulator_setup:
+        raise ConfigError(
+            "emulator_setup=True needs an emulator: name it with console_port (and grpc_port), "
+            "for example device_options={'console_port': 5554, 'grpc_port': 8554, 'emulator_setup': True}; "
+            "with no emulator named, AndroidWorld runs on the embedded simulator, which needs no set-up"
+        )
+    return None
 
 
 class AndroidWorldDevice(ShellDevice):
@@ -418,7 +157,7 @@ class AndroidWorldDevice(ShellDevice):
       serves the embedded simulator there when no emulator is named: ``gym.make`` with no
       ``console_port``, ``grpc_port`` or ``env``). A private adb server connects to it and
       AndroidWorld's env is built over it
-      (:class:`~cerebellum_gym.devices.androidworld_embedded.EmbeddedAndroidWorld`); all of it,
+      (:class:`~cerebellum_gym.devices.androidworld.embedded.EmbeddedAndroidWorld`); all of it,
       the served device included, stops on :meth:`close`.
     - ``"emulator"``: an emulator named by ``console_port`` or ``grpc_port`` (the other takes
       AndroidWorld's default, 5554 or 8554); the env comes from ``env_launcher.load_and_setup_env``.
@@ -452,11 +191,11 @@ class AndroidWorldDevice(ShellDevice):
         task_family: the AndroidWorld registry family whose tasks the loader offers on this device.
         close_env: close the env on :meth:`close`; defaults to whether this device built it.
         in_process: the served simulator in this process
-            (:class:`~cerebellum_gym.devices.androidworld_embedded.InProcessPhone`) behind
+            (:class:`~cerebellum_gym.devices.androidworld.embedded.InProcessPhone`) behind
             ``env``, when the caller built AndroidWorld's env over one itself; the embedded
             simulator's own when ``served``. With one, time is the phone's clock (every wait of
             AndroidWorld's code run through this device and its tasks advances it, see
-            :mod:`~cerebellum_gym.devices.androidworld_clock`).
+            :mod:`~cerebellum_gym.devices.androidworld.clock`).
         direct: read the screen and UI tree from the phone in this process and send inputs to
             it there (``True``), or through AndroidWorld's env and adb (``False``); ``"auto"``
             (default): directly whenever ``in_process`` is there. AndroidWorld's own set-up and
@@ -510,23 +249,13 @@ class AndroidWorldDevice(ShellDevice):
             if served is not None:
                 served.stop()  # handed over: it stops with this device, built or not
             raise
-        if served is not None and (env is not None or console_port is not None or grpc_port is not None):
-            served.stop()
-            raise ConfigError("served runs AndroidWorld on a device served in this process; it goes with no env and no emulator ports")
-        where: DeviceBackend
-        if env is not None:
-            where = "env"
-        elif served is not None:
-            where = "simulator"
-        elif console_port is not None or grpc_port is not None:
-            where = "emulator"
-        elif emulator_setup:
-            raise ConfigError(
-                "emulator_setup=True needs an emulator: name it with console_port (and grpc_port), "
-                "for example device_options={'console_port': 5554, 'grpc_port': 8554, 'emulator_setup': True}; "
-                "with no emulator named, AndroidWorld runs on the embedded simulator, which needs no set-up"
-            )
-        else:
+        try:
+            where = placement(env=env, served=served, console_port=console_port, grpc_port=grpc_port, emulator_setup=emulator_setup)
+        except ConfigError:
+            if served is not None:
+                served.stop()
+            raise
+        if where is None:
             raise ConfigError(
                 "AndroidWorldDevice needs something to run on: console_port (and grpc_port) for an emulator, "
                 "env for an AndroidWorld env, or served for a device served over ADB in this process; "
@@ -537,7 +266,7 @@ class AndroidWorldDevice(ShellDevice):
         #: AndroidWorld's env over the served device and its adb server, when this device runs there.
         self.embedded: Any = None
         if where == "simulator":
-            from cerebellum_gym.devices.androidworld_embedded import EmbeddedAndroidWorld
+            from cerebellum_gym.devices.androidworld.embedded import EmbeddedAndroidWorld
 
             self.embedded = EmbeddedAndroidWorld(served, adb_path=adb_path, freeze_datetime=freeze_datetime, timeout=timeout)
             env = self.embedded.env
@@ -612,7 +341,7 @@ class AndroidWorldDevice(ShellDevice):
 
     def simulated_time(self) -> contextlib.AbstractContextManager[Any]:
         """A block in which AndroidWorld's code waits on this device's clock: the phone's on the
-        embedded simulator (:mod:`~cerebellum_gym.devices.androidworld_clock`), real time
+        embedded simulator (:mod:`~cerebellum_gym.devices.androidworld.clock`), real time
         elsewhere (a no-op)."""
         return contextlib.nullcontext() if self.clock is None else self.clock.scope()
 
@@ -976,15 +705,4 @@ class AndroidWorldDevice(ShellDevice):
         )
 
 
-__all__ = [
-    "ADB_TRANSPORT_FAILURES",
-    "INSTALL_HINT",
-    "AndroidWorldDevice",
-    "ShellOutput",
-    "device_answer",
-    "forest_to_tree",
-    "guarded",
-    "import_android_world",
-    "infra_error",
-    "map_error",
-]
+__all__ = ["AndroidWorldDevice", "DeviceBackend", "TextInput", "TreeSource", "placement"]

@@ -29,8 +29,9 @@ try:  # android_env comes with AndroidWorld; this module is imported only when i
     from android_env.components import errors
     from android_env.proto.a11y import android_accessibility_forest_pb2
 except ImportError as exc:  # pragma: no cover - exercised only without AndroidWorld
-    # (the install hint is the caller's: androidworld_adb imports this module after android_env)
-    raise CerebellumError(f"AndroidWorld's accessibility forest needs android_env, which comes with AndroidWorld ({exc})") from exc
+    from cerebellum_gym.devices.androidworld.gate import INSTALL_HINT
+
+    raise CerebellumError(f"AndroidWorld's accessibility forest needs android_env ({exc}).\n{INSTALL_HINT}") from exc
 
 #: The served simulator's forwarder (``cerebellum_gym.sim.a11y.FOREST_COMMAND``; the same
 #: words, not imported: the devices layer knows no simulator).

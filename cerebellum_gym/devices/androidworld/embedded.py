@@ -11,7 +11,7 @@ which builds an :class:`EmbeddedAndroidWorld` over it:
 1. a private real adb server (:class:`~cerebellum_gym.devices.adb.PrivateAdbServer`: its own
    port and ``HOME``, no emulator, USB or mDNS scanning) that ``adb connect``-s to the served device;
 2. AndroidWorld's real ``AsyncAndroidEnv`` over that serial
-   (:func:`~cerebellum_gym.devices.androidworld_adb.load_adb_env`: android_env's
+   (:func:`~cerebellum_gym.devices.androidworld.adb.load_adb_env`: android_env's
    ``AdbController`` reaching the adb server, AndroidWorld's ``setup_env`` freezing the clock).
 
 AndroidWorld's task code then runs unmodified: everything it sets up and judges goes through the
@@ -20,7 +20,7 @@ device (adb shell, sync, ``uiautomator dump``), never into the simulator's Pytho
 served device (its listener and connection threads).
 
 On the embedded simulator time is the phone's clock (:class:`InProcessPhone`, its
-:class:`~cerebellum_gym.devices.androidworld_clock.SimulatedTime`): every sleep of AndroidWorld's
+:class:`~cerebellum_gym.devices.androidworld.clock.SimulatedTime`): every sleep of AndroidWorld's
 code run through the adapter advances the phone's clock instead of the host's, and the adapter
 reads the screen and sends the agent's inputs to the phone in this process
 (:class:`~cerebellum_gym.devices.androidworld.AndroidWorldDevice`), while AndroidWorld's own
@@ -33,7 +33,7 @@ simulator and how to name an emulator.
 Example (needs AndroidWorld and adbutils; tests and benchmarks build it this way)::
 
     from cerebellum_gym.sim.adbd import AdbdServer
-    from cerebellum_gym.devices.androidworld_embedded import EmbeddedAndroidWorld
+    from cerebellum_gym.devices.androidworld.embedded import EmbeddedAndroidWorld
     with EmbeddedAndroidWorld(AdbdServer(port=0).start()) as world:
         world.serial, world.env.logical_screen_size   # ('127.0.0.1:41234', (1080, 2400))
 """
@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from cerebellum_gym.devices.android import CONSOLE_TOKEN_FILE
-from cerebellum_gym.devices.androidworld_clock import SimulatedTime
+from cerebellum_gym.devices.androidworld.clock import SimulatedTime
 from cerebellum_gym.errors import CerebellumError, ConfigError, DeviceLostError
 
 log = logging.getLogger("cerebellum_gym.androidworld")
@@ -77,12 +77,12 @@ def require_android_world() -> None:
     Raises:
         CerebellumError: one is missing; the message says how to install it.
     """
-    from cerebellum_gym.devices.androidworld import import_android_world
+    from cerebellum_gym.devices.androidworld.gate import import_android_world
 
     for module in ("registry", "env.env_launcher", "env.android_world_controller", "env.interface"):
         import_android_world(module)
-    # android_env: androidworld_adb raises CerebellumError with the install hint when it is missing.
-    import cerebellum_gym.devices.androidworld_adb  # noqa: F401
+    # android_env: androidworld.adb raises CerebellumError with the install hint when it is missing.
+    import cerebellum_gym.devices.androidworld.adb  # noqa: F401
 
 
 class InProcessPhone:
@@ -134,7 +134,7 @@ class EmbeddedAndroidWorld:
             (``$ADB``, ``PATH``, adbutils' wheel).
         freeze_datetime: freeze the clock as AndroidWorld's benchmark does.
         timeout: default seconds per adb command.
-        adb_client: ``"socket"`` or ``"binary"`` (:class:`~cerebellum_gym.devices.androidworld_adb.AdbAndroidEnv`).
+        adb_client: ``"socket"`` or ``"binary"`` (:class:`~cerebellum_gym.devices.androidworld.adb.AdbAndroidEnv`).
         lazy_pixels: take each state's screenshot when it is first read.
         screencap_format: ``"auto"`` (raw: the served device is on loopback), ``"raw"`` or ``"png"``.
 
@@ -167,7 +167,7 @@ class EmbeddedAndroidWorld:
             self._serial = str(served.serial_for_adb)  # kept: the address is gone once stopped
             require_android_world()
             from cerebellum_gym.devices.adb import PrivateAdbServer
-            from cerebellum_gym.devices.androidworld_adb import load_adb_env
+            from cerebellum_gym.devices.androidworld.adb import load_adb_env
 
             self.adb = PrivateAdbServer(adb=adb_path).start()
             if getattr(served, "console", None) is not None:

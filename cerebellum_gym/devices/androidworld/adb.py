@@ -14,13 +14,13 @@ such as the simulator served by ``cerebellum-gym serve-adb``).
 and the pixels of each timestep come from ``adb exec-out screencap`` when first read
 (:class:`LazyPixels`; raw frames over loopback, PNG otherwise). :func:`load_adb_env` wraps it in the real
 ``AndroidWorldController`` (UI tree from ``uiautomator dump``; on the served simulator, the forest
-from its own forwarder: :mod:`~cerebellum_gym.devices.androidworld_forest`)
+from its own forwarder: :mod:`~cerebellum_gym.devices.androidworld.forest`)
 and ``AsyncAndroidEnv``, then runs AndroidWorld's own ``setup_env`` (the clock frozen), as
 ``env_launcher.load_and_setup_env`` does for an emulator.
 
 Example (needs AndroidWorld; the simulator served on port 6520 and ``adb connect``-ed)::
 
-    from cerebellum_gym.devices.androidworld_adb import load_adb_env
+    from cerebellum_gym.devices.androidworld.adb import load_adb_env
     env = load_adb_env("127.0.0.1:6520")
     env.logical_screen_size          # (1080, 2400)
 """
@@ -39,9 +39,9 @@ from typing import Any, Final, Literal
 import numpy as np
 
 from cerebellum_gym.devices.adb.client import Deadline, Link
-from cerebellum_gym.devices.androidworld import guarded, import_android_world
-from cerebellum_gym.devices.androidworld_clock import SimulatedTime
-from cerebellum_gym.devices.androidworld_forest import make_controller
+from cerebellum_gym.devices.androidworld.clock import SimulatedTime
+from cerebellum_gym.devices.androidworld.forest import make_controller
+from cerebellum_gym.devices.androidworld.gate import guarded, import_android_world
 from cerebellum_gym.errors import CerebellumError
 
 try:  # android_env comes with AndroidWorld; the module is imported only when it is wanted
@@ -50,7 +50,7 @@ try:  # android_env comes with AndroidWorld; the module is imported only when it
     from android_env.components import adb_call_parser, adb_controller, config_classes, errors
     from dm_env import specs
 except ImportError as exc:  # pragma: no cover - exercised only without AndroidWorld
-    from cerebellum_gym.devices.androidworld import INSTALL_HINT
+    from cerebellum_gym.devices.androidworld.gate import INSTALL_HINT
 
     raise CerebellumError(f"AndroidWorld over ADB needs android_env ({exc}).\n{INSTALL_HINT}") from exc
 
