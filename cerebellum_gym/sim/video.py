@@ -47,7 +47,7 @@ CACHE_BYTES: Final = 24 * 2**20
 #: Frames a video may have (beyond it, the rest is not shown).
 MAX_FRAMES: Final = 100_000
 #: Why the player shows no picture when OpenCV is missing.
-NO_DECODER: Final = "No video decoder: install opencv-python-headless (AndroidWorld depends on it)"
+NO_DECODER: Final = "No video decoder: pip install 'cerebellum-gym[video]' (OpenCV; AndroidWorld depends on it)"
 
 _cv2: Any
 try:  # OpenCV comes with AndroidWorld; the simulator runs without it

@@ -776,7 +776,7 @@ def message_video(
     try:
         cv2: Any = importlib.import_module("cv2")
     except ImportError as exc:
-        raise TaskError(f"this task writes a video, which needs OpenCV: pip install opencv-python-headless ({exc})") from exc
+        raise TaskError(f"this task writes a video, which needs OpenCV: pip install 'cerebellum-gym[video]' ({exc})") from exc
     width, height = size
     handle, path = tempfile.mkstemp(prefix="cerebellum-task-video-", suffix=".mp4")
     os.close(handle)
