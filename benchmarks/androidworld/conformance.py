@@ -459,7 +459,8 @@ def render(rows: list[Row], others: list[Unmirrored]) -> str:
         f"{'; none of ' + ', '.join(sorted(apps - covered)) + ' yet' if apps - covered else ''}). The simulator mirrors "
         f"{len(tasks)} of AndroidWorld's tasks, each run at {per_task} seeds: "
         f"{len(passing)} of {len(rows)} task-seeds pass and the project's judge agrees with AndroidWorld's on "
-        f"{agreeing}. The other {len(others)} are not mirrored; the last table says what each lacks.",
+        f"{agreeing}."
+        + (f" The other {len(others)} are not mirrored; the last table says what each lacks." if others else ""),
         "",
         "How it is run: `python benchmarks/androidworld/conformance.py` (AndroidWorld installed, see",
         "docs/androidworld.md; `--seeds N` for more seeds). The near miss is a second episode where the",
@@ -502,6 +503,8 @@ def render(rows: list[Row], others: list[Unmirrored]) -> str:
             f"| {r.task} | {r.seed} | {setup} | {_fmt(r.aw_oracle)} | {_fmt(r.own_oracle)} | {_fmt(r.aw_near)} | "
             f"{_fmt(r.own_near)} | {agree} | {_cell(r.near_miss)} | {_cell(r.reason)} |"
         )
+    if not others:
+        return "\n".join(out) + "\n"
     out += [
         "",
         "## Not mirrored",
