@@ -201,7 +201,11 @@ def served_world() -> Iterator[World]:
         # Simulated time: AndroidWorld's sleeps (its actuation, the SMS judge's 5 s) advance the
         # phone's clock, as on Cerebellum-AndroidWorld-v0's embedded simulator.
         in_process = InProcessPhone(server)
-        env = load_adb_env(serial, adb_path=adb.adb, adb_env=adb_env, timeout=20.0, clock=in_process.clock)
+        # Commands to the served phone in this process, as Cerebellum-AndroidWorld-v0's embedded
+        # simulator sends them (adb emu still goes through the adb server to the console).
+        env = load_adb_env(
+            serial, adb_path=adb.adb, adb_env=adb_env, timeout=20.0, clock=in_process.clock, adb_client="in_process", served=server
+        )
         yield World(adb, server, env, server.phone.snapshot(), serial, in_process)
     finally:
         server.stop()

@@ -17,8 +17,8 @@ judge), seeds ``0..K-1``, all on one long-lived env (so a task that inherits sta
 before it shows as not solved): median and worst wall time, tree-only and with pixels.
 ``--order shuffled`` (with ``--shuffle-seed``) runs the episodes in a shuffled order instead of
 task by task; ``--slowest N`` prints the N slowest episodes, each split into AndroidWorld's
-``initialize_task``, ``is_successful`` and ``tear_down`` and the rest (the env's reset and the
-oracle's steps); ``--pixels tree|pixels|both`` picks the columns.
+``initialize_task``, ``is_successful`` and ``tear_down``, the rest of the env's reset and the
+oracle's steps; ``--pixels tree|pixels|both`` picks the columns.
 
 **episodes** (``--repeats N``, ``--tasks A,B``; default every mirrored task of the system and clock
 families): the CPU cost of one episode, reset to judged, on the served simulator.
@@ -240,8 +240,9 @@ def episode_order(seeds: int, order: str, shuffle_seed: int) -> list[tuple[str, 
 
 def oracle_episodes(pixels: bool, episodes: list[tuple[str, int]]) -> tuple[dict[str, dict[str, float]], list[str]]:
     """Per episode (``NAME-SEED``), in the order given, on one embedded env: its wall seconds
-    (``total``) and their split (:data:`PHASES`, ``other``); and the episodes AndroidWorld did
-    not judge solved."""
+    (``total``) and their split (:data:`PHASES`; ``reset``: the rest of the env's reset;
+    ``steps``: the oracle's steps but AndroidWorld's calls in them); and the episodes AndroidWorld
+    did not judge solved."""
     import gymnasium as gym
 
     import cerebellum_gym  # noqa: F401
@@ -255,14 +256,16 @@ def oracle_episodes(pixels: bool, episodes: list[tuple[str, int]]) -> tuple[dict
         with timed_phases(spent):
             t0 = time.perf_counter()
             env.reset(seed=seed, options={"task": name})
+            t1, in_reset = time.perf_counter(), sum(spent.values())
             while True:
                 _, _, terminated, truncated, info = env.step(env.unwrapped.oracle_action())
                 if terminated or truncated:
                     break
             total = time.perf_counter() - t0
-        # The tear-down timed here is the previous task's (the next reset runs it).
+        # The reset tears the previous task down; the last step judges this one (and tears it down).
         row = {"total": total, **{phase: spent.get(phase, 0.0) for phase in PHASES}}
-        row["other"] = total - sum(row[phase] for phase in PHASES)
+        row["reset"] = (t1 - t0) - in_reset
+        row["steps"] = total - sum(row[phase] for phase in PHASES) - row["reset"]
         rows[f"{name}-{seed}"] = row
         if info["progress"] != 1.0:
             failed.append(f"{name}-{seed}")
@@ -301,14 +304,15 @@ def print_oracle(seeds: int, order: str = "sorted", shuffle_seed: int = 0, slowe
     for what, rows in split.items():
         if not slowest:
             break
-        print(f"\n{what}: the {slowest} slowest episodes (ms; tear_down is the previous task's)\n")
-        print("| episode | total | " + " | ".join(PHASES) + " | other |")
-        print("|---|---|" + "---|" * (len(PHASES) + 1))
+        parts = (*PHASES, "reset", "steps")
+        print(f"\n{what}: the {slowest} slowest episodes (ms; reset: the env's reset but AndroidWorld's calls, steps: the oracle's)\n")
+        print("| episode | total | " + " | ".join(parts) + " |")
+        print("|---|---|" + "---|" * len(parts))
         for key, row in sorted(rows.items(), key=lambda kv: -kv[1]["total"])[:slowest]:
-            cells = " | ".join(f"{1000 * row[phase]:.1f}" for phase in (*PHASES, "other"))
+            cells = " | ".join(f"{1000 * row[phase]:.1f}" for phase in parts)
             print(f"| {key} | {1000 * row['total']:.1f} | {cells} |")
-        totals = {phase: sum(row[phase] for row in rows.values()) for phase in (*PHASES, "other")}
-        print("| all, share of the time | " + " | ".join(f"{100 * v / sum(totals.values()):.0f}%" for v in totals.values()) + " |  |")
+        totals = {phase: sum(row[phase] for row in rows.values()) for phase in parts}
+        print("| all, share of the time | 100% | " + " | ".join(f"{100 * v / sum(totals.values()):.0f}%" for v in totals.values()) + " |")
 
 
 def main(argv: list[str] | None = None) -> int:

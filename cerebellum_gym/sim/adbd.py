@@ -29,6 +29,7 @@ Example:
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import ipaddress
 import logging
@@ -460,18 +461,8 @@ class _Connection:
         self.pump(stream)
 
     def run_command(self, command: str) -> ShellResult:
-        """Run one service's command line: parsed here, on this connection's thread, and only
-        run under the server's lock (so a long line never holds up other clients)."""
-        try:
-            program = compile_script(command)
-            with self.server.lock:
-                # Each service is a fresh `sh -c` on a device: no cwd or $? carries over.
-                self.shell.cwd, self.shell.status = "/", 0
-                self.shell.root = self.server.root
-                return self.shell.execute(program)
-        except Exception as exc:  # the shell answers its own errors; this is the last resort
-            log.exception("adbd: command failed")
-            return ShellResult(b"", f"{SH}: internal error: {type(exc).__name__}\n".encode(), 255)
+        """Run one service's command line (:func:`_run_service`) in this connection's shell."""
+        return _run_service(self.server, self.shell, command)
 
     def serve_root(self, remote_id: int, local_id: int, root: bool) -> None:
         """``adb root`` / ``adb unroot``: what adbd prints, then the restart a change costs.
@@ -583,6 +574,27 @@ class _Connection:
         if ident == b"QUIT":
             return None
         return _sync_fail(f"unknown sync request {ident!r}")
+
+
+#: Command lines up to this long keep their parse (clients send the same lines again and again:
+#: AndroidWorld's existence checks, ``uiautomator dump``); a parsed line is never changed by a run.
+_CACHED_LINE: Final = 2048
+_compiled = functools.lru_cache(maxsize=1024)(compile_script)
+
+
+def _run_service(server: AdbdServer, shell: Shell, command: str) -> ShellResult:
+    """Run one ``shell:``/``exec:`` service's command line in ``shell``: parsed first, outside the
+    server's lock, and only run under it (so a long line never holds up other clients)."""
+    try:
+        program = _compiled(command) if len(command) <= _CACHED_LINE else compile_script(command)
+        with server.lock:
+            # Each service is a fresh `sh -c` on a device: no cwd or $? carries over.
+            shell.cwd, shell.status = "/", 0
+            shell.root = server.root
+            return shell.execute(program)
+    except Exception as exc:  # the shell answers its own errors; this is the last resort
+        log.exception("adbd: command failed")
+        return ShellResult(b"", f"{SH}: internal error: {type(exc).__name__}\n".encode(), 255)
 
 
 def _v2_error(message: str, code: int = 1) -> bytes:
@@ -736,6 +748,34 @@ class AdbdServer:
             sdk=self.sdk,
             frame_cache=self.frame_cache,
         )
+
+    # --- for a client in this process -----------------------------------------------------------
+
+    def _local(self) -> Shell:
+        shell = self.__dict__.get("_local_shell")
+        if shell is None:
+            shell = self._local_shell = self.make_shell()
+        return shell
+
+    def run_in_process(self, command: str) -> ShellResult:
+        """What a ``shell,v2:`` or ``exec:`` service of ``command`` answers, for a client in this
+        process (the embedded AndroidWorld's adb controller): the same shell, state and lock
+        as a transport connection's, with no transport between (so no injected fault)."""
+        return _run_service(self, self._local(), command)
+
+    def pull_in_process(self, path: str) -> bytes | None:
+        """The file a sync ``RECV`` of ``path`` sends (``None``: the device has none)."""
+        with self.lock:
+            return self._local().read(path)
+
+    def push_in_process(self, path: str, data: bytes) -> None:
+        """A sync ``SEND`` of ``data`` to ``path``, as a connection stores it.
+
+        Raises:
+            CerebellumError: the device refuses the file (no space left).
+        """
+        with self.lock:
+            self._local().write(path, bytes(data))
 
     @property
     def address(self) -> tuple[str, int]:

@@ -286,9 +286,11 @@ def test_without_androidworld_the_error_says_how_to_install_it_and_nothing_start
 # --- the served path's own parts: commands over the server's socket, screenshots when read -------------
 
 
-@pytest.fixture(scope="module")
-def world() -> Iterator[Any]:
-    with androidworld_embedded.EmbeddedAndroidWorld(AdbdServer(Phone(), port=0).start()) as served:
+@pytest.fixture(scope="module", params=["socket", "in_process"])
+def world(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """The embedded AndroidWorld with each fast controller: commands over the adb server's socket,
+    or to the served device in this process (the default)."""
+    with androidworld_embedded.EmbeddedAndroidWorld(AdbdServer(Phone(), port=0).start(), adb_client=request.param) as served:
         yield served
 
 
@@ -297,7 +299,7 @@ def test_commands_over_the_socket_answer_as_the_adb_binary_does(world: Any) -> N
 
     shim = world.env.controller._env
     fast = shim.adb
-    assert type(fast).__name__ == "SocketAdbController"
+    assert type(fast).__name__ in ("SocketAdbController", "InProcessAdbController")
     binary = adb_controller.AdbController(fast._config)
     binary._os_env_vars.update(fast._os_env_vars)
     for args in (
@@ -355,6 +357,29 @@ def test_push_and_pull_over_the_socket_do_what_the_adb_binary_does(world: Any, t
         fast.execute_command(["pull", "/sdcard/none.bin", str(tmp_path / "none.bin")])
     answer = device_answer(raised.value)
     assert answer is not None and answer.returncode == 1 and b"No such file" in answer.output
+
+
+def test_push_and_pull_requests_answer_as_android_envs_parser_does(world: Any) -> None:
+    """AndroidWorld's pushes and pulls are ``AdbRequest``s; in process they skip the parser's
+    temporary file, with the parser's answers (what it answers over the socket, the reference)."""
+    from android_env.components import adb_call_parser, errors
+    from android_env.proto import adb_pb2
+
+    shim = world.env.controller._env
+    reference = adb_call_parser.AdbCallParser(shim.adb)  # the parser's own way, through a file
+    payload = bytes(range(256)) * 300
+    push = adb_pb2.AdbRequest(push=adb_pb2.AdbRequest.Push(path="/sdcard/req.bin", content=payload))
+    assert shim.execute_adb_call(push) == reference.parse(push) == adb_pb2.AdbResponse(status=adb_pb2.AdbResponse.Status.OK)
+    pull = adb_pb2.AdbRequest(pull=adb_pb2.AdbRequest.Pull(path="/sdcard/req.bin"))
+    answered, expected = shim.execute_adb_call(pull), reference.parse(pull)
+    assert answered == expected and answered.pull.content == payload
+    missing = adb_pb2.AdbRequest(pull=adb_pb2.AdbRequest.Pull(path="/sdcard/none.bin"))
+    with pytest.raises(errors.AdbControllerError):
+        reference.parse(missing)
+    with pytest.raises(errors.AdbControllerError):
+        shim.execute_adb_call(missing)
+    empty = adb_pb2.AdbRequest(pull=adb_pb2.AdbRequest.Pull(path=""))
+    assert shim.execute_adb_call(empty) == reference.parse(empty)  # the parser's own refusal
 
 
 def test_states_take_their_screenshot_only_when_it_is_read(world: Any, monkeypatch: pytest.MonkeyPatch) -> None:

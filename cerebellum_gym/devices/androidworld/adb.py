@@ -34,7 +34,7 @@ import socket
 import struct
 import subprocess
 from collections.abc import Callable, Mapping
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, cast
 
 import numpy as np
 
@@ -48,6 +48,7 @@ try:  # android_env comes with AndroidWorld; the module is imported only when it
     import dm_env
     from android_env import env_interface
     from android_env.components import adb_call_parser, adb_controller, config_classes, errors
+    from android_env.proto import adb_pb2
     from dm_env import specs
 except ImportError as exc:  # pragma: no cover - exercised only without AndroidWorld
     from cerebellum_gym.devices.androidworld.gate import INSTALL_HINT
@@ -55,7 +56,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without AndroidW
     raise CerebellumError(f"AndroidWorld over ADB needs android_env ({exc}).\n{INSTALL_HINT}") from exc
 
 
-AdbClient = Literal["socket", "binary"]
+AdbClient = Literal["socket", "binary", "in_process"]
 #: Shell protocol v2 packet ids (adb's ``shell_protocol.h``).
 _V2_STDOUT: Final = 1
 _V2_STDERR: Final = 2
@@ -66,6 +67,17 @@ _SYNC_CHUNK: Final = 64 * 1024
 
 class _Fallback(Exception):
     """The socket path could not run the command to an answer: let the adb binary try."""
+
+
+def _pulled_to(local: str, remote: str, data: bytes) -> bytes:
+    """Write a pulled file to ``local``; what ``adb pull`` prints (:class:`_Fallback` when the
+    local file cannot be written: the binary says why)."""
+    try:
+        with open(local, "wb") as target:
+            target.write(data)
+    except OSError:
+        raise _Fallback from None
+    return f"{remote}: 1 file pulled, 0 skipped.\n".encode()
 
 
 class SocketAdbController(adb_controller.AdbController):
@@ -184,12 +196,7 @@ class SocketAdbController(adb_controller.AdbController):
             raise _Fallback from exc
         finally:
             link.close()
-        try:
-            with open(local, "wb") as target:
-                target.write(pulled)
-        except OSError:
-            raise _Fallback from None
-        return f"{remote}: 1 file pulled, 0 skipped.\n".encode()
+        return _pulled_to(local, remote, bytes(pulled))
 
     def _over_socket(self, args: list[str], timeout: float) -> bytes:
         command = " ".join(args[1:])
@@ -215,6 +222,85 @@ class SocketAdbController(adb_controller.AdbController):
         if code != 0:
             raise self._refused(args, code, bytes(output))
         return bytes(output)
+
+
+class InProcessAdbController(SocketAdbController):
+    """:class:`SocketAdbController` for a device served in this process: ``shell``,
+    ``exec-out``, ``push`` and ``pull`` go to the served device's own shell and files
+    (``run_in_process``, ``push_in_process``, ``pull_in_process`` of the simulator's
+    :class:`~cerebellum_gym.sim.adbd.AdbdServer`) instead of through the adb server's socket and
+    the device's transport, with the answers the socket path reads: the same command line
+    (the arguments joined with spaces), stdout then stderr, a non-zero status raising
+    android_env's ``AdbControllerError`` at once, the sync client's ``adb: error: ...`` line for a
+    file the device refuses. Everything else (``adb emu``, ``connect``, ``root``, options before
+    a command) goes as :class:`SocketAdbController` sends it.
+
+    A served device that stopped answers nothing here: its commands go to the adb server as
+    :class:`SocketAdbController` sends them (and fail there, as for a device that is gone).
+
+    Args:
+        config: android_env's controller config.
+        served: the device served in this process.
+    """
+
+    def __init__(self, config: Any, served: Any) -> None:
+        super().__init__(config)
+        self.served = served
+
+    def _answering(self) -> None:
+        if getattr(self.served, "stopping", False):
+            raise _Fallback
+
+    def _over_socket(self, args: list[str], timeout: float) -> bytes:
+        command = " ".join(args[1:])
+        if not command.strip() or getattr(self.served, "stopping", False):
+            return super()._over_socket(args, timeout)
+        result = self.served.run_in_process(command)
+        output = result.stdout + result.stderr if result.stderr else result.stdout
+        if args[0] == "exec-out":
+            return bytes(output)  # one byte stream: the exit status is lost, as with adb exec-out
+        if result.code != 0:
+            raise self._refused(args, result.code, bytes(output))
+        return bytes(output)
+
+    def push_bytes(self, data: bytes, remote: str, local: str) -> None:
+        """``adb push`` of ``data`` (read from ``local``) to ``remote``.
+
+        Raises:
+            AdbControllerError: the device refused the file (as the socket path raises it).
+        """
+        self._answering()
+        try:
+            self.served.push_in_process(remote, data)
+        except CerebellumError as exc:
+            raise self._refused(["push", local, remote], 1, f"adb: error: failed to copy '{local}': {exc}\n".encode()) from None
+
+    def pull_bytes(self, remote: str, local: str) -> bytes:
+        """``adb pull`` of ``remote`` (to ``local``): its bytes.
+
+        Raises:
+            AdbControllerError: the device has no such file (as the socket path raises it).
+        """
+        self._answering()
+        pulled = self.served.pull_in_process(remote)
+        if pulled is None:
+            said = f"adb: error: failed to stat remote object '{remote}': No such file or directory\n"
+            raise self._refused(["pull", remote, local], 1, said.encode())
+        return bytes(pulled)
+
+    def _sync_over_socket(self, args: list[str], timeout: float) -> bytes:
+        if args[0] == "push":
+            local, remote = args[1], args[2]
+            try:
+                with open(local, "rb") as source:
+                    data = source.read()
+            except OSError:
+                raise _Fallback from None  # the binary says what is wrong with the local file
+            self.push_bytes(data, remote, local)
+            return f"{local}: 1 file pushed, 0 skipped.\n".encode()
+        remote, local = args[1], args[2]
+        pulled = self.pull_bytes(remote, local)
+        return _pulled_to(local, remote, bytes(pulled))
 
 
 class LazyPixels:
@@ -276,7 +362,9 @@ class AdbAndroidEnv(env_interface.AndroidEnvInterface):
         timeout: default seconds per adb command.
         adb_client: ``"socket"`` (default): ``shell`` and ``exec-out`` commands go to the adb
             server over its protocol (:class:`SocketAdbController`); ``"binary"``: every command
-            starts the adb binary, as android_env's own controller does.
+            starts the adb binary, as android_env's own controller does; ``"in_process"``: to
+            ``served``, a device served in this process (:class:`InProcessAdbController`).
+        served: the device served in this process, for ``adb_client="in_process"``.
         lazy_pixels: each timestep's pixels are a :class:`LazyPixels`, taken when first read
             (default); ``False`` takes every screenshot when the timestep is made.
         screencap_format: ``"raw"`` (``screencap``: the framebuffer as is, no encoding on the
@@ -296,9 +384,12 @@ class AdbAndroidEnv(env_interface.AndroidEnvInterface):
         adb_client: AdbClient = "socket",
         lazy_pixels: bool = True,
         screencap_format: Literal["auto", "raw", "png"] = "auto",
+        served: Any = None,
     ) -> None:
-        if adb_client not in ("socket", "binary"):
-            raise ValueError(f"adb_client must be 'socket' or 'binary', got {adb_client!r}")
+        if adb_client not in ("socket", "binary", "in_process"):
+            raise ValueError(f"adb_client must be 'socket', 'binary' or 'in_process', got {adb_client!r}")
+        if adb_client == "in_process" and served is None:
+            raise ValueError("adb_client='in_process' needs the device served in this process (served)")
         if screencap_format not in ("auto", "raw", "png"):
             raise ValueError(f"screencap_format must be 'auto', 'raw' or 'png', got {screencap_format!r}")
         if screencap_format == "auto":
@@ -316,8 +407,10 @@ class AdbAndroidEnv(env_interface.AndroidEnvInterface):
         )
         self.serial = serial
         self.lazy_pixels = lazy_pixels
-        controller = SocketAdbController if adb_client == "socket" else adb_controller.AdbController
-        self.adb = controller(config)
+        if adb_client == "in_process":
+            self.adb: adb_controller.AdbController = InProcessAdbController(config, served)
+        else:
+            self.adb = (SocketAdbController if adb_client == "socket" else adb_controller.AdbController)(config)
         if adb_env is not None:
             # AdbController runs adb with the environment it copied at construction.
             self.adb._os_env_vars.update(adb_env)
@@ -354,6 +447,11 @@ class AdbAndroidEnv(env_interface.AndroidEnvInterface):
     # --- adb ---------------------------------------------------------------------------------
 
     def execute_adb_call(self, call: Any) -> Any:
+        if isinstance(self.adb, InProcessAdbController):
+            with contextlib.suppress(_Fallback):  # a stopped device: the parser's way, which fails there
+                answered = self._in_process_sync(call)
+                if answered is not None:
+                    return answered
         try:
             return self.parser.parse(call)
         except errors.AdbControllerError:
@@ -361,6 +459,22 @@ class AdbAndroidEnv(env_interface.AndroidEnvInterface):
             # devices reached over the network: connect again so the next call can succeed.
             self.reconnect()
             raise
+
+    def _in_process_sync(self, call: Any) -> Any:
+        """A push or pull request answered as android_env's parser answers it, without the
+        temporary file it passes the bytes through (``None``: the parser's to answer)."""
+        kind = call.WhichOneof("command")
+        if kind not in ("push", "pull") or call.timeout_sec < 0:
+            return None
+        adb = cast(InProcessAdbController, self.adb)
+        if kind == "push" and call.push.path:
+            adb.push_bytes(bytes(call.push.content), call.push.path, "<content>")
+            return adb_pb2.AdbResponse(status=adb_pb2.AdbResponse.Status.OK)
+        if kind == "pull" and call.pull.path:
+            response = adb_pb2.AdbResponse(status=adb_pb2.AdbResponse.Status.OK)
+            response.pull.content = adb.pull_bytes(call.pull.path, "<content>")
+            return response
+        return None
 
     def reconnect(self) -> None:
         """``adb connect`` the device again (network serials only; harmless when connected)."""
@@ -396,6 +510,7 @@ def load_adb_env(
     lazy_pixels: bool = True,
     screencap_format: Literal["auto", "raw", "png"] = "auto",
     clock: SimulatedTime | None = None,
+    served: Any = None,
 ) -> Any:
     """AndroidWorld's ``AsyncAndroidEnv`` on the ADB device ``serial``, set up as
     ``env_launcher.load_and_setup_env`` sets up an emulator (no app installation).
@@ -411,6 +526,7 @@ def load_adb_env(
         screencap_format: ``"auto"``, ``"raw"`` or ``"png"`` (:class:`AdbAndroidEnv`).
         clock: the device's simulated clock, when it has one (the embedded simulator's): the
             set-up's sleeps advance it instead of the host's.
+        served: the device served in this process, for ``adb_client="in_process"``.
 
     Raises:
         CerebellumError: AndroidWorld is not importable.
@@ -431,6 +547,7 @@ def load_adb_env(
         adb_client=adb_client,
         lazy_pixels=lazy_pixels,
         screencap_format=screencap_format,
+        served=served,
     )
     with guarded(f"setting up AndroidWorld on {serial}"), contextlib.nullcontext() if clock is None else clock.scope():
         # The UI through uiautomator; on the served simulator, its forwarder's forest too.
@@ -440,4 +557,4 @@ def load_adb_env(
     return env
 
 
-__all__ = ["AdbAndroidEnv", "LazyPixels", "SocketAdbController", "load_adb_env"]
+__all__ = ["AdbAndroidEnv", "InProcessAdbController", "LazyPixels", "SocketAdbController", "load_adb_env"]

@@ -134,7 +134,10 @@ class EmbeddedAndroidWorld:
             (``$ADB``, ``PATH``, adbutils' wheel).
         freeze_datetime: freeze the clock as AndroidWorld's benchmark does.
         timeout: default seconds per adb command.
-        adb_client: ``"socket"`` or ``"binary"`` (:class:`~cerebellum_gym.devices.androidworld.adb.AdbAndroidEnv`).
+        adb_client: ``"in_process"``, ``"socket"`` or ``"binary"``
+            (:class:`~cerebellum_gym.devices.androidworld.adb.AdbAndroidEnv`); ``"auto"`` (default):
+            in process when the served device answers there (the simulator's ``AdbdServer``),
+            else over the adb server's socket.
         lazy_pixels: take each state's screenshot when it is first read.
         screencap_format: ``"auto"`` (raw: the served device is on loopback), ``"raw"`` or ``"png"``.
 
@@ -150,7 +153,7 @@ class EmbeddedAndroidWorld:
         adb_path: str | None = None,
         freeze_datetime: bool = True,
         timeout: float = 10.0,
-        adb_client: str = "socket",
+        adb_client: str = "auto",
         lazy_pixels: bool = True,
         screencap_format: str = "auto",
     ) -> None:
@@ -177,6 +180,8 @@ class EmbeddedAndroidWorld:
                 if "connected" not in connected.stdout:
                     said = f"{connected.stdout.strip()} {connected.stderr.strip()}".strip()
                     raise DeviceLostError(f"adb could not connect to the served device {self.serial}: {said}")
+            if adb_client == "auto":
+                adb_client = "in_process" if callable(getattr(served, "run_in_process", None)) else "socket"
             # Only the private server's variables: android_env copies the rest of os.environ itself.
             adb_env = {k: v for k, v in self.adb.env.items() if k.startswith(("ANDROID_ADB", "ADB_")) or k == "HOME"}
             self.env = load_adb_env(
@@ -189,6 +194,7 @@ class EmbeddedAndroidWorld:
                 lazy_pixels=lazy_pixels,
                 screencap_format=screencap_format,  # type: ignore[arg-type]
                 clock=None if self.in_process is None else self.in_process.clock,
+                served=served if adb_client == "in_process" else None,
             )
         except BaseException:
             self.close()

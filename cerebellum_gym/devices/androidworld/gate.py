@@ -83,6 +83,36 @@ def import_android_world(module: str) -> Any:
         raise CerebellumError(f"the androidworld backend needs {what} and it is not importable ({exc}).\n{INSTALL_HINT}") from exc
 
 
+#: The free bytes ``/dev/shm`` must have to hold AndroidWorld's host files (its videos and songs
+#: are megabytes; a container's default ``/dev/shm`` of 64 MB is not enough).
+RAM_FOLDER_MIN_FREE: Final = 1 << 30
+
+
+def _ram_folder() -> str | None:
+    """``/dev/shm`` when it is a writable folder with :data:`RAM_FOLDER_MIN_FREE` free, else
+    ``None`` (the host's temporary folder)."""
+    try:
+        stats = os.statvfs("/dev/shm")
+    except OSError:
+        return None
+    roomy = stats.f_bavail * stats.f_frsize >= RAM_FOLDER_MIN_FREE
+    return "/dev/shm" if roomy and os.access("/dev/shm", os.W_OK | os.X_OK) else None
+
+
+class _TempfileIn:
+    """The ``tempfile`` module for AndroidWorld's ``file_utils``: the same, but its temporary
+    folders are made in ``folder`` unless asked for elsewhere."""
+
+    def __init__(self, folder: str) -> None:
+        self._folder = folder
+
+    def mkdtemp(self, suffix: str | None = None, prefix: str | None = None, dir: str | None = None) -> str:
+        return tempfile.mkdtemp(suffix, prefix, self._folder if dir is None else dir)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(tempfile, name)
+
+
 #: This process's own folder for the files AndroidWorld makes on the host, and the process it
 #: was made for (a forked child makes its own).
 _HOST_FOLDER: list[tuple[int, str]] = []
@@ -95,7 +125,12 @@ def _private_host_folder() -> None:
     (``file_utils.get_local_tmp_directory()``: the videos it pushes for VLC, ``receipt.png``,
     ``task.html``, gallery pictures). Two processes running its tasks at once (an async vector
     env, a process pool, parallel test workers) overwrite and delete each other's files between
-    writing and pushing. Its code stays as it is; the folder it asks for is this process's own.
+    writing and pushing. Its code stays as it is; the folder it asks for is this process's own,
+    and the temporary folders its ``file_utils`` makes (a database pulled, edited with SQLite
+    and pushed back: every database task's set-up and judge) are made in it.
+
+    The folder is in memory (``/dev/shm``) where that has room (:data:`RAM_FOLDER_MIN_FREE`):
+    SQLite's commits there cost no disk sync, which was a third of a database task's set-up.
     """
     pid = os.getpid()
     if _HOST_FOLDER and _HOST_FOLDER[0][0] == pid:
@@ -104,10 +139,11 @@ def _private_host_folder() -> None:
         file_utils = importlib.import_module("android_world.utils.file_utils")
     except ImportError:  # a build of AndroidWorld without it writes no host files through it
         return
-    folder = tempfile.mkdtemp(prefix=f"cerebellum-androidworld-{pid}-")
+    folder = tempfile.mkdtemp(prefix=f"cerebellum-androidworld-{pid}-", dir=_ram_folder())
     atexit.register(shutil.rmtree, folder, True)
     _HOST_FOLDER[:] = [(pid, folder)]
     setattr(file_utils, "get_local_tmp_directory", lambda: folder)  # noqa: B010  (a module of AndroidWorld's)
+    setattr(file_utils, "tempfile", _TempfileIn(folder))  # noqa: B010
     # user_data_generation reads the folder once, when it is imported.
     generation = sys.modules.get("android_world.task_evals.utils.user_data_generation")
     if generation is not None:
