@@ -218,15 +218,14 @@ def plot(results: dict[str, Any], path: Path) -> None:
     left.set_ylim(-0.02, 1.05)
     left.set_title(f"GRPO + curriculum, tiny policy from scratch, {rl['wall_s'] / 60:.0f} min CPU")
     left.legend(fontsize=6)
-    bars = {"RL before": rl["before"], "RL after\n(greedy)": rl["after"], "RL last\n(greedy)": rl.get("after_last", 0.0)}
-    bars["RL after\n(sampled)"] = rl["sampled_after"]
+    bars = {"before": rl["before"], "gate's\npick": rl["after"], "last": rl.get("after_last", 0.0), "sampled": rl["sampled_after"]}
     if "sb3" in results:
-        bars["MaskablePPO"] = results["sb3"]["after"]
+        bars["Maskable\nPPO"] = results["sb3"]["after"]
     right.bar(list(bars), list(bars.values()), color=["#999", "C0", "C9", "C2", "C1"][: len(bars)])
     for i, v in enumerate(bars.values()):
         right.text(i, v + 0.02, f"{v:.0%}", ha="center", fontsize=9)
     right.set_ylim(0, 1.1)
-    right.set_title(f"first stage, held-out seeds ({results['heldout_cases']} cases)")
+    right.set_title(f"first stage, held-out seeds ({results['heldout_cases']} cases)\nRL greedy unless 'sampled'", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -19,7 +19,8 @@ Each update:
 Options of the MobileRL recipe, each off with a flag: positive replay (a group of a task whose
 recent success is below ``replay_below`` gives one of its slots to a stored success of that
 task, replayed action for action from its own seed, so an all-fail group still has a signal),
-failure-curriculum filtering (the curriculum's ``fail_window``) and the shortest-path reward.
+failure-curriculum filtering (the curriculum's ``fail_window``; by default on only when the
+policy starts from a checkpoint) and the shortest-path reward.
 
 Every ``gate_every`` updates the held-out checks run: the online suite (held-out seeds, greedy
 constrained actions) and, given ``gate_dataset``, ``eval-offline`` on a held-out dataset; the
