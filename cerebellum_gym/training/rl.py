@@ -307,8 +307,13 @@ class RLTrainer:
         saved = self.out / "config.json"
         if not saved.is_file():
             raise CerebellumError(f"--resume: {self.out} holds no RL run (no config.json)")
-        before = json.loads(saved.read_text())["config"]
+        # A setting the saved run predates had its default; the failure filter compares as resolved.
+        defaults = RLConfig(output="").to_dict()
+        before = {**defaults, **json.loads(saved.read_text())["config"]}
         now = self.config.to_dict()
+        for settings in (before, now):
+            if settings["failure_filter"] is None:
+                settings["failure_filter"] = _start_adapter(str(settings["policy"])) is not None
         changed = [k for k in now if k not in ("updates", "max_minutes", "progress", "output") and before.get(k) != now[k]]
         if changed:
             raise CerebellumError(

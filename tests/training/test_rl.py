@@ -247,6 +247,14 @@ def test_resume_and_start_refuse_what_does_not_fit(tmp_path: Path) -> None:
         RLTrainer(_config(tmp_path / "run", lr=0.5), resume=True)
     with pytest.raises(CerebellumError, match="holds no RL run"):
         RLTrainer(_config(tmp_path / "empty"), resume=True)
+    # A run saved before a setting existed resumes under its default; the failure filter compares as resolved.
+    saved = tmp_path / "run" / "config.json"
+    data = json.loads(saved.read_text())
+    del data["config"]["minibatches"]
+    saved.write_text(json.dumps(data))
+    assert RLTrainer(_config(tmp_path / "run", updates=2, failure_filter=False), resume=True).completed == 1
+    with pytest.raises(CerebellumError, match=r"other settings \(failure_filter\)"):
+        RLTrainer(_config(tmp_path / "run", updates=2, failure_filter=True), resume=True)
     with pytest.raises(ConfigError, match="group_size must be at least 2"):
         RLTrainer(_config(tmp_path / "g", group_size=1))
 
