@@ -87,7 +87,7 @@ def run_rl(args: argparse.Namespace, work: Path, suite: Suite) -> dict[str, Any]
     config = RLConfig(
         output=str(out), updates=100_000, groups=args.groups, group_size=args.group_size, lr=args.lr, kl=args.kl,
         gate_every=args.gate_every, gate_suite="rl-short-heldout", max_minutes=args.minutes, progress="lines" if args.verbose else "off",
-        seed=args.seed, codes=args.codes, max_steps=args.train_max_steps, minibatches=args.minibatches,
+        seed=args.seed, codes=args.codes, max_steps=args.train_max_steps or None, minibatches=args.minibatches,
     )  # fmt: skip
     began = time.perf_counter()
     trainer = RLTrainer(config)
@@ -244,7 +244,9 @@ def main() -> int:
     parser.add_argument("--kl", type=float, default=0.02)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--codes", default="TUDLRBF", help="the small policy's action codes (default: MaskablePPO's)")
-    parser.add_argument("--train-max-steps", type=int, default=20, help="training episodes' step budget (default: MaskablePPO's 20)")
+    parser.add_argument(
+        "--train-max-steps", type=int, default=20, help="training episodes' step budget (default: MaskablePPO's 20; 0: each task's own)"
+    )
     parser.add_argument("--minibatches", type=int, default=1, help="optimizer steps per pass over an update's steps")
     parser.add_argument("--sb3-from", default=None, metavar="JSON", help="take MaskablePPO's figures from an earlier results file")
     parser.add_argument("--work", default="/tmp/rl_tiny_bench")

@@ -15,6 +15,8 @@ Run (the rows of ``docs/rl.md``'s side-by-side)::
     python benchmarks/learning/rl_tiny_ablate.py nofilter --stage1 --minutes 6
     python benchmarks/learning/rl_tiny_ablate.py full --minutes 6
     python benchmarks/learning/rl_tiny_ablate.py mb4 --minutes 6 --cfg '{"minibatches": 4}'
+    python benchmarks/learning/rl_tiny_ablate.py defaults --minutes 6 --cfg '{"codes": "TKUDLRBHF", "max_steps": null}'
+    python benchmarks/learning/rl_tiny_ablate.py defaults20 --minutes 6 --cfg '{"codes": "TKUDLRBHF"}'
 """
 
 from __future__ import annotations
