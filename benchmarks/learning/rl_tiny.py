@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import time
 from pathlib import Path
@@ -86,7 +87,7 @@ def run_rl(args: argparse.Namespace, work: Path, suite: Suite) -> dict[str, Any]
     config = RLConfig(
         output=str(out), updates=100_000, groups=args.groups, group_size=args.group_size, lr=args.lr, kl=args.kl,
         gate_every=args.gate_every, gate_suite="rl-short-heldout", max_minutes=args.minutes, progress="lines" if args.verbose else "off",
-        seed=args.seed, codes=args.codes, max_steps=args.train_max_steps,
+        seed=args.seed, codes=args.codes, max_steps=args.train_max_steps or None, minibatches=args.minibatches,
     )  # fmt: skip
     began = time.perf_counter()
     trainer = RLTrainer(config)
@@ -94,13 +95,12 @@ def run_rl(args: argparse.Namespace, work: Path, suite: Suite) -> dict[str, Any]
     wall = time.perf_counter() - began
     log = read_log(out / "log.jsonl")
     start = TinySlotPolicy.from_folder(out / "reference")
-    final = (
-        TinySlotPolicy.from_folder(out / "best" / "online")
-        if (out / "best" / "online").is_dir()
-        else TinySlotPolicy.from_folder(out / "last")
-    )
+    last = TinySlotPolicy.from_folder(out / "last")
+    # The checkpoint the held-out gate picked (ties go to the later one), else the last.
+    final = TinySlotPolicy.from_folder(out / "best" / "online") if (out / "best" / "online").is_dir() else last
     before = evaluate(PolicyAgent(start), suite, work / "eval-before")
     after = evaluate(PolicyAgent(final), suite, work / "eval-after")
+    after_last = evaluate(PolicyAgent(last), suite, work / "eval-after-last")
     # The sampled policy too (temperature 1, what training draws from): greedy decoding can loop.
     sampled_before = evaluate(PolicyAgent(start, temperature=1.0), suite, work / "eval-before-sampled")
     sampled_after = evaluate(PolicyAgent(final, temperature=1.0), suite, work / "eval-after-sampled")
@@ -115,6 +115,8 @@ def run_rl(args: argparse.Namespace, work: Path, suite: Suite) -> dict[str, Any]
     steps = sum(r["env_steps"] for r in log)
     return {
         "policy": "tiny-slot (from scratch, no SFT checkpoint)",
+        "config": {k: v for k, v in config.to_dict().items() if k not in ("output", "env_kwargs")},
+        "failure_filter": trainer.failure_filtering(),
         "updates": len(log),
         "wall_s": round(wall, 1),
         "env_steps": steps,
@@ -126,6 +128,9 @@ def run_rl(args: argparse.Namespace, work: Path, suite: Suite) -> dict[str, Any]
         "before_by_task": per_task(before),
         "after_by_task": per_task(after),
         "paired": paired_difference(before, after),
+        "after_last": rate(after_last),
+        "after_last_by_task": per_task(after_last),
+        "paired_last": paired_difference(before, after_last),
         "sampled_before": rate(sampled_before),
         "sampled_after": rate(sampled_after),
         "sampled_after_by_task": per_task(sampled_after),
@@ -133,8 +138,13 @@ def run_rl(args: argparse.Namespace, work: Path, suite: Suite) -> dict[str, Any]
         "splits": splits,
         "rollout_env_steps_per_s": round(steps / rollout_s, 1) if rollout_s else None,
         "env_share_of_rollout": round(env_s / rollout_s, 3) if rollout_s else None,
-        "curve": [{"update": r["update"], "success": r["success"], "gate": r.get("gate", {}).get("online"), "kl": r["kl"]} for r in log],
+        "curve": [_point(r) for r in log],
     }
+
+
+def _point(r: dict[str, Any]) -> dict[str, Any]:
+    keep = ("update", "success", "kl", "entropy", "flat_groups")
+    return {**{k: r[k] for k in keep}, "gate": r.get("gate", {}).get("online"), "by_task": r["success_by_task"]}
 
 
 def run_sb3(args: argparse.Namespace, work: Path, tasks: list[str], suite: Suite) -> dict[str, Any]:
@@ -192,9 +202,14 @@ def plot(results: dict[str, Any], path: Path) -> None:
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [2, 1]})
     xs = [p["update"] for p in rl["curve"]]
     raw = [p["success"] for p in rl["curve"]]
-    left.plot(xs, raw, lw=0.5, alpha=0.3, c="C0")
     smooth = [sum(raw[max(0, i - 24) : i + 1]) / len(raw[max(0, i - 24) : i + 1]) for i in range(len(raw))]
-    left.plot(xs, smooth, lw=1.5, c="C0", label="training groups (sampled, mean of 25 updates)")
+    left.plot(xs, smooth, lw=2, c="k", alpha=0.5, label="training groups, all tasks (sampled, mean of 25 updates)")
+    for k, task in enumerate(results["tasks"]):
+        points = [(p["update"], p["by_task"][task]) for p in rl["curve"] if task in p.get("by_task", {})]
+        if points:
+            ys = [v for _, v in points]
+            mean = [sum(ys[max(0, i - 9) : i + 1]) / len(ys[max(0, i - 9) : i + 1]) for i in range(len(ys))]
+            left.plot([u for u, _ in points], mean, lw=1, c=f"C{k}", label=f"{task} (mean of its last 10 draws)")
     gates = [(p["update"], p["gate"]) for p in rl["curve"] if p["gate"] is not None]
     if gates:
         left.plot([g[0] for g in gates], [g[1] for g in gates], "k-o", ms=3, label="held-out gate (greedy)")
@@ -202,15 +217,15 @@ def plot(results: dict[str, Any], path: Path) -> None:
     left.set_ylabel("success")
     left.set_ylim(-0.02, 1.05)
     left.set_title(f"GRPO + curriculum, tiny policy from scratch, {rl['wall_s'] / 60:.0f} min CPU")
-    left.legend(fontsize=8)
-    bars = {"RL before": rl["before"], "RL after": rl["after"], "RL after\n(sampled)": rl["sampled_after"]}
+    left.legend(fontsize=6)
+    bars = {"before": rl["before"], "gate's\npick": rl["after"], "last": rl.get("after_last", 0.0), "sampled": rl["sampled_after"]}
     if "sb3" in results:
-        bars["MaskablePPO"] = results["sb3"]["after"]
-    right.bar(list(bars), list(bars.values()), color=["#999", "C0", "C2", "C1"][: len(bars)])
+        bars["Maskable\nPPO"] = results["sb3"]["after"]
+    right.bar(list(bars), list(bars.values()), color=["#999", "C0", "C9", "C2", "C1"][: len(bars)])
     for i, v in enumerate(bars.values()):
         right.text(i, v + 0.02, f"{v:.0%}", ha="center", fontsize=9)
     right.set_ylim(0, 1.1)
-    right.set_title(f"first stage, held-out seeds ({results['heldout_cases']} cases)")
+    right.set_title(f"first stage, held-out seeds ({results['heldout_cases']} cases)\nRL greedy unless 'sampled'", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -228,8 +243,11 @@ def main() -> int:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--kl", type=float, default=0.02)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--codes", default="TKUDLRBHF", help="the small policy's action codes")
-    parser.add_argument("--train-max-steps", type=int, default=None, help="training episodes' step budget (default: each task's)")
+    parser.add_argument("--codes", default="TUDLRBF", help="the small policy's action codes (default: MaskablePPO's)")
+    parser.add_argument(
+        "--train-max-steps", type=int, default=20, help="training episodes' step budget (default: MaskablePPO's 20; 0: each task's own)"
+    )
+    parser.add_argument("--minibatches", type=int, default=1, help="optimizer steps per pass over an update's steps")
     parser.add_argument("--sb3-from", default=None, metavar="JSON", help="take MaskablePPO's figures from an earlier results file")
     parser.add_argument("--work", default="/tmp/rl_tiny_bench")
     parser.add_argument("--out", default=str(HERE))
@@ -237,12 +255,14 @@ def main() -> int:
     args = parser.parse_args()
     import torch
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(1)  # 2 cores shared with other jobs
     work, out = Path(args.work), Path(args.out)
     work.mkdir(parents=True, exist_ok=True)
     tasks = list(load_curriculum("default").stages[0].tasks)
     suite = heldout_suite(tasks, args.eval_seeds)
-    results: dict[str, Any] = {"tasks": tasks, "heldout_cases": len(suite.cases), "args": vars(args)}
+    results: dict[str, Any] = {
+        "tasks": tasks, "heldout_cases": len(suite.cases), "args": vars(args), "torch_threads": 1, "load_before": os.getloadavg(),
+    }  # fmt: skip
     results["rl"] = run_rl(args, work, suite)
     print(
         json.dumps(
@@ -257,6 +277,7 @@ def main() -> int:
     if args.qwen_updates > 0:
         results["qwen_throughput"] = run_qwen_throughput(args, work)
         print(json.dumps(results["qwen_throughput"]))
+    results["load_after"] = os.getloadavg()
     (out / "rl_tiny_results.json").write_text(json.dumps(results, indent=2))
     plot(results, out / "rl_tiny_curve.png")
     return 0

@@ -2,9 +2,12 @@
 failure filtering.
 
 A curriculum is a list of stages. Each stage names tasks (``tasks``) and whole families
-(``families``, less any ``exclude``), a promotion ``threshold`` and a ``window``: once the last
-``window`` groups drawn from the stage's own tasks succeed at a rate of at least ``threshold``,
-the next stage opens. Draws then come from the newest stage, with a share ``review`` from the
+(``families``, less any ``exclude``), a promotion ``threshold`` and a ``window``: once the stage is
+mastered, the next stage opens. Mastered (``promotion: "every_task"``, the default): each of
+the stage's tasks has at least ``window`` recent groups and its last ``window`` succeed at a rate
+of at least ``threshold`` (a task set aside, or solved by chance less often, holds the stage
+open); ``"pooled"``: the last ``window`` groups of the stage's tasks together reach it (easy
+tasks can then carry a stage whose hard ones were never solved). Draws then come from the newest stage, with a share ``review`` from the
 earlier ones (so what was learnt is kept). Failure filtering (``fail_window`` > 0): a task whose
 last ``fail_window`` groups had no success at all is set aside for ``retry_after`` updates, then
 drawn again (tasks never solved in recent groups waste a whole group per draw).
@@ -15,7 +18,7 @@ Training seeds are drawn from ``[0, TRAIN_SEED_LIMIT)``; the held-out suites
 The curriculum file is JSON::
 
     {"stages": [{"name": "short", "tasks": ["SystemWifiTurnOn"], "families": [], "threshold": 0.8, "window": 8}],
-     "review": 0.25, "fail_window": 16, "retry_after": 20}
+     "review": 0.25, "fail_window": 16, "retry_after": 20, "promotion": "every_task"}
 
 Example:
     >>> c = Curriculum(load_curriculum("default"), seed=0)
@@ -81,7 +84,11 @@ DEFAULT_CURRICULUM: Final[dict[str, Any]] = {
     "review": 0.25,
     "fail_window": 16,
     "retry_after": 20,
+    "promotion": "every_task",
 }
+
+#: How a stage is judged mastered (see the module docstring).
+PROMOTION_RULES: Final = ("every_task", "pooled")
 
 
 class CurriculumError(ConfigError):
@@ -106,6 +113,7 @@ class CurriculumConfig:
     review: float = 0.25
     fail_window: int = 16
     retry_after: int = 20
+    promotion: str = "every_task"
     source: str = field(default="mapping", compare=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -124,7 +132,7 @@ def load_curriculum(spec: str | os.PathLike[str] | Mapping[str, Any], catalog: T
 
     Raises:
         CurriculumError: unreadable JSON, an unknown key or task, an empty family or stage, a
-            threshold or review share outside [0, 1], a window below 1.
+            threshold or review share outside [0, 1], a window below 1, an unknown promotion rule.
     """
     source = "mapping"
     if isinstance(spec, Mapping):
@@ -142,9 +150,11 @@ def load_curriculum(spec: str | os.PathLike[str] | Mapping[str, Any], catalog: T
             raise CurriculumError(f"curriculum {path} is not valid JSON: {exc}") from exc
     if not isinstance(data, Mapping):
         raise CurriculumError(f"{source}: a curriculum is a JSON object with a 'stages' list")
-    unknown = sorted(set(data) - {"stages", "review", "fail_window", "retry_after"})
+    unknown = sorted(set(data) - {"stages", "review", "fail_window", "retry_after", "promotion"})
     if unknown:
-        raise CurriculumError(f"{source}: unknown key(s) {', '.join(unknown)}; a curriculum has stages, review, fail_window, retry_after")
+        raise CurriculumError(
+            f"{source}: unknown key(s) {', '.join(unknown)}; a curriculum has stages, review, fail_window, retry_after, promotion"
+        )
     raw_stages = data.get("stages")
     if not isinstance(raw_stages, list) or not raw_stages:
         raise CurriculumError(f"{source}: 'stages' must be a non-empty list")
@@ -155,7 +165,10 @@ def load_curriculum(spec: str | os.PathLike[str] | Mapping[str, Any], catalog: T
     review = _share(data.get("review", 0.25), "review", source)
     fail_window = _count(data.get("fail_window", 16), "fail_window", source, minimum=0)
     retry_after = _count(data.get("retry_after", 20), "retry_after", source, minimum=1)
-    return CurriculumConfig(tuple(stages), review, fail_window, retry_after, source)
+    promotion = data.get("promotion", "every_task")
+    if promotion not in PROMOTION_RULES:
+        raise CurriculumError(f"{source}: promotion must be one of {', '.join(PROMOTION_RULES)}, got {promotion!r}")
+    return CurriculumConfig(tuple(stages), review, fail_window, retry_after, str(promotion), source)
 
 
 def _stage(raw: Any, index: int, catalog: TaskCatalog) -> Stage:
@@ -256,7 +269,7 @@ class Curriculum:
     def record(self, update: int, task: str, success_rate: float) -> list[str]:
         """Note one group's success rate; returns what changed (promotion, a task set aside)."""
         events: list[str] = []
-        recent = self.task_recent.setdefault(task, deque(maxlen=max(self.config.fail_window, 8)))
+        recent = self.task_recent.setdefault(task, deque(maxlen=self._task_window))
         recent.append(float(success_rate))
         if task in self.stage.tasks:
             self.stage_recent.append(float(success_rate))
@@ -266,16 +279,29 @@ class Curriculum:
             recent.clear()  # retried with a clean slate
             events.append(f"set aside {task} until update {update + self.config.retry_after}")
         stage = self.stage
-        if (
-            self.stage_index + 1 < len(self.config.stages)
-            and len(self.stage_recent) >= stage.window
-            and float(np.mean(self.stage_recent)) >= stage.threshold
-        ):
+        if self.stage_index + 1 < len(self.config.stages) and self.mastered():
             self.promotions.append({"update": update, "from": stage.name, "success": float(np.mean(self.stage_recent))})
             self.stage_index += 1
             self.stage_recent = deque(maxlen=self.stage.window)
             events.append(f"promoted to stage {self.stage.name!r}")
         return events
+
+    @property
+    def _task_window(self) -> int:
+        # Long enough for failure filtering and for every stage's promotion window.
+        return max(self.config.fail_window, 8, *(s.window for s in self.config.stages))
+
+    def mastered(self) -> bool:
+        """Whether the open stage passes its promotion rule (see the module docstring)."""
+        stage = self.stage
+        if self.config.promotion == "pooled":
+            return len(self.stage_recent) >= stage.window and float(np.mean(self.stage_recent)) >= stage.threshold
+        for task in stage.tasks:
+            # A task set aside starts again with no recent groups: it holds the stage open.
+            recent = list(self.task_recent.get(task, ()))[-stage.window :]
+            if len(recent) < stage.window or float(np.mean(recent)) < stage.threshold:
+                return False
+        return True
 
     def state_dict(self) -> dict[str, Any]:
         return {
@@ -292,8 +318,7 @@ class Curriculum:
             raise CurriculumError(f"the saved curriculum state is at stage {index}, but this curriculum has {len(self.config.stages)}")
         self.stage_index = index
         self.stage_recent = deque(state["stage_recent"], maxlen=self.stage.window)
-        window = max(self.config.fail_window, 8)
-        self.task_recent = {k: deque(v, maxlen=window) for k, v in state["task_recent"].items()}
+        self.task_recent = {k: deque(v, maxlen=self._task_window) for k, v in state["task_recent"].items()}
         self.set_aside = {k: int(v) for k, v in state["set_aside"].items()}
         self.promotions = list(state["promotions"])
 
@@ -309,6 +334,7 @@ def stage_of(config: CurriculumConfig, task: str) -> str:
 __all__: Sequence[str] = [
     "DEFAULT_CURRICULUM",
     "HELDOUT_SEED_BASE",
+    "PROMOTION_RULES",
     "TRAIN_SEED_LIMIT",
     "Curriculum",
     "CurriculumConfig",

@@ -19,7 +19,8 @@ Each update:
 Options of the MobileRL recipe, each off with a flag: positive replay (a group of a task whose
 recent success is below ``replay_below`` gives one of its slots to a stored success of that
 task, replayed action for action from its own seed, so an all-fail group still has a signal),
-failure-curriculum filtering (the curriculum's ``fail_window``) and the shortest-path reward.
+failure-curriculum filtering (the curriculum's ``fail_window``; by default on only when the
+policy starts from a checkpoint) and the shortest-path reward.
 
 Every ``gate_every`` updates the held-out checks run: the online suite (held-out seeds, greedy
 constrained actions) and, given ``gate_dataset``, ``eval-offline`` on a held-out dataset; the
@@ -85,6 +86,7 @@ class RLConfig:
     clip: float = 0.2
     kl: float = 0.02
     epochs: int = 2
+    minibatches: int = 1
     micro_batch: int = 0
     std_normalize: bool = False
     invalid_penalty: float = -0.1
@@ -95,7 +97,8 @@ class RLConfig:
     positive_replay: bool = True
     replay_below: float = 0.5
     replay_keep: int = 4
-    failure_filter: bool = True
+    #: ``None``: on when the policy starts from a checkpoint, off from scratch (see :meth:`RLTrainer.failure_filtering`).
+    failure_filter: bool | None = None
     gate_every: int = 10
     gate_suite: str | None = "rl-short-heldout"
     gate_dataset: str | None = None
@@ -111,7 +114,7 @@ class RLConfig:
 
     def check(self) -> None:
         """Raise :class:`ConfigError` for settings that cannot run."""
-        for name in ("updates", "groups", "group_size", "epochs", "replay_keep", "gate_num_envs", "max_labels"):
+        for name in ("updates", "groups", "group_size", "epochs", "minibatches", "replay_keep", "gate_num_envs", "max_labels"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be at least 1, got {getattr(self, name)}")
         if self.group_size < 2:
@@ -256,7 +259,7 @@ class RLTrainer:
         self.out = Path(config.output)
         self.catalog = _catalog(config.env_id, config.env_kwargs)
         self.curriculum_config: CurriculumConfig = load_curriculum(config.curriculum, self.catalog)
-        if not config.failure_filter:
+        if not self.failure_filtering():
             self.curriculum_config = dataclasses.replace(self.curriculum_config, fail_window=0)
         self.curriculum = Curriculum(self.curriculum_config, seed=config.seed)
         self.replay = ReplayStore(config.replay_keep)
@@ -271,6 +274,15 @@ class RLTrainer:
             self._resume()
         else:
             self._start()
+
+    def failure_filtering(self) -> bool:
+        """``failure_filter``, or by default: on when the policy starts from a checkpoint
+        (MobileRL's setting: a trained start that never solves a task wastes its groups), off
+        from scratch, where no task is solved yet and setting the unsolved ones aside starves
+        them (measured in ``docs/rl.md``: the toggles were never drawn enough to be solved)."""
+        if self.config.failure_filter is not None:
+            return self.config.failure_filter
+        return _start_adapter(self.config.policy) is not None
 
     def learning_rate(self) -> float:
         """``lr``, or the policy's default: 3e-3 for the small policy, 2e-5 for a LoRA."""
@@ -295,8 +307,13 @@ class RLTrainer:
         saved = self.out / "config.json"
         if not saved.is_file():
             raise CerebellumError(f"--resume: {self.out} holds no RL run (no config.json)")
-        before = json.loads(saved.read_text())["config"]
+        # A setting the saved run predates had its default; the failure filter compares as resolved.
+        defaults = RLConfig(output="").to_dict()
+        before = {**defaults, **json.loads(saved.read_text())["config"]}
         now = self.config.to_dict()
+        for settings in (before, now):
+            if settings["failure_filter"] is None:
+                settings["failure_filter"] = _start_adapter(str(settings["policy"])) is not None
         changed = [k for k in now if k not in ("updates", "max_minutes", "progress", "output") and before.get(k) != now[k]]
         if changed:
             raise CerebellumError(
@@ -387,6 +404,7 @@ class RLTrainer:
             "score": float(np.mean([e.score for e in sampled])) if sampled else 0.0,
             "mean_length": float(np.mean([e.length for e in sampled])) if sampled else 0.0,
             "replayed": sum(e.replayed for e in episodes),
+            **_advantage_stats(episodes),
             "wrong_taps": sum(e.wrong_taps for e in episodes),
             **stats,
             "env_steps": steps,
@@ -537,8 +555,9 @@ class RLTrainer:
 
     def optimise(self, episodes: Sequence[Episode], update: int) -> dict[str, Any]:
         """The clipped objective with the KL penalty, over every action token of every step of
-        every episode with a non-zero advantage, for ``epochs`` passes (``micro_batch`` steps
-        per forward pass, gradients accumulated)."""
+        every episode with a non-zero advantage, for ``epochs`` passes of ``minibatches``
+        optimizer steps each (the steps shuffled once per update, from the seed and the update
+        number; ``micro_batch`` steps per forward pass, gradients accumulated)."""
         import torch
 
         cfg = self.config
@@ -551,42 +570,64 @@ class RLTrainer:
                         steps.append(s)
                         advantages.append(e.advantage)
         if not steps:
-            return {"loss": 0.0, "kl": 0.0, "clip_frac": 0.0, "trained_steps": 0, "grad_norm": 0.0, "scorer_gap": 0.0}
-        size = cfg.micro_batch or len(steps)
-        chunks = [range(a, min(a + size, len(steps))) for a in range(0, len(steps), size)]
-        tokens = float(sum(len(s.tokens) for s in steps))
+            return {"loss": 0.0, "kl": 0.0, "clip_frac": 0.0, "trained_steps": 0, "grad_norm": 0.0, "scorer_gap": 0.0, "optimizer_steps": 0}
+        if cfg.minibatches > 1:
+            # Minibatches mix groups: one seeded shuffle per update keeps the update deterministic.
+            order = np.random.default_rng([cfg.seed, update, 2]).permutation(len(steps))
+            steps = [steps[j] for j in order]
+            advantages = [advantages[j] for j in order]
+        per_minibatch = math.ceil(len(steps) / min(cfg.minibatches, len(steps)))
+        size = min(cfg.micro_batch or per_minibatch, per_minibatch)
+        minibatches = [
+            [range(a, min(a + size, b + per_minibatch, len(steps))) for a in range(b, min(b + per_minibatch, len(steps)), size)]
+            for b in range(0, len(steps), per_minibatch)
+        ]
+        chunks = [c for mb in minibatches for c in mb]
         with torch.no_grad():
-            refs = [self.policy.token_logprobs([steps[j] for j in c], temperature=cfg.temperature, reference=True)[0] for c in chunks]
-        olds: list[Any] = [None] * len(chunks)
+            refs = {c[0]: self.policy.token_logprobs([steps[j] for j in c], temperature=cfg.temperature, reference=True)[0] for c in chunks}
+        olds: dict[int, Any] = {}
+        if len(minibatches) > 1:
+            # Later minibatches are scored after the first optimizer step: their old
+            # log-probabilities must be taken before it.
+            with torch.no_grad():
+                olds = {c[0]: self.policy.token_logprobs([steps[j] for j in c], temperature=cfg.temperature)[0] for c in chunks}
         gap = 0.0
         loss_value = kl_value = clip_value = norm_value = 0.0
-        for _ in range(cfg.epochs):
-            self.optimizer.zero_grad(set_to_none=True)
+        for epoch in range(cfg.epochs):
             loss_sum = kl_sum = clipped_sum = 0.0
-            for c, chunk in enumerate(chunks):
-                logp, mask = self.policy.token_logprobs([steps[j] for j in chunk], temperature=cfg.temperature)
-                if olds[c] is None:
-                    # The policy has not moved since the rollout: the first pass's log-probabilities
-                    # are the sampling policy's (the sampled totals are kept as a check on the scorer).
-                    olds[c] = logp.detach()
+            tokens_sum = 0.0
+            norms = []
+            for mb in minibatches:
+                self.optimizer.zero_grad(set_to_none=True)
+                tokens = float(sum(len(steps[j].tokens) for c in mb for j in c))
+                for chunk in mb:
+                    logp, mask = self.policy.token_logprobs([steps[j] for j in chunk], temperature=cfg.temperature)
+                    if chunk[0] not in olds:
+                        # The policy has not moved since the rollout: the first pass's log-probabilities
+                        # are the sampling policy's.
+                        olds[chunk[0]] = logp.detach()
+                    old = olds[chunk[0]]
                     for row, j in enumerate(chunk):
-                        if not math.isnan(steps[j].logprob):
-                            gap = max(gap, abs(float(olds[c][row][mask[row]].sum()) - steps[j].logprob))
-                adv = torch.tensor([advantages[j] for j in chunk], dtype=logp.dtype).unsqueeze(1)
-                ratio = torch.exp(logp - olds[c])
-                clipped = torch.clamp(ratio, 1 - cfg.clip, 1 + cfg.clip)
-                surrogate = -torch.minimum(ratio * adv, clipped * adv)
-                log_ref_ratio = refs[c].to(logp.dtype) - logp
-                kl = torch.exp(log_ref_ratio) - log_ref_ratio - 1  # k3: unbiased, never negative
-                weight = mask.to(logp.dtype)
-                loss = ((surrogate + cfg.kl * kl) * weight).sum() / tokens
-                loss.backward()
-                loss_sum += float(loss.detach())
-                kl_sum += float((kl.detach() * weight).sum())
-                clipped_sum += float((((ratio.detach() - 1).abs() > cfg.clip).to(weight.dtype) * weight).sum())
-            norm = torch.nn.utils.clip_grad_norm_(self.policy.parameters(), 1.0)
-            self.optimizer.step()
-            loss_value, kl_value, clip_value, norm_value = loss_sum, kl_sum / tokens, clipped_sum / tokens, float(norm)
+                        if not math.isnan(steps[j].logprob) and epoch == 0:
+                            # The sampled totals are kept as a check on the scorer.
+                            gap = max(gap, abs(float(old[row][mask[row]].sum()) - steps[j].logprob))
+                    adv = torch.tensor([advantages[j] for j in chunk], dtype=logp.dtype).unsqueeze(1)
+                    ratio = torch.exp(logp - old)
+                    clipped = torch.clamp(ratio, 1 - cfg.clip, 1 + cfg.clip)
+                    surrogate = -torch.minimum(ratio * adv, clipped * adv)
+                    log_ref_ratio = refs[chunk[0]].to(logp.dtype) - logp
+                    kl = torch.exp(log_ref_ratio) - log_ref_ratio - 1  # k3: unbiased, never negative
+                    weight = mask.to(logp.dtype)
+                    loss = ((surrogate + cfg.kl * kl) * weight).sum() / tokens
+                    loss.backward()
+                    loss_sum += float(loss.detach()) * tokens
+                    kl_sum += float((kl.detach() * weight).sum())
+                    clipped_sum += float((((ratio.detach() - 1).abs() > cfg.clip).to(weight.dtype) * weight).sum())
+                tokens_sum += tokens
+                norms.append(float(torch.nn.utils.clip_grad_norm_(self.policy.parameters(), 1.0)))
+                self.optimizer.step()
+            loss_value, kl_value, clip_value = loss_sum / tokens_sum, kl_sum / tokens_sum, clipped_sum / tokens_sum
+            norm_value = float(np.mean(norms))
         return {
             "loss": loss_value,
             "kl": kl_value,
@@ -594,6 +635,7 @@ class RLTrainer:
             "trained_steps": len(steps),
             "grad_norm": norm_value,
             "scorer_gap": gap,
+            "optimizer_steps": cfg.epochs * len(minibatches),
         }
 
     # --- gates and checkpoints -----------------------------------------------------------
@@ -616,7 +658,8 @@ class RLTrainer:
             if value is None:
                 continue
             best = self.best.get(metric)
-            if best is None or value > best["value"]:
+            # A tie goes to the later checkpoint: the gate is small, and the later one has trained more.
+            if best is None or value >= best["value"]:
                 self.best[metric] = {"value": value, "update": update}
                 _replace_dir(self.out / "best" / metric, self.policy.save)
         return results
@@ -752,6 +795,21 @@ def _catalog(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> Any:
     kwargs = dict(env_kwargs or {})
     name = kwargs.get("backend", gym.spec(env_id).kwargs.get("backend", "sim"))
     return make_catalog(str(name), kwargs.get("device_options"))
+
+
+def _advantage_stats(episodes: Sequence[Episode]) -> dict[str, float]:
+    """What the update learns from: the share of groups with no spread (no gradient), the mean
+    absolute advantage, and the sampling policy's entropy per step (the mean negative
+    log-probability of the sampled actions: an unbiased estimate)."""
+    groups: dict[int, list[float]] = {}
+    for e in episodes:
+        groups.setdefault(e.group, []).append(e.advantage)
+    logps = [s.logprob for e in episodes if not e.replayed for s in e.steps if not math.isnan(s.logprob)]
+    return {
+        "flat_groups": float(np.mean([all(a == 0.0 for a in g) for g in groups.values()])) if groups else 0.0,
+        "advantage_abs": float(np.mean([abs(e.advantage) for e in episodes])) if episodes else 0.0,
+        "entropy": float(-np.mean(logps)) if logps else 0.0,
+    }
 
 
 def _task_texts(envs: Any) -> list[list[str]]:
@@ -925,6 +983,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p("--clip", type=float, default=d.clip)
     p("--kl", type=float, default=d.kl, help="KL penalty weight (to the starting policy)")
     p("--epochs", type=int, default=d.epochs, help="optimisation passes per update")
+    p("--minibatches", type=int, default=d.minibatches, help="optimizer steps per pass (the update's steps split, shuffled)")
     p("--micro-batch", type=int, default=d.micro_batch, help="steps per forward pass in the update (0: all at once)")
     p("--std-normalize", action="store_true", help="advantages over the group's standard deviation too (default: minus the mean only)")
     p("--invalid-penalty", type=float, default=d.invalid_penalty, help="the env's invalid_action_penalty")
@@ -935,7 +994,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p("--no-positive-replay", dest="positive_replay", action="store_false")
     p("--replay-below", type=float, default=d.replay_below, help="replay into groups of tasks with recent success below this")
     p("--replay-keep", type=int, default=d.replay_keep, help="successes stored per task")
-    p("--no-failure-filter", dest="failure_filter", action="store_false")
+    p(
+        "--failure-filter",
+        dest="failure_filter",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="set never-solved tasks aside for a while (default: on from a checkpoint, off from scratch)",
+    )
     p("--gate-every", type=int, default=d.gate_every, help="held-out checks every K updates (0: none)")
     p("--gate-suite", default=d.gate_suite, help="the online held-out suite ('' for none)")
     p("--gate-dataset", default=None, help="a held-out dataset for eval-offline at each gate")

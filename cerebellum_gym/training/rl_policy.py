@@ -208,12 +208,26 @@ def _network(layout: FlatActionLayout, encoder: EncoderConfig, hidden: int) -> A
     return SlotNet()
 
 
+#: Hash buckets per label, text and history frame of the small policy's features. The encoder's
+#: default (32) gives "Camera" and "Settings" one bucket: the home screen's two labels then get
+#: the same features, hence the same probability, and greedy decoding takes the first (Camera)
+#: for every Settings task. 512 tells the labels of every screen of the default curriculum's
+#: oracle paths apart (2 seeds each; at 256 and below, 27 of 162 screens still hold a pair).
+TOKEN_DIM: Final = 512
+
+
+def default_encoder(layout: FlatActionLayout) -> EncoderConfig:
+    """The small policy's features for ``layout``: :data:`TOKEN_DIM` buckets per label and
+    per goal (the goal's buckets fold onto a label's, so the goal has as many), 2 history frames."""
+    return EncoderConfig(max_labels=layout.max_labels, max_texts=layout.max_texts, history_len=2, token_dim=TOKEN_DIM, goal_dim=TOKEN_DIM)
+
+
 class TinySlotPolicy:
     """A masked softmax over the flat action layout, on the project's hashed features.
 
     Args:
         layout: the flat actions offered (codes, label slots, text slots).
-        encoder: the observation features (``max_labels`` must match the layout's).
+        encoder: the observation features (``max_labels`` must match the layout's; default: :func:`default_encoder`).
         hidden: width of the hidden layers.
         seed: seeds the initial weights.
     """
@@ -224,7 +238,7 @@ class TinySlotPolicy:
     def __init__(self, layout: FlatActionLayout, encoder: EncoderConfig | None = None, *, hidden: int = 64, seed: int = 0) -> None:
         import torch
 
-        encoder = encoder or EncoderConfig(max_labels=layout.max_labels, max_texts=layout.max_texts, history_len=2)
+        encoder = encoder or default_encoder(layout)
         if encoder.max_labels != layout.max_labels or max(encoder.max_texts, 0) != layout.max_texts:
             raise CerebellumError("the encoder's max_labels and max_texts must match the layout's")
         self.layout = layout

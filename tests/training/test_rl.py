@@ -8,6 +8,7 @@ weights built locally (downloaded weights are the boundary tests cannot reach).
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from cerebellum_gym.training.rl import (
     read_log,
 )
 from cerebellum_gym.training.rl_policy import TinySlotPolicy, legal_action
+from cerebellum_gym.wrappers.actions import FlatActionLayout
 
 torch = pytest.importorskip("torch")
 
@@ -126,8 +128,9 @@ def test_every_action_sent_is_one_the_constraint_allows(tmp_path: Path) -> None:
     rogue.close()
 
 
-def test_the_update_moves_probability_towards_positive_advantages(tmp_path: Path) -> None:
-    trainer = RLTrainer(_config(tmp_path / "run", kl=0.0, epochs=3, lr=1e-2))
+@pytest.mark.parametrize("minibatches", [1, 3])
+def test_the_update_moves_probability_towards_positive_advantages(tmp_path: Path, minibatches: int) -> None:
+    trainer = RLTrainer(_config(tmp_path / "run", kl=0.0, epochs=3, lr=1e-2, minibatches=minibatches))
     episodes, _ = trainer.rollout(trainer.curriculum.draw(1, 2), 1)
     trainer.close()
     for k, e in enumerate(episodes):
@@ -140,8 +143,60 @@ def test_the_update_moves_probability_towards_positive_advantages(tmp_path: Path
     pos = [float(d) for d, (_, a) in zip(delta, steps, strict=True) if a > 0]
     neg = [float(d) for d, (_, a) in zip(delta, steps, strict=True) if a < 0]
     assert sum(pos) / len(pos) > 0 > sum(neg) / len(neg)
-    assert stats["scorer_gap"] < 1e-5  # the first pass scores what was sampled
+    assert stats["scorer_gap"] < 1e-5  # the first pass scores what was sampled (before any optimizer step)
     assert stats["trained_steps"] == len(steps)
+    assert stats["optimizer_steps"] == 3 * minibatches
+
+
+def test_minibatched_updates_are_deterministic_and_take_more_steps(tmp_path: Path) -> None:
+    lines, weights = [], []
+    for name in ("a", "b"):
+        RLTrainer(_config(tmp_path / name, updates=1, minibatches=4)).run()
+        lines.append({k: v for k, v in read_log(tmp_path / name / "log.jsonl")[0].items() if k not in TIMINGS})
+        weights.append(_weights(tmp_path / name / "last"))
+    assert lines[0] == lines[1] and all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
+    assert lines[0]["optimizer_steps"] == 2 * 4  # epochs x minibatches
+    RLTrainer(_config(tmp_path / "one", updates=1)).run()
+    one = _weights(tmp_path / "one" / "last")
+    assert not all(torch.equal(one[k], weights[0][k]) for k in one)  # another schedule, other weights
+    with pytest.raises(ConfigError, match="minibatches must be at least 1"):
+        RLTrainer(_config(tmp_path / "bad", minibatches=0))
+
+
+def test_the_log_reports_what_the_update_learns_from(tmp_path: Path) -> None:
+    """Advantage statistics and the sampling policy's entropy are in every log line: the first
+    policy is uniform over the legal actions, so its entropy is the mean log of their count."""
+    trainer = RLTrainer(_config(tmp_path / "run", updates=1))
+    trainer.run()
+    line = read_log(tmp_path / "run" / "log.jsonl")[0]
+    assert 0.0 <= line["flat_groups"] <= 1.0 and line["advantage_abs"] >= 0.0
+    size = trainer.policy.layout.n  # type: ignore[attr-defined]
+    assert 0.5 < line["entropy"] <= math.log(size)
+
+
+def test_the_small_policy_tells_apart_the_labels_of_the_home_screen() -> None:
+    """The encoder's default 32 buckets give "Camera" and "Settings" the same features (the same
+    probability: greedy decoding picked Camera for every Settings task); the small policy's own
+    do not."""
+    from cerebellum_gym.wrappers.encoding import EncoderConfig, ObservationEncoder, slot_texts
+
+    env = gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn", pixels=False)
+    obs, _ = env.reset(seed=910001)
+    env.close()
+    owned = slot_texts(obs["tree"], obs["labels"])
+    names = {label: text for label, (text, _) in owned.items()}
+    assert any("Camera" in t for t in names.values()) and any("Settings" in t for t in names.values())
+
+    def rows(encoder: Any) -> list[bytes]:
+        width = encoder.slot_width
+        slots = encoder.encode(obs)["slots"].reshape(-1, width)[: len(obs["labels"])]
+        return [r.tobytes() for r in slots]
+
+    narrow = rows(ObservationEncoder(EncoderConfig(max_labels=24, token_dim=32)))
+    assert len(set(narrow)) < len(narrow)  # the collision this guards against
+    policy = TinySlotPolicy(FlatActionLayout(max_labels=24, max_texts=0, codes="TBF"), seed=0)
+    own = rows(policy.encoder)
+    assert len(set(own)) == len(own)
 
 
 def test_positive_replay_fills_a_failing_group_with_a_stored_success(tmp_path: Path) -> None:
@@ -192,6 +247,14 @@ def test_resume_and_start_refuse_what_does_not_fit(tmp_path: Path) -> None:
         RLTrainer(_config(tmp_path / "run", lr=0.5), resume=True)
     with pytest.raises(CerebellumError, match="holds no RL run"):
         RLTrainer(_config(tmp_path / "empty"), resume=True)
+    # A run saved before a setting existed resumes under its default; the failure filter compares as resolved.
+    saved = tmp_path / "run" / "config.json"
+    data = json.loads(saved.read_text())
+    del data["config"]["minibatches"]
+    saved.write_text(json.dumps(data))
+    assert RLTrainer(_config(tmp_path / "run", updates=2, failure_filter=False), resume=True).completed == 1
+    with pytest.raises(CerebellumError, match=r"other settings \(failure_filter\)"):
+        RLTrainer(_config(tmp_path / "run", updates=2, failure_filter=True), resume=True)
     with pytest.raises(ConfigError, match="group_size must be at least 2"):
         RLTrainer(_config(tmp_path / "g", group_size=1))
 
@@ -203,6 +266,9 @@ def test_gates_keep_the_best_checkpoint_per_metric(tmp_path: Path) -> None:
     assert [("online" in r.get("gate", {})) for r in lines] == [True, True]
     best = summary["best"]["online"]
     assert best["value"] == max(r["gate"]["online"] for r in lines)
+    # A tie goes to the later checkpoint: a from-scratch policy solves no Wi-Fi case at either gate.
+    tied = RLTrainer(_config(tmp_path / "tied", updates=2, gate_every=1, gate_suite="tasks:SystemWifiTurnOn:2", gate_num_envs=2))
+    assert tied.run()["best"]["online"] == {"value": 0.0, "update": 2}
     loaded = TinySlotPolicy.from_folder(tmp_path / "run" / "best" / "online")
     assert loaded.layout == trainer.policy.layout  # type: ignore[attr-defined]
     assert (tmp_path / "run" / "gates" / "update-00002" / "results.jsonl").is_file()
@@ -272,3 +338,16 @@ def test_a_real_kill_loses_nothing_and_counts_nothing_twice(tmp_path: Path) -> N
     numbers = [r["update"] for r in read_log(out / "log.jsonl")]
     assert numbers == list(range(1, done + 3))
     TinySlotPolicy.from_folder(out / "last")  # loadable
+
+
+def test_failure_filtering_defaults_on_from_a_checkpoint_and_off_from_scratch(tmp_path: Path) -> None:
+    scratch = RLTrainer(_config(tmp_path / "scratch", updates=1))
+    assert not scratch.failure_filtering() and scratch.curriculum_config.fail_window == 0
+    scratch.run()
+    start = f"tiny:{tmp_path / 'scratch' / 'last'}"
+    resumed = RLTrainer(_config(tmp_path / "from-checkpoint", policy=start))
+    assert resumed.failure_filtering() and resumed.curriculum_config.fail_window == 16
+    forced = RLTrainer(_config(tmp_path / "forced", failure_filter=True))
+    assert forced.curriculum_config.fail_window == 16
+    off = RLTrainer(_config(tmp_path / "off", policy=start, failure_filter=False))
+    assert off.curriculum_config.fail_window == 0

@@ -36,6 +36,7 @@ def _one(**stage: object) -> dict[str, object]:
         (_one(tasks=["SystemWifiTurnOn"], seeds=[1]), "unknown key(s) seeds"),
         ({"stages": []}, "'stages' must be a non-empty list"),
         ({"stages": [{"name": "a", "tasks": ["SystemWifiTurnOn"]}], "review": 2}, "review must be within [0, 1]"),
+        ({"stages": [{"name": "a", "tasks": ["SystemWifiTurnOn"]}], "promotion": "any"}, "promotion must be one of every_task, pooled"),
     ],
 )
 def test_a_bad_curriculum_is_refused_by_name(data: dict[str, object], message: str) -> None:
@@ -82,6 +83,37 @@ def test_promotion_needs_a_full_window_at_the_threshold() -> None:
     assert drawn.count("ClockAddAlarm") > drawn.count("SystemWifiTurnOn") > 0
 
 
+def test_every_task_of_a_stage_must_be_mastered_before_promotion() -> None:
+    """The default rule: an easy task at 100% does not carry a stage whose other task was never
+    solved (the pooled rule, kept as an option, promotes on the two together)."""
+    stages = [
+        {"name": "a", "tasks": ["OpenAppTaskEval", "SystemWifiTurnOn"], "threshold": 0.5, "window": 4},
+        {"name": "b", "tasks": ["ClockAddAlarm"]},
+    ]
+    each = Curriculum(load_curriculum({"stages": stages, "fail_window": 0}))
+    assert each.config.promotion == "every_task"
+    pooled = Curriculum(load_curriculum({"stages": stages, "fail_window": 0, "promotion": "pooled"}))
+    for c in (each, pooled):
+        for _ in range(6):
+            c.record(1, "OpenAppTaskEval", 1.0)
+        for _ in range(2):
+            c.record(1, "SystemWifiTurnOn", 0.0)
+    assert pooled.stage.name == "b"  # the last 4 groups of the stage: (1, 1, 0, 0) -> 0.5
+    assert each.stage.name == "a"  # SystemWifiTurnOn: 2 groups, none solved
+    each.record(2, "SystemWifiTurnOn", 1.0)
+    assert each.stage.name == "a"  # 3 of its groups: the window is not full
+    assert each.record(3, "SystemWifiTurnOn", 1.0) == ["promoted to stage 'b'"]  # (0, 0, 1, 1) -> 0.5
+    # A task set aside by failure filtering starts over with no recent groups: it holds the stage.
+    filtered = Curriculum(load_curriculum({"stages": stages, "fail_window": 4, "retry_after": 2}))
+    for _ in range(4):
+        filtered.record(1, "OpenAppTaskEval", 1.0)
+        filtered.record(1, "SystemWifiTurnOn", 0.0)
+    assert filtered.stage.name == "a" and filtered.set_aside == {"SystemWifiTurnOn": 3}
+    for _ in range(4):
+        filtered.record(4, "OpenAppTaskEval", 1.0)
+    assert filtered.stage.name == "a"
+
+
 def test_failure_filtering_sets_never_solved_tasks_aside_and_retries_them() -> None:
     config = load_curriculum(
         {"stages": [{"name": "a", "tasks": ["SystemWifiTurnOn", "OpenAppTaskEval"]}], "fail_window": 3, "retry_after": 5}
@@ -107,8 +139,9 @@ def test_draws_are_a_function_of_seed_update_and_state() -> None:
     assert a.draw(7, 5) == b.draw(7, 5)
     assert a.draw(7, 5) != Curriculum(config, seed=4).draw(7, 5)
     assert all(0 <= seed < TRAIN_SEED_LIMIT for _, seed in a.draw(1, 50))
-    for rate in (1.0,) * 8:
-        a.record(1, config.stages[0].tasks[0], rate)
+    for task in config.stages[0].tasks:  # every task of the first stage mastered
+        for rate in (1.0,) * 8:
+            a.record(1, task, rate)
     restored = Curriculum(config, seed=3)
     restored.load_state_dict(json.loads(json.dumps(a.state_dict())))
     assert restored.stage.name == a.stage.name == "contacts-clock"
