@@ -195,6 +195,9 @@ def add_dpo(sub: Any) -> None:
     p.set_defaults(lr=5e-5)
     p.add_argument("--beta", type=float, default=0.1)
     p.add_argument("--epochs", type=_positive, default=None, help="default: 2 when every rejected side is on-policy, else 1")
+    p.add_argument(
+        "--sft-weight", type=float, default=0.0, help="weight of an NLL term on the chosen side (RPO); 0: plain DPO, as the sibling card"
+    )
     p.add_argument("--saturated-below", type=float, default=0.01, help="a pair is saturated when its DPO loss is below this")
     p.add_argument("--eval-pairs", default=None, metavar="PATH", help="held-out pairs (a DPO export) whose margins are logged")
     p.add_argument("--eval-suite", default=None, help="a suite (name or file) run online after each epoch")
@@ -212,6 +215,7 @@ def run_dpo(args: argparse.Namespace) -> int:
         beta=args.beta,
         epochs=args.epochs,
         saturated_below=args.saturated_below,
+        sft_weight=args.sft_weight,
         eval_pairs=args.eval_pairs,
         eval_suite=args.eval_suite,
         eval_data=args.eval_data,
