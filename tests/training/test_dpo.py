@@ -122,11 +122,12 @@ def test_the_cli_runs_dpo(tiny_base: Path, pairs_export: Path, tmp_path: Path, c
     from cerebellum_gym.cli import main
 
     args = ["train", "dpo", "--base", str(tiny_base), "--data", str(pairs_export), "--out", str(tmp_path / "run"), "--text-only"]
-    args += ["--grad-accum", "8", "--no-progress", "--lora-r", "4", "--beta", "0.2"]
+    args += ["--grad-accum", "8", "--no-progress", "--lora-r", "4", "--beta", "0.2", "--sft-weight", "0.5"]
     assert main(args) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["epochs"] == 1 and summary["steps_done"] == 1  # off-policy pairs: one epoch, all pairs in one step
-    assert json.loads((tmp_path / "run" / "run.json").read_text())["config"]["lr"] == 5e-5
+    config = json.loads((tmp_path / "run" / "run.json").read_text())["config"]
+    assert config["lr"] == 5e-5 and config["sft_weight"] == 0.5
     assert main([*args[:6], "--out", str(tmp_path / "bad"), "--text-only", "--beta", "0"]) == 2
     assert "--beta must be > 0" in capsys.readouterr().err
 

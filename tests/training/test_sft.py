@@ -182,9 +182,10 @@ def test_the_cli_runs_sft_and_reports_errors(
 ) -> None:
     common = ["--base", str(tiny_base), "--data", str(oracle_data), "--batch-size", "2", "--grad-accum", "1", "--no-progress"]
     common += ["--hist-width", "116", "--curr-width", "232", "--min-history", "0", "--lora-r", "4"]
-    assert main(["train", "sft", *common, "--out", str(tmp_path / "run"), "--steps", "2", "--dora"]) == 0
+    assert main(["train", "sft", *common, "--out", str(tmp_path / "run"), "--steps", "2", "--dora", "--lr-schedule", "cosine"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["steps_done"] == 2
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["config"]["lr_schedule"] == "cosine"
     config = json.loads((Path(summary["last_checkpoint"]) / "adapter_config.json").read_text())
     assert config["use_dora"] is True
     assert main(["train", "sft", *common, "--out", str(tmp_path / "bad"), "--quota", "tp=1,nope=2"]) == 2
