@@ -136,19 +136,50 @@ _CORPUS: Final = (
 )
 
 
-def build_tokenizer(vocab_size: int = 420, corpus: Sequence[str] = ()) -> Any:
+#: Where the tokenizer's training splits text besides the byte-level split: between the letters
+#: of a run of capitals (a set-of-mark label: ``UE``, ``VLC``) and after a space before a capital.
+SPELLING_SPLIT: Final = r"[A-Z](?=[A-Z])|(?<=[A-Z])[A-Z]| (?=[A-Z])"
+
+
+def build_tokenizer(vocab_size: int = 420, corpus: Sequence[str] = (), *, spell_capitals: bool = False) -> Any:
     """A byte-level BPE tokenizer trained here on a few prompt lines (and ``corpus``), with
-    Qwen3.5's control and added tokens and :data:`CHAT_TEMPLATE`."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    Qwen3.5's control and added tokens and :data:`CHAT_TEMPLATE`.
+
+    A saved tokenizer loads back (``AutoTokenizer``, the agent's loader) with Qwen3.5's own
+    pre-tokenizer, which glues ``[`` to a label in the tree (``[VC``) and the space to it in the
+    answer (`` VC``): with merges such as ``ĠV`` or ``VC`` a label is different tokens in the two
+    places, and a small model must learn 676 label-to-label mappings instead of copying.
+
+    With ``spell_capitals`` the merges are learned with :data:`SPELLING_SPLIT` as well, so no
+    token joins two capitals, or a space and a capital: a label is its letters in both places
+    (``[``, ``V``, ``C`` in the tree; ``T``, ``Ġ``, ``V``, ``C`` in the answer) and the model can
+    copy it; words keep their merges (``ĠTextView`` becomes ``Ġ``, ``TextView``). The returned
+    tokenizer then has Qwen3.5's pre-tokenizer and normaliser already, as it has once loaded.
+    """
+    from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
+    from transformers.models.qwen3_5.tokenization_qwen3_5 import PRETOKENIZE_REGEX
 
     tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    byte_level = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.pre_tokenizer = (
+        pre_tokenizers.Sequence([pre_tokenizers.Split(Regex(SPELLING_SPLIT), behavior="isolated"), byte_level])
+        if spell_capitals
+        else byte_level
+    )
     tok.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size, special_tokens=list(SPECIAL_TOKENS), initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
     )
     tok.train_from_iterator([*(list(_CORPUS) * 20), *corpus], trainer)
+    if spell_capitals:  # what Qwen3_5Tokenizer sets on load
+        tok.normalizer = normalizers.NFC()
+        tok.pre_tokenizer = pre_tokenizers.Sequence(
+            [
+                pre_tokenizers.Split(Regex(PRETOKENIZE_REGEX), behavior="isolated"),
+                pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+            ]
+        )
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>")
     tokenizer.add_special_tokens({"additional_special_tokens": list(SPECIAL_TOKENS[1:])})
     tokenizer.add_tokens(list(ADDED_TOKENS))
@@ -173,13 +204,19 @@ def _config(tokenizer: Any, text: dict[str, Any], vision: dict[str, Any]) -> Any
     )
 
 
-def _save(path: Path, tokenizer: Any, config: Any, seed: int, max_pixels: int, dtype: Any = None) -> Path:
+def _save(
+    path: Path, tokenizer: Any, config: Any, seed: int, max_pixels: int, dtype: Any = None, embedding_std: float | None = None
+) -> Path:
     import torch
     from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
     from transformers.models.qwen3_5 import Qwen3_5ForConditionalGeneration
 
     torch.manual_seed(seed)
     model = Qwen3_5ForConditionalGeneration(config)
+    if embedding_std is not None:  # tied: the output head's rows too
+        weight: Any = model.get_input_embeddings().weight
+        with torch.no_grad():
+            weight.normal_(0.0, embedding_std)
     if dtype is not None:
         model = model.to(dtype)
     path.mkdir(parents=True, exist_ok=True)
@@ -223,13 +260,23 @@ def build_small_qwen35(
     corpus: Sequence[str] = (),
     max_pixels: int = 232 * 520,
     linear_attention: bool = True,
+    spell_capitals: bool = True,
+    embedding_std: float | None = None,
 ) -> Path:
     """A small random Qwen3.5 sized to learn on a CPU (benchmarks): ``hidden_size`` wide,
     ``num_layers`` deep (Gated DeltaNet and full attention alternating; with
     ``linear_attention=False`` full attention only, which runs about twice as fast on a CPU
     without the Gated DeltaNet kernels), a tokenizer of at most ``vocab_size`` tokens trained on
-    ``corpus`` (prompt text) so prompts stay short, and an embedding of just that vocabulary."""
-    tokenizer = build_tokenizer(vocab_size=vocab_size, corpus=corpus)
+    ``corpus`` (prompt text) so prompts stay short, and an embedding of just that vocabulary.
+    ``spell_capitals`` (see :func:`build_tokenizer`) lets it copy a label from the tree into
+    its answer; Qwen's own tokenizer is what it is, this is for the small model only.
+
+    The (tied) embedding is drawn with ``embedding_std`` (default ``hidden_size ** -0.5``, rows
+    of about unit norm) instead of the config's 0.02: a logit is a final-normed hidden state
+    (norm about ``sqrt(hidden_size)``, its norm weight frozen under LoRA) times an embedding
+    row, so at 0.02 no logit of a 128-wide model passes about 2.6 whatever the adapter learns,
+    and neither the card's margin target (8) nor a confident answer is reachable."""
+    tokenizer = build_tokenizer(vocab_size=vocab_size, corpus=corpus, spell_capitals=spell_capitals)
     heads = max(2, hidden_size // 32)
     text = {
         "hidden_size": hidden_size,
@@ -256,7 +303,8 @@ def build_small_qwen35(
         "out_hidden_size": hidden_size,
         "num_position_embeddings": 256,
     }
-    return _save(Path(path), tokenizer, _config(tokenizer, text, vision), seed, max_pixels)
+    std = hidden_size**-0.5 if embedding_std is None else embedding_std
+    return _save(Path(path), tokenizer, _config(tokenizer, text, vision), seed, max_pixels, embedding_std=std)
 
 
 def build_random_qwen35(path: str | Path, seed: int = 0, *, dtype: Any = None) -> Path:

@@ -1,25 +1,30 @@
 """Benchmark: ``train sft`` teaches a small, locally built Qwen3.5 the short system tasks on this CPU.
 
-1. Records oracle episodes on the simulator: training seeds (1000+) and held-out seeds (0..).
-2. Builds a small random Qwen3.5 (default: hidden 128, 4 layers; its parameter count is printed)
-   with a tokenizer trained on the training prompts' text (so prompts stay short).
+1. Records oracle episodes on the simulator: training seeds (1000+), validation seeds (500+: the
+   in-training ``eval-offline`` checks, which pick the best checkpoint) and held-out seeds (0..:
+   the figures before and after, never seen while training or picking).
+2. Builds a small random Qwen3.5 (default: hidden 128, 3 full-attention layers; its parameter
+   count is printed) with a tokenizer trained on the training prompts' text (so prompts stay
+   short) that spells set-of-mark labels letter by letter in tree and answer alike.
 3. Measures the untrained model: held-out ``eval-offline`` (exact action, action type, tap label)
    and online success on a short-task suite (held-out seeds).
 4. Trains with ``train_sft`` at the card's loss settings (action weight 2.0, margin 0.25/8.0,
-   quota ``tp=5,k=2,scroll=2,wait=2,system=1``) within a time budget, then measures again, with
-   the evaluation's paired comparison of the online runs (McNemar on the cases only one solved).
+   quota ``tp=5,k=2,scroll=2,wait=2,system=1``) within a time budget, then measures the best
+   checkpoint (by the validation checks) again, with the evaluation's paired comparison of the
+   online runs (McNemar on the cases only one solved), and the last checkpoint's held-out exact.
 
 Writes ``sft_tiny_curve.png`` (training loss and held-out exact action against steps) and
 ``sft_tiny_results.json`` here.
 
 ``--dpo WORK`` then runs trajectory DPO from that run's SFT checkpoint: the SFT policy plays the
 training and held-out seeds (sampled at temperature 1), its failed episodes are paired with the
-oracle's (``export dpo``), and ``train_dpo`` reports the held-out pairs' margin and held-out exact
-action before and after (``dpo_tiny_results.json``).
+oracle's (``export dpo``), and ``train_dpo`` (with ``--sft-weight``, RPO's NLL term on the chosen
+side) reports the held-out pairs' margin and held-out exact action (all held-out steps) before and
+after (``dpo_tiny_results.json``).
 
 Run::
 
-    python benchmarks/learning/sft_tiny.py                    # the default budget (12 training minutes)
+    python benchmarks/learning/sft_tiny.py --work /tmp/sft   # the default budget (12 training minutes)
     python benchmarks/learning/sft_tiny.py --minutes 2 --train-seeds 8 --heldout-seeds 3   # a quick look
     python benchmarks/learning/sft_tiny.py --work /tmp/sft ... && python benchmarks/learning/sft_tiny.py --dpo /tmp/sft
 """
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import tempfile
 import time
@@ -118,15 +124,27 @@ def play(agent: Any, folder: Path, seeds: range, name: str, max_steps: int) -> i
     return solved
 
 
-def run_dpo(work: Path, threads: int) -> None:
+def load() -> list[float]:
+    """The 1-, 5- and 15-minute load averages (4 helpers share this machine's cores)."""
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def sft_checkpoint(work: Path) -> str:
+    """The SFT run's best checkpoint (by its validation checks), else its last."""
+    sft = json.loads((work / "run" / "summary.json").read_text())
+    return str(sft.get("best_checkpoint") or sft["last_checkpoint"])
+
+
+def run_dpo(work: Path, args: argparse.Namespace) -> None:
     """The DPO phase on a finished SFT run in ``work``."""
     from cerebellum_gym.datasets.exports import export_dpo
     from cerebellum_gym.training.dpo import DPOConfig, train_dpo
 
-    torch.set_num_threads(threads)
-    sft = json.loads((work / "run" / "summary.json").read_text())
+    torch.set_num_threads(args.threads)
+    load_before = load()
+    start = sft_checkpoint(work)
     limits = PromptLimits(history_width=None, current_width=None)
-    policy = load_policy(work / "base", sft["last_checkpoint"], limits=limits, use_images=False, max_text_tokens=24)
+    policy = load_policy(work / "base", start, limits=limits, use_images=False, max_text_tokens=24)
     policy.temperature = 1.0
     policy.reset(seed=0)
     # These tasks have no parameters, so every seed of a task is one group: cap its pairs.
@@ -140,15 +158,18 @@ def run_dpo(work: Path, threads: int) -> None:
         base=str(work / "base"),
         data=str(work / "pairs-train-export"),
         out=str(work / "dpo"),
-        init_adapter=sft["last_checkpoint"],
+        init_adapter=start,
+        beta=args.beta,
+        epochs=args.dpo_epochs,
+        sft_weight=args.sft_weight,
         batch_size=8,
         grad_accum=4,
-        lr=5e-4,
+        lr=args.dpo_lr,
         limits=limits,
         use_images=False,
         eval_pairs=str(work / "pairs-heldout-export"),
         eval_data=str(work / "heldout"),
-        eval_n=40,
+        eval_n=None,  # every held-out step: a 2-point budget needs more than a sample
         eval_seed=0,
         eval_max_text_tokens=24,
         progress=False,
@@ -157,42 +178,59 @@ def run_dpo(work: Path, threads: int) -> None:
     summary = train_dpo(config)
     evals = summary["evaluations"]
     result = {
-        "command": f"python benchmarks/learning/sft_tiny.py --dpo {work}",
+        "command": f"python benchmarks/learning/sft_tiny.py --dpo {work} --threads {args.threads} --beta {args.beta} "
+        f"--dpo-lr {args.dpo_lr} --sft-weight {args.sft_weight}" + (f" --dpo-epochs {args.dpo_epochs}" if args.dpo_epochs else ""),
+        "start_checkpoint": Path(start).name,
+        "settings": {"beta": args.beta, "lr": args.dpo_lr, "sft_weight": args.sft_weight, "batch_size": 8, "grad_accum": 4},
         "pairs": summary["pairs"],
         "epochs": summary["epochs"],
         "steps": summary["steps_done"],
         "wall_s": summary["wall_s"],
         "heldout_margin": [e.get("heldout_margin") for e in evals],
         "heldout_exact": [e.get("exact") for e in evals],
+        "exact_change_points": 100 * (evals[-1]["exact"] - evals[0]["exact"]) if evals[0].get("exact") is not None else None,
         "evaluations": evals,
+        "picks": summary["picks"],
+        "load_average": {"before": load_before, "after": load()},
     }
     (HERE / "dpo_tiny_results.json").write_text(json.dumps(result, indent=1, default=str) + "\n")
-    print(json.dumps({k: result[k] for k in ("pairs", "epochs", "steps", "heldout_margin", "heldout_exact")}, indent=1, default=str))
+    shown = ("pairs", "epochs", "steps", "heldout_margin", "heldout_exact", "load_average")
+    print(json.dumps({k: result[k] for k in shown}, indent=1, default=str))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=12.0, help="training time budget")
     parser.add_argument("--steps", type=int, default=5000, help="optimizer steps at most")
-    parser.add_argument("--train-seeds", type=int, default=60)
+    parser.add_argument("--train-seeds", type=int, default=400, help="recording is cheap (1 s per 100 seeds)")
+    parser.add_argument("--val-seeds", type=int, default=3, help="seeds 500.. for the in-training checks")
     parser.add_argument("--heldout-seeds", type=int, default=5)
     parser.add_argument("--hidden", type=int, default=128)
     parser.add_argument("--layers", type=int, default=3)
     parser.add_argument("--lora-r", type=int, default=32)
     parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--warmup", type=int, default=50)
+    parser.add_argument("--lr-schedule", default="cosine", choices=("constant", "cosine"))
     parser.add_argument("--batch-size", type=int, default=8)
+    parser.add_argument("--eval-every", type=int, default=150)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--work", default=None, help="working folder (default: a temporary one)")
     parser.add_argument("--dpo", default=None, metavar="WORK", help="run the DPO phase on the finished SFT run in WORK")
+    parser.add_argument("--beta", type=float, default=0.1, help="DPO phase: beta")
+    parser.add_argument("--dpo-lr", type=float, default=5e-4, help="DPO phase: learning rate")
+    parser.add_argument("--sft-weight", type=float, default=1.0, help="DPO phase: RPO's NLL weight on the chosen side")
+    parser.add_argument("--dpo-epochs", type=int, default=None, help="DPO phase: epochs (default: the sibling card's rule)")
     args = parser.parse_args()
     if args.dpo:
-        run_dpo(Path(args.dpo), args.threads)
+        run_dpo(Path(args.dpo), args)
         return
     torch.set_num_threads(args.threads)
+    load_before = load()
     work = Path(args.work or tempfile.mkdtemp(prefix="sft-tiny-"))
     began = time.perf_counter()
 
     train_steps = record(work / "train", range(1000, 1000 + args.train_seeds))
+    val_steps = record(work / "val", range(500, 500 + args.val_seeds))
     heldout_steps = record(work / "heldout", range(args.heldout_seeds))
     # Full attention only: the Gated DeltaNet layers' pure-PyTorch fallback doubles a CPU step.
     base = build_small_qwen35(
@@ -215,7 +253,10 @@ def main() -> None:
         f"model: hidden {args.hidden}, {args.layers} full-attention layers, {params / 1e6:.2f} M parameters, "
         f"LoRA r={args.lora_r}: {lora_params / 1e6:.2f} M trainable"
     )
-    print(f"data: {train_steps} training steps ({args.train_seeds} seeds x {len(TASKS)} tasks), {heldout_steps} held-out steps")
+    print(
+        f"data: {train_steps} training steps ({args.train_seeds} seeds x {len(TASKS)} tasks), "
+        f"{val_steps} validation steps, {heldout_steps} held-out steps"
+    )
     before = measure(untrained, work / "heldout", suite, work / "eval-before", max_steps)
     print(f"before: exact {before['exact']['rate']:.3f}, online {before['online_solved']}/{before['online_cases']}")
     config = SFTConfig(
@@ -226,25 +267,34 @@ def main() -> None:
         batch_size=args.batch_size,
         grad_accum=1,
         lr=args.lr,
+        warmup_steps=args.warmup,
+        lr_schedule=args.lr_schedule,
         min_history=0,
         limits=limits,
         lora=LoraSettings(r=args.lora_r, alpha=2 * args.lora_r),
         use_images=False,
-        eval_data=str(work / "heldout"),
-        eval_every=75,
-        eval_n=40,
+        eval_data=str(work / "val"),
+        eval_every=args.eval_every,
+        eval_n=None,
         eval_seed=0,
         eval_max_text_tokens=24,
         save_every=200,
         time_limit_s=args.minutes * 60,
         progress=False,
     )
+    if args.lr_schedule == "cosine":
+        # The schedule spans the steps the time budget allows, not the --steps cap.
+        config.steps = min(args.steps, budget_steps(config, args.minutes))
     summary = train_sft(config)
-    trained = load_policy(base, summary["last_checkpoint"], limits=limits, use_images=False, max_text_tokens=24)
+    picked = summary.get("best_checkpoint") or summary["last_checkpoint"]
+    trained = load_policy(base, picked, limits=limits, use_images=False, max_text_tokens=24)
     after = measure(trained, work / "heldout", suite, work / "eval-after", max_steps)
+    last = load_policy(base, summary["last_checkpoint"], limits=limits, use_images=False, max_text_tokens=24)
+    last_exact = evaluate_offline(last, work / "heldout", n=None)["exact"]
     paired = paired_difference(before["records"], after["records"])
     print(
-        f"after {summary['steps_done']} steps in {summary['wall_s'] / 60:.1f} min: exact {after['exact']['rate']:.3f}, "
+        f"after {summary['steps_done']} steps in {summary['wall_s'] / 60:.1f} min ({Path(picked).name}): "
+        f"exact {after['exact']['rate']:.3f} (last checkpoint {last_exact['rate']:.3f}), "
         f"online {after['online_solved']}/{after['online_cases']}"
     )
 
@@ -260,8 +310,9 @@ def main() -> None:
     a.set(title="training loss (focused + margin)", xlabel="step", yscale="log")
     evals = [r for r in log if r["kind"] == "eval"]
     b.plot([r["step"] for r in evals], [r["exact"] for r in evals], marker="o", label="exact action")
+    b.plot([r["step"] for r in evals], [r["tap_label"] for r in evals], marker="^", label="tap label")
     b.plot([r["step"] for r in evals], [r["action_type"] for r in evals], marker="s", label="action type")
-    b.set(title="held-out eval-offline (40 sampled steps)", xlabel="step", ylim=(0, 1))
+    b.set(title=f"validation eval-offline (all {val_steps} steps of seeds 500+)", xlabel="step", ylim=(0, 1))
     b.legend()
     fig.tight_layout()
     fig.savefig(HERE / "sft_tiny_curve.png", dpi=100)
@@ -271,25 +322,50 @@ def main() -> None:
 
     results = {
         "command": "python benchmarks/learning/sft_tiny.py "
-        + " ".join(f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items() if k != "work" and v is not None),
+        + " ".join(
+            f"--{k.replace('_', '-')} {v}"
+            for k, v in vars(args).items()
+            if k not in ("work", "dpo", "beta", "dpo_lr", "sft_weight", "dpo_epochs") and v is not None
+        ),
         "model": {
             "hidden": args.hidden,
             "layers": args.layers,
             "parameters": params,
             "lora_r": args.lora_r,
             "lora_parameters": lora_params,
+            "tokenizer": "labels spelled letter by letter (spell_capitals)",
+            "embedding_std": args.hidden**-0.5,
         },
         "tasks": list(TASKS),
         "train_steps": train_steps,
+        "val_steps": val_steps,
         "heldout_steps": heldout_steps,
         "training": {k: summary[k] for k in ("steps_done", "wall_s", "examples", "best_offline")},
+        "evaluated_checkpoint": Path(picked).name,
         "before": public(before),
         "after": public(after),
+        "after_last_checkpoint_exact": last_exact,
         "online_paired": paired,
+        "load_average": {"before": load_before, "after": load()},
         "total_wall_s": time.perf_counter() - began,
     }
     (HERE / "sft_tiny_results.json").write_text(json.dumps(results, indent=1, default=str) + "\n")
-    print(json.dumps({k: results[k] for k in ("model", "training", "online_paired")}, indent=1, default=str))
+    print(json.dumps({k: results[k] for k in ("model", "training", "online_paired", "load_average")}, indent=1, default=str))
+
+
+def budget_steps(config: SFTConfig, minutes: float) -> int:
+    """The optimizer steps ``minutes`` of training allow, from a few timed steps of this config
+    (a throw-away run): the cosine schedule then ends where the time budget does."""
+    from dataclasses import replace
+
+    probe = replace(config, out=config.out + "-probe", steps=12, eval_data=None, save_every=1000, keep_best=False, time_limit_s=None)
+    shutil.rmtree(probe.out, ignore_errors=True)
+    train_sft(probe)
+    times = [json.loads(line)["step_s"] for line in (Path(probe.out) / "log.jsonl").read_text().splitlines()][2:]
+    shutil.rmtree(probe.out, ignore_errors=True)
+    per_step = sorted(times)[len(times) // 2]
+    # Checks take about a tenth of the time at --eval-every 150: leave them their share.
+    return max(1, int(0.9 * minutes * 60 / per_step))
 
 
 if __name__ == "__main__":

@@ -132,6 +132,7 @@ def add_sft(sub: Any) -> None:
     add_model_options(p)
     p.add_argument("--steps", type=_positive, default=100, help="optimizer steps")
     p.add_argument("--warmup-steps", type=_count, default=0)
+    p.add_argument("--lr-schedule", default="constant", choices=("constant", "cosine"), help="after the warm-up (cosine: down to lr/10)")
     p.add_argument("--action-weight", type=float, default=2.0)
     p.add_argument("--margin-weight", type=float, default=0.25)
     p.add_argument("--margin-target", type=float, default=8.0)
@@ -145,6 +146,7 @@ def add_sft(sub: Any) -> None:
     p.add_argument("--eval-seed", type=_count, default=44103)
     p.add_argument("--eval-quota", default="tp=5,k=2,scroll=2,wait=2,system=1")
     p.add_argument("--max-minutes", type=float, default=None, help="stop (with a checkpoint) after this much training time")
+    p.add_argument("--no-keep-best", action="store_true", help="do not keep the best check's adapter (checkpoints/best-step-N)")
     p.set_defaults(handler=run_sft)
 
 
@@ -155,6 +157,8 @@ def run_sft(args: argparse.Namespace) -> int:
         data=args.data,
         steps=args.steps,
         warmup_steps=args.warmup_steps,
+        lr_schedule=args.lr_schedule,
+        keep_best=not args.no_keep_best,
         action_weight=args.action_weight,
         margin_weight=args.margin_weight,
         margin_target=args.margin_target,
@@ -191,6 +195,9 @@ def add_dpo(sub: Any) -> None:
     p.set_defaults(lr=5e-5)
     p.add_argument("--beta", type=float, default=0.1)
     p.add_argument("--epochs", type=_positive, default=None, help="default: 2 when every rejected side is on-policy, else 1")
+    p.add_argument(
+        "--sft-weight", type=float, default=0.0, help="weight of an NLL term on the chosen side (RPO); 0: plain DPO, as the sibling card"
+    )
     p.add_argument("--saturated-below", type=float, default=0.01, help="a pair is saturated when its DPO loss is below this")
     p.add_argument("--eval-pairs", default=None, metavar="PATH", help="held-out pairs (a DPO export) whose margins are logged")
     p.add_argument("--eval-suite", default=None, help="a suite (name or file) run online after each epoch")
@@ -208,6 +215,7 @@ def run_dpo(args: argparse.Namespace) -> int:
         beta=args.beta,
         epochs=args.epochs,
         saturated_below=args.saturated_below,
+        sft_weight=args.sft_weight,
         eval_pairs=args.eval_pairs,
         eval_suite=args.eval_suite,
         eval_data=args.eval_data,

@@ -30,11 +30,13 @@ __all__ = [
     "Run",
     "RunLog",
     "base_fingerprint",
+    "best_checkpoint",
     "build_optimizer",
     "load_policy",
     "prepare_out",
     "read_checkpoint",
     "start_run",
+    "write_best",
     "write_checkpoint",
     "write_curves",
 ]
@@ -44,6 +46,7 @@ LATEST: Final = "latest"
 STATE: Final = "trainer_state.json"
 OPTIMIZER: Final = "optimizer.safetensors"
 LOG: Final = "log.jsonl"
+BEST: Final = "best"
 
 
 @dataclass(frozen=True)
@@ -255,36 +258,64 @@ def _load_optimizer(optimizer: Any, tensors: Mapping[str, Any], meta: Mapping[st
     optimizer.load_state_dict({"state": state, "param_groups": meta["param_groups"]})
 
 
-def write_checkpoint(root: Path, step: int, model: Any, optimizer: Any, state: Mapping[str, Any]) -> Path:
-    """Checkpoint ``step`` into ``root/checkpoints/step-NNNNNN`` (atomically) and name it in
-    ``root/latest``."""
+def _write_folder(root: Path, name: str, pointer: str, model: Any, state: Mapping[str, Any], optimizer: Any = None) -> Path:
+    """``model``'s adapter (and ``optimizer``'s state) into ``root/checkpoints/NAME``: written in
+    a hidden temporary folder, synced, renamed into place, and only then named in ``root/POINTER``."""
     from safetensors.torch import save_file
 
     folder = root / CHECKPOINTS
     folder.mkdir(parents=True, exist_ok=True)
-    name = f"step-{step:06d}"
     tmp = folder / f".{name}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     model.save_pretrained(str(tmp), safe_serialization=True)
-    tensors, meta = _optimizer_tensors(optimizer)
-    save_file(tensors, str(tmp / OPTIMIZER))
-    (tmp / STATE).write_text(json.dumps({**state, "step": step, "optimizer_state": meta}, indent=1, default=float) + "\n")
+    full = dict(state)
+    if optimizer is not None:
+        tensors, meta = _optimizer_tensors(optimizer)
+        save_file(tensors, str(tmp / OPTIMIZER))
+        full["optimizer_state"] = meta
+    (tmp / STATE).write_text(json.dumps(full, indent=1, default=float) + "\n")
     _fsync_tree(tmp)
     final = folder / name
     if final.exists():  # a checkpoint of this step from a run resumed before it: the new one wins
         shutil.rmtree(final)
     os.replace(tmp, final)
-    _write_text_atomic(root / LATEST, name + "\n")
+    _write_text_atomic(root / pointer, name + "\n")
     return final
+
+
+def _pointed(root: Path, pointer: str) -> Path | None:
+    """The whole checkpoint folder ``root/POINTER`` names (``None`` when there is none)."""
+    path = root / pointer
+    if not path.is_file():
+        return None
+    folder = root / CHECKPOINTS / path.read_text().strip()
+    return folder if (folder / STATE).is_file() else None
+
+
+def write_checkpoint(root: Path, step: int, model: Any, optimizer: Any, state: Mapping[str, Any]) -> Path:
+    """Checkpoint ``step`` into ``root/checkpoints/step-NNNNNN`` (atomically) and name it in
+    ``root/latest``."""
+    return _write_folder(root, f"step-{step:06d}", LATEST, model, {**state, "step": step}, optimizer)
+
+
+def write_best(root: Path, step: int, model: Any, state: Mapping[str, Any]) -> Path:
+    """The adapter of ``step`` as the run's best so far: ``root/checkpoints/best-step-NNNNNN``
+    (written atomically, no optimizer state), named in ``root/best``; the previous best goes."""
+    final = _write_folder(root, f"best-step-{step:06d}", BEST, model, {**state, "step": step})
+    for old in final.parent.glob("best-step-*"):  # only once the pointer names the new one
+        if old.name != final.name:
+            shutil.rmtree(old, ignore_errors=True)
+    return final
+
+
+def best_checkpoint(root: Path) -> Path | None:
+    """The adapter :func:`write_best` kept last (``None`` when there is none)."""
+    return _pointed(root, BEST)
 
 
 def latest_checkpoint(root: Path) -> Path | None:
     """The last whole checkpoint of the run in ``root`` (``None`` when there is none)."""
-    pointer = root / LATEST
-    if not pointer.is_file():
-        return None
-    folder = root / CHECKPOINTS / pointer.read_text().strip()
-    return folder if (folder / STATE).is_file() else None
+    return _pointed(root, LATEST)
 
 
 def read_checkpoint(folder: Path, model: Any, optimizer: Any) -> dict[str, Any]:

@@ -167,6 +167,10 @@ class DPOConfig:
         beta: DPO's temperature. epochs: ``None``: :func:`default_epochs`.
         batch_size: trajectory steps per forward pass. grad_accum: pairs per optimizer step.
         saturated_below: a pair whose loss is below this counts as saturated.
+        sft_weight: weight of an NLL term on the chosen side (RPO's regulariser): each pair's
+            loss gains ``sft_weight`` times the chosen trajectory's mean per-step negative
+            log-likelihood, which keeps the policy's likelihood of good actions from falling
+            while the margin grows. ``0`` (the default): plain DPO, as the sibling card trains.
         eval_pairs: held-out pairs (export or dataset) whose margin is measured after each epoch.
         eval_suite: a suite run online after each epoch (mean return and success).
         eval_data, eval_n, eval_seed: ``eval-offline`` after each epoch (exact action).
@@ -187,6 +191,7 @@ class DPOConfig:
     max_grad_norm: float = 1.0
     optimizer: str = "auto"
     saturated_below: float = 0.01
+    sft_weight: float = 0.0
     history_len: int = 4
     limits: PromptLimits = field(default_factory=lambda: CARD_LIMITS)
     lora: LoraSettings = field(default_factory=LoraSettings)
@@ -293,6 +298,8 @@ def train_dpo(config: DPOConfig, *, resume: bool = False, stop_after: int | None
 
     if config.beta <= 0:
         raise CerebellumError(f"--beta must be > 0, got {config.beta}")
+    if config.sft_weight < 0:
+        raise CerebellumError(f"--sft-weight must be >= 0, got {config.sft_weight}")
     root = prepare_out(config.out, config.init_adapter, resume=resume)
     pairs, stats = load_pairs(config.data, use_images=config.use_images)
     heldout = load_pairs(config.eval_pairs, use_images=config.use_images)[0] if config.eval_pairs else []
@@ -371,15 +378,18 @@ def train_dpo(config: DPOConfig, *, resume: bool = False, stop_after: int | None
             chunk = [pairs[int(i)] for i in order[position * config.grad_accum : (position + 1) * config.grad_accum]]
             tick = time.perf_counter()
             optimizer.zero_grad(set_to_none=True)
-            losses, zs, chosen_delta, rejected_delta = [], [], [], []
+            losses, zs, chosen_delta, rejected_delta, chosen_nll = [], [], [], [], []
             for pair in chunk:
                 c, r = scorer.logprob(pair.chosen), scorer.logprob(pair.rejected)
                 c_ref, r_ref = reference[f"{pair.hash}:chosen"], reference[f"{pair.hash}:rejected"]
                 loss, z, grad = _dpo_terms(config.beta, c, r, c_ref, r_ref)
+                # The NLL term: sft_weight * (-c / n), so dloss/dc gains -sft_weight / n.
+                n_chosen = max(1, len(scorer.rows(pair.chosen)))
+                chosen_nll.append(-c / n_chosen)
                 # dloss/dc = grad * beta, dloss/dr = -grad * beta; averaged over the step's pairs.
-                scorer.backward(pair.chosen, grad * config.beta / len(chunk))
+                scorer.backward(pair.chosen, (grad * config.beta - config.sft_weight / n_chosen) / len(chunk))
                 scorer.backward(pair.rejected, -grad * config.beta / len(chunk))
-                losses.append(loss)
+                losses.append(loss)  # the DPO loss alone: what saturates
                 zs.append(z)
                 chosen_delta.append(c - c_ref)
                 rejected_delta.append(r - r_ref)
@@ -398,6 +408,8 @@ def train_dpo(config: DPOConfig, *, resume: bool = False, stop_after: int | None
                     "margin": float(np.mean(zs)),
                     "chosen_logratio": float(np.mean(chosen_delta)),
                     "rejected_logratio": float(np.mean(rejected_delta)),
+                    "chosen_nll": float(np.mean(chosen_nll)),
+                    "total_loss": mean_loss + config.sft_weight * float(np.mean(chosen_nll)),
                     "grad_norm": float(norm) if norm is not None else None,
                     "pairs": len(chunk),
                     "skipped_steps": len(scorer.skipped),

@@ -26,10 +26,11 @@ Example (the tiny local model; real runs pass ``Qwen/Qwen3.5-0.8B``)::
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from cerebellum_gym.agents.qwen_prompt import CARD_LIMITS, PromptLimits
 from cerebellum_gym.datasets.offline import DEFAULT_QUOTA, parse_quota
@@ -38,17 +39,19 @@ from cerebellum_gym.training.common import (
     LoraSettings,
     Progress,
     RunLog,
+    best_checkpoint,
     evaluating,
     latest_checkpoint,
     prepare_out,
     start_run,
     trainable_parameters,
+    write_best,
     write_checkpoint,
     write_curves,
 )
 from cerebellum_gym.training.examples import Example, QuotaSampler, load_examples
 
-__all__ = ["SFTConfig", "offline_check", "sft_loss", "train_sft"]
+__all__ = ["LR_SCHEDULES", "SFTConfig", "learning_rate", "offline_check", "sft_loss", "train_sft"]
 
 
 @dataclass
@@ -61,6 +64,8 @@ class SFTConfig:
             ``None``: a new LoRA (or DoRA) adapter of ``lora``'s shape.
         steps: optimizer steps. batch_size: examples per micro-batch. grad_accum: micro-batches
             per optimizer step. lr, weight_decay, max_grad_norm, warmup_steps: the optimizer's.
+        lr_schedule: ``constant`` (the card's: ``lr`` after the warm-up) or ``cosine`` (from
+            ``lr`` after the warm-up down to a tenth of it at ``steps``).
         optimizer: ``auto`` (paged 8-bit AdamW on CUDA with bitsandbytes, AdamW otherwise),
             ``adamw`` or ``paged_adamw_8bit``.
         action_weight, margin_weight, margin_target: the loss (see the module docstring).
@@ -73,6 +78,10 @@ class SFTConfig:
         eval_every, eval_n, eval_seed, eval_quota: when and how it runs (the card's n=100, seed 44103).
         eval_max_text_tokens: token cap while the check decodes (``None``: the env's text limit).
         save_every: checkpoint every this many steps (and at the end). seed: sampling seed.
+        keep_best: keep the adapter of the best check so far (exact action; the earlier step on
+            a tie) as ``OUT/checkpoints/best-step-NNNNNN`` (named in ``OUT/best``) whatever
+            ``save_every`` is: a check between checkpoints would otherwise name a step whose
+            weights are gone.
         device, dtype: where and how the model runs. progress: show a progress bar.
         cache_prompts: encoded prompts kept in memory (they include processed images).
         time_limit_s: end (with a checkpoint) once this many seconds of training have passed.
@@ -89,6 +98,7 @@ class SFTConfig:
     weight_decay: float = 0.0
     max_grad_norm: float = 1.0
     warmup_steps: int = 0
+    lr_schedule: str = "constant"
     optimizer: str = "auto"
     action_weight: float = 2.0
     margin_weight: float = 0.25
@@ -108,6 +118,7 @@ class SFTConfig:
     eval_quota: str = DEFAULT_QUOTA
     eval_max_text_tokens: int | None = None
     save_every: int = 50
+    keep_best: bool = True
     seed: int = 0
     device: str = "cpu"
     dtype: str = "auto"
@@ -129,8 +140,27 @@ class SFTConfig:
             )
         if self.lr <= 0:
             raise CerebellumError(f"--lr must be > 0, got {self.lr}")
+        if self.lr_schedule not in LR_SCHEDULES:
+            raise CerebellumError(f"unknown --lr-schedule {self.lr_schedule!r}; use {' or '.join(LR_SCHEDULES)}")
         parse_quota(self.quota)
         parse_quota(self.eval_quota)
+
+
+#: The learning-rate schedules :func:`learning_rate` knows.
+LR_SCHEDULES: Final = ("constant", "cosine")
+
+
+def learning_rate(config: SFTConfig, step: int) -> float:
+    """The learning rate of optimizer step ``step`` (0-based): a linear warm-up over
+    ``warmup_steps``, then ``lr`` (``constant``) or a cosine from ``lr`` to ``lr / 10`` at
+    ``steps`` (``cosine``)."""
+    if config.warmup_steps and step < config.warmup_steps:
+        return config.lr * (step + 1) / config.warmup_steps
+    if config.lr_schedule == "cosine":
+        span = max(1, config.steps - config.warmup_steps)
+        progress = min(1.0, (step - config.warmup_steps) / span)
+        return config.lr * (0.1 + 0.9 * 0.5 * (1.0 + math.cos(math.pi * progress)))
+    return config.lr
 
 
 def sft_loss(out: Any, *, action_weight: float, margin_weight: float, margin_target: float) -> tuple[Any, dict[str, float]]:
@@ -250,6 +280,8 @@ def train_sft(config: SFTConfig, *, resume: bool = False, stop_after: int | None
         exact = check["flat"]["exact"]
         if exact is not None and (best["exact"] is None or exact > best["exact"]):
             best.update(exact=exact, step=step)
+            if config.keep_best:
+                write_best(root, step, model, {"kind": "sft", "base_fingerprint": fingerprint, "base": config.base, "exact": exact})
 
     try:
         if start == 0 and config.eval_data is not None and not any(r.get("kind") == "eval" and r["step"] == 0 for r in log.records):
@@ -260,7 +292,7 @@ def train_sft(config: SFTConfig, *, resume: bool = False, stop_after: int | None
                 break
             tick = time.perf_counter()
             for group in optimizer.param_groups:
-                group["lr"] = config.lr * min(1.0, (step + 1) / config.warmup_steps) if config.warmup_steps else config.lr
+                group["lr"] = learning_rate(config, step)
             optimizer.zero_grad(set_to_none=True)
             parts: dict[str, float] = {"loss": 0.0, "nll": 0.0, "margin_loss": 0.0}
             margins: list[float] = []
@@ -330,6 +362,7 @@ def train_sft(config: SFTConfig, *, resume: bool = False, stop_after: int | None
         "illegal_examples": len(items.illegal),
         "last_checkpoint": str(last) if last is not None else None,
         "best_offline": best,
+        "best_checkpoint": str(best_checkpoint(root)) if config.keep_best and best_checkpoint(root) is not None else None,
         "final_eval": next((r for r in reversed(log.records) if r.get("kind") == "eval"), None),
     }
     (root / "summary.json").write_text(json.dumps(summary, indent=1, default=str) + "\n")

@@ -7,7 +7,9 @@ On the tiny random Qwen3.5 (no download) and oracle episodes recorded on the sim
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import math
 import shutil
 from pathlib import Path
 from typing import Any
@@ -135,7 +137,7 @@ def test_an_adapter_for_another_base_is_refused(tiny_base: Path, oracle_data: Pa
     from cerebellum_gym.agents import qwen_tiny
 
     tokenizer = qwen_tiny.build_tokenizer()
-    text = {
+    text: dict[str, Any] = {
         "hidden_size": 32,
         "intermediate_size": 64,
         "num_hidden_layers": 2,
@@ -180,9 +182,10 @@ def test_the_cli_runs_sft_and_reports_errors(
 ) -> None:
     common = ["--base", str(tiny_base), "--data", str(oracle_data), "--batch-size", "2", "--grad-accum", "1", "--no-progress"]
     common += ["--hist-width", "116", "--curr-width", "232", "--min-history", "0", "--lora-r", "4"]
-    assert main(["train", "sft", *common, "--out", str(tmp_path / "run"), "--steps", "2", "--dora"]) == 0
+    assert main(["train", "sft", *common, "--out", str(tmp_path / "run"), "--steps", "2", "--dora", "--lr-schedule", "cosine"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["steps_done"] == 2
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["config"]["lr_schedule"] == "cosine"
     config = json.loads((Path(summary["last_checkpoint"]) / "adapter_config.json").read_text())
     assert config["use_dora"] is True
     assert main(["train", "sft", *common, "--out", str(tmp_path / "bad"), "--quota", "tp=1,nope=2"]) == 2
@@ -192,3 +195,46 @@ def test_the_cli_runs_sft_and_reports_errors(
 def test_a_time_limit_ends_with_a_checkpoint_and_checkpointing_trains(tiny_base: Path, oracle_data: Path, tmp_path: Path) -> None:
     summary = train_sft(_config(tiny_base, oracle_data, tmp_path / "run", steps=50, time_limit_s=0.0, gradient_checkpointing=True))
     assert summary["steps_done"] == 1 and Path(summary["last_checkpoint"]).name == "step-000001"
+
+
+def test_the_best_check_keeps_its_adapter_even_between_checkpoints(tiny_base: Path, oracle_data: Path, tmp_path: Path) -> None:
+    from cerebellum_gym.datasets.offline import evaluate_offline
+
+    config = _config(tiny_base, oracle_data, tmp_path / "run", steps=5, save_every=5, lr=1e-2, eval_every=2, eval_n=6)
+    config.eval_data = str(oracle_data)
+    summary = train_sft(config)
+    log = [json.loads(line) for line in (tmp_path / "run" / "log.jsonl").read_text().splitlines()]
+    evals = [(r["step"], r["exact"]) for r in log if r["kind"] == "eval"]
+    assert [s for s, _ in evals] == [0, 2, 4, 5]
+    top = max(e for _, e in evals)
+    step = next(s for s, e in evals if e == top)  # the earlier step on a tie
+    assert summary["best_offline"] == {"exact": top, "step": step}
+    best = Path(summary["best_checkpoint"])
+    assert best.name == f"best-step-{step:06d}" and (tmp_path / "run" / "best").read_text().strip() == best.name
+    assert [p.name for p in (tmp_path / "run" / "checkpoints").glob("best-step-*")] == [best.name]  # earlier bests are gone
+    # It holds that step's weights: the check scored on it again gives the logged figure.
+    agent = load_policy(tiny_base, best, limits=SMALL, max_text_tokens=6)
+    again = evaluate_offline(agent, oracle_data, n=6, seed=44103)
+    assert again["exact"]["rate"] == top
+    off = train_sft(_config(tiny_base, oracle_data, tmp_path / "off", steps=2, eval_data=str(oracle_data), eval_n=2, keep_best=False))
+    assert off["best_checkpoint"] is None and not list((tmp_path / "off" / "checkpoints").glob("best-step-*"))
+
+
+def test_learning_rate_schedules(tiny_base: Path, oracle_data: Path, tmp_path: Path) -> None:
+    from cerebellum_gym.training.sft import learning_rate
+
+    base = _config(tiny_base, oracle_data, tmp_path / "x", steps=11, lr=1.0)
+    assert [learning_rate(base, s) for s in (0, 5, 10)] == [1.0, 1.0, 1.0]
+    warm = _config(tiny_base, oracle_data, tmp_path / "x", steps=11, lr=1.0, warmup_steps=4)
+    assert [learning_rate(warm, s) for s in (0, 1, 3, 4, 10)] == [0.25, 0.5, 1.0, 1.0, 1.0]
+    cosine = _config(tiny_base, oracle_data, tmp_path / "x", steps=11, lr=1.0, warmup_steps=1, lr_schedule="cosine")
+    rates = [learning_rate(cosine, s) for s in range(11)]
+    assert rates[0] == 1.0 and rates[1] == pytest.approx(1.0)
+    assert rates[-1] == pytest.approx(0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * 0.9)))
+    assert all(a > b for a, b in itertools.pairwise(rates[1:]))
+    assert learning_rate(cosine, 50) == pytest.approx(0.1)
+    with pytest.raises(CerebellumError, match="unknown --lr-schedule 'linear'"):
+        train_sft(_config(tiny_base, oracle_data, tmp_path / "bad", lr_schedule="linear"))
+    summary = train_sft(_config(tiny_base, oracle_data, tmp_path / "run", steps=3, lr=1e-3, lr_schedule="cosine"))
+    logged = [json.loads(line)["lr"] for line in (tmp_path / "run" / "log.jsonl").read_text().splitlines()]
+    assert summary["steps_done"] == 3 and logged[0] == pytest.approx(1e-3) and logged[0] > logged[1] > logged[2]
