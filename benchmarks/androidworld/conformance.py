@@ -463,8 +463,7 @@ def render(rows: list[Row], others: list[Unmirrored]) -> str:
         f"{'; none of ' + ', '.join(sorted(apps - covered)) + ' yet' if apps - covered else ''}). The simulator mirrors "
         f"{len(tasks)} of AndroidWorld's tasks, each run at {per_task} seeds: "
         f"{len(passing)} of {len(rows)} task-seeds pass and the project's judge agrees with AndroidWorld's on "
-        f"{agreeing}."
-        + (f" The other {len(others)} are not mirrored; the last table says what each lacks." if others else ""),
+        f"{agreeing}." + (f" The other {len(others)} are not mirrored; the last table says what each lacks." if others else ""),
         "",
         "How it is run: `python benchmarks/androidworld/conformance.py` (AndroidWorld installed, see",
         "docs/androidworld.md; `--seeds N` for more seeds). The near miss is a second episode where the",
