@@ -3,8 +3,9 @@
 1. Records oracle episodes on the simulator: training seeds (1000+), validation seeds (500+: the
    in-training ``eval-offline`` checks, which pick the best checkpoint) and held-out seeds (0..:
    the figures before and after, never seen while training or picking).
-2. Builds a small random Qwen3.5 (default: hidden 128, 3 full-attention layers; its parameter
-   count is printed) with a tokenizer trained on the training prompts' text (so prompts stay
+2. Builds a small random Qwen3.5 (default: hidden 128, 2 full-attention layers of 8 heads x 16;
+   ``--attention hybrid`` alternates Gated DeltaNet and full attention as Qwen3.5 does, at half
+   the CPU speed; its parameter count is printed) with a tokenizer trained on the training prompts' text (so prompts stay
    short) that spells set-of-mark labels letter by letter in tree and answer alike.
 3. Measures the untrained model: held-out ``eval-offline`` (exact action, action type, tap label)
    and online success on a short-task suite (held-out seeds).
@@ -260,7 +261,7 @@ def main() -> None:
     kinds = ", ".join(json.loads((base / "config.json").read_text())["text_config"]["layer_types"])
     lora_params = sum(p.numel() for p in untrained.model.parameters() if p.requires_grad)
     print(
-        f"model: hidden {args.hidden}, {args.layers} layers ({kinds}), {args.heads} heads x {args.head_dim} "
+        f"model: hidden {args.hidden}, {args.layers} layers ({kinds}), {args.heads} heads x {args.head_dim}, "
         f"{params / 1e6:.2f} M parameters, "
         f"LoRA r={args.lora_r}: {lora_params / 1e6:.2f} M trainable"
     )
