@@ -205,7 +205,13 @@ def _config(tokenizer: Any, text: dict[str, Any], vision: dict[str, Any]) -> Any
 
 
 def _save(
-    path: Path, tokenizer: Any, config: Any, seed: int, max_pixels: int, dtype: Any = None, embedding_std: float | None = None
+    path: Path,
+    tokenizer: Any,
+    config: Any,
+    seed: int,
+    max_pixels: int,
+    dtype: Any = None,
+    embedding_std: float | None = None,
 ) -> Path:
     import torch
     from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
@@ -262,11 +268,14 @@ def build_small_qwen35(
     linear_attention: bool = True,
     spell_capitals: bool = True,
     embedding_std: float | None = None,
+    num_heads: int | None = None,
+    head_dim: int = 32,
 ) -> Path:
     """A small random Qwen3.5 sized to learn on a CPU (benchmarks): ``hidden_size`` wide,
-    ``num_layers`` deep (Gated DeltaNet and full attention alternating; with
-    ``linear_attention=False`` full attention only, which runs about twice as fast on a CPU
-    without the Gated DeltaNet kernels), a tokenizer of at most ``vocab_size`` tokens trained on
+    ``num_layers`` deep (Gated DeltaNet and full attention alternating, a Gated DeltaNet layer
+    first; with ``linear_attention=False`` full attention only, which runs about twice as fast on
+    a CPU without the Gated DeltaNet kernels), ``num_heads`` heads of ``head_dim`` (default: one
+    per 32 of width; key/value heads half as many), a tokenizer of at most ``vocab_size`` tokens trained on
     ``corpus`` (prompt text) so prompts stay short, and an embedding of just that vocabulary.
     ``spell_capitals`` (see :func:`build_tokenizer`) lets it copy a label from the tree into
     its answer; Qwen's own tokenizer is what it is, this is for the small model only.
@@ -277,18 +286,18 @@ def build_small_qwen35(
     row, so at 0.02 no logit of a 128-wide model passes about 2.6 whatever the adapter learns,
     and neither the card's margin target (8) nor a confident answer is reachable."""
     tokenizer = build_tokenizer(vocab_size=vocab_size, corpus=corpus, spell_capitals=spell_capitals)
-    heads = max(2, hidden_size // 32)
+    heads = max(2, hidden_size // 32) if num_heads is None else num_heads
     text = {
         "hidden_size": hidden_size,
         "intermediate_size": 2 * hidden_size,
         "num_hidden_layers": num_layers,
         "num_attention_heads": heads,
         "num_key_value_heads": max(1, heads // 2),
-        "head_dim": 32,
+        "head_dim": head_dim,
         "linear_num_key_heads": heads,
         "linear_num_value_heads": heads,
-        "linear_key_head_dim": 32,
-        "linear_value_head_dim": 32,
+        "linear_key_head_dim": head_dim,
+        "linear_value_head_dim": head_dim,
         "layer_types": (["linear_attention", "full_attention"] * num_layers)[:num_layers]
         if linear_attention
         else ["full_attention"] * num_layers,

@@ -3,8 +3,9 @@
 1. Records oracle episodes on the simulator: training seeds (1000+), validation seeds (500+: the
    in-training ``eval-offline`` checks, which pick the best checkpoint) and held-out seeds (0..:
    the figures before and after, never seen while training or picking).
-2. Builds a small random Qwen3.5 (default: hidden 128, 3 full-attention layers; its parameter
-   count is printed) with a tokenizer trained on the training prompts' text (so prompts stay
+2. Builds a small random Qwen3.5 (default: hidden 128, 2 full-attention layers of 8 heads x 16;
+   ``--attention hybrid`` alternates Gated DeltaNet and full attention as Qwen3.5 does, at half
+   the CPU speed; its parameter count is printed) with a tokenizer trained on the training prompts' text (so prompts stay
    short) that spells set-of-mark labels letter by letter in tree and answer alike.
 3. Measures the untrained model: held-out ``eval-offline`` (exact action, action type, tap label)
    and online success on a short-task suite (held-out seeds).
@@ -206,7 +207,15 @@ def main() -> None:
     parser.add_argument("--val-seeds", type=int, default=3, help="seeds 500.. for the in-training checks")
     parser.add_argument("--heldout-seeds", type=int, default=5)
     parser.add_argument("--hidden", type=int, default=128)
-    parser.add_argument("--layers", type=int, default=3)
+    parser.add_argument("--layers", type=int, default=2)
+    parser.add_argument(
+        "--attention",
+        default="full",
+        choices=("full", "hybrid"),
+        help="hybrid: Gated DeltaNet and full attention alternating (Qwen3.5's kinds of layer); full: full attention only",
+    )
+    parser.add_argument("--heads", type=int, default=8, help="attention heads (key/value heads: half)")
+    parser.add_argument("--head-dim", type=int, default=16)
     parser.add_argument("--lora-r", type=int, default=32)
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--warmup", type=int, default=50)
@@ -232,14 +241,15 @@ def main() -> None:
     train_steps = record(work / "train", range(1000, 1000 + args.train_seeds))
     val_steps = record(work / "val", range(500, 500 + args.val_seeds))
     heldout_steps = record(work / "heldout", range(args.heldout_seeds))
-    # Full attention only: the Gated DeltaNet layers' pure-PyTorch fallback doubles a CPU step.
     base = build_small_qwen35(
         work / "base",
         hidden_size=args.hidden,
         num_layers=args.layers,
+        num_heads=args.heads,
+        head_dim=args.head_dim,
         vocab_size=1024,
         corpus=prompt_corpus(work / "train"),
-        linear_attention=False,
+        linear_attention=args.attention == "hybrid",
     )
     limits = PromptLimits(history_width=None, current_width=None)
     suite = f"tasks:{','.join(TASKS)}:{args.heldout_seeds}"
@@ -248,9 +258,11 @@ def main() -> None:
         base, None, lora=LoraSettings(r=args.lora_r, alpha=2 * args.lora_r), limits=limits, use_images=False, max_text_tokens=24
     )
     params = sum(p.numel() for p in untrained.model.get_base_model().parameters())
+    kinds = ", ".join(json.loads((base / "config.json").read_text())["text_config"]["layer_types"])
     lora_params = sum(p.numel() for p in untrained.model.parameters() if p.requires_grad)
     print(
-        f"model: hidden {args.hidden}, {args.layers} full-attention layers, {params / 1e6:.2f} M parameters, "
+        f"model: hidden {args.hidden}, {args.layers} layers ({kinds}), {args.heads} heads x {args.head_dim}, "
+        f"{params / 1e6:.2f} M parameters, "
         f"LoRA r={args.lora_r}: {lora_params / 1e6:.2f} M trainable"
     )
     print(
@@ -330,6 +342,9 @@ def main() -> None:
         "model": {
             "hidden": args.hidden,
             "layers": args.layers,
+            "layer_types": kinds,
+            "heads": args.heads,
+            "head_dim": args.head_dim,
             "parameters": params,
             "lora_r": args.lora_r,
             "lora_parameters": lora_params,

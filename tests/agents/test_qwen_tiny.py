@@ -119,3 +119,29 @@ def test_the_small_models_logits_can_reach_the_cards_margin(tmp_path: Path) -> N
     rows = embed.norm(dim=-1)
     assert 0.8 < float(rows.median()) < 1.2
     assert float(rows.max()) * 128**0.5 > 8.0  # the largest logit a unit-RMS hidden state can give
+
+
+@pytest.mark.parametrize(
+    ("linear", "kinds"), [(True, ["linear_attention", "full_attention", "linear_attention"]), (False, ["full_attention"] * 3)]
+)
+def test_the_small_models_heads_and_layer_kinds_are_as_asked(tmp_path: Path, linear: bool, kinds: list[str]) -> None:
+    """The benchmark sizes the attention (more, narrower heads) and picks the layer kinds; the
+    saved model loads with exactly those shapes."""
+    from transformers import AutoModelForImageTextToText
+
+    base = build_small_qwen35(
+        tmp_path / "base",
+        hidden_size=64,
+        num_layers=3,
+        vocab_size=600,
+        corpus=CORPUS * 50,
+        linear_attention=linear,
+        num_heads=4,
+        head_dim=16,
+    )
+    model = AutoModelForImageTextToText.from_pretrained(str(base))
+    text = model.config.text_config
+    assert (text.num_attention_heads, text.num_key_value_heads, text.head_dim) == (4, 2, 16)
+    assert list(text.layer_types) == kinds
+    full = next(layer for layer in model.model.language_model.layers if hasattr(layer, "self_attn"))
+    assert full.self_attn.q_proj.out_features == 4 * 16 * 2  # Qwen3.5's query projection carries its output gate too
