@@ -33,7 +33,7 @@ import os
 import socket
 import struct
 import subprocess
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Final, Literal, cast
 
 import numpy as np
@@ -42,6 +42,7 @@ from cerebellum_gym.devices.adb.client import Deadline, Link
 from cerebellum_gym.devices.androidworld.clock import SimulatedTime
 from cerebellum_gym.devices.androidworld.forest import make_controller
 from cerebellum_gym.devices.androidworld.gate import guarded, import_android_world
+from cerebellum_gym.devices.androidworld.lazy import FetchedOnRead
 from cerebellum_gym.errors import CerebellumError
 
 try:  # android_env comes with AndroidWorld; the module is imported only when it is wanted
@@ -303,7 +304,7 @@ class InProcessAdbController(SocketAdbController):
         return _pulled_to(local, remote, bytes(pulled))
 
 
-class LazyPixels:
+class LazyPixels(FetchedOnRead[np.ndarray]):
     """A screenshot taken when it is first read, not when the timestep is made.
 
     AndroidWorld takes a state (pixels and UI elements) before every action and in several
@@ -313,21 +314,10 @@ class LazyPixels:
     next input if it must show the same moment as the UI elements.
     """
 
-    def __init__(self, fetch: Callable[[], np.ndarray]) -> None:
-        self._fetch: Callable[[], np.ndarray] | None = fetch
-        self._array: np.ndarray | None = None
-
     @property
     def taken(self) -> bool:
         """Whether the screenshot was taken already."""
-        return self._array is not None
-
-    def materialize(self) -> np.ndarray:
-        """The screenshot, taken now if it was not."""
-        if self._array is None:
-            assert self._fetch is not None
-            self._array, self._fetch = self._fetch(), None
-        return self._array
+        return self.fetched
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         array = self.materialize()
@@ -340,11 +330,6 @@ class LazyPixels:
 
     def __len__(self) -> int:
         return len(self.materialize())
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self.materialize(), name)
 
     def __repr__(self) -> str:
         return f"LazyPixels(taken={self.taken})"

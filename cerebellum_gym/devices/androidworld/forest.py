@@ -19,10 +19,10 @@ few judges, which read it at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Final
 
 from cerebellum_gym.devices.android import SIM_PRODUCT
+from cerebellum_gym.devices.androidworld.lazy import FetchedOnRead
 from cerebellum_gym.errors import CerebellumError
 
 try:  # android_env comes with AndroidWorld; this module is imported only when it is wanted
@@ -49,30 +49,15 @@ def parse_forest(data: bytes) -> Any:
     return android_accessibility_forest_pb2.AndroidAccessibilityForest.FromString(data)
 
 
-class LazyForest:
+class LazyForest(FetchedOnRead[Any]):
     """A state's accessibility forest, fetched from the device when first read.
 
     Reads as the forest does (``forest.windows``, any attribute of the message); the fetch
     happens once. Read it before the next input if it must show the state's moment.
     """
 
-    def __init__(self, fetch: Callable[[], Any]) -> None:
-        self._fetch: Callable[[], Any] | None = fetch
-        self._forest: Any = None
-
-    def materialize(self) -> Any:
-        """The forest, fetched now if it was not."""
-        if self._fetch is not None:
-            self._forest, self._fetch = self._fetch(), None
-        return self._forest
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self.materialize(), name)
-
     def __repr__(self) -> str:
-        return f"LazyForest(fetched={self._fetch is None})"
+        return f"LazyForest(fetched={self.fetched})"
 
 
 def has_forwarder(adb: Any) -> bool:
