@@ -143,15 +143,7 @@ class ShellHost(Interpreter):
 
     def is_dir(self, name: str) -> bool:
         full = self.path(name)
-        if full == "/" or full in (
-            "/sdcard",
-            "/data/local/tmp",
-            "/data/local",
-            "/data/media",
-            "/storage",
-            "/storage/emulated",
-            "/storage/self",
-        ):
+        if full == "/" or full in _FIXED_DIRS:
             return True
         if full.count("/") == 1 and full[1:] in ROOT_DIRS:
             return True
