@@ -28,6 +28,10 @@ batch per core, each a :class:`~cerebellum_gym.vector.shards.ShardedVectorEnv` o
 process (``local_shard=False``), stepped with ``step_async``/``step_wait`` in turn, so that this
 process draws one batch's actions and merges its answers while the other batches step.
 
+The ``sharded-blocking`` mode is ``native-sharded`` with ``spin_s=0``: this process and its
+workers block on each message at once instead of busy-waiting for it first (see
+:data:`~cerebellum_gym.vector.shards.DEFAULT_SPIN_S`); ``sharded/blocking`` is what the spin wins.
+
 Targets (issue 18): native >= 3x async and >= 1.5x sync at N=8, pixels and tree; sharded over 2
 cores >= 1.7x native. Issue 28: the sharded env over 2 processes (``native-sharded`` or
 ``pipelined``) >= 90% of ``halves`` at N=32, pixels and tree; >= 1.7x native tree-only where
@@ -56,7 +60,7 @@ from cerebellum_gym.vector.shards import ShardedVectorEnv, shard_sizes
 
 ENV_ID = "Cerebellum-Sim-v0"
 TASKS = ["SystemWifiTurnOn", "SystemBluetoothTurnOff", "SystemBrightnessMax", "ContactsAddContact"]
-MODES = ("sync", "async", "native", "native-sharded", "pipelined", "halves")
+MODES = ("sync", "async", "native", "native-sharded", "sharded-blocking", "pipelined", "halves")
 WORDS = ("hello", "Alice", "2023-10-16", "groceries")
 #: Codes the random policy never draws (they end the episode at once), as RandomAgent(allow_terminal=False).
 _NO_TERMINAL = np.ones(len(CODES), bool)
@@ -84,6 +88,8 @@ def make(mode: str, num_envs: int, pixels: bool, shards: int) -> gym.vector.Vect
         return gym.make_vec(ENV_ID, num_envs=num_envs, vectorization_mode="async", vector_kwargs={"shared_memory": False}, **kwargs)
     if mode == "native":
         return gym.make_vec(ENV_ID, num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs)
+    if mode == "sharded-blocking":
+        kwargs["spin_s"] = 0.0
     return gym.make_vec(ENV_ID, num_envs=num_envs, vectorization_mode="vector_entry_point", shards=min(shards, num_envs), **kwargs)
 
 
@@ -260,7 +266,7 @@ def main() -> None:
         print("each figure: the best of its rounds; each ratio: the median over rounds of the ratio of one round's two figures")
         header = (
             f"| obs | N | {' | '.join(modes)} | native/sync | native/async | sharded/native | pipelined/native | halves/native "
-            "| sharded/halves | pipelined/halves |"
+            "| sharded/halves | pipelined/halves | sharded/blocking |"
         )
         print(header)
         print("|" + "---|" * (header.count("|") - 1))
@@ -279,7 +285,8 @@ def main() -> None:
                 f"| {kind} | {n} | {' | '.join(cells)} "
                 f"| {ratio('native', 'sync')} | {ratio('native', 'async')} | {ratio('native-sharded', 'native')} "
                 f"| {ratio('pipelined', 'native')} | {ratio('halves', 'native')} "
-                f"| {ratio('native-sharded', 'halves')} | {ratio('pipelined', 'halves')} |"
+                f"| {ratio('native-sharded', 'halves')} | {ratio('pipelined', 'halves')} "
+                f"| {ratio('native-sharded', 'sharded-blocking')} |"
             )
 
 

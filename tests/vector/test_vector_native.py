@@ -24,10 +24,10 @@ from gymnasium.vector import AutoresetMode
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.core.actions import batch_actions
-from cerebellum_gym.errors import CerebellumError
+from cerebellum_gym.errors import CerebellumError, ConfigError
 from cerebellum_gym.loader import make_env
 from cerebellum_gym.vector.native import NativeVectorEnv
-from cerebellum_gym.vector.shards import ShardedVectorEnv, shard_sizes
+from cerebellum_gym.vector.shards import DEFAULT_SPIN_S, ProcessTransport, ShardedVectorEnv, _spin, shard_sizes
 
 ENV_ID = "Cerebellum-Sim-v0"
 TASKS = ["SystemWifiTurnOn", "ContactsAddContact", "SimpleSmsSend", "FilesDeleteFile"]
@@ -159,13 +159,20 @@ def test_shard_sizes_split_evenly() -> None:
 
 
 @pytest.mark.parametrize(
-    ("mode", "local_shard"), [(AutoresetMode.NEXT_STEP, True), (AutoresetMode.SAME_STEP, True), (AutoresetMode.NEXT_STEP, False)]
+    ("mode", "local_shard", "spin_s"),
+    [
+        (AutoresetMode.NEXT_STEP, True, DEFAULT_SPIN_S),
+        (AutoresetMode.SAME_STEP, True, DEFAULT_SPIN_S),
+        (AutoresetMode.NEXT_STEP, False, DEFAULT_SPIN_S),
+        (AutoresetMode.NEXT_STEP, True, 0.0),  # both sides block at once: the pre-spin protocol
+    ],
 )
-def test_sharded_equals_single_process_native(mode: AutoresetMode, local_shard: bool) -> None:
+def test_sharded_equals_single_process_native(mode: AutoresetMode, local_shard: bool, spin_s: float) -> None:
     native = NativeVectorEnv(5, autoreset_mode=mode, pixels=True, **KWARGS)
-    sharded = gym.make_vec(ENV_ID, num_envs=5, shards=2, autoreset_mode=mode, pixels=True, local_shard=local_shard, **KWARGS)
+    sharded = gym.make_vec(ENV_ID, num_envs=5, shards=2, autoreset_mode=mode, pixels=True, local_shard=local_shard, spin_s=spin_s, **KWARGS)
     try:
         assert isinstance(sharded, ShardedVectorEnv) and sharded.sizes == [3, 2]
+        assert [t.spin_s for t in sharded.transports if isinstance(t, ProcessTransport)] == [spin_s] * (1 if local_shard else 2)
         # Shard 0 runs in this process unless asked otherwise; every other shard has a worker.
         assert len(sharded._processes) == (1 if local_shard else 2)
         want, got = rollout(native, 20), rollout(sharded, 20)
@@ -341,6 +348,53 @@ def test_a_dead_shard_worker_is_a_device_loss() -> None:
             sharded.step(["W", "W"])
     finally:
         sharded.close()
+
+
+@pytest.mark.parametrize("spin_s", [-0.001, float("nan"), float("inf"), "0.002", None])
+def test_a_spin_that_is_not_a_finite_time_is_refused(spin_s: Any) -> None:
+    with pytest.raises(ConfigError, match="spin_s"):
+        ShardedVectorEnv(2, num_shards=2, spin_s=spin_s, task="SystemWifiTurnOn", pixels=False)
+
+
+def test_spin_polls_until_ready_or_its_time_is_up() -> None:
+    calls = iter([False, False, True])
+    assert _spin(lambda: next(calls), 5.0)  # ready on the third poll, long before the deadline
+    polls = 0
+
+    def never() -> bool:
+        nonlocal polls
+        polls += 1
+        return False
+
+    begin = time.perf_counter()
+    assert not _spin(never, 0.01)
+    assert time.perf_counter() - begin >= 0.01 and polls > 1
+    polls = 0
+    assert not _spin(never, 0.0) and polls == 0  # no spin: straight to the blocking wait
+
+
+@pytest.mark.skipif(not hasattr(os, "eventfd"), reason="eventfd is Linux-only; elsewhere workers wait in the pipe")
+def test_a_spinning_worker_takes_a_ring_in_its_spin_and_after_it() -> None:
+    from multiprocessing import Pipe
+
+    from cerebellum_gym.vector.shards import _new_bell, _wait_for_bell
+
+    bell = _new_bell("fork")
+    assert bell is not None
+    parent, child = Pipe()
+    try:
+        for delay in (0.0, 0.3):  # a ring within the 0.1 s spin, and one after it (the blocking wait)
+            ring = threading.Timer(delay, lambda: (parent.send(("step", ())), os.eventfd_write(bell, 1)))
+            ring.start()
+            _wait_for_bell(bell, child, spin_s=0.1)
+            ring.join()
+            assert child.recv() == ("step", ())
+            with pytest.raises(BlockingIOError):  # the ring was consumed with its request
+                os.eventfd_read(bell)
+    finally:
+        parent.close()
+        child.close()
+        os.close(bell)
 
 
 @pytest.mark.skipif(not hasattr(os, "eventfd"), reason="eventfd is Linux-only; elsewhere workers wait in the pipe")
