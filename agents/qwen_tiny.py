@@ -270,6 +270,8 @@ def build_small_qwen35(
     embedding_std: float | None = None,
     num_heads: int | None = None,
     head_dim: int = 32,
+    rotary_fraction: float | None = None,
+    rope_theta: float | None = None,
 ) -> Path:
     """A small random Qwen3.5 sized to learn on a CPU (benchmarks): ``hidden_size`` wide,
     ``num_layers`` deep (Gated DeltaNet and full attention alternating, a Gated DeltaNet layer
@@ -284,7 +286,11 @@ def build_small_qwen35(
     of about unit norm) instead of the config's 0.02: a logit is a final-normed hidden state
     (norm about ``sqrt(hidden_size)``, its norm weight frozen under LoRA) times an embedding
     row, so at 0.02 no logit of a 128-wide model passes about 2.6 whatever the adapter learns,
-    and neither the card's margin target (8) nor a confident answer is reachable."""
+    and neither the card's margin target (8) nor a confident answer is reachable.
+
+    ``rotary_fraction`` and ``rope_theta`` override the configuration's rotary embedding
+    (Qwen3.5's default rotates a quarter of each head at theta 10,000: with heads of 16 that is
+    two frequencies, 1 and 0.01 radians per token)."""
     tokenizer = build_tokenizer(vocab_size=vocab_size, corpus=corpus, spell_capitals=spell_capitals)
     heads = max(2, hidden_size // 32) if num_heads is None else num_heads
     text = {
@@ -304,6 +310,15 @@ def build_small_qwen35(
         "max_position_embeddings": 8192,
         "vocab_size": len(tokenizer),
     }
+    if rotary_fraction is not None or rope_theta is not None:
+        from transformers.models.qwen3_5 import Qwen3_5TextConfig
+
+        rope = dict(Qwen3_5TextConfig().rope_parameters or {})
+        if rotary_fraction is not None:
+            rope["partial_rotary_factor"] = rotary_fraction
+        if rope_theta is not None:
+            rope["rope_theta"] = rope_theta
+        text["rope_parameters"] = rope
     vision = {
         "depth": 1,
         "hidden_size": 32,

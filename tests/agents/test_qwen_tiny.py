@@ -145,3 +145,31 @@ def test_the_small_models_heads_and_layer_kinds_are_as_asked(tmp_path: Path, lin
     assert list(text.layer_types) == kinds
     full = next(layer for layer in model.model.language_model.layers if hasattr(layer, "self_attn"))
     assert full.self_attn.q_proj.out_features == 4 * 16 * 2  # Qwen3.5's query projection carries its output gate too
+
+
+@pytest.mark.parametrize(("fraction", "theta"), [(None, None), (1.0, 100.0), (0.5, None)])
+def test_the_small_models_rotary_embedding_is_as_asked(tmp_path: Path, fraction: float | None, theta: float | None) -> None:
+    """Qwen3.5's default rotates a quarter of each head (two frequencies for heads of 16); the
+    lookup probe widens it. The loaded model's frequencies are the rotary formula's."""
+    import torch
+    from transformers import AutoModelForImageTextToText
+
+    base = build_small_qwen35(
+        tmp_path / "base",
+        hidden_size=64,
+        num_layers=1,
+        vocab_size=600,
+        corpus=CORPUS * 50,
+        linear_attention=False,
+        num_heads=2,
+        head_dim=16,
+        rotary_fraction=fraction,
+        rope_theta=theta,
+    )
+    model = AutoModelForImageTextToText.from_pretrained(str(base))
+    rotated = int(16 * (0.25 if fraction is None else fraction))
+    base_theta = 10_000.0 if theta is None else theta
+    want = base_theta ** (-torch.arange(0, rotated, 2, dtype=torch.float32) / rotated)
+    got = model.model.language_model.rotary_emb.inv_freq
+    assert got.shape == want.shape
+    assert torch.allclose(got.float(), want, rtol=1e-5)
