@@ -256,15 +256,12 @@ def _wait_for_bell(bell: int, conn: Connection, parent: int | None = None, spin_
     """
     poller = select.poll()
     poller.register(bell, select.POLLIN)
-    if _spin(lambda: bool(poller.poll(0)), spin_s):
-        with contextlib.suppress(BlockingIOError):
-            os.eventfd_read(bell)
-        return
-    while not poller.poll(1000):
-        if conn.poll(0):  # a message without its bell yet, or EOF: conn.recv() takes it from here
-            return
-        if parent is not None and os.getppid() != parent:
-            raise EOFError("the parent process is gone")
+    if not _spin(lambda: bool(poller.poll(0)), spin_s):
+        while not poller.poll(1000):
+            if conn.poll(0):  # a message without its bell yet, or EOF: conn.recv() takes it from here
+                return
+            if parent is not None and os.getppid() != parent:
+                raise EOFError("the parent process is gone")
     with contextlib.suppress(BlockingIOError):
         os.eventfd_read(bell)
 

@@ -51,10 +51,10 @@ def test_queries_score_the_named_lines_label_letters(tmp_path: Path) -> None:
     (ids,) = rows.ids
     (spots,) = rows.letters
     assert [which for _, which in spots] == [0, 1] * 6
-    # The scored tokens spell the answers, letter by letter.
-    asked = probe.with_queries(TREE, random.Random(0), 6)[0].split("\n\n", 1)[1].splitlines()
+    # The scored tokens spell the answers, letter by letter (Rows draws with Random(seed): the
+    # same queries as ``lines``).
     spelled = "".join(tokenizer.convert_ids_to_tokens([ids[position] for position, _ in spots]))
-    assert spelled == "".join(by_name[line.split('"')[1]] for line in asked)
+    assert spelled == "".join(by_name[line.split('"')[1]] for line in lines)
 
 
 @pytest.mark.slow
