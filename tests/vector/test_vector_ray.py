@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -169,6 +170,9 @@ def test_lost_actor_raises_or_truncates_and_comes_back(cluster: Any) -> None:
         assert envs.call("oracle_action")[1] is None
 
         # An actor that does not answer in time counts as lost (and is killed), not waited on.
+        # It is kept busy first: a step it had already answered when the wait began would beat
+        # even this timeout (a flake seen under CI's load).
+        envs.actor_of(0).__ray_call__.remote(lambda host: time.sleep(5))
         envs.timeout_s = 1e-6
         _, _, _, truncated, infos = envs.step(actions)
         assert truncated.all() and "did not answer" in infos["infra_error"][0]
