@@ -45,11 +45,16 @@ def receive(device: Device, texts: list[tuple[str, str]]) -> None:
 class SmsOracle(ScriptedOracle):
     """Open the right conversation (by its title), type a message, send, done."""
 
-    def __init__(self, thread_title: str, message: str | None, search: str | None = None, pick: str | None = None) -> None:
+    def __init__(
+        self, thread_title: str, message: str | None, search: str | None = None, pick: str | None = None, pick_number: str | None = None
+    ) -> None:
         super().__init__()
         self.thread_title, self.message = thread_title, message
         self.search = search  # what to type in "new conversation" when the thread is not listed
         self.pick = pick  # the suggestion to tap after typing
+        # The suggestion's number, where two contacts can share the name: AndroidWorld leaves an
+        # earlier task's contacts on the device, and its names come from the same seeded pool.
+        self.pick_number = pick_number
         self.sent = False
 
     @staticmethod
@@ -79,7 +84,11 @@ class SmsOracle(ScriptedOracle):
             hit = find(screen, lambda n: n.resource_id.endswith(":id/query"))
             if hit is not None and hit[1].text != self.search:
                 return self.type_into(screen, hit[1], hit[0], self.search or "")
-            pick = find(screen, lambda n: n.text == self.pick and n.resource_id == "android:id/title")
+            if self.pick_number is not None:
+                number = digits(self.pick_number)
+                pick = find(screen, lambda n: n.resource_id == "android:id/summary" and digits(n.text or "") == number)
+            else:
+                pick = find(screen, lambda n: n.text == self.pick and n.resource_id == "android:id/title")
             return self.tap(pick[0]) if pick else "B"
         if title != "Simple SMS Messenger":
             return "B"
@@ -286,4 +295,4 @@ class SimpleSmsSendReceivedAddress(_SmsTask):
 
     def oracle(self) -> Oracle:
         p = self.params
-        return SmsOracle(p["name1"], p["message"], search=p["name1"], pick=p["name1"])
+        return SmsOracle(p["name1"], p["message"], search=p["name1"], pick=p["name1"], pick_number=p["number"])

@@ -12,7 +12,10 @@ oracle) and then the victim, which a fresh env solves:
   simulator did not serve);
 - ``AudioRecorderRecordAudio`` after itself (guarding the snapshot restore above): with the
   app's counter restored, a new record took the old record's name and AndroidWorld saw no new
-  file.
+  file;
+- ``SimpleSmsSendReceivedAddress`` after ``ContactsAddContact`` (both seed 1): AndroidWorld keeps
+  the added contact, a namesake of the SMS task's recipient with another number (the same seed
+  draws the same name), and the oracle texted the first "Ava dos Santos" it was offered.
 
 Real: AndroidWorld (the pinned wheel) sets up and judges every episode through adb.
 """
@@ -54,8 +57,9 @@ def solved_in_one_env(episodes: list[tuple[str, int]]) -> list[tuple[str, int, f
         [("SystemCopyToClipboard", 0), ("SystemCopyToClipboard", 1)],
         [("TasksCompletedTasksForDate", 2), ("TasksHighPriorityTasks", 0), ("TasksHighPriorityTasks", 1)],
         [("AudioRecorderRecordAudio", 0), ("AudioRecorderRecordAudio", 1)],
+        [("ContactsAddContact", 1), ("SimpleSmsSendReceivedAddress", 1)],
     ],
-    ids=["clipboard-after-itself", "tasks-after-tasks", "recorder-after-itself"],
+    ids=["clipboard-after-itself", "tasks-after-tasks", "recorder-after-itself", "sms-after-a-namesake-contact"],
 )
 def test_a_task_after_others_in_one_env_is_solved_as_in_a_fresh_one(episodes: list[tuple[str, int]]) -> None:
     judged = solved_in_one_env(episodes)
