@@ -144,4 +144,7 @@ def test_suite_examples_load() -> None:
     for path in PAGES:
         for block in blocks(path):
             if block.lang == "json":
-                suite_from_mapping(json.loads(block.body), name="example", source=block.where)
+                data = json.loads(block.body)
+                if path.name == "fidelity.md":
+                    continue  # a reference screen of the fidelity benchmark, which checks its own format
+                suite_from_mapping(data, name="example", source=block.where)
