@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from cerebellum_gym.agents.base import Agent, FunctionAgent, Policy
+from cerebellum_gym.options import did_you_mean
 
 
 def load_agent(spec: str | Agent | Policy, **options: Any) -> Agent:
@@ -49,6 +50,9 @@ def load_agent(spec: str | Agent | Policy, **options: Any) -> Agent:
         from cerebellum_gym.agents.oracle_agent import OracleAgent
 
         return OracleAgent()
+    for prefix, what in (("qwen:", "a model id or folder: qwen:BASE[,ADAPTER]"), ("sb3:", "a saved model: sb3:PATH.zip")):
+        if spec.startswith(prefix) and not spec[len(prefix) :].strip():
+            raise ValueError(f"agent {spec!r} names no model; give {what}")
     if spec.startswith("qwen:"):
         with _needs_extra("agents", spec):
             from cerebellum_gym.agents.qwen_agent import QwenActionAgent, parse_qwen_spec
@@ -62,7 +66,8 @@ def load_agent(spec: str | Agent | Policy, **options: Any) -> Agent:
             return SB3Agent.load(spec[4:], **options)
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
-        raise ValueError(f"unknown agent {spec!r}: use random, oracle, sb3:PATH, qwen:BASE[,ADAPTER] or module:object")
+        usage = "use random, oracle, sb3:PATH, qwen:BASE[,ADAPTER] or module:object"
+        raise ValueError(did_you_mean(spec, ("random", "oracle"), what="agent", listing=usage))
     try:
         target: Any = _import_from_cwd(module_name)
     except ImportError as exc:

@@ -49,6 +49,7 @@ from cerebellum_gym.core.spaces import action_space
 from cerebellum_gym.core.tree import compact_subtree
 from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_HOME, Device
 from cerebellum_gym.errors import CerebellumError, ConfigError, InfraError, InvalidActionError, StepError, UnsupportedOperationError
+from cerebellum_gym.options import check_env_options, check_reset_options
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.catalog import BUILTIN, TaskCatalog
 
@@ -63,7 +64,6 @@ TaskSpec = str | Task | type[Task] | Sequence[str] | None
 InvalidActionMode = Literal["penalize", "raise"]
 RewardMode = Literal["shaped", "progress_delta", "sparse"]
 #: The reward rules ``reward=`` accepts (see docs/rewards.md).
-REWARD_MODES: Final[tuple[str, ...]] = ("shaped", "progress_delta", "sparse")
 #: Longest ``info["action"]`` shown for a rejected action (an agent may send a megabyte).
 MAX_SHOWN_ACTION_CHARS: Final = MAX_TEXT_CHARS + 4
 WAIT_SECONDS: Final = 2.0
@@ -132,12 +132,24 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         judge_every_step: bool = False,
         render_mode: str | None = None,
     ) -> None:
-        if invalid_action not in ("penalize", "raise"):
-            raise ValueError(f"invalid_action must be 'penalize' or 'raise', got {invalid_action!r}")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}, got {reward!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} not supported; use 'rgb_array' or None")
+        check_env_options(
+            {
+                "pixels": pixels,
+                "screenshot_width": screenshot_width,
+                "history_len": history_len,
+                "history_width": history_width,
+                "max_tree_chars": max_tree_chars,
+                "max_labels": max_labels,
+                "max_steps": max_steps,
+                "invalid_action": invalid_action,
+                "invalid_action_penalty": invalid_action_penalty,
+                "reward": reward,
+                "success_requires_done": success_requires_done,
+                "raise_infra_errors": raise_infra_errors,
+                "judge_every_step": judge_every_step,
+                "render_mode": render_mode,
+            }
+        )
         #: The observation's shape: its space, the history and a batch's arrays are made from it.
         self.observation_config = ObservationConfig(
             screen_size=device.screen_size,
@@ -199,6 +211,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
 
         ``options`` may carry ``task`` (a name) to pick this episode's task.
         """
+        check_reset_options(options)
         super().reset(seed=seed)
         self._goal_memo = None  # set-up may change the goal (AndroidWorld's rewrites dates)
         self._end_task(quiet=True)  # an episode left running: its task is torn down before the next starts

@@ -23,7 +23,6 @@ Example:
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import importlib
 import shutil
 import tempfile
@@ -31,11 +30,12 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from cerebellum_gym.devices.base import Device, DeviceWrapper
 from cerebellum_gym.env import CerebellumEnv, TaskSpec
 from cerebellum_gym.errors import CerebellumError, ConfigError
+from cerebellum_gym.options import check_env_options, did_you_mean
 from cerebellum_gym.tasks.catalog import BUILTIN, ChainCatalog, MappingCatalog, TaskCatalog
 
 if TYPE_CHECKING:
@@ -261,6 +261,24 @@ def env_backend(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> Bac
     return BACKENDS.get(name) if name is not None else None
 
 
+#: ``make_env``'s own keyword arguments; the rest are the env's options.
+LOADER_OPTIONS: Final = ("task", "backend", "device_options", "device_wrapper", "device")
+
+
+def check_make_kwargs(env_id: str, kwargs: Mapping[str, Any]) -> None:
+    """Refuse what ``gym.make(env_id, **kwargs)`` would refuse, before anything is made (the eval
+    CLI checks ``--env-kwargs`` so, before a run folder exists).
+
+    Raises:
+        ConfigError: an unknown env option or device option, or a bad value.
+    """
+    record = env_backend(env_id, kwargs)
+    if record is None:
+        raise ConfigError(f"{env_id!r} is not an env id of cerebellum-gym's backends")
+    check_env_options({k: v for k, v in kwargs.items() if k not in LOADER_OPTIONS}, extra=LOADER_OPTIONS)
+    device_config(record.name, kwargs.get("device_options"))
+
+
 def backend(name: str) -> Backend:
     """The backend called ``name``.
 
@@ -292,9 +310,7 @@ def device_config(name: str, options: Mapping[str, Any] | BackendConfig | None =
     valid = [f.name for f in dataclasses.fields(spec.config)]
     for key in options:
         if key not in valid:
-            close = difflib.get_close_matches(str(key), valid, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise ConfigError(f"unknown option {key!r} for the {name!r} backend{hint}; valid options: {', '.join(valid)}")
+            raise ConfigError(did_you_mean(key, valid, where=f" for the {name!r} backend"))
     return spec.config(**options)
 
 
@@ -372,6 +388,8 @@ def make_env(
     Raises:
         ConfigError: unknown backend or device option.
     """
+    # Every option checked before a device (a served phone, adb servers, emulators) is built.
+    check_env_options(env_options, extra=LOADER_OPTIONS)
     config = device_config(backend, device_options)
     catalog = make_catalog(backend, config)
     owns = device is None
@@ -391,6 +409,7 @@ make_env.metadata = CerebellumEnv.metadata  # type: ignore[attr-defined]
 __all__ = [
     "BACKENDS",
     "EMULATOR_VECTOR_ENTRY_POINT",
+    "LOADER_OPTIONS",
     "AdbConfig",
     "AndroidWorldConfig",
     "Backend",
@@ -400,6 +419,7 @@ __all__ = [
     "WrapDevice",
     "backend",
     "backend_name",
+    "check_make_kwargs",
     "device_config",
     "env_backend",
     "make_catalog",

@@ -120,7 +120,7 @@ def test_impossible_ends_without_success() -> None:
         ("T {absent}", "not on the current screen"),  # a label the screen does not show
         ("K hello", "no text field is focused"),
         ("Q", "unknown code"),
-        ({"code": 0, "label": 63}, "label slot 63 is empty"),
+        ({"code": 0, "label": 63, "text": ""}, "label slot 63 is empty"),
     ],
 )
 def test_invalid_actions_are_counted_and_leave_the_device_untouched(action: Any, fragment: str) -> None:

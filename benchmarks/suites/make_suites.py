@@ -13,8 +13,7 @@ Suites (format: docs/suites.md):
 
 - ``sim-smoke``: one case per family, seed 0.
 - ``sim-mixed100``: 100 cases spread evenly over the families (and within a family over its
-  tasks), each with its own seed, like a mixed live evaluation. Both cover the families of
-  ``MIXED_FAMILIES`` only, and both are ``FROZEN``: kept as shipped unless named with ``--suites``.
+  tasks), each with its own seed, like a mixed live evaluation. Both cover every family.
 - ``sim-family-<family>``: every task of the family, seeds 0, 1 and 2.
 
 AndroidWorld's (``Cerebellum-AndroidWorld-v0``; built from AndroidWorld's own registry, so
@@ -48,12 +47,6 @@ MIXED_CASES = 100
 MIXED_SEED_BASE = 1000
 AW_MIXED_SEED_BASE = 2000
 FAMILY_SEEDS = (0, 1, 2)
-#: The families the mixed suites (``sim-smoke``, ``sim-mixed100``) spread over: the README's
-#: executed evaluation ran those files, so a family added since gets its family suite only.
-MIXED_FAMILIES = ("audio", "browser", "calendar", "camera", "clock", "contacts", "expense", "files", "markor", "sms", "system")
-#: Suites kept as shipped: the README's executed evaluation ran them, so tasks added to their
-#: families since do not reshuffle them. ``--suites sim-mixed100`` writes one again on purpose.
-FROZEN = ("sim-smoke", "sim-mixed100")
 #: What the card's live eval ran with: the target app open when the episode starts.
 PREOPENED = {"device_options": {"open_target_app": True}}
 
@@ -122,7 +115,7 @@ def build() -> dict[str, dict[str, Any]]:
 
     every = families()
     by_family = {f: task_names(family=f) for f in every}
-    fams = [f for f in every if f in MIXED_FAMILIES]
+    fams = list(every)
     suites: dict[str, dict[str, Any]] = {}
     suites["sim-smoke"] = {
         "name": "sim-smoke",
@@ -168,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     stale = []
     for name, suite in build().items():
-        if not fnmatch.fnmatchcase(name, args.suites) or (name in FROZEN and args.suites == "*"):
+        if not fnmatch.fnmatchcase(name, args.suites):
             continue
         path = args.out / f"{name}.json"
         text = render(suite)

@@ -157,6 +157,7 @@ def run(args: argparse.Namespace) -> int:
     from cerebellum_gym.evaluation.faults import FaultPlan
     from cerebellum_gym.evaluation.runner import EvalConfig, check_env_id
     from cerebellum_gym.evaluation.suites import available_suites, default_suite, load_suite
+    from cerebellum_gym.loader import check_make_kwargs
 
     if args.list_suites:
         for name, path in available_suites().items():
@@ -189,6 +190,9 @@ def run(args: argparse.Namespace) -> int:
         progress=args.progress,
         record_dir=args.record,
     )
+    # The env's options refused here, in one line, before a run folder or an agent's name is involved.
+    for kwargs in (suite.env_kwargs, config.env_kwargs):
+        check_make_kwargs(env_id, kwargs)
     if not args.suite:
         print(f"suite: {suite.name} ({len(suite.cases)} cases, {suite.source})", file=sys.stderr)
     pool = _emulator_pool(args, env_id, config) if args.emulators is not None else None

@@ -21,8 +21,11 @@ def register(sub: Any) -> None:
 
 
 def _rows(family: str | None, app: str | None) -> list[dict[str, Any]]:
-    from cerebellum_gym.tasks import get_task_class, task_names
+    from cerebellum_gym.tasks import get_task_class, resolve_app, resolve_family, task_names
 
+    # Names as typed (any case); an unknown one is a one-line error with the closest name.
+    family = resolve_family(family) if family is not None else None
+    app = resolve_app(app) if app is not None else None
     rows = []
     for name in task_names(family=family, app=app):
         cls = get_task_class(name)

@@ -283,7 +283,8 @@ def from_structured(action: StructuredAction, labels: Sequence[str]) -> Action:
     """Decode the structured form against the labels visible on the current screen.
 
     Raises:
-        InvalidActionError: a key other than ``code``, ``label`` and ``text``; a ``code`` or
+        InvalidActionError: a key other than ``code``, ``label`` and ``text``, or one of them
+            missing; a ``code`` or
             ``label`` that is not an integer (bools, floats and strings are refused); ``text`` that
             is not a ``str``; an unknown code index; an empty label slot; missing ``K`` text; text
             that breaks the text rule (:func:`check_text`).
@@ -295,10 +296,20 @@ def from_structured(action: StructuredAction, labels: Sequence[str]) -> Action:
     code_index = _structured_int(action, "code", None)
     if not 0 <= code_index < len(CODES):
         raise InvalidActionError(action, f"code index {code_index} outside 0..{len(CODES) - 1}")
-    slot = _structured_int(action, "label", 0)
+    slot = _structured_int(action, "label", None) if "label" in action else None
     text = action.get("text", "")
     if not isinstance(text, str):
         raise InvalidActionError(action, f"'text' must be a str, got {type(text).__name__} {_short(text)}")
+    missing = [k for k in ("label", "text") if k not in action]
+    if missing:
+        # Strict, as the space samples it: a policy that drops a key has a bug, and a missing
+        # label read as slot 0 would tap whatever came first.
+        raise InvalidActionError(
+            action,
+            f"structured action lacks {' and '.join(repr(k) for k in missing)}: it has code, label and text"
+            " (label 0 and text '' where the code reads neither)",
+        )
+    assert slot is not None
     code = CODES[code_index]
     if code in LABELLED_CODES:
         if not 0 <= slot < len(labels):

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from cerebellum_gym.errors import CerebellumError, UnknownTaskError
+from cerebellum_gym.options import did_you_mean
 
 DEFAULT_ENV: Final = "Cerebellum-Sim-v0"
 SUITES_ENV_VAR: Final = "CEREBELLUM_SUITES"
@@ -158,12 +159,12 @@ def load_suite(spec: str | os.PathLike[str]) -> Suite:
     if path.is_file():
         return _load_file(path)
     names = sorted(available_suites())
-    listed = ", ".join(names) if names else "none found"
     where = ", ".join(str(d) for d in search_dirs()) or "no suite folders exist here"
-    raise SuiteError(
-        f"unknown suite {text!r}. Suites found: {listed} (searched {where}; set ${SUITES_ENV_VAR} to add folders). "
-        "Built in: all-tasks[:K], tasks:NAME,NAME[:K]. Or pass a path to a .json file."
+    listing = (
+        f"`cerebellum-gym eval --list-suites` lists the {len(names)} found in {where} (${SUITES_ENV_VAR} adds folders); "
+        "built in: all-tasks[:K], tasks:NAME,NAME[:K]; or a path to a .json file"
     )
+    raise SuiteError(did_you_mean(text, names, what="suite", listing=listing))
 
 
 #: The keys a suite file and each of its cases may hold (a typo such as ``seeds`` is an error, not ignored).

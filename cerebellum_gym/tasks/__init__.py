@@ -29,11 +29,14 @@ from cerebellum_gym.tasks import (
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.registry import (
     TASKS,
+    apps,
     families,
     get_task_class,
     iter_tasks,
     make_task,
     register_task,
+    resolve_app,
+    resolve_family,
     task_names,
 )
 
@@ -41,6 +44,7 @@ __all__ = [
     "TASKS",
     "Oracle",
     "Task",
+    "apps",
     "calendar",
     "clipboard",
     "clock",
@@ -60,6 +64,8 @@ __all__ = [
     "osmand",
     "recipe",
     "register_task",
+    "resolve_app",
+    "resolve_family",
     "retro",
     "sms",
     "system",

@@ -14,7 +14,8 @@ from typing import TypeVar
 
 import numpy as np
 
-from cerebellum_gym.errors import UnknownTaskError
+from cerebellum_gym.errors import ConfigError, UnknownTaskError
+from cerebellum_gym.options import did_you_mean
 from cerebellum_gym.tasks.base import Task
 
 TASKS: dict[str, type[Task]] = {}
@@ -55,6 +56,35 @@ def task_names(family: str | None = None, app: str | None = None) -> list[str]:
 
 def families() -> list[str]:
     return sorted({cls.family for cls in TASKS.values()})
+
+
+def apps() -> list[str]:
+    return sorted({cls.app for cls in TASKS.values()})
+
+
+def resolve_family(name: str) -> str:
+    """``name`` as a family, ignoring case.
+
+    Raises:
+        ConfigError: no such family (with the closest name and every family).
+    """
+    return _resolve(name, families(), "family")
+
+
+def resolve_app(name: str) -> str:
+    """``name`` as an app of the registry, ignoring case (``settings`` is ``Settings``).
+
+    Raises:
+        ConfigError: no such app (with the closest name and every app).
+    """
+    return _resolve(name, apps(), "app")
+
+
+def _resolve(name: str, valid: list[str], what: str) -> str:
+    for candidate in valid:
+        if candidate.lower() == name.strip().lower():
+            return candidate
+    raise ConfigError(did_you_mean(name, valid, what=what, plural="families" if what == "family" else None))
 
 
 def make_task(name: str, rng: np.random.Generator) -> Task:

@@ -112,9 +112,12 @@ def test_done_with_and_without_answer() -> None:
     ("structured", "fragment"),
     [
         ({"code": 99}, "outside 0..11"),
-        ({"code": 0, "label": 3}, "label slot 3 is empty"),
+        ({"code": 0, "label": 3, "text": ""}, "label slot 3 is empty"),
         ({"label": 0}, "needs an integer 'code'"),
-        ({"code": 2, "text": ""}, "needs non-empty text"),
+        ({"code": 2, "label": 0, "text": ""}, "needs non-empty text"),
+        ({"code": 0}, "lacks 'label' and 'text'"),
+        ({"code": 0, "label": 1}, "lacks 'text'"),
+        ({"code": 2, "text": "hi"}, "lacks 'label'"),
     ],
 )
 def test_structured_errors(structured: dict[str, object], fragment: str) -> None:
@@ -135,7 +138,7 @@ def test_constructor_validates() -> None:
 def test_coerce_accepts_the_three_forms_and_rejects_others() -> None:
     assert coerce_action("W", ()) == Action("W")
     assert coerce_action(Action("H"), ()) == Action("H")
-    assert coerce_action({"code": 0, "label": 1}, ("AB", "CD")) == Action("T", label="CD")
+    assert coerce_action({"code": 0, "label": 1, "text": ""}, ("AB", "CD")) == Action("T", label="CD")
     with pytest.raises(InvalidActionError, match="got int"):
         coerce_action(3, ())  # type: ignore[arg-type]
 
@@ -191,8 +194,8 @@ def test_any_structured_mapping_decodes_strictly_or_is_invalid(action: dict[str,
         ({"code": 2, "text": b"hi"}, "'text' must be a str, got bytes"),
         ({"code": 10, "text": 0}, "'text' must be a str, got int 0"),
         ({"code": 9, "mask": 1}, "unknown key(s) 'mask'"),
-        ({"code": 2, "text": "x" * (MAX_TEXT_CHARS + 1)}, f"at most {MAX_TEXT_CHARS}"),
-        ({"code": 2, "text": "a\ud83d"}, "lone surrogate"),
+        ({"code": 2, "label": 0, "text": "x" * (MAX_TEXT_CHARS + 1)}, f"at most {MAX_TEXT_CHARS}"),
+        ({"code": 2, "label": 0, "text": "a\ud83d"}, "lone surrogate"),
     ],
 )
 def test_structured_form_is_strict(structured: dict[str, object], fragment: str) -> None:
