@@ -100,11 +100,17 @@ class Agent(abc.ABC):
 
 
 class FunctionAgent(Agent):
-    """Wrap a plain callable ``observation -> action string``."""
+    """Wrap a plain callable ``observation -> action string``.
 
-    def __init__(self, policy: Policy, name: str | None = None) -> None:
+    It gets screenshots unless it says it reads none: ``needs_pixels=False`` here, or a
+    ``needs_pixels = False`` attribute on the function (what ``--agent module:function`` reads),
+    which spares the harness the rendering.
+    """
+
+    def __init__(self, policy: Policy, name: str | None = None, *, needs_pixels: bool | None = None) -> None:
         self.policy = policy
         self.name = str(name or getattr(policy, "__name__", type(policy).__name__))
+        self.needs_pixels = bool(getattr(policy, "needs_pixels", True) if needs_pixels is None else needs_pixels)
 
     def act(self, observation: Observation) -> str:
         return self.policy(observation)

@@ -92,7 +92,7 @@ def test_every_block_says_what_it_is() -> None:
 @pytest.mark.parametrize("page", [p.name for p in PAGES if any(b.lang == "python" for b in blocks(p))])
 def test_python_examples_print_what_the_page_shows(page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    namespace: dict[str, object] = {"__name__": "__docs__"}
+    namespace: dict[str, object] = {"__name__": "__main__"}  # as `python page_example.py` runs it
     page_blocks = blocks(next(p for p in PAGES if p.name == page))
     for index, block in enumerate(page_blocks):
         if block.lang != "python" or _needs_outside(block):

@@ -15,6 +15,17 @@ from cerebellum_gym.errors import CerebellumError
 COMMAND_MODULES: tuple[str, ...] = ("eval_cmd", "tasks_cmd", "serve_adb_cmd", "emulators_cmd", "datasets_cmd", "train_cmd")
 
 
+class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows each option's default once: not for required options, flags, ``None`` defaults or
+    help that names its default already."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if action.required or action.default in (None, False, argparse.SUPPRESS) or "default" in text:
+            return text
+        return super()._get_help_string(action)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from cerebellum_gym import __version__
 

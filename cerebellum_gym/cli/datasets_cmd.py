@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cerebellum_gym.cli import DefaultsHelpFormatter
 from cerebellum_gym.errors import CerebellumError
 
 
@@ -42,7 +43,7 @@ def register(sub: Any) -> None:
             "observation, and report exact action string, action type, tap/long-press label, per-group accuracy and "
             "the scroll confusion, as Markdown and JSON."
         ),
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=DefaultsHelpFormatter,
     )
     offline.add_argument("--agent", required=True, help="random | oracle | sb3:PATH | qwen:BASE[,ADAPTER] | module:object")
     offline.add_argument("--data", required=True, metavar="DATASET", help="a dataset folder")

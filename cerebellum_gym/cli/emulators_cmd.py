@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cerebellum_gym.cli import DefaultsHelpFormatter
 from cerebellum_gym.errors import CerebellumError
 
 
@@ -44,7 +45,7 @@ def register(sub: Any) -> None:
             "Launch N headless emulators from one AVD (distinct console, adb and gRPC ports), wait for them to boot, print their "
             "serials and ports, then restart any that crashes or hangs until Ctrl-C, SIGTERM or `emulators down`."
         ),
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=DefaultsHelpFormatter,
     )
     up.add_argument("num", type=int, help="emulators to launch")
     up.add_argument("--avd", required=True, help="the AVD to launch (see `emulator -list-avds`)")

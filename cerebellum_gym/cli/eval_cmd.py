@@ -22,6 +22,13 @@ from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.vector import VECTORIZATION_MODES
 
 DEFAULT_AGENTS = ("random", "oracle")
+EXAMPLES = """examples:
+  cerebellum-gym eval                                   the baselines on sim-mixed100, with a report
+  cerebellum-gym eval --suite sim-smoke --agent oracle  one case per family
+  cerebellum-gym eval --agent my_policy:act --pixels off --num-envs 8
+  cerebellum-gym eval --env-kwargs '{"max_steps": 20}' --out runs/short
+  cerebellum-gym eval --env Cerebellum-AndroidWorld-v0 --suite androidworld-family-system --agent oracle
+  cerebellum-gym eval --resume --out runs/20261203-101500  continue a run that stopped"""
 DEFAULT_SCREENS = "auto"
 
 
@@ -37,6 +44,8 @@ def register(sub: Any) -> None:
             "sim-mixed100; with only --env Cerebellum-AndroidWorld-v0, on androidworld-mixed100 (on the embedded "
             "simulator, the cases of tasks it does not mirror are listed as not available there)."
         ),
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--env", default=None, help="gymnasium env id (default: the suite's, usually Cerebellum-Sim-v0)")
     parser.add_argument(
@@ -95,6 +104,11 @@ def register(sub: Any) -> None:
     parser.add_argument("--env-kwargs", default=None, metavar="JSON", help="extra gym.make options, e.g. '{\"max_steps\": 20}'")
     parser.add_argument(
         "--inject-faults", default=None, metavar="SPEC", help="fault injection for testing the infra path: rate=F,seed=N,at=N,case=ID[:N]"
+    )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="show AndroidWorld's own log on the terminal (default: it goes to a file; $CEREBELLUM_ANDROIDWORLD_LOG names it)",
     )
     parser.add_argument(
         "--progress",
@@ -164,6 +178,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"{name:24} {path}")
         print("built in: all-tasks[:K], tasks:NAME,NAME[:K]")
         return 0
+    if args.verbose:
+        os.environ["CEREBELLUM_VERBOSE"] = "1"  # read where AndroidWorld is imported (its workers inherit it)
     reuse_freed_frames()  # the CLI owns its process: the allocator opt-in (core/memory.py) is its to make
     suite = load_suite(args.suite or default_suite(args.env))
     env_id = args.env or suite.env

@@ -1,4 +1,4 @@
-"""``cerebellum-gym train sft|dpo``: fine-tune the reference agent (docs/training.md).
+"""cerebellum-gym train sft|dpo|rl: fine-tune the reference agent (docs/training.md, docs/rl.md).
 
 Each trainer is one sub-command of ``train``, registered from :data:`TRAINERS` (a name and a
 function that adds its parser), so another trainer is one function and one entry::
@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from cerebellum_gym.cli import DefaultsHelpFormatter
 from cerebellum_gym.cli.datasets_cmd import _count
 from cerebellum_gym.errors import CerebellumError
 
@@ -126,7 +127,7 @@ def add_sft(sub: Any) -> None:
             "Focused loss on the answer positions (constrained), action_weight on the action code, margin loss between the "
             "gold code and the best other legal one, quota sampler over action groups, eval-offline as the regression check."
         ),
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=DefaultsHelpFormatter,
     )
     p.add_argument("--data", required=True, help="a dataset folder, or an SFT export (folder or sft.jsonl)")
     add_model_options(p)
@@ -188,7 +189,7 @@ def add_dpo(sub: Any) -> None:
             "epochs default from whether the rejected side came from the same model (2) or not (1). Logs the DPO loss, "
             "the share of saturated steps and the margins; --eval-suite reports mean return and success per epoch, side by side."
         ),
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=DefaultsHelpFormatter,
     )
     p.add_argument("--data", required=True, help="a DPO export (folder or dpo.jsonl, with prompts), or a dataset folder")
     add_model_options(p)
@@ -238,7 +239,7 @@ def add_rl(sub: Any) -> None:
             "objective over the action tokens with a KL penalty to the starting policy; short tasks first, promotion on "
             "recent success, held-out gates every K updates keeping the best checkpoint per metric."
         ),
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=DefaultsHelpFormatter,
     )
     add_arguments(p)
     p.set_defaults(handler=run_command)

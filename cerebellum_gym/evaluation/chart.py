@@ -49,7 +49,10 @@ def success_chart(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]
         bars = ax.bar(
             xs, values, width * 0.92, label=label, hatch="//" if meta.get("privileged") else None, edgecolor="black", linewidth=0.4
         )
-        for bar, text in zip(bars, texts, strict=True):
+        for bar, value, text in zip(bars, values, texts, strict=True):
+            if value == 0 and text != "-":
+                # A 0% bar has no height: a thick stub on the axis in the run's colour shows it ran.
+                ax.hlines(0, bar.get_x(), bar.get_x() + bar.get_width(), colors=[bar.get_facecolor()], linewidth=4, zorder=3)
             ax.annotate(
                 text,
                 (bar.get_x() + bar.get_width() / 2, bar.get_height()),
@@ -64,7 +67,8 @@ def success_chart(runs: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any]
     ax.set_xticks(range(len(groups)), groups, rotation=30 if rotate else 0, ha="right" if rotate else "center", fontsize=_TEXT_PT)
     ax.tick_params(axis="y", labelsize=_SMALL_PT)
     ax.set_ylabel("success (%)", fontsize=_TEXT_PT)
-    ax.set_ylim(0, 125 if narrow else 112)
+    ax.set_ylim(0, 125 if narrow else 112)  # headroom for the "x/N" labels; the axis itself ends at 100%
+    ax.set_yticks(range(0, 101, 20))
     ax.set_title("Success per family", fontsize=_TEXT_PT + 1, loc="left")
     ax.legend(fontsize=_SMALL_PT, loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=len(runs), frameon=False)
     ax.grid(axis="y", alpha=0.3)

@@ -167,3 +167,15 @@ def test_agent_subclasses_that_override_act_batch_also_take_the_batched_dict() -
     assert isinstance(seen[0], list) and seen[0][1]["labels"] == () and seen[0][0]["action_mask"].shape == (12,)
     assert Counting().act_batch([{"goal": "a"}]) == ["H"]
     assert FunctionAgent(lambda obs: obs["goal"]).act_batch(batch) == ["a", "b"]
+
+
+def test_a_function_agent_can_say_it_reads_no_pixels() -> None:
+    from cerebellum_gym.agents.base import FunctionAgent
+
+    def tree_only(observation: dict) -> str:
+        return "W"
+
+    assert FunctionAgent(tree_only).needs_pixels is True
+    assert FunctionAgent(tree_only, needs_pixels=False).needs_pixels is False
+    tree_only.needs_pixels = False  # type: ignore[attr-defined]
+    assert FunctionAgent(tree_only).needs_pixels is False

@@ -123,3 +123,27 @@ def test_a_missing_torch_names_the_extra(tmp_path: Path) -> None:
     (tmp_path / "broken.zip").write_bytes(b"not a zip")
     done = _run(["eval", "--agent", "sb3:broken.zip", "--suite", "tasks:SystemWifiTurnOn"], tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr and "cannot load agent 'sb3:broken.zip'" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "argv", [["datasets", "eval-offline"], ["train", "sft"], ["train", "rl"], ["train", "dpo"], ["emulators", "start"]]
+)
+def test_help_shows_each_default_once_and_none_for_required_options(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from cerebellum_gym.cli import main
+
+    with pytest.raises(SystemExit):
+        main([*argv, "--help"])
+    text = capsys.readouterr().out
+    assert "(default: None)" not in text
+    assert "(default: False)" not in text
+    for paragraph in text.split("\n  -"):
+        assert paragraph.count("default") <= 1 or "(default:" not in paragraph, paragraph
+
+
+def test_eval_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    from cerebellum_gym.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["eval", "--help"])
+    text = capsys.readouterr().out
+    assert "examples:" in text and "cerebellum-gym eval --suite sim-smoke --agent oracle" in text

@@ -20,12 +20,15 @@ from __future__ import annotations
 import atexit
 import contextlib
 import importlib
+import logging
+import logging.handlers
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, Final
 
 from cerebellum_gym.errors import (
@@ -63,6 +66,47 @@ _ANDROID_ENV_ERRORS: Final = frozenset(
 )
 
 
+#: Set (to anything but empty or ``0``) to see AndroidWorld's own log on the terminal
+#: (``cerebellum-gym eval --verbose`` sets it).
+VERBOSE_ENV_VAR: Final = "CEREBELLUM_VERBOSE"
+#: Where AndroidWorld's log goes otherwise (default: ``$XDG_CACHE_HOME/cerebellum-gym/androidworld.log``).
+LOG_ENV_VAR: Final = "CEREBELLUM_ANDROIDWORLD_LOG"
+#: The log file's size before it is rotated (one old file kept).
+LOG_MAX_BYTES: Final = 8 << 20
+
+
+def androidworld_log_path() -> Path:
+    """The file AndroidWorld's log goes to unless :data:`VERBOSE_ENV_VAR` is set."""
+    named = os.environ.get(LOG_ENV_VAR)
+    if named:
+        return Path(named).expanduser()
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return cache / "cerebellum-gym" / "androidworld.log"
+
+
+def verbose() -> bool:
+    return os.environ.get(VERBOSE_ENV_VAR, "") not in ("", "0")
+
+
+def _route_logs() -> None:
+    """Send AndroidWorld's absl log (a warning per env about the file limit, a task's whole
+    parameter repr per failed judge) to a file, so the terminal keeps the run's progress lines;
+    with :data:`VERBOSE_ENV_VAR` set it stays on the terminal. Once per process."""
+    absl = logging.getLogger("absl")
+    if verbose() or any(getattr(h, "_cerebellum", False) for h in absl.handlers):
+        return
+    path = androidworld_log_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.handlers.RotatingFileHandler(path, maxBytes=LOG_MAX_BYTES, backupCount=1, encoding="utf-8")
+    except OSError:
+        handler = logging.NullHandler()  # nowhere to write: quiet all the same
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler._cerebellum = True  # type: ignore[attr-defined]
+    absl.addHandler(handler)
+    absl.propagate = False  # absl's own handler sits on the root logger
+
+
 def import_android_world(module: str) -> Any:
     """Import ``android_world.<module>``, or explain how to install AndroidWorld.
 
@@ -72,6 +116,7 @@ def import_android_world(module: str) -> Any:
     try:
         imported = importlib.import_module(f"android_world.{module}")
         _private_host_folder()
+        _route_logs()
         return imported
     except ImportError as exc:
         missing = getattr(exc, "name", None) or str(exc)
