@@ -38,7 +38,7 @@ from cerebellum_gym.evaluation.suites import Case, Suite
 #: With ``auto``, a run of at most this many cases keeps every episode's screens.
 SMALL_RUN: Final = 30
 #: With ``auto``, successful episodes kept besides the unsuccessful ones (spread over families).
-AUTO_SUCCESS_SAMPLE: Final = 12
+AUTO_SUCCESS_SAMPLE: Final = 20
 STEPS_FILE: Final = "steps.json"
 
 

@@ -324,7 +324,7 @@ function drawViewer() {
   } else {
     const why = e.frames.length ? "no screen for this step"
       : "no screens recorded for this episode: by default they are kept for every episode that did not succeed "
-        + "and a dozen that did (all of them in a run of 30 cases or fewer); --screens all keeps every one";
+        + "and twenty that did (all of them in a run of 30 cases or fewer); --screens all keeps every one";
     screen.appendChild(el("div", { id: "no-frame", "data-testid": "no-frame" }, why));
   }
   const side = el("div", { class: "side" });

@@ -129,7 +129,7 @@ def test_fault_injection_with_ids_not_in_the_suite_is_an_error_listing_them(caps
     err = capsys.readouterr().err
     assert code == 2
     assert "--inject-faults names case 'SystemWifiTurnOn-0', which is not in the suite" in err
-    assert "AudioRecorderRecordAudio-0, BrowserMaze-0" in err
+    assert "TasksCompletedTasksForDate-0, VlcCreatePlaylist-0" in err
     assert not (tmp_path / "results.jsonl").exists()
 
 
