@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from cerebellum_gym.tasks import families
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("cerebellum_gym", "agents", "wrappers", "setup.cfg", "pyproject.toml", "README.md")
 
@@ -71,7 +73,7 @@ def test_the_wheel_installs_and_runs_from_a_fresh_venv(tmp_path: Path) -> None:
     assert "sim-smoke" in listed and "sim-mixed100" in listed and "sim-family-system" in listed
     _run([tool, "eval", "--suite", "sim-smoke", "--agent", "oracle", "--out", "run", "--progress", "off"], work, env)
     records = [json.loads(line) for line in (work / "run" / "results.jsonl").read_text().splitlines()]
-    assert len(records) == 11 and all(r["success"] for r in records)
+    assert len(records) == len(families()) and all(r["success"] for r in records)
     assert (work / "run" / "report.html").is_file()
     bare = _run([str(python), "-m", "cerebellum_gym", "eval", "--agent", "random", "--screens", "none", "--out", "bare"], work, env)
     assert "suite: sim-mixed100 (100 cases" in bare.stderr
