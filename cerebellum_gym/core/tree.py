@@ -197,7 +197,7 @@ class UINode:
 
 
 def _node_line(node: UINode) -> str:
-    parts = [node.short_class]
+    parts = [one_line(node.short_class)]
     if node.text:
         shown = "•" * len(node.text) if node.password else node.text
         parts.append(quote_text(shown))
@@ -216,9 +216,23 @@ def _node_line(node: UINode) -> str:
     return " ".join(parts)
 
 
+#: Every character ``str.splitlines`` breaks a line at, written as an escape, so that one element
+#: stays one line of the compact tree whatever its text (a U+2028 in a file name included).
+_LINE_BREAKS: Final = {
+    **{ord(c): f"\\u{ord(c):04x}" if ord(c) > 0xFF else f"\\x{ord(c):02x}" for c in "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"},
+    ord("\n"): "\\n",
+    ord("\r"): "\\r",
+}
+
+
+def one_line(text: str) -> str:
+    """``text`` with every line break escaped (backslashes first, so escapes stay unambiguous)."""
+    return text.replace("\\", "\\\\").translate(_LINE_BREAKS)
+
+
 def quote_text(text: str, limit: int = 80) -> str:
     """Double-quote ``text`` on one line, shortened to ``limit`` characters."""
-    text = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    text = one_line(text).replace('"', '\\"')
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return f'"{text}"'

@@ -173,3 +173,21 @@ def test_labels_are_the_generators_plain_draws() -> None:
             screen = label_screen(root, ours)
             assert screen.labels == tuple(LABEL_POOL[i] for i in plain.choice(len(LABEL_POOL), size=n, replace=False))
             assert ours.integers(2**62) == plain.integers(2**62) and ours.integers(9) == plain.integers(9)
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab\\\"\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029 ")), max_size=30))
+def test_every_element_is_one_line_whatever_its_text(text: str) -> None:
+    """Any character ``str.splitlines`` breaks at (a U+2028 in a file name, a CR, a form feed) is
+    escaped, so a reader splitting the tree into lines (the Qwen prompt's cut) sees one line per
+    element, and distinct texts stay distinct lines."""
+    root = UINode("android.widget.FrameLayout", (0, 0, 1080, 2400))
+    root.children = [
+        UINode(f"android.widget.Text{text}View", (0, 0, 500, 100), text=text or "x", clickable=True),
+        UINode("android.widget.Button", (0, 100, 500, 200), content_desc=text + "!", clickable=True),
+    ]
+    screen = label_screen(root, np.random.default_rng(0))
+    compact = compact_tree(root, {id(n): lab for lab, n in zip(screen.labels, screen.nodes, strict=True)})
+    assert len(compact.splitlines()) == len(compact.split("\n"))
+    assert sum(1 for line in compact.splitlines() if "Button" in line) == 1
+    other = UINode("android.widget.TextView", (0, 0, 1, 1), text=(text or "x") + "\u2028")
+    assert other.line() != root.children[0].line() or text == ""
