@@ -36,6 +36,10 @@ _MAX_SUBST_DEPTH: Final = 8
 #: The most bytes one simple command's expanded words may hold (Linux's ARG_MAX is about 2 MB;
 #: the simulator allows more for long typed text, but bounds what substitutions can build).
 MAX_ARGS_BYTES: Final = 16 * 1024 * 1024
+#: The most bytes one command line may send back. A device streams its output; the simulator holds
+#: a line's output until the line ends, so it stops a line whose output passes this, before the
+#: output is built (two raw screenshots of 1080x2400 fit).
+MAX_OUTPUT: Final = 32 * 1024 * 1024
 #: Where a device keeps its binaries: ``/system/bin/input`` runs ``input``.
 BIN_DIRS: Final = frozenset({"/system/bin", "/system/xbin", "/vendor/bin", "/product/bin", "/apex/com.android.runtime/bin", "/bin"})
 #: How deep quotes and substitutions may nest inside one another when a line is tokenized.
@@ -53,6 +57,10 @@ class ShellResult:
 
 class ShellSyntaxError(Exception):
     """The command line does not parse (mksh prints these as ``syntax error``)."""
+
+
+class OutputLimitError(Exception):
+    """A command line's output passed :data:`MAX_OUTPUT` (the line stops there)."""
 
 
 class _Exit(Exception):
@@ -607,6 +615,9 @@ class Interpreter(abc.ABC):
         self._depth = 0
         self._subs: dict[str, Program] = {}
         self._expanded = 0  # bytes the current command's expansions produced (MAX_ARGS_BYTES)
+        self.output_limit = MAX_OUTPUT
+        self._written = 0  # bytes of output the running line holds (output_limit)
+        self._to_file = False  # the running command's stdout goes to a file, not to the client
         self.commands: dict[str, Callable[[list[str], bytes], ShellResult]] = {
             "sh": self._sh,
             "echo": self._echo,
@@ -649,26 +660,55 @@ class Interpreter(abc.ABC):
         """Run a command line as ``sh -c`` does; never raises for anything the script does."""
         return self.execute(compile_script(script), stdin)
 
-    def execute(self, program: Program, stdin: bytes = b"") -> ShellResult:
+    def execute(self, program: Program, stdin: bytes = b"", *, words_room: int | None = None) -> ShellResult:
         """Run a compiled command line (:func:`compile_script`); never raises for anything the
-        script does: a command that fails in an unforeseen way is that command's error."""
+        script does: a command that fails in an unforeseen way is that command's error.
+
+        ``words_room`` runs it as a command substitution: its output becomes words, so it may
+        hold what the command's words have left (``MAX_ARGS_BYTES``), past which the command
+        fails with "Argument list too long" (:class:`ShellSyntaxError`)."""
         if program.items is None:
             return ShellResult(b"", f"{SH}: syntax error: {program.error}\n".encode(), 1)
         # Parts joined once at the end; a single part passes through uncopied (a 10 MB screenshot).
         out: list[bytes] = []
         err: list[bytes] = []
         saved, self._subs = self._subs, program.subs
+        written, self._written = self._written, 0  # a substitution's output is its own line's
+        limit = self.output_limit
+        if words_room is not None:
+            self.output_limit = words_room
+        stopped = False
         try:
             self._run_nodes(program.items, stdin, out, err)
         except _Exit as exc:
             self.status = exc.code
+        except OutputLimitError:
+            stopped = words_room is not None
+            err.append(f"{SH}: output passed the device's limit of {self.output_limit} bytes: stopped\n".encode())
+            self.status = 1
         except (RecursionError, MemoryError) as exc:
             # Whatever the line asked for, the session survives it, as a shell's parent would.
             err.append(f"{SH}: {type(exc).__name__}\n".encode())
             self.status = 2
         finally:
             self._subs = saved
+            self._written = written
+            self.output_limit = limit
+        if stopped:
+            raise ShellSyntaxError("Argument list too long")
         return ShellResult(_joined(out), _joined(err), self.status)
+
+    def output_room(self) -> int:
+        """How many more bytes the running command may produce: what is left under the line's
+        output limit, or no bound when its output goes to a file (storage bounds that)."""
+        return 1 << 62 if self._to_file else max(0, self.output_limit - self._written)
+
+    def _emit(self, out: list[bytes], data: bytes) -> None:
+        """Keep ``data`` as the line's output, or stop the line if it passes the limit."""
+        if self._written + len(data) > self.output_limit:
+            raise OutputLimitError
+        self._written += len(data)
+        out.append(data)
 
     def _run_nodes(self, nodes: list[Node], stdin: bytes, out: list[bytes], err: list[bytes]) -> None:
         for node in nodes:
@@ -683,7 +723,7 @@ class Interpreter(abc.ABC):
                     continue
                 result = self._pipeline(pipeline, stdin)
                 if result.stdout:
-                    out.append(result.stdout)
+                    self._emit(out, result.stdout)
                 if result.stderr:
                     err.append(result.stderr)
                 self.status = result.code
@@ -710,7 +750,7 @@ class Interpreter(abc.ABC):
             self.cwd = cwd
         result = self._redirect(ShellResult(_joined(inner_out), _joined(inner_err), self.status), redirects)
         if result.stdout:
-            out.append(result.stdout)
+            self._emit(out, result.stdout)
         if result.stderr:
             err.append(result.stderr)
         self.status = result.code
@@ -764,8 +804,12 @@ class Interpreter(abc.ABC):
             handler = self.resolve(name)
             if handler is None:
                 return ShellResult(b"", f"{SH}: {name}: inaccessible or not found\n".encode(), 127)
-            return self._redirect(handler(argv[1:], stdin), redirects)
-        except _Exit:
+            self._to_file = any(not op.endswith("<") and ">&" not in op and op[0] in "1>" for op, _ in redirects)
+            try:
+                return self._redirect(handler(argv[1:], stdin), redirects)
+            finally:
+                self._to_file = False
+        except (_Exit, OutputLimitError):
             raise
         except ShellSyntaxError as exc:
             return ShellResult(b"", f"{SH}: {exc}\n".encode(), 1)
@@ -834,13 +878,16 @@ class Interpreter(abc.ABC):
         if self._depth >= _MAX_SUBST_DEPTH:
             raise ShellSyntaxError("command substitution nested too deeply")
         self._depth += 1
+        expanded = self._expanded  # the substitution's own commands count their words afresh
         try:
             saved = self.status
             program = self._subs.get(script)
-            result = self.execute(program if program is not None else compile_script(script))
+            room = max(0, MAX_ARGS_BYTES - expanded)
+            result = self.execute(program if program is not None else compile_script(script), words_room=room)
             self.status = saved if result.code == 0 else result.code
         finally:
             self._depth -= 1
+            self._expanded = expanded
         return result.stdout.decode("utf-8", "surrogateescape").rstrip("\n")
 
     def expand(self, word: Word) -> list[str]:

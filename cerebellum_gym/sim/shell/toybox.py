@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Final
 
 from cerebellum_gym.sim.shell.host import MAX_STORAGE, ShellHost
-from cerebellum_gym.sim.shell.language import ShellResult, fail, ok
+from cerebellum_gym.sim.shell.language import OutputLimitError, ShellResult, fail, ok
 from cerebellum_gym.sim.shell.table import CommandTable
 
 #: The longest ``sleep`` the simulator runs (simulated seconds: one year), so the clock stays a date.
@@ -55,18 +55,25 @@ def sleep(sh: ShellHost, args: list[str], stdin: bytes) -> ShellResult:
 def cat(sh: ShellHost, args: list[str], stdin: bytes) -> ShellResult:
     if not args:
         return ShellResult(stdin)
-    out, err, code = io.BytesIO(), io.BytesIO(), 0
+    # The files' bytes are joined once at the end, and not at all past the room the line's output
+    # has left (the shell then stops the line) or the device's storage.
+    parts: list[bytes] = []
+    size, err, code = 0, io.BytesIO(), 0
+    room = sh.output_room()
     for name in args:
         data = sh.read(name)
         if data is None:
             err.write(f"cat: {name}: {'Is a directory' if sh.is_dir(name) else 'No such file or directory'}\n".encode())
             code = 1
-        elif out.tell() + len(data) > MAX_STORAGE:
+        elif size + len(data) > room:
+            raise OutputLimitError
+        elif size + len(data) > MAX_STORAGE:
             err.write(f"cat: {name}: output too large\n".encode())
-            return ShellResult(out.getvalue(), err.getvalue(), 1)
+            return ShellResult(b"".join(parts), err.getvalue(), 1)
         else:
-            out.write(data)
-    return ShellResult(out.getvalue(), err.getvalue(), code)
+            parts.append(data)
+            size += len(data)
+    return ShellResult(parts[0] if len(parts) == 1 else b"".join(parts), err.getvalue(), code)
 
 
 @TOYBOX.command("ls")
