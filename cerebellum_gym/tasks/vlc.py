@@ -148,8 +148,12 @@ class PlaylistOracle(ScriptedOracle):
             return f"P {hit[0]}"
         # The list is sorted by title (case folded), and may hold videos of other apps (a
         # camera's recording): scroll toward the target instead of to the end and back.
+        # A row's first text is its title (its duration follows, which must not count: "2:31"
+        # sorts before every title and would hide the direction).
         shown = [
-            n.text.casefold() for item in screen.root.iter() if item.resource_id.endswith(":id/ml_item") for n in item.iter() if n.text
+            next(n.text for n in item.iter() if n.text).casefold()
+            for item in screen.root.iter()
+            if item.resource_id.endswith(":id/ml_item") and any(n.text for n in item.iter())
         ]
         if shown and screen.scrollable is not None:
             if target.casefold() < min(shown):
