@@ -608,6 +608,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             "invalid_action": invalid is not None,
             "error": invalid.reason if invalid is not None else "",
             "infra_error": f"{type(infra).__name__}: {infra}" if infra is not None else "",
+            "judge_error": self.task.judge_error,
         }
 
 

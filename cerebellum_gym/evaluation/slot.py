@@ -205,7 +205,7 @@ class EpisodeSlot(gym.Env[Any, str]):
             invalid_action=bool(info.get("invalid_action", False)),
             invalid_reason=str(info.get("error", "")),
             action=str(info.get("action", action)),
-            message=infra,
+            message=infra or str(info.get("judge_error", "")),
         )
         if infra:
             self._drop_env()

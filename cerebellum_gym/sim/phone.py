@@ -93,6 +93,7 @@ class Phone(Device):
         for cls in classes:
             self.apps[cls.package] = cls(self)
         self.state = PhoneState(clock=clock)
+        self.state.dirs.update(self._norm(d) for app in self.apps.values() for d in app.first_run_dirs)
         self._pristine = copy.deepcopy(self.state)
         # Plain data: unpickling a pickled state is an exact copy, several times faster than deepcopy.
         self._pristine_blob = pickle.dumps(self._pristine, protocol=pickle.HIGHEST_PROTOCOL)

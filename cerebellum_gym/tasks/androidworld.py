@@ -53,6 +53,7 @@ import weakref
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
+import gymnasium as gym
 import numpy as np
 
 from cerebellum_gym.devices.base import Device
@@ -307,7 +308,16 @@ class AndroidWorldTask(Task):
             # AndroidWorld's agents answer with an "answer" action; the env keeps the text in
             # interaction_cache, where information-retrieval judges read it.
             aw_device.execute_json_action(action_type="answer", text=answer)
-        score = _call("is_successful", self.name, live.is_successful, aw_device.env, device=aw_device)
+        try:
+            score = _call("is_successful", self.name, live.is_successful, aw_device.env, device=aw_device)
+        except TaskError as exc:
+            # AndroidWorld's suite runner scores a judge that raises as a failed episode and logs
+            # why (RetroPlayingQueue's reads a table its set-up deleted until the app starts
+            # again, on its emulator as here): the episode fails, info["judge_error"] says why.
+            self.judge_error = str(exc)
+            gym.logger.warn(f"{self.name}: judged 0.0, AndroidWorld's judge raised: {exc}")
+            return 0.0
+        self.judge_error = ""
         return float(min(1.0, max(0.0, float(score))))
 
     def tear_down(self, device: Device) -> None:

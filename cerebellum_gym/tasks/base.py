@@ -68,6 +68,9 @@ class Task(abc.ABC):
     answer: ClassVar[bool] = False
     judge_mode: ClassVar[JudgeMode] = "per_step"
     judge_side_effect_free: ClassVar[bool] = True
+    #: Why the last judgement scored 0 without judging (a judge of AndroidWorld's that raised,
+    #: which its suite runner counts as a failed episode), else ``""``; ``info["judge_error"]``.
+    judge_error: str = ""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         self.params: dict[str, Any] = dict(params or {})

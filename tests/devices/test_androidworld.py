@@ -886,7 +886,9 @@ def test_information_retrieval_answer_goes_through_the_answer_action(device: Any
     assert fake_env.interaction_cache == " 3 "
 
 
-def test_judge_faults_are_infra_and_task_bugs_are_task_errors(device: Any, fake_env: FakeEnv) -> None:
+def test_judge_faults_are_infra_and_a_judge_that_raises_fails_the_episode(device: Any, fake_env: FakeEnv) -> None:
+    """A device fault while judging is infra (retried); a judge whose own code raises scores 0.0
+    with the reason kept, as AndroidWorld's suite runner scores it."""
     from cerebellum_gym.tasks.androidworld import task_class
 
     cls = task_class("ContactsAddContact")
@@ -898,8 +900,11 @@ def test_judge_faults_are_infra_and_task_bugs_are_task_errors(device: Any, fake_
     fake_env.controller.fail_with = None
     live = task._live
     live.is_successful = lambda env: {}["missing"]
-    with pytest.raises(TaskError, match="is_successful"):
-        task.progress(device)
+    with pytest.warns(UserWarning, match="judged 0.0"):
+        assert task.progress(device) == 0.0
+    assert "is_successful failed: KeyError" in task.judge_error
+    live.is_successful = lambda env: 1.0
+    assert task.progress(device) == 1.0 and task.judge_error == ""
 
 
 # --- env episodes ------------------------------------------------------------------------------------

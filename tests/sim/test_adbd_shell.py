@@ -62,9 +62,10 @@ def test_redirections_write_the_phone_files(sh: Shell) -> None:
     sh.run("echo first > /sdcard/f.txt; echo second >> /sdcard/f.txt")
     assert sh.phone.read_file("/sdcard/f.txt") == b"first\nsecond\n"
     assert out(sh, "cat < /sdcard/f.txt | grep sec") == "second\n"
-    assert out(sh, "ls /storage/emulated/0") == "f.txt\n"  # storage aliases name the same files
+    # Storage aliases name the same files (Android/ holds what apps made on their first start).
+    assert out(sh, "ls /storage/emulated/0") == "Android\nf.txt\n"
     sh.run("mkdir -p /sdcard/Empty && rm /sdcard/f.txt")
-    assert out(sh, "ls /sdcard") == "Empty\n"
+    assert out(sh, "ls /sdcard") == "Android\nEmpty\n"
 
 
 def test_settings_and_content_print_like_a_device(sh: Shell) -> None:
@@ -140,7 +141,7 @@ def test_sleep_advances_simulated_time_and_reset(sh: Shell) -> None:
     assert int(out(sh, "date +%s")) >= start + 90
     sh.run("settings put global wifi_on 0; touch /sdcard/x")
     assert out(sh, "cerebellum-sim factory-reset") == "factory reset done\n"
-    assert out(sh, "settings get global wifi_on; ls /sdcard") == "1\n"
+    assert out(sh, "settings get global wifi_on; ls /sdcard") == "1\nAndroid\n"
 
 
 @pytest.mark.parametrize(("sdk", "header"), [(27, b""), (28, (1).to_bytes(4, "little")), (33, (1).to_bytes(4, "little"))])

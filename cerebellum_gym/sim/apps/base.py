@@ -37,6 +37,9 @@ class App:
     activities: ClassVar[tuple[str, ...]] = ()
     label: ClassVar[str] = ""
     color: ClassVar[RGB] = (90, 90, 200)
+    #: Folders the app makes on its first start, which a phone has from the outset: it starts as
+    #: AndroidWorld's set-up leaves it, every app run once (OsmAnd's ``files/tracks``).
+    first_run_dirs: ClassVar[tuple[str, ...]] = ()
     #: Whether the app shows in the launcher.
     launchable: ClassVar[bool] = True
     root_screen: ClassVar[str] = "main"

@@ -318,6 +318,7 @@ class MapView(Widget):
 
 class OsmAndApp(App):
     package: ClassVar[str] = PACKAGE
+    first_run_dirs: ClassVar[tuple[str, ...]] = (TRACKS_DIR,)
     activity: ClassVar[str] = "net.osmand.plus.activities.MapActivity"
     label: ClassVar[str] = "OsmAnd"
     color: ClassVar[tuple[int, int, int]] = GREEN
