@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import shutil
-import tempfile
 import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from cerebellum_gym import leftovers
 from cerebellum_gym.devices.base import Device, DeviceWrapper
 from cerebellum_gym.env import CerebellumEnv, TaskSpec
 from cerebellum_gym.errors import CerebellumError, ConfigError
@@ -346,9 +345,9 @@ def _embedded_androidworld(config: AndroidWorldConfig, device_class: Callable[..
 
     # With the emulator console (AndroidWorld texts and calls through `adb emu`), its token in a
     # private folder (0600, as the emulator's), removed with the served device.
-    token_dir = tempfile.mkdtemp(prefix="cerebellum-console-")
+    token_dir = leftovers.owned_dir("console")
     served = AdbdServer(Phone(), port=0, console=True, console_auth_token=Path(token_dir) / CONSOLE_TOKEN_FILE)
-    weakref.finalize(served, shutil.rmtree, token_dir, True)
+    weakref.finalize(served, leftovers.remove, token_dir)
     served.start()
     try:
         device = device_class(**dataclasses.replace(config, served=served).device_kwargs())

@@ -25,10 +25,7 @@ Example (with OpenCV):
 
 from __future__ import annotations
 
-import contextlib
 import importlib
-import os
-import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
@@ -37,6 +34,8 @@ from typing import Any, Final
 
 import numpy as np
 from PIL import Image
+
+from cerebellum_gym import leftovers
 
 #: Files larger than this are not decoded (the player shows its error).
 MAX_VIDEO_BYTES: Final = 64 * 2**20
@@ -84,8 +83,9 @@ class _Decoder:
 
     def __init__(self, data: bytes) -> None:
         assert _cv2 is not None
-        handle, self.path = tempfile.mkstemp(prefix="cerebellum-video-", suffix=".mp4")
-        with os.fdopen(handle, "wb") as out:
+        # OpenCV reads files only; the file goes with the decoder, or with the process however it ends.
+        self.path = leftovers.owned_file("video", ".mp4")
+        with open(self.path, "wb") as out:
             out.write(data)
         self.capture: Any = None
         self.next = 0
@@ -122,8 +122,7 @@ class _Decoder:
         if self.capture is not None:
             self.capture.release()
             self.capture = None
-        with contextlib.suppress(OSError):
-            os.remove(self.path)
+        leftovers.remove(self.path)
 
 
 _LOCK = threading.Lock()

@@ -9,12 +9,11 @@ twenty random letters and digits), and decoys are drawn as its ``generate_noise_
 from __future__ import annotations
 
 import importlib
-import os
-import tempfile
 from typing import Any, ClassVar
 
 import numpy as np
 
+from cerebellum_gym import leftovers
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.core.tree import UINode
 from cerebellum_gym.devices.base import Device
@@ -781,8 +780,7 @@ def message_video(
     except ImportError as exc:
         raise TaskError(f"this task writes a video, which needs OpenCV: pip install 'cerebellum-gym[video]' ({exc})") from exc
     width, height = size
-    handle, path = tempfile.mkstemp(prefix="cerebellum-task-video-", suffix=".mp4")
-    os.close(handle)
+    path = leftovers.owned_file("task-video", ".mp4")
     try:
         writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), fps, (width, height))
         plain = np.full((height, width, 3), 40, np.uint8)
@@ -795,7 +793,7 @@ def message_video(
         with open(path, "rb") as written:
             data = written.read()
     finally:
-        os.remove(path)
+        leftovers.remove(path)
     if not data:
         raise TaskError("OpenCV wrote no video (its FFmpeg backend is missing)")
     _VIDEOS[key] = data

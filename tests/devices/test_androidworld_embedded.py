@@ -47,7 +47,7 @@ from cerebellum_gym.tasks.androidworld import _adapter
 
 
 def adb_server_alive(port: int) -> bool:
-    """Whether an adb server process for ``port`` (``adb -L tcp:PORT fork-server server``) runs."""
+    """Whether an adb server process for ``port`` (``adb -L tcp:PORT server nodaemon``) runs."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -56,7 +56,7 @@ def adb_server_alive(port: int) -> bool:
             state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        if b"fork-server" in cmdline and f"tcp:{port}".encode() in cmdline and state != "Z":
+        if b"server" in cmdline and f"tcp:{port}".encode() in cmdline and state != "Z":
             return True
     return False
 

@@ -17,13 +17,11 @@ the narrower mapping for task code, whose own errors stay the task's.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import importlib
 import logging
 import logging.handlers
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -31,6 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
+from cerebellum_gym import leftovers
 from cerebellum_gym.errors import (
     CerebellumError,
     DeviceLostError,
@@ -184,8 +183,7 @@ def _private_host_folder() -> None:
         file_utils = importlib.import_module("android_world.utils.file_utils")
     except ImportError:  # a build of AndroidWorld without it writes no host files through it
         return
-    folder = tempfile.mkdtemp(prefix=f"cerebellum-androidworld-{pid}-", dir=_ram_folder())
-    atexit.register(shutil.rmtree, folder, True)
+    folder = leftovers.owned_dir("androidworld", _ram_folder())
     _HOST_FOLDER[:] = [(pid, folder)]
     setattr(file_utils, "get_local_tmp_directory", lambda: folder)  # noqa: B010  (a module of AndroidWorld's)
     setattr(file_utils, "tempfile", _TempfileIn(folder))  # noqa: B010
