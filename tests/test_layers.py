@@ -75,6 +75,9 @@ def _modules() -> Iterator[tuple[str, Path, bool]]:
             yield ".".join([package, *parts]), path, is_init
 
 
+MODULE_NAMES = {name for name, _, _ in _modules()}
+
+
 def _imports(name: str, path: Path, is_init: bool) -> set[str]:
     found: set[str] = set()
     package = name if is_init else name.rpartition(".")[0]
@@ -88,9 +91,12 @@ def _imports(name: str, path: Path, is_init: bool) -> set[str]:
                 module = ".".join([*base, node.module] if node.module else base)
             else:
                 module = node.module or ""
-            found.add(module)
-            # `from pkg import submodule` imports the submodule.
-            found.update(f"{module}.{alias.name}" for alias in node.names)
+            named = {f"{module}.{alias.name}" for alias in node.names}
+            # `from pkg import submodule` imports the submodule; it names nothing of pkg itself
+            # (whose __init__ runs for any import below it anyway).
+            found.update(named)
+            if not named <= MODULE_NAMES:
+                found.add(module)
     return {m for m in found if m == "cerebellum_gym" or m.startswith("cerebellum_gym.")}
 
 
