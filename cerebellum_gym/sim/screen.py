@@ -22,6 +22,8 @@ from cerebellum_gym.sim.widgets import PAD, TITLE_SIZE, Button, Dialog, IconButt
 
 #: Trees kept by the process-wide :class:`TreeCache` (a screen's tree is a few kB).
 TREE_CACHE_ENTRIES: Final = 512
+#: A dialog's buttons from the right: positive, negative, neutral (``AlertDialog``'s ids).
+DIALOG_BUTTON_IDS: Final = ("android:id/button1", "android:id/button2", "android:id/button3")
 SCREEN_WIDTH: Final = 1080
 SCREEN_HEIGHT: Final = 2400
 STATUS_HEIGHT: Final = 84
@@ -458,11 +460,24 @@ def _dialog_node(dialog: Dialog, walk: _Walk) -> UINode:
         y += widget.height
     if dialog.buttons:
         buttons = Row(dialog.buttons, height=168)
-        children.append(_encode_tree(buttons, (left, y, left + width, y + 168), bounds, walk))
+        panel_node = _encode_tree(buttons, (left, y, left + width, y + 168), bounds, walk)
+        if walk.build:  # a placement-only pass has a shared placeholder, no nodes to name
+            _name_dialog_buttons(panel_node)
+        children.append(panel_node)
     for i, child in enumerate(children):
         child.index = i
     node.children = children
     return node
+
+
+def _name_dialog_buttons(panel_node: UINode) -> None:
+    """AlertDialog's ids: the button bar, and its buttons right to left, positive (button1),
+    negative (button2), neutral (button3), as apps and AndroidWorld's tools find them; a button
+    with an id of its own keeps it."""
+    panel_node.resource_id = panel_node.resource_id or "android:id/buttonPanel"
+    clickable = [n for n in panel_node.iter() if n.clickable]
+    for node, rid in zip(reversed(clickable), DIALOG_BUTTON_IDS, strict=False):
+        node.resource_id = node.resource_id or rid
 
 
 TREES: Final = TreeCache()
