@@ -331,10 +331,10 @@ def draw_icon(draw: ImageDraw.ImageDraw, glyph: str, box: tuple[float, float, fl
     left, top, right, bottom = box
     size = max(4, round(min(right - left, bottom - top)))
     f = icon_font(size)
-    x0, y0, x1, y1 = f.getbbox(char)
-    # Centre the glyph's ink: the em box and the ink agree for Material icons, but not to the pixel.
-    x = (left + right) / 2 - (x0 + x1) / 2
-    y = (top + bottom) / 2 - (y0 + y1) / 2
+    # The icon font's em square is its ascent (descent 0): drawn from the top-left corner, the
+    # em square lands on the box and the icon sits in it as designed.
+    x = (left + right - size) / 2
+    y = (top + bottom - size) / 2
     draw.text((x, y), char, font=f, fill=color)
     return True
 
