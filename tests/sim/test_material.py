@@ -216,3 +216,16 @@ def test_outlined_text_field_shows_its_label_as_the_hint_when_empty() -> None:
     empty = m.OutlinedTextField("name", "", label="Name", on_change=lambda _: None).encode((0, 0, 1080, 189), "p")
     filled = m.OutlinedTextField("name", "Ann", label="Name", on_change=lambda _: None).encode((0, 0, 1080, 189), "p")
     assert (empty.class_name, empty.text, filled.text) == ("android.widget.EditText", "Name", "Ann")
+
+
+def test_setup_cfg_ships_every_font_file_as_package_data() -> None:
+    """The wheel carries the fonts and their licences (tests/test_packaging.py builds and runs it)."""
+    import configparser
+    from fnmatch import fnmatch
+    from pathlib import Path
+
+    cfg = configparser.ConfigParser()
+    cfg.read(Path(__file__).resolve().parents[2] / "setup.cfg")
+    patterns = [p.strip() for p in cfg["options.package_data"]["cerebellum_gym.sim.material"].split(",")]
+    files = [p.relative_to(FONTS.parent).as_posix() for p in FONTS.iterdir()]
+    assert len(files) == 7 and all(any(fnmatch(f, pattern) for pattern in patterns) for f in files)
