@@ -316,6 +316,7 @@ LEGACY_GLYPHS: Final = {
     "✆": "phone",
     "⚑": "flag",
     "•••": "more_vert",
+    "▸": "folder",  # the file browsers' folder mark
 }
 
 

@@ -351,8 +351,11 @@ class ListItem(Widget):
             top = (height - d) // 2
             draw.ellipse((pad, top, pad + d, top + d), fill=self.avatar_color)
             asz = round(52 * scale)
-            aw = draw.textlength(self.avatar, font=font(asz))
-            draw.text((pad + (d - aw) / 2, top + (d - asz) / 2), self.avatar, font=font(asz), fill=render.ON_PRIMARY)
+            # Symbols Roboto lacks (a check, a folder mark) are Material icons.
+            if self.avatar not in render.LEGACY_GLYPHS or not render.draw_icon(
+                draw, self.avatar, (pad + (d - asz) / 2, top + (d - asz) / 2, pad + (d + asz) / 2, top + (d + asz) / 2), render.ON_PRIMARY
+            ):
+                draw.text((pad + d / 2, top + d / 2), self.avatar, font=font(asz), fill=render.ON_PRIMARY, anchor="mm")
         left = round(self._text_left() * scale)
         size = round(BODY_SIZE * scale)
         max_w = width - left - pad
