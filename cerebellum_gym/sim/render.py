@@ -1,4 +1,5 @@
-"""Pixels for the simulator: fonts, a palette, and a tile cache shared by every phone.
+"""Pixels for the simulator: fonts (Roboto and Material Icons), a palette, text laid out as
+Android lays it out, and a tile cache shared by every phone.
 
 Widgets paint themselves into tiles; a tile depends only on what the widget shows and on its
 size, so it is drawn once and reused on every frame (and by every phone in the process) that
@@ -11,12 +12,13 @@ import os
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from functools import lru_cache
-from typing import Final
+from typing import Final, Literal
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from cerebellum_gym.errors import ConfigError
+from cerebellum_gym.sim.material import MATERIAL_ICONS, ROBOTO, icon_codepoints
 
 RGB = tuple[int, int, int]
 
@@ -68,10 +70,21 @@ def frame_cache_bytes(environ: Mapping[str, str] = os.environ) -> int:
 FRAME_CACHE_BYTES: Final = frame_cache_bytes()
 
 
+Weight = Literal["regular", "medium"]
+
+
+@lru_cache(maxsize=128)
+def font(size: int, weight: Weight = "regular") -> ImageFont.FreeTypeFont:
+    """Roboto (Android's system font) at ``size`` output pixels; ``medium`` is Roboto Medium, the
+    weight of Material's titles and buttons. Basic layout (no HarfBuzz): the same glyph advances
+    on every machine, whether or not Pillow was built with raqm, and faster."""
+    return ImageFont.truetype(str(ROBOTO[weight]), max(6, size), layout_engine=ImageFont.Layout.BASIC)
+
+
 @lru_cache(maxsize=64)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled scalable font at ``size`` output pixels."""
-    return ImageFont.load_default(max(6, size))
+def icon_font(size: int) -> ImageFont.FreeTypeFont:
+    """The Material Icons font at ``size`` output pixels (an icon's em square is its box)."""
+    return ImageFont.truetype(str(MATERIAL_ICONS), max(4, size), layout_engine=ImageFont.Layout.BASIC)
 
 
 class TileCache:
@@ -192,7 +205,7 @@ def paste(canvas: np.ndarray, tile: np.ndarray, x: int, y: int, clip: tuple[int,
     canvas[top:bottom, left:right] = tile[top - y : bottom - y, left - x : right - x]
 
 
-def text_fit(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int) -> str:
+def text_fit(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int, weight: Weight = "regular") -> str:
     """``text`` shortened with an ellipsis to fit ``max_width`` pixels at font ``size``.
 
     The result is the longest prefix that fits with its ellipsis. Its cost grows with what can be
@@ -201,7 +214,7 @@ def text_fit(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int) ->
     dropping one character at a time, made typing cost quadratic). Line breaks show as spaces:
     the fitted text is one line (PIL cannot measure several).
     """
-    f = font(size)
+    f = font(size, weight)
     text = text.replace("\n", " ")
 
     def fits(n: int) -> bool:
@@ -224,78 +237,119 @@ def text_fit(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int) ->
     return text[:lo] + "…"
 
 
+def _longest_prefix(draw: ImageDraw.ImageDraw, text: str, f: ImageFont.FreeTypeFont, max_width: int) -> int:
+    """How many leading characters of ``text`` fit ``max_width`` (at least one, as Android keeps
+    one character per line however narrow the view)."""
+    lo, hi = 1, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if draw.textlength(text[:mid], font=f) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def layout_lines(
+    draw: ImageDraw.ImageDraw,
+    text: str,
+    size: int,
+    max_width: int,
+    *,
+    max_lines: int,
+    ellipsize: bool = False,
+    weight: Weight = "regular",
+) -> list[str]:
+    """``text`` broken into at most ``max_lines`` lines of ``max_width`` pixels as a ``TextView``
+    breaks it: at newlines, then between words, and inside a word only when the word alone is
+    wider than a line. Lines past ``max_lines`` are cut off; with ``ellipsize`` (``ellipsize="end"``)
+    the last line shown ends with "…" when text was cut. Costs grow with what is shown, not with
+    the text's length."""
+    f = font(size, weight)
+    lines: list[str] = []
+    rest = text
+    while rest and len(lines) < max_lines:
+        para, newline, after = rest.partition("\n")
+        line = ""
+        words = para.split(" ")
+        used = 0  # characters of ``para`` placed on finished lines or in ``line``
+        for i, word in enumerate(words):
+            trial = f"{line} {word}" if line else word
+            if draw.textlength(trial, font=f) <= max_width:
+                line = trial
+                used += len(word) + (1 if i else 0)
+                continue
+            if line:
+                break  # the word starts the next line
+            # A word wider than a whole line: as much of it as fits.
+            cut = _longest_prefix(draw, word, f, max_width)
+            line, used = word[:cut], used + cut
+            break
+        lines.append(line)
+        leftover = para[used:].lstrip(" ")
+        rest = leftover + newline + after if leftover else after
+        if not leftover and not newline:
+            rest = ""
+    if rest and ellipsize and lines:
+        lines[-1] = text_fit(draw, lines[-1] + " " + rest.replace("\n", " "), size, max_width, weight)
+    return lines
+
+
+#: The glyphs apps used before the icon font, as the Material icons that draw them.
+LEGACY_GLYPHS: Final = {
+    "←": "arrow_back",
+    "‹": "chevron_left",
+    "›": "chevron_right",
+    "➜": "arrow_forward",
+    "⌕": "search",
+    "✓": "check",
+    "✕": "close",
+    "+": "add",
+    "▶": "play_arrow",
+    "■": "stop",
+    "❚❚": "pause",
+    "☰": "menu",
+    "↺": "replay",
+    "⌫": "backspace",
+    "✎": "edit",
+    "✉": "chat",
+    "✆": "phone",
+    "⚑": "flag",
+    "•••": "more_vert",
+    "▸": "folder",  # the file browsers' folder mark
+}
+
+
 def draw_icon(draw: ImageDraw.ImageDraw, glyph: str, box: tuple[float, float, float, float], color: RGB) -> bool:
-    """Draw ``glyph`` as a vector icon inside ``box``; False when it has no drawing (callers then
-    fall back to text). The bundled font has no arrows, checks or media symbols."""
+    """Draw the Material icon ``glyph`` (a name such as ``"arrow_back"``, or one of the symbols of
+    :data:`LEGACY_GLYPHS`) filling ``box``; False when there is no such icon (callers then draw
+    the text). A few marks with no icon of their own (the record dot, the shutter ring) are drawn
+    as shapes."""
+    name = LEGACY_GLYPHS.get(glyph, glyph)
+    char = icon_codepoints().get(name)
+    if char is None:
+        return _draw_shape(draw, glyph, box, color)
+    left, top, right, bottom = box
+    size = max(4, round(min(right - left, bottom - top)))
+    f = icon_font(size)
+    # The icon font's em square is its ascent (descent 0): drawn from the top-left corner, the
+    # em square lands on the box and the icon sits in it as designed.
+    x = (left + right - size) / 2
+    y = (top + bottom - size) / 2
+    draw.text((x, y), char, font=f, fill=color)
+    return True
+
+
+def _draw_shape(draw: ImageDraw.ImageDraw, glyph: str, box: tuple[float, float, float, float], color: RGB) -> bool:
     left, top, right, bottom = box
     size = min(right - left, bottom - top)
     cx, cy = (left + right) / 2, (top + bottom) / 2
     r = size / 2
     w = max(2, round(size / 10))
-
-    def line(*points: tuple[float, float]) -> None:
-        draw.line([(cx + x * r, cy + y * r) for x, y in points], fill=color, width=w, joint="curve")
-
-    if glyph in ("←", "‹"):
-        line((0.6, 0), (-0.6, 0)) if glyph == "←" else None
-        line((-0.1 if glyph == "←" else 0.25, -0.55), (-0.6 if glyph == "←" else -0.25, 0), (-0.1 if glyph == "←" else 0.25, 0.55))
-    elif glyph in ("›", "➜"):
-        if glyph == "➜":
-            line((-0.6, 0), (0.6, 0))
-        line((0.1 if glyph == "➜" else -0.25, -0.55), (0.6 if glyph == "➜" else 0.25, 0), (0.1 if glyph == "➜" else -0.25, 0.55))
-    elif glyph == "⌕":
-        draw.ellipse((cx - 0.55 * r, cy - 0.55 * r, cx + 0.25 * r, cy + 0.25 * r), outline=color, width=w)
-        line((0.2, 0.2), (0.65, 0.65))
-    elif glyph == "✓":
-        line((-0.6, 0.05), (-0.15, 0.5), (0.6, -0.45))
-    elif glyph == "✕":
-        line((-0.5, -0.5), (0.5, 0.5))
-        line((-0.5, 0.5), (0.5, -0.5))
-    elif glyph == "+":
-        line((-0.6, 0), (0.6, 0))
-        line((0, -0.6), (0, 0.6))
-    elif glyph == "▶":
-        draw.polygon([(cx - 0.4 * r, cy - 0.55 * r), (cx + 0.55 * r, cy), (cx - 0.4 * r, cy + 0.55 * r)], fill=color)
-    elif glyph == "■":
-        draw.rectangle((cx - 0.45 * r, cy - 0.45 * r, cx + 0.45 * r, cy + 0.45 * r), fill=color)
-    elif glyph == "●":
+    if glyph == "●":
         draw.ellipse((cx - 0.5 * r, cy - 0.5 * r, cx + 0.5 * r, cy + 0.5 * r), fill=(217, 48, 37))
     elif glyph == "◯":
         draw.ellipse((cx - 0.6 * r, cy - 0.6 * r, cx + 0.6 * r, cy + 0.6 * r), outline=color, width=w)
-    elif glyph == "❚❚":
-        for dx in (-0.3, 0.3):
-            draw.rectangle((cx + (dx - 0.12) * r, cy - 0.5 * r, cx + (dx + 0.12) * r, cy + 0.5 * r), fill=color)
-    elif glyph == "☰":
-        for dy in (-0.4, 0, 0.4):
-            line((-0.55, dy), (0.55, dy))
-    elif glyph == "↺":
-        draw.arc((cx - 0.5 * r, cy - 0.5 * r, cx + 0.5 * r, cy + 0.5 * r), 300, 250, fill=color, width=w)
-        line((-0.55, -0.55), (-0.5, -0.15), (-0.1, -0.2))
-    elif glyph == "⌫":
-        draw.polygon(
-            [
-                (cx - 0.7 * r, cy),
-                (cx - 0.3 * r, cy - 0.45 * r),
-                (cx + 0.7 * r, cy - 0.45 * r),
-                (cx + 0.7 * r, cy + 0.45 * r),
-                (cx - 0.3 * r, cy + 0.45 * r),
-            ],
-            outline=color,
-            width=w,
-        )
-        line((-0.05, -0.2), (0.4, 0.2))
-        line((-0.05, 0.2), (0.4, -0.2))
-    elif glyph == "✎":
-        line((-0.5, 0.5), (0.45, -0.45))
-        line((-0.55, 0.55), (-0.35, 0.55))
-    elif glyph == "✉":
-        draw.rectangle((cx - 0.6 * r, cy - 0.4 * r, cx + 0.6 * r, cy + 0.4 * r), outline=color, width=w)
-        line((-0.6, -0.4), (0, 0.1), (0.6, -0.4))
-    elif glyph == "✆":
-        draw.rounded_rectangle((cx - 0.3 * r, cy - 0.6 * r, cx + 0.3 * r, cy + 0.6 * r), radius=0.1 * r, outline=color, width=w)
-    elif glyph == "⚑":
-        line((-0.4, 0.6), (-0.4, -0.6))
-        draw.polygon([(cx - 0.4 * r, cy - 0.6 * r), (cx + 0.5 * r, cy - 0.35 * r), (cx - 0.4 * r, cy - 0.1 * r)], fill=color)
     else:
         return False
     return True

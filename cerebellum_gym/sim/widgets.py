@@ -15,7 +15,7 @@ from PIL import ImageDraw
 
 from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
-from cerebellum_gym.sim.render import RGB, font, text_fit
+from cerebellum_gym.sim.render import RGB, font, layout_lines, text_fit
 
 if TYPE_CHECKING:
     from cerebellum_gym.sim.phone import Phone
@@ -28,6 +28,9 @@ BODY_SIZE = 46
 TITLE_SIZE = 58
 SECONDARY_SIZE = 38
 PAD = 63  # 24 dp
+CENTERED_PAD = 10  # 4 dp: a centred label (a grid cell, a tab) uses its whole width
+#: Roboto's line height over its size (ascent + descent: 1900 + 500 of 2048 units).
+LINE_SPACING = 1.172
 SELECTION = (200, 220, 252)
 
 
@@ -149,29 +152,46 @@ def _draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, si
 
 
 class Text(Widget):
-    """A line of text (``TextView``)."""
+    """Text (``TextView``). As on Android it wraps onto as many lines as its height holds; with
+    ``ellipsize`` it is one line ending in "…" when it does not fit (``singleLine`` with
+    ``ellipsize="end"``). ``bold`` draws Roboto Medium."""
 
     class_name = "android.widget.TextView"
     default_height = 120
 
     def __init__(
-        self, text: str, *, size: int = BODY_SIZE, color: RGB = render.TEXT, bold: bool = False, center: bool = False, **kwargs: object
+        self,
+        text: str,
+        *,
+        size: int = BODY_SIZE,
+        color: RGB = render.TEXT,
+        bold: bool = False,
+        center: bool = False,
+        ellipsize: bool = False,
+        **kwargs: object,
     ) -> None:
         super().__init__(text=text, **kwargs)  # type: ignore[arg-type]
         self.size = size
         self.color = color
         self.bold = bold
         self.center = center
+        self.ellipsize = ellipsize
 
     def render_key(self) -> Hashable:
-        return (self.text, self.size, self.color, self.center, self.selected, self.background)
+        return (self.text, self.size, self.color, self.center, self.selected, self.background, self.bold, self.ellipsize)
 
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
         size = round(self.size * scale)
-        pad = round(PAD * scale)
-        shown = text_fit(draw, self.text, size, width - 2 * pad)
-        x = (width - draw.textlength(shown, font=font(size))) / 2 if self.center else pad
-        draw.text((x, (height - size) / 2), shown, font=font(size), fill=self.color)
+        pad = round((CENTERED_PAD if self.center else PAD) * scale)
+        weight: render.Weight = "medium" if self.bold else "regular"
+        line_h = max(1, round(size * LINE_SPACING))
+        max_lines = 1 if self.ellipsize else max(1, height // line_h)
+        lines = layout_lines(draw, self.text, size, max(1, width - 2 * pad), max_lines=max_lines, ellipsize=self.ellipsize, weight=weight)
+        f = font(size, weight)
+        top = (height - len(lines) * line_h) / 2
+        for i, line in enumerate(lines):
+            x = (width - draw.textlength(line, font=f)) / 2 if self.center else pad
+            draw.text((x, top + (i + 0.5) * line_h), line, font=f, fill=self.color, anchor="lm")
         if self.selected:
             draw.rectangle((0, height - 4, width, height), fill=render.PRIMARY)
 
@@ -331,8 +351,11 @@ class ListItem(Widget):
             top = (height - d) // 2
             draw.ellipse((pad, top, pad + d, top + d), fill=self.avatar_color)
             asz = round(52 * scale)
-            aw = draw.textlength(self.avatar, font=font(asz))
-            draw.text((pad + (d - aw) / 2, top + (d - asz) / 2), self.avatar, font=font(asz), fill=render.ON_PRIMARY)
+            # Symbols Roboto lacks (a check, a folder mark) are Material icons.
+            if self.avatar not in render.LEGACY_GLYPHS or not render.draw_icon(
+                draw, self.avatar, (pad + (d - asz) / 2, top + (d - asz) / 2, pad + (d + asz) / 2, top + (d + asz) / 2), render.ON_PRIMARY
+            ):
+                draw.text((pad + d / 2, top + d / 2), self.avatar, font=font(asz), fill=render.ON_PRIMARY, anchor="mm")
         left = round(self._text_left() * scale)
         size = round(BODY_SIZE * scale)
         max_w = width - left - pad
