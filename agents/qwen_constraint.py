@@ -289,12 +289,16 @@ class ActionConstraint:
 
     def accepts(self, ids: Sequence[int]) -> bool:
         """Whether the constraint allows ``ids`` step by step and then the end token."""
+        return self.accepts_prefix(ids) and self.allowed(self.table.spell(ids)).stop
+
+    def accepts_prefix(self, ids: Sequence[int]) -> bool:
+        """Whether the constraint allows ``ids`` step by step (an answer cut at a token cap)."""
         for k, token in enumerate(ids):
             allowed = self.allowed(self.table.spell(ids[:k]))
             ok = token in allowed.ids or (allowed.mask is not None and 0 <= token < len(allowed.mask) and bool(allowed.mask[token]))
             if not ok:
                 return False
-        return self.allowed(self.table.spell(ids)).stop
+        return True
 
     def finish(self, spelled: bytes) -> str | None:
         """The answer from its bytes, cut at the token cap if need be: an incomplete last

@@ -162,3 +162,15 @@ def test_every_random_score_decode_is_legal_on_its_screen(table: TokenTable) -> 
             if terminated or truncated:
                 break
     assert decoded >= 100 and {"T", "K"} <= codes
+
+
+def test_an_answer_cut_at_the_token_cap_is_a_prefix_but_not_an_answer() -> None:
+    """Free text cut by the token cap (no end token) was allowed step by step: ``accepts_prefix``
+    says so, ``accepts`` (which wants the end) does not; a token off the constraint fails both."""
+    table = TokenTable.from_token_bytes([b"K", b" ", b" hi", b"T", b" UE", b"\xc3", b"\xa9", b"<e>"], stop_ids=[7])
+    c = ActionConstraint(table, complete=["T UE"], open_prefixes=["K "])
+    cut = [0, 2, 2, 5]  # "K hi hi" and half a character
+    assert c.accepts_prefix(cut) and not c.accepts(cut)
+    assert c.finish(table.spell(cut)) == "K hi hi"
+    assert c.accepts([0, 2, 5, 6]) and c.accepts_prefix([0, 2, 5, 6])
+    assert not c.accepts_prefix([3, 2])  # "T hi": no such label
