@@ -117,6 +117,9 @@ class AudioRecorderRecordAudioWithFileName(_RecorderTask):
 
 
 class CameraOracle(ScriptedOracle):
+    """Camera2: the mode list (its accessibility button ``MODE LIST``) picks the mode; the
+    shutter takes a photo, or starts and stops a video (its timer shows while it records)."""
+
     def __init__(self, video: bool) -> None:
         super().__init__()
         self.video = video
@@ -131,17 +134,18 @@ class CameraOracle(ScriptedOracle):
             return self.tap(dismiss)
         if self.state == "done":
             return "F"
-        mode = find(screen, lambda n: n.content_desc == ("Switch to Video Camera" if self.video else "Switch to Camera Mode"))
-        if mode is not None and not mode[1].selected:
-            return self.tap(mode[0])
-        if not self.video:
+        wanted = "Video" if self.video else "Camera"
+        if self.state == "start":
+            choice = find(screen, lambda n: n.resource_id == f"{CAMERA_PACKAGE}:id/selector_text" and n.text == wanted)
+            if choice is None:
+                return self.tap(label_for(screen, text="MODE LIST") or "")
+            self.state = "mode"
+            return self.tap(choice[0])
+        shutter = label_for(screen, desc="Shutter") or ""
+        recording = screen.root.find(resource_id=f"{CAMERA_PACKAGE}:id/recording_time") is not None
+        if not self.video or recording:
             self.state = "done"
-            return self.tap(label_for(screen, desc="Shutter") or "")
-        stop = label_for(screen, desc="Stop recording")
-        if stop is not None:
-            self.state = "done"
-            return self.tap(stop)
-        return self.tap(label_for(screen, desc="Start recording") or "")
+        return self.tap(shutter)
 
 
 class _CameraTask(Task):

@@ -7,6 +7,7 @@ as the real app does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from cerebellum_gym.sim.apps.base import App, Route
@@ -29,7 +30,11 @@ class CameraApp(App):
         return bool(self.saved_data().get("recording"))
 
     def initial_data(self) -> dict[str, object]:
-        return {"asked_location": False, "mode": "photo", "recording": False, "started": 0.0}
+        # AndroidWorld's set-up starts the camera once and taps NEXT on its first-run prompt.
+        return {"asked_location": True, "mode": "photo", "recording": False, "started": 0.0}
+
+    def first_run_data(self) -> dict[str, object]:
+        return {"asked_location": False}
 
     def on_launch(self) -> None:
         super().on_launch()
@@ -63,63 +68,81 @@ class CameraApp(App):
     def _mode(self, mode: str) -> None:
         if not self.data["recording"]:
             self.data["mode"] = mode
+        self.route["modes"] = False
+
+    def _toggle_modes(self) -> None:
+        if not self.data["recording"]:
+            self.route["modes"] = not self.route.get("modes")
+
+    def back(self) -> bool:
+        if self.route.get("modes"):
+            self.route["modes"] = False
+            return True
+        return super().back()
 
     def screen_main(self, route: Route) -> ScreenSpec:
         d = self.data
         recording = bool(d["recording"])
         elapsed = int(self.phone.state.clock - float(d["started"])) if recording else 0
         dialog = route.get("dialog")
-        # Everything the screen shows; its callbacks act on the app's data, not the route.
+        modes = bool(route.get("modes"))
+        # Everything the screen shows; its callbacks act on the app's data and the shown route.
         return self.reused_spec(
-            ("main", d["mode"], recording, elapsed, dialog), lambda: self._main_screen(d["mode"], recording, elapsed, dialog)
+            ("main", d["mode"], recording, elapsed, dialog, modes), lambda: self._main_screen(d["mode"], recording, elapsed, dialog, modes)
         )
 
-    def _main_screen(self, mode: str, recording: bool, elapsed: int, dialog_name: object) -> ScreenSpec:
-        video = mode == "video"
-        body: list[Widget] = [Viewfinder(recording=recording, desc="Camera preview", height=1600)]
+    def _main_screen(self, mode: str, recording: bool, elapsed: int, dialog_name: object, modes: bool) -> ScreenSpec:
+        # Camera2's preview fills the screen; its accessibility buttons (Mode list, Filmstrip,
+        # zoom) are invisible views only a screen reader and a tree show.
+        rid = f"{self.package}:id/"
+        body: list[Widget] = [Viewfinder(recording=recording, height=1560)]
+        body.append(
+            Row(
+                [
+                    _Unseen("MODE LIST", "Toggle mode list", rid + "accessibility_mode_toggle_button", self._toggle_modes),
+                    _Unseen("FILMSTRIP", "Toggle filmstrip", rid + "accessibility_filmstrip_toggle_button", lambda: None),
+                    _Unseen("Z-", "Zoom out", rid + "accessibility_zoom_minus_button", lambda: None),
+                    _Unseen("Z+", "Zoom in", rid + "accessibility_zoom_plus_button", lambda: None),
+                ],
+                height=120,
+            )
+        )
         if recording:
-            body.append(Text(f"● {elapsed // 60:02d}:{elapsed % 60:02d}", size=48, center=True, color=(229, 57, 53), background=DARK))
-        else:
             body.append(
-                Row(
-                    [
-                        Text(
-                            "Camera",
-                            size=40,
-                            center=True,
-                            selected=not video,
-                            desc="Switch to Camera Mode",
-                            on_tap=lambda: self._mode("photo"),
-                            background=DARK,
-                            color=(240, 240, 240),
-                        ),
-                        Text(
-                            "Video",
-                            size=40,
-                            center=True,
-                            selected=video,
-                            desc="Switch to Video Camera",
-                            on_tap=lambda: self._mode("video"),
-                            background=DARK,
-                            color=(240, 240, 240),
-                        ),
-                    ],
-                    height=120,
+                Text(
+                    f"{elapsed // 60:02d}:{elapsed % 60:02d}",
+                    size=48,
+                    center=True,
+                    color=(229, 57, 53),
+                    rid=rid + "recording_time",
+                    background=DARK,
                 )
             )
-        if video:
-            shutter_desc = "Stop recording" if recording else "Start recording"
-            shutter = IconButton(
-                shutter_desc,
-                "■" if recording else "●",
-                color=(229, 57, 53),
-                round_fill=(250, 250, 250),
-                on_tap=self._shutter,
-                background=DARK,
-            )
-        else:
-            shutter = IconButton("Shutter", "◯", color=(40, 40, 40), round_fill=(250, 250, 250), on_tap=self._shutter, background=DARK)
-        controls: list[Widget] = [Text("", background=DARK), shutter, Text("", background=DARK)]
+        elif modes:
+            for name, key in (("Camera", "photo"), ("Video", "video")):
+                body.append(
+                    Text(
+                        name,
+                        size=44,
+                        selected=mode == key,
+                        rid=rid + "selector_text",
+                        on_tap=lambda key=key: self._mode(key),
+                        background=(33, 33, 33),
+                        color=(240, 240, 240),
+                    )
+                )
+        video = mode == "video"
+        shutter = _CameraImage(
+            "Shutter",
+            "■" if recording else "●" if video else "◯",
+            color=(229, 57, 53) if video else (40, 40, 40),
+            round_fill=(250, 250, 250),
+            on_tap=self._shutter,
+            rid=rid + "shutter_button",
+            background=DARK,
+        )
+        options = _CameraImage("Options", "more_horiz", color=(240, 240, 240), on_tap=lambda: None, background=DARK)
+        controls: list[Widget] = [options, shutter, Text("", background=DARK)]
         dialog = None
         if dialog_name == "location":
             dialog = Dialog(
@@ -131,3 +154,18 @@ class CameraApp(App):
                 message="Tag your photos and videos with the locations where they are taken.",
             )
         return ScreenSpec(title=None, body=body, bottom=controls, dialog=dialog, background=DARK)
+
+
+class _Unseen(Button):
+    """One of Camera2's accessibility buttons: in the tree, clickable, drawn as nothing."""
+
+    opaque = False
+
+    def __init__(self, text: str, desc: str, rid: str, on_tap: Callable[[], None]) -> None:
+        super().__init__(text, filled=False, desc=desc, rid=rid, on_tap=on_tap)
+
+
+class _CameraImage(IconButton):
+    """Camera2's shutter and options: ``ImageView`` s with a description."""
+
+    class_name = "android.widget.ImageView"
