@@ -294,8 +294,11 @@ def test_a_refused_structured_action_is_shown_in_a_form_that_replays_the_same() 
     """Well formed but refused by the screen: shown as its compact string (sending that string
     is refused the same way). Malformed: shown as the mapping with plain numbers, the same
     whether its numbers are NumPy's or Python's (as when built again from JSON)."""
-    env = gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn", pixels=False)
+    env = gym.make("Cerebellum-Sim-v0", task="CameraTakePhoto", pixels=False)
     env.reset(seed=0)
+    obs, *_ = env.step("D")  # the app drawer
+    env.step("T " + next(line for line in obs["tree"].splitlines() if '"Camera"' in line).split("[")[1][:2])
+    # the camera's first-run prompt: nothing on it scrolls
     scroll_up = {"code": np.int64(CODES.index("U")), "label": np.int64(0), "text": "x"}
     _, _, _, _, info = env.step(scroll_up)
     assert info["invalid_action"] and info["action"] == "U"

@@ -37,7 +37,7 @@ Example:
     >>> env.close()
     >>> episode = next(open_dataset(folder).episodes())
     >>> episode.complete, episode.meta["task"], episode.meta["success"], episode.actions
-    (True, 'SystemWifiTurnOn', True, ['T ...', 'T ...', 'F'])
+    (True, 'SystemWifiTurnOn', True, ['D', 'T ...', 'F'])
 """
 
 from __future__ import annotations

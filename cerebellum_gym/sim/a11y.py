@@ -17,9 +17,10 @@ the hint of an ``EditText`` (``hint_text``; an empty field's text is its hint, a
 ``TextView.getTextForAccessibility`` gives it), ``is_editable``, ``is_visible_to_user``, the
 depth, and parent-to-child links by ``unique_id``.
 
-Limits, on purpose: one window, the app's (or its dialog's), active and focused; the status
-bar, navigation bar and keyboard windows a device also reports are left out (no judge reads
-them, and ``forest_to_tree`` keeps only the active window). Every node is visible to the user,
+Windows: the app's (or its dialog's), active and focused, and the status bar's (the system UI's
+clock, Wi-Fi, mobile signal and battery, as AndroidWorld's element lists show them: "15:34",
+"Phone signal full.", "Battery 100 percent."); the navigation bar and keyboard windows a device
+also reports are left out (``forest_to_tree`` keeps only the active window). Every node is visible to the user,
 since the simulator places no view outside the screen (a real ``ScrollView`` keeps its
 off-screen children, reported with ``is_visible_to_user`` false).
 
@@ -44,9 +45,14 @@ if TYPE_CHECKING:
 
 #: ``AndroidAccessibilityWindowInfo.WindowType.TYPE_APPLICATION``.
 TYPE_APPLICATION: Final = 1
-#: The application window's id and layer (any stable values; a device numbers its windows).
+#: ``AndroidAccessibilityWindowInfo.WindowType.TYPE_SYSTEM`` (the status bar's window).
+TYPE_SYSTEM: Final = 3
+#: The windows' ids and layers (any stable values; a device numbers its windows); the status bar
+#: lies over the app.
 WINDOW_ID: Final = 1
 WINDOW_LAYER: Final = 1
+STATUS_WINDOW_ID: Final = 2
+STATUS_WINDOW_LAYER: Final = 2
 #: The served device's forwarder command.
 FOREST_COMMAND: Final = "cerebellum-a11y forest"
 
@@ -118,7 +124,7 @@ def _hints(phone: Phone) -> dict[Bounds, str]:
     return hints
 
 
-def _nodes(root: UINode, hints: dict[Bounds, str]) -> list[bytes]:
+def _nodes(root: UINode, hints: dict[Bounds, str], window_id: int = 1) -> list[bytes]:
     """The tree's nodes as ``AndroidAccessibilityNodeInfo`` messages, parents before children
     (ids in that order from 1; the forwarder's ids are the framework's, any unique ints)."""
     order: list[tuple[UINode, int]] = []
@@ -140,7 +146,7 @@ def _nodes(root: UINode, hints: dict[Bounds, str]) -> list[bytes]:
         msg.text(6, node.package)
         msg.text(7, node.text)
         msg.text(10, node.resource_id)
-        msg.number(11, WINDOW_ID)
+        msg.number(11, window_id)
         msg.flag(12, node.checkable)
         msg.flag(13, node.checked)
         msg.flag(14, node.clickable)
@@ -159,24 +165,49 @@ def _nodes(root: UINode, hints: dict[Bounds, str]) -> list[bytes]:
     return out
 
 
-def forest_bytes(phone: Phone) -> bytes:
-    """The phone's screen as a serialised ``AndroidAccessibilityForest``: one application
-    window holding the tree ``uiautomator dump`` prints, with the fields the dump omits."""
-    root = phone.ui_tree()
+def _window(root: UINode, nodes: list[bytes], *, window_id: int, layer: int, title: str, kind: int, active: bool) -> bytes:
     tree = _Message()
-    for node in _nodes(root, _hints(phone)):
+    for node in nodes:
         tree.blob(1, node)
     window = _Message()
     window.blob(1, _rect(root.bounds))
-    window.number(3, WINDOW_ID)
-    window.number(4, WINDOW_LAYER)
-    window.text(5, phone.foreground_app.label)
-    window.number(6, TYPE_APPLICATION)
-    window.flag(8, True)  # is_active
-    window.flag(9, True)  # is_focused
+    window.number(3, window_id)
+    window.number(4, layer)
+    window.text(5, title)
+    window.number(6, kind)
+    window.flag(8, active)  # is_active
+    window.flag(9, active)  # is_focused
     window.blob(11, bytes(tree.out))
+    return bytes(window.out)
+
+
+def forest_bytes(phone: Phone) -> bytes:
+    """The phone's screen as a serialised ``AndroidAccessibilityForest``: the application
+    window (active and focused) holding the tree ``uiautomator dump`` prints, with the fields the
+    dump omits, then the status bar's window (the system UI's clock and icons)."""
+    root = phone.ui_tree()
+    app = _window(
+        root,
+        _nodes(root, _hints(phone)),
+        window_id=WINDOW_ID,
+        layer=WINDOW_LAYER,
+        title=phone.foreground_app.label,
+        kind=TYPE_APPLICATION,
+        active=True,
+    )
+    bar = phone.status_bar_tree()
+    status = _window(
+        bar,
+        _nodes(bar, {}, STATUS_WINDOW_ID),
+        window_id=STATUS_WINDOW_ID,
+        layer=STATUS_WINDOW_LAYER,
+        title="",
+        kind=TYPE_SYSTEM,
+        active=False,
+    )
     forest = _Message()
-    forest.blob(1, bytes(window.out))
+    forest.blob(1, app)
+    forest.blob(1, status)
     return bytes(forest.out)
 
 

@@ -162,6 +162,7 @@ class Phone(Device):
         self.invalidate()
 
     def go_home(self) -> None:
+        self.state.stacks.pop(LAUNCHER_PACKAGE, None)  # home shows the home screen, not the drawer
         self.state.foreground = LAUNCHER_PACKAGE
         self.state.focus = None
         self.invalidate()
@@ -210,6 +211,14 @@ class Phone(Device):
     def ui_tree(self) -> UINode:
         return self.layout.root
 
+    def status_bar_tree(self) -> UINode:
+        """The status bar's window as the system UI exposes it: the clock, then each icon with
+        what it says to accessibility (a window of its own: ``uiautomator dump`` of the active
+        window leaves it out, the accessibility forest has it)."""
+        minutes = int(self.state.clock // 60) % (24 * 60)
+        shown = status_icons(self.state.settings["global"])
+        return _status_bar_nodes(f"{minutes // 60:02d}:{minutes % 60:02d}", shown)
+
     def dump_xml(self) -> str:
         """The screen as ``uiautomator dump`` writes it."""
         return to_uiautomator_xml(self.ui_tree())
@@ -231,7 +240,7 @@ class Phone(Device):
         lay = self.layout
         scale = width / SCREEN_WIDTH
         height = round(SCREEN_HEIGHT * scale)
-        status_key, status_paint = self._status_tile(width, scale)
+        status_key, status_paint = self._status_tile(width, scale, status_background(lay.background))
         plan = _paint_plan(lay)
         # A frame is a function of what it is made of: a screen that returns (at any width) is
         # fetched, not composed again.
@@ -266,7 +275,7 @@ class Phone(Device):
             row = max(row, bottom)
         if row < height:
             canvas[row:] = blank[row:]
-        status = TILES.get(status_key, (width, status_key[4]), status_paint, render.STATUS_BAR)
+        status = TILES.get(status_key, (width, status_key[4]), status_paint, status_key[5])
         paste(canvas, status, 0, 0, (0, 0, width, height))
         lookup, get_tile, dim_at = TILES.lookup, TILES.get, plan.dim_at
         for j, (key, x, y, w, h, px0, py0, px1, py1, owner) in enumerate(pastes):
@@ -284,24 +293,32 @@ class Phone(Device):
         FRAMES.put(frame_key, canvas)
         return canvas
 
-    def _status_tile(self, width: int, scale: float) -> tuple[tuple[Any, ...], Any]:
-        """The status bar's tile key and painter."""
+    def _status_tile(self, width: int, scale: float, background: render.RGB) -> tuple[tuple[Any, ...], Any]:
+        """The status bar's tile key and painter: the clock at the left; Bluetooth, airplane mode,
+        Wi-Fi, the mobile signal with its "LTE" and the battery at the right, as Android 13 draws
+        them (light on a dark screen, dark on a light one)."""
         minutes = int(self.state.clock // 60) % (24 * 60)
         clock = f"{minutes // 60:02d}:{minutes % 60:02d}"  # UTC, like now(); cheaper than strftime
-        glob = self.state.settings["global"]
-        icons = " ".join(
-            name for name, key in (("AIR", "airplane_mode_on"), ("BT", "bluetooth_on"), ("WiFi", "wifi_on")) if glob.get(key) == "1"
-        )
+        icons = status_icons(self.state.settings["global"])
         h = round(STATUS_HEIGHT * scale)
+        ink = (255, 255, 255) if sum(background) < 384 else (31, 31, 31)
 
         def paint(draw: Any, w: int, hh: int) -> None:
             size = round(38 * scale)
-            draw.text((round(50 * scale), (hh - size) / 2), clock, font=render.font(size), fill=render.TEXT)
-            shown = f"{icons}  100%".strip()
-            tw = draw.textlength(shown, font=render.font(size))
-            draw.text((w - tw - round(50 * scale), (hh - size) / 2), shown, font=render.font(size), fill=render.TEXT)
+            draw.text((round(50 * scale), (hh - size) / 2), clock, font=render.font(size, "medium"), fill=ink)
+            right = w - round(50 * scale)
+            icon = round(44 * scale)
+            for name in reversed(icons):
+                if name == "LTE":
+                    tw = draw.textlength("LTE", font=render.font(round(30 * scale), "medium"))
+                    right -= round(tw)
+                    draw.text((right, (hh - round(30 * scale)) / 2), "LTE", font=render.font(round(30 * scale), "medium"), fill=ink)
+                else:
+                    right -= icon
+                    render.draw_icon(draw, name, (right, (hh - icon) / 2, right + icon, (hh + icon) / 2), ink)
+                right -= round(10 * scale)
 
-        return ("status", clock, icons, width, h), paint
+        return ("status", clock, icons, width, h, background), paint
 
     # --- input -------------------------------------------------------------------------------
 
@@ -333,6 +350,8 @@ class Phone(Device):
                 scroll = min(lay.max_scroll, max(0, lay.scroll + int(y1 - y2)))
                 changed = scroll != lay.scroll
                 route["scroll"] = scroll
+                if not changed:  # a list at its end: the app may take the pull (the launcher does)
+                    changed = self.foreground_app.overscroll(int(y1 - y2))
         self._after_input(changed)
 
     def press_key(self, keycode: int) -> None:
@@ -501,6 +520,55 @@ class Phone(Device):
 
     def close(self) -> None:
         self.closed = True
+
+
+#: The status bar's icons, left to right, with the setting that shows each ("" always shows) and
+#: what the system UI says of it to accessibility (Android 13's descriptions).
+STATUS_ICONS: Final = (
+    ("bluetooth", "bluetooth_on", "Bluetooth on."),
+    ("airplanemode_active", "airplane_mode_on", "Airplane mode."),
+    ("wifi", "wifi_on", "Wifi signal full."),
+    ("LTE", "", "LTE"),
+    ("signal_cellular_4_bar", "", "Phone signal full."),
+    ("battery_full", "", "Battery 100 percent."),
+)
+
+
+def status_icons(global_settings: Mapping[str, str]) -> tuple[str, ...]:
+    """The status bar's icons shown for these ``global`` settings, left to right."""
+    return tuple(name for name, key, _ in STATUS_ICONS if not key or global_settings.get(key) == "1")
+
+
+@functools.lru_cache(maxsize=64)
+def _status_bar_nodes(clock: str, shown: tuple[str, ...]) -> UINode:
+    systemui = "com.android.systemui"
+    nodes = [
+        UINode("android.widget.TextView", (50, 0, 200, STATUS_HEIGHT), text=clock, resource_id=f"{systemui}:id/clock", package=systemui)
+    ]
+    right = SCREEN_WIDTH - 50
+    for name, _, said in reversed(STATUS_ICONS):
+        if name not in shown:
+            continue
+        width = 70 if name == "LTE" else 44
+        bounds = (right - width, 20, right, STATUS_HEIGHT - 20)
+        if name == "LTE":
+            nodes.insert(1, UINode("android.widget.TextView", bounds, text=said, package=systemui))
+        else:
+            nodes.insert(1, UINode("android.widget.ImageView", bounds, content_desc=said, package=systemui))
+        right -= width + 10
+    for i, node in enumerate(nodes):
+        node.index = i
+    bar = UINode(
+        "android.widget.FrameLayout", (0, 0, SCREEN_WIDTH, STATUS_HEIGHT), resource_id=f"{systemui}:id/status_bar", package=systemui
+    )
+    bar.children = nodes
+    return bar
+
+
+def status_background(screen_background: render.RGB) -> render.RGB:
+    """The status bar's colour: the screen's own where it is dark (the launcher's wallpaper),
+    else the light system bar."""
+    return screen_background if sum(screen_background) < 384 else render.STATUS_BAR
 
 
 def _copy_state(state: PhoneState) -> PhoneState | None:

@@ -57,6 +57,12 @@ class ScreenSpec:
     dialog: Dialog | None = None
     scroll: int = 0
     background: render.RGB = render.BACKGROUND
+    #: The scrolling area's view: its id in the app's package, and its class.
+    list_id: str = "list"
+    list_class: str = "androidx.recyclerview.widget.RecyclerView"
+    #: Whether the scrolling area reports itself scrollable also when all of it is on screen
+    #: (a launcher's workspace takes a swipe up, to the app drawer).
+    always_scrollable: bool = False
     #: ``(scroll, layout)`` of this very spec as the phone last laid it out: an app that hands
     #: back the same spec object (its screen cannot have changed) gets that layout back.
     laid_out: tuple[int, Layout] | None = field(default=None, repr=False, compare=False)
@@ -373,11 +379,11 @@ def layout(spec: ScreenSpec, package: str, *, build_tree: bool = True) -> Layout
         y = bottom
     list_node = (
         UINode(
-            "androidx.recyclerview.widget.RecyclerView",
+            spec.list_class,
             viewport,
-            resource_id=f"{package}:id/list",
+            resource_id=f"{package}:id/{spec.list_id}",
             package=package,
-            scrollable=max_scroll > 0,
+            scrollable=max_scroll > 0 or spec.always_scrollable,
             focusable=True,
             children=body_nodes,
         )
@@ -419,7 +425,8 @@ def layout(spec: ScreenSpec, package: str, *, build_tree: bool = True) -> Layout
     if not build_tree:
         walk.placeholder.children = []  # no reference cycle through the placeholder
         dialog = (spec.dialog.title, spec.dialog.message) if spec.dialog is not None else None
-        signature = (package, spec.title, spec.up is not None, viewport, max_scroll > 0, dialog, tuple(walk.signature))
+        container = (spec.list_id, spec.list_class, max_scroll > 0 or spec.always_scrollable)
+        signature = (package, spec.title, spec.up is not None, viewport, container, dialog, tuple(walk.signature))
     return Layout(placed, interactive, root, viewport, content_height, scroll, modal, spec.background, fields, overlay_index, signature)
 
 

@@ -58,7 +58,7 @@ import numpy as np
 
 from cerebellum_gym.devices.base import Device
 from cerebellum_gym.errors import CerebellumError, TaskError, UnknownTaskError
-from cerebellum_gym.tasks.base import JudgeMode, Oracle, Task
+from cerebellum_gym.tasks.base import LAUNCH_STEPS, JudgeMode, Oracle, Task
 
 if TYPE_CHECKING:
     from cerebellum_gym.devices.androidworld import AndroidWorldDevice
@@ -274,8 +274,8 @@ class AndroidWorldTask(Task):
 
     def max_steps(self) -> int:  # type: ignore[override]  # the live task's complexity, as AndroidWorld budgets
         """AndroidWorld's budget, ``int(10 * complexity)`` of the live task (information-retrieval
-        tasks set theirs from the proto when built)."""
-        return max(1, int(round(10 * _complexity(getattr(self._instance(), "complexity", self.complexity)), 6)))
+        tasks set theirs from the proto when built), and the launcher's step (``LAUNCH_STEPS``)."""
+        return max(1, int(round(10 * _complexity(getattr(self._instance(), "complexity", self.complexity)), 6))) + LAUNCH_STEPS
 
     def start_episode(self, device: Device) -> None:
         """AndroidWorld's order: ``initialize_task(env)``, then home (the agent's reset,

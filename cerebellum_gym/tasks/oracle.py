@@ -10,6 +10,8 @@ from cerebellum_gym.core.tree import UINode
 from cerebellum_gym.tasks.base import Oracle
 
 LAUNCHER_PACKAGE = "com.google.android.apps.nexuslauncher"
+#: The app drawer's list (on the home screen, apps other than the tray's sit in the drawer).
+APPS_LIST_ID = f"{LAUNCHER_PACKAGE}:id/apps_list_view"
 
 NodeTest = Callable[[UINode], bool]
 
@@ -131,6 +133,9 @@ class ScriptedOracle(Oracle):
         label = label_for(screen, text=app_label)
         if label is not None:
             return self.tap(label)
+        if screen.root.find(resource_id=APPS_LIST_ID) is None:
+            self._moved()
+            return "D"  # the home screen: a swipe up opens the app drawer
         return self.scroll_search(screen)
 
     def walk(self, screen: LabelledScreen, path: Sequence[str]) -> str:

@@ -4,7 +4,7 @@ Example:
     >>> import cerebellum_gym.tasks as tasks
     >>> cls = tasks.get_task_class("SystemWifiTurnOn")
     >>> cls.family, cls.max_steps()
-    ('system', 10)
+    ('system', 11)
 """
 
 from __future__ import annotations

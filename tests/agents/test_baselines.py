@@ -99,6 +99,8 @@ def test_oracle_agent_refuses_to_guess_without_the_env() -> None:
 def test_oracle_act_env_reads_a_wrapped_env() -> None:
     env = gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn", pixels=False)
     env.reset(seed=0)
+    assert OracleAgent.act_env(env) == "D"  # Settings is in the app drawer
+    env.step("D")
     action = OracleAgent.act_env(env)
     assert action.startswith("T ")
     assert env.unwrapped.screen.node_for(action[2:]).text == "Settings"  # type: ignore[attr-defined]

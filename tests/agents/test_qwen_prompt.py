@@ -7,6 +7,7 @@ prompt builder must produce exactly that.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -86,7 +87,8 @@ def test_text_only_prompt_has_no_images(tokenizer: Any) -> None:
     messages, images = build_messages(obs, use_images=False)
     text = render_prompt(tokenizer, messages)
     assert images == [] and "<|image_pad|>" not in text
-    assert "Step 1:\nAction taken: " in text and "Current screen:\n[" in text
+    assert "Step 1:\nAction taken: " in text and "Current screen:\n" in text
+    assert re.search(r"^ *\[[A-Z]{2}\] ", text.split("Current screen:\n")[1], re.MULTILINE)  # the labelled tree, as text
 
 
 def test_steps_are_absolute_once_the_window_is_full(tokenizer: Any) -> None:

@@ -48,6 +48,7 @@ def test_input_primitives_act_as_on_the_simulator_itself(served: Any) -> None:
         getattr(reference, action)(*args)
         assert phone.dump_xml() == reference.dump_xml(), f"diverged after {action}{args}"
 
+    both("swipe", 540, 1800, 540, 600, 300)  # the app drawer
     node = phone.ui_tree().find(text="Settings")
     assert node is not None
     both("tap", *node.center)

@@ -60,7 +60,8 @@ def test_adb_shell_library_shell_settings_input_and_exit_codes(server: AdbdServe
     assert device.shell("getprop ro.product.model") == "Cerebellum Sim\n"
     # Shell v1 (what adb-shell opens): stdout and stderr in one stream, as on a device.
     assert device.shell("echo $((6*7)); nosuch") == "42\n/system/bin/sh: nosuch: inaccessible or not found\n"
-    # input: open Settings by tapping its launcher icon, found in a uiautomator dump.
+    # input: open the app drawer (a swipe up) and Settings by tapping its icon, found in a dump.
+    device.shell("input swipe 540 1800 540 600 300")
     assert device.shell("uiautomator dump") == "UI hierchary dumped to: /sdcard/window_dump.xml\n"
     node = server.phone.ui_tree().find(text="Settings")
     assert node is not None
@@ -115,6 +116,7 @@ def test_pure_python_adb_shell_screencap_input_settings(server: AdbdServer, ppad
     assert device.shell("settings put global wifi_on 0; settings get global wifi_on") == "0\n"
     # ppadb asks for `/system/bin/screencap -p` by its absolute path.
     assert np.array_equal(png_pixels(device.screencap()), server.phone.screenshot())
+    device.input_swipe(540, 1800, 540, 600, 300)  # the app drawer
     node = server.phone.ui_tree().find(text="Settings")
     assert node is not None
     device.input_tap(*center(node.bounds))
@@ -168,6 +170,7 @@ def test_adb_binary_ordinary_operations(adb_server: PrivateAdbServer, server: Ad
         # `adb ls` lists over sync LIST; `adb shell stat`-like checks use sync STAT through push/pull.
         listing = adb("ls", "/sdcard/Download")
         assert listing.returncode == 0 and "a.txt" in listing.stdout
+        assert adb("shell", "input swipe 540 1800 540 600").returncode == 0  # the app drawer
         node = server.phone.ui_tree().find(text="Settings")
         assert node is not None
         x, y = center(node.bounds)

@@ -90,6 +90,7 @@ def _nodes(root: Any) -> list[tuple[str, str, tuple[int, int, int, int]]]:
 
 def test_an_input_between_screenshot_and_tree_yields_the_fresh_tree(served: Any) -> None:
     device, phone = served.device, served.phone
+    device.swipe(540, 1800, 540, 600)  # the app drawer
     icon = phone.ui_tree().find(text="Settings")
     assert icon is not None
     device.ui_tree()  # a tree read follows screenshots: prefetching is on

@@ -830,7 +830,7 @@ def test_params_come_from_generate_random_params_seeded_by_our_rng(device: Any) 
     task = cls(first)
     assert task.goal == f"Create a new contact for {first['name']}. Their number is {first['number']}."
     assert task.text_candidates() == [first["name"], first["number"]]
-    assert task.max_steps() == 12  # AndroidWorld's int(10 * complexity)
+    assert task.max_steps() == 12 + 1  # AndroidWorld's int(10 * complexity), and the launcher's step
 
 
 def test_initialize_judge_and_tear_down(device: Any, fake_env: FakeEnv) -> None:
@@ -877,7 +877,7 @@ def test_information_retrieval_answer_goes_through_the_answer_action(device: Any
     cls = task_class("TasksDueNextWeek")
     task = cls(cls.generate_params(np.random.default_rng(0)))
     assert task.goal.startswith("How many tasks are due in the week of Oct")
-    assert task.max_steps() == 20  # the instance's complexity (2), not the class attribute (1.2)
+    assert task.max_steps() == 20 + 1  # the instance's complexity (2), not the class attribute (1.2)
     task.initialize(device)
     assert task.progress(device) == 0.0
     assert task.progress(device, "4") == 0.0
@@ -919,7 +919,7 @@ def test_env_episode_with_an_androidworld_task(device: Any, fake_env: FakeEnv) -
     assert obs["goal"].startswith(f"Create a new contact for {name}.")
     assert obs["screenshot"].shape == (1031, 464, 3)
     assert "[" in obs["tree"] and 'EditText "Name" focused' in obs["tree"]
-    assert info["max_steps"] == 12 and info["progress"] == 0.0
+    assert info["max_steps"] == 12 + 1 and info["progress"] == 0.0  # AndroidWorld's budget and the launcher's step
     assert fake_env.resets == [True]  # after initialize_task: AsyncEnv.reset(go_home=True)
     obs, reward, terminated, truncated, info = env.step(f"K {name}")
     assert (reward, terminated, truncated, info["success"]) == (0.0, False, False, False)  # judged at the end only

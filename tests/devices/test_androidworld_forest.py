@@ -67,13 +67,30 @@ def screens() -> Iterator[tuple[str, Phone]]:
 def test_the_forest_holds_the_tree_uiautomator_prints(case: str) -> None:
     phone = dict(screens())[case]
     forest = parse_forest(forest_bytes(phone))
-    assert len(forest.windows) == 1
+    assert len(forest.windows) == 2  # the app's, and the status bar's
     window = forest.windows[0]
     assert window.is_active and window.window_type == 1  # TYPE_APPLICATION
     tree = forest_to_tree(forest, phone.screen_size)
     assert [to_uiautomator_xml(c) for c in tree.children] == [to_uiautomator_xml(phone.ui_tree())]
     ids = [n.unique_id for n in window.tree.nodes]
     assert len(set(ids)) == len(ids) == sum(1 for _ in phone.ui_tree().iter())
+
+
+def test_the_status_bar_is_a_system_window_androidworld_lists() -> None:
+    """AndroidWorld's element lists end with the status bar: the clock, the mobile signal, the
+    battery ("15:34", "Phone signal full.", "Battery 100 percent."); Wi-Fi shows while it is on."""
+    phone = Phone()
+    forest = parse_forest(forest_bytes(phone))
+    bar = forest.windows[1]
+    assert bar.window_type == 3 and not bar.is_active  # TYPE_SYSTEM
+    assert {n.package_name for n in bar.tree.nodes} == {"com.android.systemui"}
+    labels = [e.text or e.content_description for e in representation_utils.forest_to_ui_elements(forest)]
+    assert labels[-5:] == ["15:34", "Wifi signal full.", "LTE", "Phone signal full.", "Battery 100 percent."]
+    phone.put_setting("global", "wifi_on", "0")
+    phone.state.clock += 3600
+    labels = [e.text or e.content_description for e in representation_utils.forest_to_ui_elements(parse_forest(forest_bytes(phone)))]
+    assert labels[-4:] == ["16:34", "LTE", "Phone signal full.", "Battery 100 percent."]
+    assert "Wifi signal full." not in labels
 
 
 def test_fields_carry_their_hints_and_empty_ones_show_them_as_text() -> None:

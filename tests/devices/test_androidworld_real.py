@@ -229,7 +229,7 @@ class SideEffectJudge(task_eval.TaskEval):
     """Like SystemCopyToClipboard's judge: it moves the UI (opens Settings) and counts its calls."""
 
     app_names = ("settings",)
-    complexity = 0.3  # a budget of 3 steps
+    complexity = 0.2  # a budget of 3 steps (AndroidWorld's 2, and the launcher's step)
     schema: dict[str, Any] = {}  # noqa: RUF012
     template = "Do nothing."
     judged = 0

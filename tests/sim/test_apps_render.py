@@ -8,6 +8,7 @@ import pytest
 
 import cerebellum_gym  # noqa: F401
 from cerebellum_gym.sim.apps import DEFAULT_APPS
+from cerebellum_gym.sim.apps.launcher import open_drawer
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.tasks import get_task_class, task_names
 
@@ -30,8 +31,9 @@ def test_every_app_launches_and_renders(app: type) -> None:
     assert_phone_frame(phone.screenshot(232), 232)
 
 
-def test_launcher_shows_every_launchable_app() -> None:
+def test_launcher_drawer_shows_every_launchable_app() -> None:
     phone = Phone()
+    open_drawer(phone)
     texts = {n.text for n in phone.ui_tree().iter()}
     assert {app.label for app in DEFAULT_APPS if app.launchable} <= texts
     assert "Clipper" not in texts  # installed for AndroidWorld's clipboard, started by its activity only

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_DEL, KEYCODE_HOME
 from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.sim import Phone
+from cerebellum_gym.sim.apps.launcher import open_drawer
 from cerebellum_gym.sim.phone import LAUNCHER_PACKAGE
 from cerebellum_gym.sim.render import TILES
 
@@ -27,6 +28,7 @@ def tap_text(phone: Phone, text: str) -> None:
 def test_home_screen_launches_apps_and_keys_navigate() -> None:
     phone = Phone()
     assert phone.foreground_package() == LAUNCHER_PACKAGE
+    open_drawer(phone)
     tap_text(phone, "Settings")
     assert phone.foreground_package() == SETTINGS
     tap_text(phone, "Network & internet")
@@ -35,10 +37,12 @@ def test_home_screen_launches_apps_and_keys_navigate() -> None:
     assert phone.ui_tree().find(text="Connected devices") is not None
     phone.press_key(KEYCODE_BACK)
     assert phone.foreground_package() == LAUNCHER_PACKAGE  # back from an app's root goes home
+    open_drawer(phone)
     tap_text(phone, "Settings")
     tap_text(phone, "Display")
     phone.press_key(KEYCODE_HOME)
     assert phone.foreground_package() == LAUNCHER_PACKAGE
+    open_drawer(phone)
     tap_text(phone, "Settings")  # the app resumes where it was, as Android does
     assert phone.ui_tree().find(text="Brightness level") is not None
 

@@ -17,7 +17,7 @@ from PIL import ImageDraw
 from cerebellum_gym.core.tree import to_uiautomator_xml
 from cerebellum_gym.sim import render, screen
 from cerebellum_gym.sim.apps.base import App
-from cerebellum_gym.sim.phone import Phone
+from cerebellum_gym.sim.phone import Phone, status_background
 from cerebellum_gym.sim.render import FRAMES, FrameCache
 from cerebellum_gym.sim.screen import TreeCache
 from cerebellum_gym.sim.widgets import Widget
@@ -173,8 +173,8 @@ def _reference_frame(phone: Phone, width: int) -> np.ndarray:
     scale = width / SCREEN_WIDTH
     canvas = np.empty((round(SCREEN_HEIGHT * scale), width, 3), np.uint8)
     canvas[:] = lay.background
-    status_key, status_paint = phone._status_tile(width, scale)
-    status = render.TILES.get(status_key, (width, status_key[4]), status_paint, render.STATUS_BAR)
+    status_key, status_paint = phone._status_tile(width, scale, status_background(lay.background))
+    status = render.TILES.get(status_key, (width, status_key[4]), status_paint, status_key[5])
     render.paste(canvas, status, 0, 0, (0, 0, canvas.shape[1], canvas.shape[0]))
     for i, (widget, (left, top, right, bottom), clip) in enumerate(lay.placed):
         if i == lay.overlay_index:

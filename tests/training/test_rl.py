@@ -174,14 +174,15 @@ def test_the_log_reports_what_the_update_learns_from(tmp_path: Path) -> None:
     assert 0.5 < line["entropy"] <= math.log(size)
 
 
-def test_the_small_policy_tells_apart_the_labels_of_the_home_screen() -> None:
+def test_the_small_policy_tells_apart_the_labels_of_the_app_drawer() -> None:
     """The encoder's default 32 buckets give "Camera" and "Settings" the same features (the same
     probability: greedy decoding picked Camera for every Settings task); the small policy's own
     do not."""
     from cerebellum_gym.wrappers.encoding import EncoderConfig, ObservationEncoder, slot_texts
 
     env = gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn", pixels=False)
-    obs, _ = env.reset(seed=910001)
+    env.reset(seed=910001)
+    obs, *_ = env.step("D")  # the app drawer
     env.close()
     owned = slot_texts(obs["tree"], obs["labels"])
     names = {label: text for label, (text, _) in owned.items()}

@@ -67,7 +67,7 @@ def test_sft_raises_the_gold_actions_probability_and_saves_peft_adapters(tiny_ba
     from transformers import AutoModelForImageTextToText
 
     summary = train_sft(
-        _config(tiny_base, oracle_data, tmp_path / "run", steps=6, lr=1e-2, eval_data=str(oracle_data), eval_every=3, eval_n=3)
+        _config(tiny_base, oracle_data, tmp_path / "run", steps=6, lr=2e-2, eval_data=str(oracle_data), eval_every=3, eval_n=3)
     )
     assert summary["steps_done"] == 6 and summary["illegal_examples"] == 0
     last = Path(summary["last_checkpoint"])
@@ -130,7 +130,7 @@ def test_data_that_does_not_fit_is_refused_clearly(tiny_base: Path, oracle_data:
     with pytest.raises(CerebellumError, match="unknown quota group 'taps'"):
         train_sft(_config(tiny_base, oracle_data, tmp_path / "b", quota="taps=5,k=2"))
     with pytest.raises(CerebellumError, match="no group the data has"):
-        train_sft(_config(tiny_base, oracle_data, tmp_path / "c", quota="scroll=1"))
+        train_sft(_config(tiny_base, oracle_data, tmp_path / "c", quota="wait=1"))  # the oracle never waits
 
 
 def test_an_adapter_for_another_base_is_refused(tiny_base: Path, oracle_data: Path, tmp_path: Path) -> None:

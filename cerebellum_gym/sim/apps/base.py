@@ -145,6 +145,11 @@ class App:
             return True
         return False
 
+    def overscroll(self, dy: int) -> bool:
+        """A vertical swipe of ``dy`` pixels (up is positive) that moved no list; True when it did
+        something (the launcher opens and closes its drawer so)."""
+        return False
+
     def set_dialog(self, name: str | None, **params: Any) -> None:
         self.route["dialog"] = name
         self.route.update(params)
