@@ -145,17 +145,21 @@ def test_dialer_opens_from_the_launcher_and_dials() -> None:
     phone = Phone()
     tap(phone, text="Phone")
     assert phone.foreground_package() == "com.google.android.dialer"
-    assert node(phone, text="No recent calls") is not None
-    tap(phone, desc="Dial pad")
+    assert node(phone, text="Call your favorite contacts with just one tap") is not None  # Favorites
+    tap(phone, desc="key pad")
     for key in "1234":
         tap(phone, text=key)
     assert node(phone, rid=":id/digits").text == "1234"
-    tap(phone, desc="Backspace")
-    tap(phone, text="Call")
+    tap(phone, desc="backspace")
+    tap(phone, desc="dial")
     assert node(phone, text="123") is not None and node(phone, text="End call") is not None
     tap(phone, text="End call")
     phone.press_key(KEYCODE_BACK)
+    tap(phone, desc="Recents")
     assert node(phone, text="123") is not None  # the call is in the recents list
+    tap(phone, desc="Contacts")
+    tap(phone, text="Create new contact")  # the Contacts app's new contact form
+    assert phone.foreground_package() == "com.google.android.contacts" and node(phone, text="First name") is not None
 
 
 def test_running_counters_move_with_the_clock_and_still_screens_stay_built() -> None:
