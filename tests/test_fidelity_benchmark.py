@@ -42,7 +42,7 @@ def _self_reference(tmp_path: Path, *, drop: int = 0, rename: str | None = None)
         driver.close()
     nodes = [n for n in root.iter() if n.text or n.content_desc or n.resource_id or n.clickable]
     elements = [_element(n) for n in nodes]
-    fab = next(e for e in elements if e.get("content-desc") == "Add expense")
+    fab = next(e for e in elements if e.get("resource-id") == "com.arduia.expense:id/fb_main_add")
     if rename is not None:
         next(e for e in elements if e.get("text"))["text"] = rename
     elements = elements[drop:]
@@ -56,15 +56,15 @@ def _self_reference(tmp_path: Path, *, drop: int = 0, rename: str | None = None)
                 "name": "home",
                 "sources": ["the simulator"],
                 "reach": reach,
-                "identify": [{"resource-id": "com.arduia.expense:id/tv_total"}],
+                "identify": [{"resource-id": "com.arduia.expense:id/tv_expense_in_out_title"}],
                 "elements": elements,
-                "transitions": [{"via": {"content-desc": fab["content-desc"]}, "to": "expense/editor"}],
+                "transitions": [{"via": {"resource-id": fab["resource-id"]}, "to": "expense/editor"}],
             },
             {
                 "id": "expense/editor",
                 "name": "editor",
                 "sources": ["the simulator"],
-                "reach": {**reach, "steps": [*reach["steps"], {"tap": {"content-desc": "Add expense"}}]},
+                "reach": {**reach, "steps": [*reach["steps"], {"tap": {"resource-id": "com.arduia.expense:id/fb_main_add"}}]},
                 "identify": [{"class": "android.widget.EditText"}],
                 "elements": [{"class": "android.widget.EditText", "resource-id": None, "text": None}],
             },

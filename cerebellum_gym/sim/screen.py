@@ -49,6 +49,9 @@ class ScreenSpec:
     """
 
     title: str | None = None
+    #: An app bar of the app's own drawing (a Material ``TopAppBar``) in place of the plain
+    #: toolbar ``title`` makes; fixed above the scrolling body.
+    app_bar: Widget | None = None
     body: Sequence[Widget] = ()
     up: Callable[[], None] | None = None
     actions: Sequence[Widget] = ()
@@ -359,6 +362,11 @@ def layout(spec: ScreenSpec, package: str, *, build_tree: bool = True) -> Layout
             child.index = i
         top_nodes.append(bar)
         top += TOOLBAR_HEIGHT
+
+    if spec.app_bar is not None:
+        bar_height = spec.app_bar.height
+        top_nodes.append(_encode_tree(spec.app_bar, (0, top, width, top + bar_height), full, walk))
+        top += bar_height
 
     bottom_edge = height - NAV_HEIGHT
     bottom_items = list(spec.bottom)

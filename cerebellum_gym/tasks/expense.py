@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from cerebellum_gym.core.som import LabelledScreen
+from cerebellum_gym.core.tree import UINode
 from cerebellum_gym.devices.base import Device, Row
 from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
@@ -75,6 +76,13 @@ def dollars(cents: str | int) -> str:
     return f"${int(cents) / 100}"
 
 
+def amount_text(cents: int) -> str:
+    """An amount as the app's lists show it: English grouping, at most two decimals, no
+    trailing zeros (``1,200``, ``12.5``)."""
+    whole, frac = divmod(abs(int(cents)), 100)
+    return ("-" if cents < 0 else "") + f"{whole:,}" + (f".{frac:02d}".rstrip("0") if frac else "")
+
+
 def typed_amount(cents: str | int) -> str:
     """What to type in the amount field."""
     return f"{int(cents) / 100:.2f}"
@@ -116,7 +124,18 @@ def render_expenses(rows: list[dict[str, str]], csv: bool, wrap: int | None = No
     return "\n".join(blocks)
 
 
+def _id(name: str) -> str:
+    return f"{EXPENSE_PACKAGE}:id/{name}"
+
+
+def _child_text(node: UINode, rid: str) -> str | None:
+    found = node.find(resource_id=_id(rid))
+    return found.text if found is not None else None
+
+
 class AddExpensesOracle(ScriptedOracle):
+    """Home's add button, then the entry: Name, Amount, Note typed, the category's chip, Save."""
+
     def __init__(self, rows: list[dict[str, str]]) -> None:
         super().__init__()
         self.rows = rows
@@ -129,19 +148,21 @@ class AddExpensesOracle(ScriptedOracle):
         if self.done >= len(self.rows):
             return "F"
         want = self.rows[self.done]
-        if screen.root.find(resource_id="android:id/alertTitle") is not None:
-            return self.tap(label_for(screen, text=want["category"]) or "")
-        if screen.root.find(text="Add expense") is not None:
-            for rid, value in (("name", want["name"]), ("amount", typed_amount(want["amount"])), ("note", want["note"])):
-                hit = find(screen, by_id(f"{EXPENSE_PACKAGE}:id/{rid}"))
+        if screen.root.find(resource_id=_id("edt_amount")) is not None:
+            for rid, value in (("edt_name", want["name"]), ("edt_amount", typed_amount(want["amount"])), ("edt_note", want["note"])):
+                hit = find(screen, by_id(_id(rid)))
                 if hit is not None and hit[1].text != value:
                     return self.type_into(screen, hit[1], hit[0], value)
-            category = find(screen, lambda n: n.resource_id == f"{EXPENSE_PACKAGE}:id/category")
-            if category is not None and not any(n.text == want["category"] for n in category[1].iter()):
-                return self.tap(category[0])
+            chip = find(screen, lambda n: n.resource_id == _id("cd_category") and _child_text(n, "tv_name") == want["category"])
+            if chip is not None and not chip[1].selected:
+                return self.tap(chip[0])
+            save = find(screen, by_id(_id("btn_save")))
+            if save is None:
+                return self.scroll_search(screen)
             self.done += 1
-            return self.tap(label_for(screen, text="Save") or "")
-        return self.tap(label_for(screen, desc="Add expense") or "")
+            return self.tap(save[0])
+        add = find(screen, by_id(_id("fb_main_add")))
+        return self.tap(add[0]) if add is not None else "B"
 
 
 class _AddExpenses(Task):
@@ -217,31 +238,51 @@ class ExpenseAddMultiple(_AddExpenses):
 
 
 class DeleteExpensesOracle(ScriptedOracle):
+    """Expense Logs (through the navigation drawer), a long press on each target to select it,
+    the toolbar's Delete, and Confirm on the "Delete Items" sheet."""
+
     def __init__(self, names: list[str]) -> None:
         super().__init__()
-        self.names = list(names)
-        self.pending: str | None = None
+        self.wanted = list(names)
+        self.marked: list[str] = []
+        self.names = list(names)  # what is left to delete
+
+    def key(self, node: UINode) -> str | None:
+        """The target a log row stands for, if it is one."""
+        return _child_text(node, "tv_name")
 
     def act(self, screen: LabelledScreen) -> str:
         step = self.open_app(screen, EXPENSE_PACKAGE, "Pro Expense")
         if step is not None:
             return step
-        if screen.root.find(resource_id="android:id/alertTitle") is not None:
-            if self.pending in self.names:
-                self.names.remove(self.pending)
-            return self.tap(label_for(screen, text="Delete") or "")
-        detail = screen.root.find(resource_id=f"{EXPENSE_PACKAGE}:id/tv_name")
-        if detail is not None:
-            if detail.text in self.names:
-                self.pending = detail.text
-                return self.tap(label_for(screen, desc="Delete") or "")
-            return "B"
         if not self.names:
             return "F"
-        for name in self.names:
-            label = label_for(screen, text=name)
-            if label is not None:
-                return self.tap(label)
+        if screen.root.find(text="Delete Items") is not None:
+            confirm = find(screen, by_id(_id("btn_confirm")))
+            self.names = [n for n in self.names if n not in self.marked]
+            self.marked = []
+            return self.tap(confirm[0]) if confirm is not None else "B"
+        if screen.root.find(resource_id=_id("rv_expense")) is None:
+            if screen.root.find(resource_id=_id("fb_main_add")) is not None:
+                menu = find(screen, lambda n: n.class_name == "android.widget.ImageButton" and not n.content_desc and not n.resource_id)
+                return self.tap(menu[0]) if menu is not None else "B"
+            logs = label_for(screen, text="Expense Logs")
+            return self.tap(logs) if logs is not None else "B"
+        for label, node in zip(screen.labels, screen.nodes, strict=True):
+            if node.resource_id != _id("cd_expense") or node.find(resource_id=_id("tv_amount")) is None:
+                continue  # not a row, or a row cut by the list's edge (its check may be out of view)
+            key = self.key(node)
+            chosen = node.find(resource_id=_id("imv_check")) is not None
+            if key in self.names and key not in self.marked:
+                if chosen:
+                    self.marked.append(key)
+                    continue
+                self._moved()
+                return f"P {label}"
+        if self.marked and sorted(self.marked) == sorted(self.names):
+            delete = find(screen, by_id(_id("delete")))
+            if delete is not None:
+                return self.tap(delete[0])
         return self.scroll_search(screen)
 
 
@@ -332,23 +373,15 @@ class ExpenseDeleteMultiple2(_DeleteExpenses):
 
 
 class DedupOracle(DeleteExpensesOracle):
-    """Delete one of the two identical expenses: found by name and by the list row's
-    "category · amount" line (an expense of the same name but another amount is not one)."""
+    """Delete one of the two identical expenses: a log row with the name and the amount (an
+    expense of the same name but another amount is not one)."""
 
-    def __init__(self, name: str, line: str) -> None:
-        super().__init__([name])
-        self.line = line
+    def __init__(self, name: str, amount: str) -> None:
+        self.line = f"{name}|{amount}"
+        super().__init__([self.line])
 
-    def act(self, screen: LabelledScreen) -> str:
-        step = self.open_app(screen, EXPENSE_PACKAGE, "Pro Expense")
-        if step is not None:
-            return step
-        # The list: its total, or (scrolled past the total) its add button.
-        on_list = screen.root.find(resource_id=f"{EXPENSE_PACKAGE}:id/tv_total") is not None or shows_desc(screen, "Add expense")
-        if on_list and self.names:
-            label = label_for(screen, text=self.line)
-            return self.tap(label) if label is not None else self.scroll_search(screen)
-        return super().act(screen)
+    def key(self, node: UINode) -> str | None:
+        return f"{_child_text(node, 'tv_name')}|{_child_text(node, 'tv_amount')}"
 
 
 @register_task
@@ -428,7 +461,7 @@ class ExpenseDeleteDuplicates(Task):
 
     def oracle(self) -> Oracle:
         row = self._before[min(self._dupes, key=int)] if self._dupes else {"category": "", "amount": "0"}
-        return DedupOracle(self._target, f"{row['category']} · {money(int(row['amount']))}")
+        return DedupOracle(self._target, amount_text(int(row["amount"])))
 
 
 @register_task

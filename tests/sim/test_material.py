@@ -185,12 +185,15 @@ def test_top_app_bar_nodes() -> None:
     )
     bounds = (0, 100, 1080, 100 + bar.height)
     node = bar.encode(bounds, "p")
-    (title,) = node.children
-    assert title.text == "Inbox" and title.bounds[0] == dp(72)
+    assert node.text == "" and not node.children
     placed = bar.children(bounds)
-    assert [w.desc for w, _ in placed] == ["Navigate up", "Search"]
-    assert all(b[3] - b[1] == dp(48) and b[2] - b[0] == dp(48) for _, b in placed)
-    assert placed[1][1][2] == 1080 - dp(4) and all(w.clickable is False for w, _ in placed)
+    # In the tree's order: the navigation button, the title, the actions (as a Toolbar lists them).
+    assert [(w.desc, w.text) for w, _ in placed] == [("Navigate up", ""), ("", "Inbox"), ("Search", "")]
+    title = placed[1]
+    assert title[0].class_name == "android.widget.TextView" and title[1][0] == dp(72)
+    buttons = [placed[0], placed[2]]
+    assert all(b[3] - b[1] == dp(48) and b[2] - b[0] == dp(48) for _, b in buttons)
+    assert placed[2][1][2] == 1080 - dp(4) and all(w.clickable is False for w, _ in placed)
 
 
 def test_toggles_report_checkable_and_checked() -> None:

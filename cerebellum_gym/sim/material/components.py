@@ -138,10 +138,7 @@ class TopAppBar(Widget):
 
     def encode(self, bounds: Bounds, package: str) -> UINode:
         node = super().encode(bounds, package)
-        left, top, right, bottom = bounds
-        end = right - dp(4) - ICON_BUTTON * len(self.actions)
-        title = UINode("android.widget.TextView", (left + self._title_left(), top, end, bottom), text=self.title, package=package)
-        node.children = [title]
+        node.text = ""  # the title is a TextView of its own, after the navigation button
         return node
 
     def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
@@ -151,11 +148,23 @@ class TopAppBar(Widget):
         placed: list[tuple[Widget, Bounds]] = []
         if self.navigation is not None:
             placed.append((self.navigation, (left + dp(4), mid - half, left + dp(4) + ICON_BUTTON, mid + half)))
+        end = right - dp(4) - ICON_BUTTON * len(self.actions)
+        placed.append((_BarTitle(self.title), (left + self._title_left(), top, end, bottom)))
         x = right - dp(4) - ICON_BUTTON * len(self.actions)
         for action in self.actions:
             placed.append((action, (x, mid - half, x + ICON_BUTTON, mid + half)))
             x += ICON_BUTTON
         return placed
+
+
+class _BarTitle(Widget):
+    """The toolbar's title as the tree shows it (the bar paints it)."""
+
+    class_name = "android.widget.TextView"
+    opaque = False
+
+    def __init__(self, title: str) -> None:
+        super().__init__(text=title)
 
 
 class Fab(Widget):
