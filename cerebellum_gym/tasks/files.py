@@ -26,7 +26,9 @@ FOLDERS = awdata.EMULATOR_DIRECTORIES
 
 
 class FilesOracle(ScriptedOracle):
-    """Open Files, go to a top-level folder, select a file and act on it."""
+    """Open Files (it shows Downloads), go to the folder through Show roots and the storage,
+    long-press the file, then Delete (OK) or More options, Move to…, and in the picker the
+    destination (through its own Show roots and the storage), MOVE."""
 
     def __init__(self, folder: str, name: str, dest: str | None = None) -> None:
         super().__init__()
@@ -39,33 +41,41 @@ class FilesOracle(ScriptedOracle):
         texts = [n.text for n in bar.iter() if n.text] if bar is not None else []
         return texts[0] if texts else ""
 
+    def _to(self, screen: LabelledScreen, folder: str) -> str:
+        """The next step toward listing top-level ``folder`` (from anywhere in the app)."""
+        if screen.root.find(resource_id=f"{FILES_PACKAGE}:id/roots_list") is not None:
+            return self.tap(label_for(screen, text=STORAGE_NAME) or "")
+        if self.title(screen) == STORAGE_NAME:
+            label = label_for(screen, text=folder)
+            return self.tap(label) if label is not None else self.scroll_search(screen)
+        return self.tap(label_for(screen, desc="Show roots") or "")
+
     def act(self, screen: LabelledScreen) -> str:
         step = self.open_app(screen, FILES_PACKAGE, "Files")
         if step is not None:
             return step
         if self.done:
             return "F"
-        title = self.title(screen)
-        if screen.root.find(resource_id="android:id/alertTitle") is not None:
+        if screen.root.find(text="OK") is not None and screen.root.find(resource_id="android:id/alertTitle") is not None:
             self.done = True
             return self.tap(label_for(screen, text="OK") or "")
-        if title.startswith("Move to "):
-            if title == f"Move to {self.dest}":
+        title = self.title(screen)
+        if screen.root.find(text="MOVE") is not None:  # the Move to… picker
+            if title == self.dest:
                 self.done = True
-                return self.tap(label_for(screen, text="Move") or "")
-            if title != f"Move to {STORAGE_NAME}":
-                return self.tap(label_for(screen, desc="Navigate up") or "")
-            label = label_for(screen, text=self.dest or "")
-            return self.tap(label) if label else self.scroll_search(screen)
+                return self.tap(label_for(screen, text="MOVE") or "")
+            return self._to(screen, self.dest or "")
+        menu = label_for(screen, text="Move to…")
+        if menu is not None:
+            return self.tap(menu)
         if title.endswith(" selected"):
-            return self.tap(label_for(screen, desc="Delete" if self.dest is None else "Move to") or "")
+            if self.dest is None:
+                return self.tap(label_for(screen, desc="Delete") or "")
+            return self.tap(label_for(screen, desc="More options") or "")
         if title == self.folder:
             hit = find(screen, lambda n: n.text == self.name)
             return f"P {hit[0]}" if hit else self.scroll_search(screen)
-        if title != STORAGE_NAME:
-            return "B"
-        label = label_for(screen, text=self.folder)
-        return self.tap(label) if label else self.scroll_search(screen)
+        return self._to(screen, self.folder)
 
 
 def seed_folder(device: Device, rng: np.random.Generator, folder: str, base: str) -> list[str]:

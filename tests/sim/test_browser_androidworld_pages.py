@@ -90,8 +90,8 @@ def open_page(task: str, seed: int) -> Phone:
     """AndroidWorld's page pushed to Download and opened as its goal says: Files, then Chrome."""
     phone = Phone()
     phone.write_file("/sdcard/Download/task.html", html(task, seed).encode())
-    phone.start_app("com.google.android.documentsui")
-    for text in ("Download", "task.html", "Chrome", "Accept & continue", "No thanks"):
+    phone.start_app("com.google.android.documentsui")  # it opens on Downloads
+    for text in ("task.html", "Chrome", "Accept & continue", "No thanks"):
         tap(phone, text=text)
     assert phone.foreground_package() == "com.android.chrome"
     return phone

@@ -24,16 +24,16 @@ def test_encoded_screens_differ_where_the_screen_differs() -> None:
     env = EncodeObservation(FlatActions(gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOn", pixels=False)), history_len=2)
     first, _ = env.reset(seed=0)
     assert env.observation_space.contains(first)
-    settings = int(
+    phone = int(  # the Phone app, in the home screen's tray
         env.get_wrapper_attr("raw_observation")["labels"].index(
             next(
                 label
                 for label, node in zip(env.unwrapped.screen.labels, env.unwrapped.screen.nodes, strict=True)
-                if node.text == "Settings"  # type: ignore[attr-defined]
+                if node.text == "Phone"  # type: ignore[attr-defined]
             )
         )
     )
-    second, *_ = env.step(settings)
+    second, *_ = env.step(phone)
     assert env.observation_space.contains(second)
     assert not np.array_equal(first["screen"], second["screen"])
     assert second["history"][-env.encoder.history_width :][0] == 1.0  # the newest frame is present
