@@ -69,6 +69,8 @@ class _Toggle(Task):
 
 
 _WIFI_PATH = ("Network & internet", "Internet")
+#: The Wi-Fi switch's label as AOSP Settings spells it (a non-breaking hyphen, U+2011).
+WIFI = "Wi\u2011Fi"
 _BT_PATH = ("Connected devices", "Connection preferences", "Bluetooth")
 
 
@@ -81,7 +83,7 @@ class SystemWifiTurnOn(_Toggle):
     key = "wifi_on"
     on_values = ("1", "2")
     path = _WIFI_PATH
-    switch_text = "Wi-Fi"
+    switch_text = WIFI
 
 
 @register_task
@@ -301,7 +303,7 @@ class TurnOffWifiAndTurnOnBluetooth(Task):
         return (float(device.get_setting("global", "wifi_on") == "0") + float(device.get_setting("global", "bluetooth_on") == "1")) / 2
 
     def oracle(self) -> Oracle:
-        return SequenceOracle(ToggleOracle(_WIFI_PATH, "Wi-Fi", False), ToggleOracle(_BT_PATH, "Use Bluetooth", True))
+        return SequenceOracle(ToggleOracle(_WIFI_PATH, WIFI, False), ToggleOracle(_BT_PATH, "Use Bluetooth", True))
 
 
 @register_task
@@ -330,7 +332,7 @@ class TurnOnWifiAndOpenApp(Task):
         return []
 
     def oracle(self) -> Oracle:
-        return SequenceOracle(ToggleOracle(_WIFI_PATH, "Wi-Fi", True), OpenAppOracle(*OPEN_APPS[self.params["app_name"]]))
+        return SequenceOracle(ToggleOracle(_WIFI_PATH, WIFI, True), OpenAppOracle(*OPEN_APPS[self.params["app_name"]]))
 
 
 @register_task

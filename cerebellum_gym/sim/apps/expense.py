@@ -290,12 +290,14 @@ class _Graph(Widget):
         return self.days
 
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
-        top = max(self.days) or 1
+        top = max(*self.days, 1)
         step = width / 8
+        margin = max(1, round(10 * scale))
+        room = max(0, height - 2 * margin)  # a tiny screenshot leaves no room: flat bars
         for i, value in enumerate(self.days):
-            h = int((height - 20) * value / top)
+            h = int(room * max(0, value) / top)
             x = step * (i + 0.75)
-            draw.rectangle((x, height - 10 - h, x + step * 0.5, height - 10), fill=(79, 195, 247))
+            draw.rectangle((x, height - margin - h, x + step * 0.5, height - margin), fill=(79, 195, 247))
 
 
 class ProExpenseApp(App):
