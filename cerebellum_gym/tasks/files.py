@@ -202,8 +202,9 @@ class BrowserOracle(ScriptedOracle):
             label = label_for(screen, text=text)
             if label is not None:
                 return self.tap(label)
-        if screen.root.find(text="Open with") is not None:
-            return self.tap(label_for(screen, text="Chrome") or "")
+        if screen.root.find(text="Open with") is not None:  # the chooser: Chrome, then Just once
+            once = find(screen, lambda n: n.resource_id == "android:id/button_once" and n.enabled)
+            return self.tap(once[0]) if once is not None else self.tap(label_for(screen, text="Chrome") or "")
         url = screen.root.find(resource_id=f"{CHROME_PACKAGE}:id/url_bar")
         if url is not None:
             return self.on_page(screen)

@@ -91,7 +91,7 @@ def open_page(task: str, seed: int) -> Phone:
     phone = Phone()
     phone.write_file("/sdcard/Download/task.html", html(task, seed).encode())
     phone.start_app("com.google.android.documentsui")  # it opens on Downloads
-    for text in ("task.html", "Chrome", "Accept & continue", "No thanks"):
+    for text in ("task.html", "Chrome", "Just once", "Accept & continue", "No thanks"):
         tap(phone, text=text)
     assert phone.foreground_package() == "com.android.chrome"
     return phone

@@ -201,6 +201,7 @@ class FilesApp(FolderApp):
 
     def _open_in_chrome(self, path: str) -> None:
         self.set_dialog(None)
+        self.route.pop("chosen", None)
         chrome = self.phone.app(CHROME_PACKAGE)
         chrome.reset_to("page", url=f"file://{path}")
         self.phone.start_app(CHROME_PACKAGE)
@@ -296,11 +297,17 @@ class FilesApp(FolderApp):
                 [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)), Button("OK", filled=False, on_tap=self._delete)],
             )
         elif kind == "open_with":
+            # Android's chooser: pick the app, then Just once or Always (both wait for a pick).
             path = route["path"]
+            chosen = bool(route.get("chosen"))
+            open_it = functools.partial(self._open_in_chrome, path)
             dialog = Dialog(
                 "Open with",
-                [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))],
-                body=[_MenuItem(text="Chrome", on_tap=lambda: self._open_in_chrome(path))],
+                [
+                    Button("Just once", filled=False, enabled=chosen, on_tap=open_it, rid="android:id/button_once"),
+                    Button("Always", filled=False, enabled=chosen, on_tap=open_it, rid="android:id/button_always"),
+                ],
+                body=[_MenuItem(text="Chrome", selected=chosen, on_tap=lambda: self.route.update(chosen=True))],
             )
         elif kind == "no_app":
             dialog = Dialog(
