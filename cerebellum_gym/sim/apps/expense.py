@@ -29,7 +29,7 @@ from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field
 from cerebellum_gym.sim.material import Theme, dp
-from cerebellum_gym.sim.material.components import Fab, MaterialIconButton, TopAppBar
+from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, MaterialIconButton, TopAppBar
 from cerebellum_gym.sim.providers import EXPENSES_URI
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Dialog, ListItem, Row, Text, Widget
@@ -50,19 +50,7 @@ CATEGORIES = (
     "Donation",
 )
 #: The entry's chips, in the app's order (ExpenseCategoryProviderImpl).
-CHIP_ORDER: Final = (
-    "Income",
-    "Food",
-    "Housing",
-    "Social",
-    "Entertainment",
-    "Transportation",
-    "Clothes",
-    "Health Care",
-    "Education",
-    "Donation",
-    "Others",
-)
+CHIP_ORDER: Final = (*CATEGORIES[1:], CATEGORIES[0])  # Income first, Others last
 #: The navigation drawer's items (menu_home.xml).
 DRAWER_ITEMS: Final = ("Home", "Expense Logs", "Statistics", "Backup", "Feedback", "About", "Settings")
 #: Rows the home screen's "Recent" card shows (ExpenseDao.getRecentExpense: LIMIT 4).
@@ -112,13 +100,6 @@ def date_text(when: datetime, now: datetime) -> str:
 
 def _when(row: dict[str, str]) -> datetime:
     return datetime.fromtimestamp(int(row.get("created_at", 0)) / 1000, timezone.utc)
-
-
-class _MenuAction(MaterialIconButton):
-    """A toolbar menu item shown as an icon (``ActionMenuItemView``: a Button with its title as
-    the description)."""
-
-    class_name = "android.widget.Button"
 
 
 class _Label(Text):
@@ -529,7 +510,7 @@ class ProExpenseApp(App):
                 f"{count}  item" if count == 1 else f"{count}  items",
                 back=lambda: self.route.update(selected=[]),
                 actions=[
-                    _MenuAction(
+                    ActionMenuItem(
                         "Delete",
                         "delete",
                         theme=THEME,
@@ -541,7 +522,7 @@ class ProExpenseApp(App):
         else:
             bar = self._bar(
                 "Expense Logs",
-                actions=[_MenuAction("Filter", "filter_list", theme=THEME, on_tap=lambda: None, rid=f"{self.package}:id/filter")],
+                actions=[ActionMenuItem("Filter", "filter_list", theme=THEME, on_tap=lambda: None, rid=f"{self.package}:id/filter")],
             )
         return ScreenSpec(title=None, app_bar=bar, body=body, dialog=dialog, background=PAGE, list_id="rv_expense")
 
@@ -598,8 +579,8 @@ class ProExpenseApp(App):
         )
         body.append(save)
         actions = [
-            _MenuAction("Time", "schedule", theme=THEME, on_tap=lambda: None, rid=rid + "time"),
-            _MenuAction("Calendar", "calendar_today", theme=THEME, on_tap=lambda: None, rid=rid + "calendar"),
+            ActionMenuItem("Time", "schedule", theme=THEME, on_tap=lambda: None, rid=rid + "time"),
+            ActionMenuItem("Calendar", "calendar_today", theme=THEME, on_tap=lambda: None, rid=rid + "calendar"),
         ]
         return ScreenSpec(
             title=None, app_bar=self._bar("Expense Entry", back=self.pop, actions=actions), body=body, background=PAGE, list_id="sv_entry"

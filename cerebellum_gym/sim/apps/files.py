@@ -25,7 +25,7 @@ from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.folders import FolderApp
 from cerebellum_gym.sim.material import dp
-from cerebellum_gym.sim.material.components import MaterialIconButton, TopAppBar
+from cerebellum_gym.sim.material.components import ActionMenuItem, MaterialIconButton, TopAppBar
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Dialog, Text, Widget
 
@@ -120,12 +120,6 @@ class _MenuItem(Widget):
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
         size = round(dp(16) * scale)
         draw.text((round(dp(16) * scale), height / 2), self.text, font=render.font(size), fill=render.TEXT, anchor="lm")
-
-
-class _Menu(MaterialIconButton):
-    """A toolbar action shown as an icon (an ``ActionMenuItemView``: a Button)."""
-
-    class_name = "android.widget.Button"
 
 
 class _Overflow(MaterialIconButton):
@@ -321,13 +315,15 @@ class FilesApp(FolderApp):
         more = _Overflow("More options", "more_vert", on_tap=lambda: self.set_dialog("menu"))
         if selected:
             actions: list[MaterialIconButton] = [
-                _Menu("Share", "share", on_tap=lambda: None, rid=f"{PKG}:id/action_menu_share"),
-                _Menu("Delete", "delete", on_tap=lambda: self.set_dialog("delete"), rid=f"{PKG}:id/action_menu_delete"),
+                ActionMenuItem("Share", "share", on_tap=lambda: None, rid=f"{PKG}:id/action_menu_share"),
+                ActionMenuItem("Delete", "delete", on_tap=lambda: self.set_dialog("delete"), rid=f"{PKG}:id/action_menu_delete"),
                 more,
             ]
             bar = self._bar(f"{len(selected)} selected", actions, cancel=lambda: self.route.update(selected=[]))
         else:
-            bar = self._bar(self._title(route), [_Menu("Search", "search", on_tap=lambda: None, rid=f"{PKG}:id/option_menu_search"), more])
+            bar = self._bar(
+                self._title(route), [ActionMenuItem("Search", "search", on_tap=lambda: None, rid=f"{PKG}:id/option_menu_search"), more]
+            )
         return ScreenSpec(title=None, app_bar=bar, body=body, dialog=dialog, list_id="dir_list")
 
     def screen_roots(self, route: Route) -> ScreenSpec:
@@ -354,11 +350,7 @@ class FilesApp(FolderApp):
         sources: list[str] = route["sources"]
 
         def move_here() -> None:
-            for source in sources:
-                if posixpath.dirname(source) != folder:
-                    self.move_path(source, folder)
-            self.pop()
-            self.route["selected"] = []
+            self.move_sources(sources, folder)
 
         bar = self._bar(self._title(route), [_Overflow("More options", "more_vert", on_tap=lambda: None)])
         bottom: list[Widget] = [

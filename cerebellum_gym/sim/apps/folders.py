@@ -49,6 +49,15 @@ class FolderApp(App):
             self.phone.write_file(f"{folder}/{name}", self.phone.read_file(source))
         self.phone.remove_path(source)
 
+    def move_sources(self, sources: list[str], folder: str) -> None:
+        """The picker's Move: every source not already in ``folder`` moves there; back to the
+        listing, its selection cleared."""
+        for source in sources:
+            if posixpath.dirname(source) != folder:
+                self.move_path(source, folder)
+        self.pop()
+        self.route["selected"] = []
+
     def screen_move(self, route: Route) -> ScreenSpec:
         """Pick a destination folder for ``route["sources"]``; the sources themselves are hidden."""
         folder = route["dir"]
@@ -69,11 +78,7 @@ class FolderApp(App):
                 route.update(dir=posixpath.dirname(folder), scroll=0)
 
         def move_here() -> None:
-            for source in sources:
-                if posixpath.dirname(source) != folder:
-                    self.move_path(source, folder)
-            self.pop()
-            self.route["selected"] = []
+            self.move_sources(sources, folder)
 
         bottom: list[Widget] = [Button("Cancel", filled=False, on_tap=self.pop), Button(self.move_button, filled=True, on_tap=move_here)]
         return ScreenSpec(title=f"Move to {self.folder_title(folder)}", up=up, body=body, bottom=bottom)

@@ -95,6 +95,13 @@ class MaterialIconButton(Widget):
         draw_icon(draw, self.icon, box, self.color if self.enabled else self.theme.on_surface_variant)
 
 
+class ActionMenuItem(MaterialIconButton):
+    """A toolbar menu item shown as its icon (``ActionMenuItemView``: a Button whose
+    content-desc is the item's title)."""
+
+    class_name = "android.widget.Button"
+
+
 class TopAppBar(Widget):
     """A ``Toolbar``: the navigation button, the title, and action buttons at the end."""
 
