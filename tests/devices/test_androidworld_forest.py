@@ -101,7 +101,10 @@ def test_fields_carry_their_hints_and_empty_ones_show_them_as_text() -> None:
     assert {k: (f.text, f.hint_text, f.is_editable) for k, f in fields.items()} == {
         "first": ("Eva", "First name", True),
         "last": ("Last name", "Last name", True),
+        "company": ("Company", "Company", True),
         "phone": ("Phone", "Phone", True),
+        "email": ("Email", "Email", True),
+        "date": ("Significant date", "Significant date", True),
     }
     label = next(n for n in nodes if n.class_name == "android.widget.Spinner")
     assert (label.text, label.content_description, label.hint_text, label.is_editable) == ("Mobile", "Mobile Phone", "", False)

@@ -6,7 +6,7 @@ columns ``display_name`` and ``number``), where a judge reads them on a real dev
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import ClassVar, Final
 
 from PIL import ImageDraw
@@ -14,10 +14,12 @@ from PIL import ImageDraw
 from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
+from cerebellum_gym.sim.material import dp
+from cerebellum_gym.sim.material.components import MaterialIconButton, TopAppBar
 from cerebellum_gym.sim.providers import CONTACTS_URI
 from cerebellum_gym.sim.render import font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import BODY_SIZE, PAD, Button, Dialog, IconButton, ListItem, Text, TextField, Widget
+from cerebellum_gym.sim.widgets import BODY_SIZE, PAD, Button, Dialog, IconButton, ListItem, Row, Text, TextField, Widget
 
 _AVATAR_COLORS = ((26, 115, 232), (217, 48, 37), (24, 128, 56), (227, 116, 0), (161, 66, 244), (0, 137, 123))
 
@@ -57,6 +59,28 @@ class LabelSpinner(Widget):
         node = super().encode(bounds, package)
         node.focusable = True
         return node
+
+
+class _MoreOptions(MaterialIconButton):
+    class_name = "android.widget.ImageView"
+
+
+class _SaveAction(MaterialIconButton):
+    """The form's Save: a text button in the app bar."""
+
+    class_name = "android.widget.Button"
+
+    def __init__(self, *, on_tap: Callable[[], None]) -> None:
+        super().__init__("", "check", on_tap=on_tap)
+        self.text = "Save"
+
+    def render_key(self) -> Hashable:
+        return (self.text,)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        size = round(dp(14) * scale)
+        draw.rounded_rectangle((0, height * 0.2, width, height * 0.8), radius=round(height * 0.3), fill=render.PRIMARY)
+        draw.text((width / 2, height / 2), self.text, font=font(size, "medium"), fill=render.ON_PRIMARY, anchor="mm")
 
 
 class ContactsApp(App):
@@ -131,15 +155,36 @@ class ContactsApp(App):
         def field(name: str, hint: str) -> TextField:
             key = f"contacts.create.{name}"
             return TextField(
-                key, route[name], hint=hint, on_change=self.field_setter(route, name), focused=focus == key, rid=f"{self.package}:id/{name}"
+                key,
+                str(route.get(name, "")),
+                hint=hint,
+                on_change=self.field_setter(route, name),
+                focused=focus == key,
+                rid=f"{self.package}:id/{name}",
             )
 
+        def dropdown(desc: str, on_tap: Callable[[], None]) -> IconButton:
+            return IconButton(desc, "arrow_drop_down", on_tap=on_tap, height=147)
+
         label = route.get("label", PHONE_LABELS[0])
+        pick_label = lambda: self.set_dialog("label")  # noqa: E731
+        # Google Contacts' new-contact form as AndroidWorld's runs list it: the photo, the name
+        # fields, Company, Phone with its label spinner, Email with its own, Significant date.
         body: list[Widget] = [
+            Row([IconButton("Add contact photo", "account_circle", on_tap=lambda: None, height=dp(120))], height=dp(120)),
+            Button("Add picture", filled=False, on_tap=lambda: None),
             field("first", "First name"),
             field("last", "Last name"),
+            field("company", "Company"),
             field("phone", "Phone"),
-            LabelSpinner(label, on_tap=lambda: self.set_dialog("label"), rid=f"{self.package}:id/phone_type"),
+            Row(
+                [LabelSpinner(label, on_tap=pick_label, rid=f"{self.package}:id/phone_type"), dropdown("Show dropdown menu", pick_label)],
+                height=147,
+            ),
+            field("email", "Email"),
+            Row([Text("Home", height=147), dropdown("Show dropdown menu", lambda: None)], height=147),
+            Row([field("date", "Significant date"), dropdown("Show date picker", lambda: None)], height=168),
+            Button("Show more name fields", filled=False, on_tap=lambda: None),
         ]
         dialog = None
         if route.get("dialog") == "label":
@@ -147,13 +192,12 @@ class ContactsApp(App):
                 ListItem(name, on_tap=lambda name=name: self._set_label(route, name), selected=name == label) for name in PHONE_LABELS
             ]
             dialog = Dialog("Label", [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))], body=choices)
-        return ScreenSpec(
-            title="Create contact",
-            up=self.pop,
-            actions=[Button("Save", filled=True, on_tap=lambda: self._save(route))],
-            body=body,
-            dialog=dialog,
+        bar = TopAppBar(
+            "Create contact",
+            navigation=MaterialIconButton("Cancel", "close", on_tap=self.pop),
+            actions=[_SaveAction(on_tap=lambda: self._save(route)), _MoreOptions("More options", "more_vert", on_tap=lambda: None)],
         )
+        return ScreenSpec(title=None, app_bar=bar, body=body, dialog=dialog)
 
     def _set_label(self, route: Route, label: str) -> None:
         route["label"] = label
