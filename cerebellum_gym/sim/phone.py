@@ -215,9 +215,12 @@ class Phone(Device):
         """The status bar's window as the system UI exposes it: the clock, then each icon with
         what it says to accessibility (a window of its own: ``uiautomator dump`` of the active
         window leaves it out, the accessibility forest has it)."""
+        return _status_bar_nodes(self._clock_text(), status_icons(self.state.settings["global"]))
+
+    def _clock_text(self) -> str:
+        """The status bar's clock, "HH:MM" (UTC, like now(); cheaper than strftime)."""
         minutes = int(self.state.clock // 60) % (24 * 60)
-        shown = status_icons(self.state.settings["global"])
-        return _status_bar_nodes(f"{minutes // 60:02d}:{minutes % 60:02d}", shown)
+        return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
     def dump_xml(self) -> str:
         """The screen as ``uiautomator dump`` writes it."""
@@ -297,11 +300,10 @@ class Phone(Device):
         """The status bar's tile key and painter: the clock at the left; Bluetooth, airplane mode,
         Wi-Fi, the mobile signal with its "LTE" and the battery at the right, as Android 13 draws
         them (light on a dark screen, dark on a light one)."""
-        minutes = int(self.state.clock // 60) % (24 * 60)
-        clock = f"{minutes // 60:02d}:{minutes % 60:02d}"  # UTC, like now(); cheaper than strftime
+        clock = self._clock_text()
         icons = status_icons(self.state.settings["global"])
         h = round(STATUS_HEIGHT * scale)
-        ink = (255, 255, 255) if sum(background) < 384 else (31, 31, 31)
+        ink = (255, 255, 255) if _dark(background) else (31, 31, 31)
 
         def paint(draw: Any, w: int, hh: int) -> None:
             size = round(38 * scale)
@@ -568,7 +570,11 @@ def _status_bar_nodes(clock: str, shown: tuple[str, ...]) -> UINode:
 def status_background(screen_background: render.RGB) -> render.RGB:
     """The status bar's colour: the screen's own where it is dark (the launcher's wallpaper),
     else the light system bar."""
-    return screen_background if sum(screen_background) < 384 else render.STATUS_BAR
+    return screen_background if _dark(screen_background) else render.STATUS_BAR
+
+
+def _dark(color: render.RGB) -> bool:
+    return sum(color) < 384
 
 
 def _copy_state(state: PhoneState) -> PhoneState | None:

@@ -607,39 +607,6 @@ class Slider(Widget):
         return node
 
 
-class AppIcon(Widget):
-    """A launcher icon: a coloured tile with the app's initial and its name below."""
-
-    class_name = "android.widget.TextView"
-    default_height = 300
-
-    def __init__(self, label: str, color: RGB, *, on_tap: Callback, **kwargs: object) -> None:
-        super().__init__(text=label, desc=label, on_tap=on_tap, **kwargs)  # type: ignore[arg-type]
-        self.color = color
-
-    def render_key(self) -> Hashable:
-        return (self.text, self.color, self.background)
-
-    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
-        d = round(150 * scale)
-        left = (width - d) // 2
-        top = round(30 * scale)
-        draw.rounded_rectangle((left, top, left + d, top + d), radius=d // 3, fill=self.color)
-        size = round(70 * scale)
-        initial = self.text[:1].upper()
-        iw = draw.textlength(initial, font=font(size))
-        draw.text((left + (d - iw) / 2, top + (d - size) / 2), initial, font=font(size), fill=render.ON_PRIMARY)
-        lsz = round(36 * scale)
-        shown = text_fit(draw, self.text, lsz, width - 4)
-        lw = draw.textlength(shown, font=font(lsz))
-        draw.text(((width - lw) / 2, top + d + round(16 * scale)), shown, font=font(lsz), fill=render.TEXT)
-
-    def encode(self, bounds: Bounds, package: str) -> UINode:
-        node = super().encode(bounds, package)
-        node.long_clickable = True
-        return node
-
-
 class Row(Widget):
     """Children side by side in equal widths (icon grids, button bars, tabs)."""
 

@@ -66,11 +66,6 @@ def from_aw_row(expense: Any) -> dict[str, str]:
     }
 
 
-def money(cents: int) -> str:
-    """An amount as the app shows it in its list (``$1,234.50``)."""
-    return f"${cents // 100:,}.{cents % 100:02d}"
-
-
 def dollars(cents: str | int) -> str:
     """``$`` and the amount as Python prints ``cents / 100`` (AndroidWorld's ``amount_dollars``: $123.4, $50.0)."""
     return f"${int(cents) / 100}"

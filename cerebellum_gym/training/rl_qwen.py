@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from cerebellum_gym.agents.base import Agent
-from cerebellum_gym.core.actions import parse_action
-from cerebellum_gym.errors import CerebellumError, InvalidActionError
+from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.training.rl_policy import POLICY_CONFIG, StepSample
 
 ADAPTER_WEIGHTS: Final = "adapter_model.safetensors"
@@ -78,10 +77,9 @@ class QwenRLPolicy:
             return bool(constraint.accepts(list(step.tokens[:-1])))
         if step.action.encode("utf-8") in set(constraint.complete):
             return True
-        # Free text cut at the token cap: sent as the whole characters its tokens spell.
+        # Free text cut at the token cap: sent as the agent finishes what its tokens spell.
         tokens = list(step.tokens)
-        cut = constraint.finish(constraint.table.spell(tokens))
-        return bool(constraint.accepts_prefix(tokens)) and cut is not None and _canonical(cut) == step.action
+        return bool(constraint.accepts_prefix(tokens)) and self.agent._finish(constraint, constraint.table.spell(tokens)) == step.action
 
     def force(self, observations: Sequence[Mapping[str, Any]], actions: Sequence[str]) -> list[StepSample]:
         out = []
@@ -179,10 +177,3 @@ def build(spec: str, *, seed: int) -> QwenRLPolicy:
     )
     agent.model.eval()  # no dropout: sampling and scoring see the same function
     return QwenRLPolicy(agent, base)
-
-
-def _canonical(text: str) -> str | None:
-    try:
-        return str(parse_action(text))
-    except InvalidActionError:
-        return None

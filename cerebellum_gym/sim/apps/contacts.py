@@ -15,7 +15,7 @@ from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.material import dp
-from cerebellum_gym.sim.material.components import MaterialIconButton, TopAppBar
+from cerebellum_gym.sim.material.components import MaterialIconButton, OverflowButton, TopAppBar
 from cerebellum_gym.sim.providers import CONTACTS_URI
 from cerebellum_gym.sim.render import font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
@@ -59,10 +59,6 @@ class LabelSpinner(Widget):
         node = super().encode(bounds, package)
         node.focusable = True
         return node
-
-
-class _MoreOptions(MaterialIconButton):
-    class_name = "android.widget.ImageView"
 
 
 class _SaveAction(MaterialIconButton):
@@ -195,7 +191,7 @@ class ContactsApp(App):
         bar = TopAppBar(
             "Create contact",
             navigation=MaterialIconButton("Cancel", "close", on_tap=self.pop),
-            actions=[_SaveAction(on_tap=lambda: self._save(route)), _MoreOptions("More options", "more_vert", on_tap=lambda: None)],
+            actions=[_SaveAction(on_tap=lambda: self._save(route)), OverflowButton(on_tap=lambda: None)],
         )
         return ScreenSpec(title=None, app_bar=bar, body=body, dialog=dialog)
 

@@ -66,10 +66,6 @@ ON_PAGE: Final = (236, 236, 236)
 MUTED: Final = (170, 170, 170)
 
 
-def money(cents: int) -> str:
-    return f"${cents // 100:,}.{cents % 100:02d}"
-
-
 def amount_text(cents: int) -> str:
     """The app's amount: English grouping, at most two decimals, no trailing zeros."""
     whole, frac = divmod(abs(int(cents)), 100)
@@ -100,12 +96,6 @@ def date_text(when: datetime, now: datetime) -> str:
 
 def _when(row: dict[str, str]) -> datetime:
     return datetime.fromtimestamp(int(row.get("created_at", 0)) / 1000, timezone.utc)
-
-
-class _Label(Text):
-    """A TextView of a composite row, placed by its parent."""
-
-    opaque = False
 
 
 class ExpenseRow(Widget):
@@ -629,4 +619,4 @@ class _IconTextButton(Button):
         render.draw_icon(draw, self.icon, ((width - size) / 2, (height - size) / 2, (width + size) / 2, (height + size) / 2), (239, 83, 80))
 
 
-__all__ = ["CATEGORIES", "ProExpenseApp", "date_text", "money", "parse_cents"]
+__all__ = ["CATEGORIES", "ProExpenseApp", "date_text", "parse_cents"]

@@ -25,7 +25,7 @@ from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.folders import FolderApp
 from cerebellum_gym.sim.material import dp
-from cerebellum_gym.sim.material.components import ActionMenuItem, MaterialIconButton, TopAppBar
+from cerebellum_gym.sim.material.components import ActionMenuItem, MaterialIconButton, OverflowButton, TopAppBar
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Dialog, Text, Widget
 
@@ -53,6 +53,8 @@ SELECTION_MENU: Final = ("Open with", "Sort by...", "Select all", "Copy to…", 
 BLUE = (26, 115, 232)
 CHROME_PACKAGE = "com.android.chrome"
 PKG = "com.google.android.documentsui"
+#: A folder's listing: its subfolders, and its files with their sizes in bytes.
+Contents = tuple[tuple[str, ...], tuple[tuple[str, int], ...]]
 
 
 class _Item(Widget):
@@ -120,12 +122,6 @@ class _MenuItem(Widget):
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
         size = round(dp(16) * scale)
         draw.text((round(dp(16) * scale), height / 2), self.text, font=render.font(size), fill=render.TEXT, anchor="lm")
-
-
-class _Overflow(MaterialIconButton):
-    """The toolbar's "More options" (an ``ImageView``)."""
-
-    class_name = "android.widget.ImageView"
 
 
 class FilesApp(FolderApp):
@@ -239,9 +235,16 @@ class FilesApp(FolderApp):
             navigation = MaterialIconButton("Show roots", "menu", on_tap=lambda: self.push("roots"))
         return TopAppBar(title, navigation=navigation, actions=actions, rid=f"{PKG}:id/toolbar")
 
-    def _rows(self, route: Route, selected: Sequence[str], *, picking: bool = False, hidden: Sequence[str] = ()) -> list[Widget]:
-        folder = route["dir"]
+    def _contents(self, folder: str) -> Contents:
+        """The folder's subfolders and its files with their sizes, as the list shows them."""
         folders, files = self.entries(folder)
+        return tuple(folders), tuple((name, len(self.phone.read_file(f"{folder}/{name}"))) for name in files)
+
+    def _rows(
+        self, route: Route, contents: Contents, selected: Sequence[str], *, picking: bool = False, hidden: Sequence[str] = ()
+    ) -> list[Widget]:
+        folder = route["dir"]
+        folders, files = contents
         rows: list[Widget] = [Text(self._header(route), size=dp(14), color=render.TEXT_SECONDARY, height=dp(48))]
         for name in folders:
             if f"{folder}/{name}" in hidden:
@@ -259,8 +262,7 @@ class FilesApp(FolderApp):
                         on_long_press=functools.partial(self._toggle, name),
                     )
                 )
-        for name in files:
-            size = len(self.phone.read_file(f"{folder}/{name}"))
+        for name, size in files:
             detail = f"{size} B"
             if picking:
                 rows.append(_Item(name, detail, False, enabled=False))
@@ -280,8 +282,17 @@ class FilesApp(FolderApp):
         return rows
 
     def screen_main(self, route: Route) -> ScreenSpec:
+        contents = self._contents(route["dir"])
         selected: list[str] = list(route["selected"])
-        body = self._rows(route, selected)
+        if not selected and not route.get("dialog"):
+            # A plain listing is made once per folder and contents (its callbacks read the shown
+            # route when they run), so the phone reuses its layout.
+            key = ("main", route["dir"], route.get("root_title"), contents)
+            return self.reused_spec(key, lambda: self._main_screen(route, contents, selected))
+        return self._main_screen(route, contents, selected)
+
+    def _main_screen(self, route: Route, contents: Contents, selected: list[str]) -> ScreenSpec:
+        body = self._rows(route, contents, selected)
         dialog = None
         kind = route.get("dialog")
         if kind == "delete":
@@ -312,7 +323,7 @@ class FilesApp(FolderApp):
             dialog = Dialog(
                 "", [], body=[_MenuItem(text=i, rid=f"{PKG}:id/title", on_tap=functools.partial(self._menu_choice, i)) for i in items]
             )
-        more = _Overflow("More options", "more_vert", on_tap=lambda: self.set_dialog("menu"))
+        more = OverflowButton(on_tap=lambda: self.set_dialog("menu"))
         if selected:
             actions: list[MaterialIconButton] = [
                 ActionMenuItem("Share", "share", on_tap=lambda: None, rid=f"{PKG}:id/action_menu_share"),
@@ -352,13 +363,17 @@ class FilesApp(FolderApp):
         def move_here() -> None:
             self.move_sources(sources, folder)
 
-        bar = self._bar(self._title(route), [_Overflow("More options", "more_vert", on_tap=lambda: None)])
+        bar = self._bar(self._title(route), [OverflowButton(on_tap=lambda: None)])
         bottom: list[Widget] = [
             Button("CANCEL", filled=False, on_tap=self.pop),
             Button("MOVE", filled=False, on_tap=move_here, enabled=folder.startswith(ROOT)),
         ]
         return ScreenSpec(
-            title=None, app_bar=bar, body=self._rows(route, [], picking=True, hidden=sources), bottom=bottom, list_id="dir_list"
+            title=None,
+            app_bar=bar,
+            body=self._rows(route, self._contents(folder), [], picking=True, hidden=sources),
+            bottom=bottom,
+            list_id="dir_list",
         )
 
     def back(self) -> bool:

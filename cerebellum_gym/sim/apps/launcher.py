@@ -194,11 +194,6 @@ class Launcher(App):
     launchable: ClassVar[bool] = False
     clock_dependent: ClassVar[bool] = False
 
-    def __getstate__(self) -> dict[str, Any]:
-        state = super().__getstate__()
-        state.pop("_specs", None)  # widgets with callbacks: made again on demand
-        return state
-
     # --- navigation --------------------------------------------------------------------------
 
     def back(self) -> bool:
@@ -262,7 +257,7 @@ class Launcher(App):
         return self.reused_spec(("drawer", query, focused), lambda: self._drawer(query, focused))
 
     def _drawer(self, query: str, focused: bool) -> ScreenSpec:
-        apps = [app for app in self.phone.launchable_apps() if matches(app.label, query)]
+        apps = self._found(query)
         field = TextField(
             SEARCH_KEY,
             query,
@@ -281,13 +276,17 @@ class Launcher(App):
             body.append(Text(f'No apps found matching "{query}"', center=True, background=DRAWER_BACKGROUND))
         return ScreenSpec(title=None, body=body, background=DRAWER_BACKGROUND, list_id="apps_list_view", always_scrollable=True)
 
+    def _found(self, query: str) -> list[App]:
+        """The apps the drawer lists for ``query``, alphabetical."""
+        return [app for app in self.phone.launchable_apps() if matches(app.label, query)]
+
     def _set_query(self, value: str) -> None:
         self.route["query"] = value
 
     def _launch_first(self) -> None:
         # The keyboard's search key opens the first app found, as Launcher3's does.
         query = str(self.route.get("query", ""))
-        found = [app for app in self.phone.launchable_apps() if matches(app.label, query)]
+        found = self._found(query)
         if found and query.strip():
             self._start(found[0].package)()
 

@@ -102,6 +102,15 @@ class ActionMenuItem(MaterialIconButton):
     class_name = "android.widget.Button"
 
 
+class OverflowButton(MaterialIconButton):
+    """A toolbar's "More options": an ``ImageView`` (``OverflowMenuButton``) with its description."""
+
+    class_name = "android.widget.ImageView"
+
+    def __init__(self, *, on_tap: Callback, theme: Theme = LIGHT) -> None:
+        super().__init__("More options", "more_vert", theme=theme, on_tap=on_tap)
+
+
 class TopAppBar(Widget):
     """A ``Toolbar``: the navigation button, the title, and action buttons at the end."""
 
