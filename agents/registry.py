@@ -50,6 +50,10 @@ def load_agent(spec: str | Agent | Policy, **options: Any) -> Agent:
         from cerebellum_gym.agents.oracle_agent import OracleAgent
 
         return OracleAgent()
+    if spec == "search" or spec.startswith("search:"):
+        from cerebellum_gym.agents.search_agent import SearchAgent
+
+        return SearchAgent(**{**_search_options(spec), **options})
     for prefix, what in (("qwen:", "a model id or folder: qwen:BASE[,ADAPTER]"), ("sb3:", "a saved model: sb3:PATH.zip")):
         if spec.startswith(prefix) and not spec[len(prefix) :].strip():
             raise ValueError(f"agent {spec!r} names no model; give {what}")
@@ -66,8 +70,8 @@ def load_agent(spec: str | Agent | Policy, **options: Any) -> Agent:
             return SB3Agent.load(spec[4:], **options)
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
-        usage = "use random, oracle, sb3:PATH, qwen:BASE[,ADAPTER] or module:object"
-        raise ValueError(did_you_mean(spec, ("random", "oracle"), what="agent", listing=usage))
+        usage = "use random, oracle, search[:budget=N], sb3:PATH, qwen:BASE[,ADAPTER] or module:object"
+        raise ValueError(did_you_mean(spec, ("random", "oracle", "search"), what="agent", listing=usage))
     try:
         target: Any = _import_from_cwd(module_name)
     except ImportError as exc:
@@ -107,3 +111,15 @@ def _needs_extra(extra: str, spec: str) -> Iterator[None]:
         yield
     except ImportError as exc:
         raise ValueError(f"agent {spec!r} needs the {extra!r} extra ({exc}): pip install 'cerebellum-gym[{extra}]'") from exc
+
+
+def _search_options(spec: str) -> dict[str, int]:
+    """``search:budget=N`` as keyword options (``search`` alone: the defaults)."""
+    _, _, rest = spec.partition(":")
+    options: dict[str, int] = {}
+    for item in filter(None, rest.split(",")):
+        key, sep, value = item.partition("=")
+        if key.strip() != "budget" or not sep or not value.strip().isdigit():
+            raise ValueError(f"agent {spec!r}: the search agent takes budget=N (steps per decision), e.g. search:budget=500")
+        options["budget"] = int(value)
+    return options

@@ -21,6 +21,7 @@ from __future__ import annotations
 from gymnasium.envs.registration import register, registry
 
 from cerebellum_gym.core.actions import CODES, Action, parse_action
+from cerebellum_gym.core.state import EpisodeState
 from cerebellum_gym.env import CerebellumEnv
 from cerebellum_gym.errors import (
     AgentError,
@@ -30,6 +31,7 @@ from cerebellum_gym.errors import (
     DeviceTimeoutError,
     InfraError,
     InvalidActionError,
+    StateError,
     TaskError,
 )
 
@@ -69,8 +71,10 @@ __all__ = [
     "ConfigError",
     "DeviceLostError",
     "DeviceTimeoutError",
+    "EpisodeState",
     "InfraError",
     "InvalidActionError",
+    "StateError",
     "TaskError",
     "parse_action",
 ]

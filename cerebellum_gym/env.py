@@ -46,9 +46,18 @@ from cerebellum_gym.core.observation import (
 )
 from cerebellum_gym.core.som import DEFAULT_MAX_LABELS, LabelledScreen, draw_overlay, label_screen
 from cerebellum_gym.core.spaces import action_space
+from cerebellum_gym.core.state import STATE_FORMAT, EpisodeState, dumps_state, is_state_type, loads_state
 from cerebellum_gym.core.tree import compact_subtree
 from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_HOME, Device
-from cerebellum_gym.errors import CerebellumError, ConfigError, InfraError, InvalidActionError, StepError, UnsupportedOperationError
+from cerebellum_gym.errors import (
+    CerebellumError,
+    ConfigError,
+    InfraError,
+    InvalidActionError,
+    StateError,
+    StepError,
+    UnsupportedOperationError,
+)
 from cerebellum_gym.options import check_env_options, check_reset_options
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.catalog import BUILTIN, TaskCatalog
@@ -200,6 +209,8 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         self.max_steps = 0
         self._torn_down = True  # no episode whose task still needs its tear_down
         self._goal_memo: tuple[int, Task, str] | None = None  # (step, task, goal) for _goal
+        # search_action's plan: (the step it continues at, its actions, whether it ends in success)
+        self._search_plan: tuple[int, list[str], bool] | None = None
         # The pixel arrays of the observation last returned (weakly: the caller owns them) and
         # the read-only frames they were copied from (observation_frames).
         self._handed: tuple[Any, Any, ObservationFrames] | None = None
@@ -209,11 +220,16 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[ObsType, dict[str, Any]]:
         """Start an episode: draw the task and its parameters, reset the device, set it up.
 
-        ``options`` may carry ``task`` (a name) to pick this episode's task.
+        ``options`` may carry ``task`` (a name) to pick this episode's task, or ``state`` (an
+        :class:`EpisodeState` from :meth:`clone_state`) to continue from it instead of starting
+        afresh (``seed`` is then ignored: the state carries its random generator).
         """
         check_reset_options(options)
+        if options and "state" in options:
+            return self.restore_state(options["state"])
         super().reset(seed=seed)
         self._goal_memo = None  # set-up may change the goal (AndroidWorld's rewrites dates)
+        self._search_plan = None
         self._end_task(quiet=True)  # an episode left running: its task is torn down before the next starts
         rng = self.np_random
         name = (options or {}).get("task")
@@ -329,6 +345,30 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             self._oracle = self.task.oracle()
         return self._oracle.act(self.screen)
 
+    def search_action(self, budget: int = 500) -> str:
+        """The next action of a best-first search on this env's own episode states
+        (:func:`cerebellum_gym.search.plan`; privileged: it reads the judge). A plan that reaches
+        a success is followed to its end; one that only makes progress gives its first action
+        and the search runs again at the next step; with no progress within the budget it gives
+        up (``F``: the episode ends, as an agent that finds no way would).
+
+        Raises:
+            UnsupportedOperationError: the device has no episode states (an emulator).
+        """
+        from cerebellum_gym.search import plan
+
+        if self.task is None or self.screen is None:
+            raise CerebellumError("call reset() before search_action()")
+        kept = self._search_plan
+        if kept is None or kept[0] != self._steps or not kept[2]:
+            found = plan(self, budget)
+            if not found.solved and (not found.actions or found.progress <= self._progress):
+                return "F"
+            kept = (self._steps, found.actions, found.solved)
+        step, actions, complete = kept
+        self._search_plan = (step + 1, actions[1:], complete) if len(actions) > 1 else None
+        return actions[0]
+
     def text_candidates(self) -> list[str]:
         """The current task's texts for agents with a discrete typing vocabulary (``K`` choices)."""
         if self.task is None:
@@ -373,6 +413,146 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
     @property
     def progress(self) -> float:
         return self._progress
+
+    # --- episode state as a value --------------------------------------------------------------
+
+    def state_options(self) -> dict[str, Any]:
+        """The options an :class:`EpisodeState` must share with the env it is restored into: the
+        task set and everything that shapes an observation, a reward or an episode's end."""
+        choices = [cls.name for cls in self._task_choices]
+        fixed = self._fixed_task
+        return {
+            "backend": self.device.backend,
+            "tasks": choices if fixed is None else [f"{fixed.name}{fixed.params!r}"],
+            "pixels": self.pixels,
+            "screenshot_width": self.screenshot_width,
+            "history_len": self.history.length,
+            "history_width": self.history.size[0] if self.history.size is not None else None,
+            "max_tree_chars": self.max_tree_chars,
+            "max_labels": self.max_labels,
+            "max_steps": self._max_steps_override,
+            "invalid_action": self.invalid_action,
+            "invalid_action_penalty": self.invalid_action_penalty,
+            "reward": self.reward_mode,
+            "success_requires_done": self.success_requires_done,
+            "judge_every_step": self.judge_every_step,
+        }
+
+    def clone_state(self) -> EpisodeState:
+        """This moment of the episode as an immutable value: the device (the phone's apps,
+        databases, files, settings and clock), the task with its parameters, the oracle's
+        memory, the history, the labels' random generator, the step count and the reward
+        account. :meth:`restore_state` (here, in another env made with the same options, or in
+        another process) continues from it exactly as this episode would have.
+
+        Example:
+            >>> import gymnasium as gym, cerebellum_gym
+            >>> env = gym.make("Cerebellum-Sim-v0", task="SystemWifiTurnOff", pixels=False)
+            >>> obs, _ = env.reset(seed=0)
+            >>> state = env.unwrapped.clone_state()
+            >>> first = env.step("W")
+            >>> obs2, _ = env.unwrapped.restore_state(state)
+            >>> again = env.step("W")
+            >>> again[0]["tree"] == first[0]["tree"], again[1:4] == first[1:4], state.step
+            (True, True, 0)
+
+        Raises:
+            CerebellumError: no episode has started (call ``reset`` first).
+            UnsupportedOperationError: the device's state is not a value (an emulator).
+        """
+        task = self.task
+        if task is None or self.screen is None:
+            raise CerebellumError("no episode to clone: call reset() first")
+        actions, subtrees, frames = self.history.export()
+        shot = self._screenshot if self.pixels else None
+        if shot is not None and not frozen(shot):
+            shot = np.array(shot)
+            shot.flags.writeable = False
+        rng = self.np_random
+        oracle = self._oracle
+        if oracle is not None and not is_state_type(type(oracle)):
+            oracle = None  # a foreign oracle: made afresh on demand after a restore
+        blob = dumps_state(
+            {
+                "device": self.device.save_state(),
+                "task": task,
+                "oracle": oracle,
+                "screen": self.screen,
+                "rng": (type(rng.bit_generator).__name__, rng.bit_generator.state, self._np_random_seed),
+                "history": (actions, subtrees, len(frames)),
+                "screenshot": shot is not None,
+                "counters": (self._steps, self.max_steps, self._progress, self._initial_progress, self._torn_down),
+            }
+        )
+        spec = self.spec
+        return EpisodeState(
+            env_id=spec.id if spec is not None else "",
+            options=self.state_options(),
+            step=self._steps,
+            task=task.name,
+            blob=blob,
+            frames=(*frames, shot) if shot is not None else tuple(frames),
+        )
+
+    def restore_state(self, state: EpisodeState) -> tuple[ObsType, dict[str, Any]]:
+        """Continue from ``state`` (from :meth:`clone_state`): the episode running here ends
+        (its task torn down), and the observation and info returned are the state's; every
+        later step is what the original episode's would have been. Nothing is shared with the
+        state or its other copies: it can be restored any number of times.
+
+        Raises:
+            StateError: a state taken with other options or by another version, or bytes that
+                are not a state.
+        """
+        if isinstance(state, list | tuple):
+            raise StateError(
+                "one env restores one episode state; a list of states (one per env) is for cerebellum-gym's vector envs "
+                "(gymnasium's SyncVectorEnv and AsyncVectorEnv give every env the same options)"
+            )
+        if not isinstance(state, EpisodeState):
+            raise StateError(f"restore_state takes an EpisodeState (clone_state's), not {type(state).__name__}")
+        if state.version != STATE_FORMAT:
+            raise StateError(f"an episode state of format {state.version}; this cerebellum-gym reads format {STATE_FORMAT}")
+        mine = self.state_options()
+        if dict(state.options) != mine:
+            differ = sorted(k for k in {*mine, *state.options} if state.options.get(k) != mine.get(k))
+            shown = ", ".join(f"{k}: state {state.options.get(k)!r}, env {mine.get(k)!r}" for k in differ)
+            raise StateError(f"this episode state was taken with other env options ({shown}); make the env with the same options")
+        spec = self.spec
+        if state.env_id and spec is not None and spec.id != state.env_id:
+            raise StateError(f"this episode state comes from {state.env_id!r}, not {spec.id!r}")
+        parts = loads_state(state.blob)
+        try:
+            steps, max_steps, progress, initial, torn_down = parts["counters"]
+            name, bit_state, seed = parts["rng"]
+            actions, subtrees, count = parts["history"]
+            task, screen = parts["task"], parts["screen"]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StateError(f"an episode state with missing parts: {exc}") from None
+        if not isinstance(task, Task) or not isinstance(screen, LabelledScreen):
+            raise StateError("an episode state must hold a task and a labelled screen")
+        if name not in _BIT_GENERATORS:
+            raise StateError(f"an episode state's random generator {name!r} is not one of {sorted(_BIT_GENERATORS)}")
+        if count > len(state.frames) or (parts["screenshot"] and count != len(state.frames) - 1):
+            raise StateError("an episode state whose frames do not match its history")
+        self._end_task(quiet=True)
+        self.device.load_state(parts["device"])
+        generator = np.random.Generator(getattr(np.random, name)())
+        generator.bit_generator.state = bit_state
+        self._np_random, self._np_random_seed = generator, seed
+        self.task = task
+        task.resume(self.device)
+        self._oracle = parts["oracle"]
+        self.screen = screen
+        self.history.load(tuple(actions), tuple(subtrees), state.frames[:count])
+        self._screenshot = state.frames[count] if parts["screenshot"] else None
+        self._steps, self.max_steps = int(steps), int(max_steps)
+        self._progress, self._initial_progress = float(progress), float(initial)
+        self._torn_down = bool(torn_down)
+        self._goal_memo = None
+        self._handed = None
+        self._search_plan = None
+        return self._observation(), self._info(invalid=None, infra=None, action="")
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -610,6 +790,10 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             "infra_error": f"{type(infra).__name__}: {infra}" if infra is not None else "",
             "judge_error": self.task.judge_error,
         }
+
+
+#: The random generators an episode state may name (numpy's bit generators).
+_BIT_GENERATORS: Final = frozenset({"PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937"})
 
 
 def _action_mask(screen: LabelledScreen) -> np.ndarray:

@@ -85,3 +85,8 @@ class UnknownTaskError(TaskError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the whole message otherwise
         return str(self.args[0]) if self.args else "unknown task"
+
+
+class StateError(CerebellumError, ValueError):
+    """An episode state that cannot be restored here: taken with other options, of another
+    format version, or not a state at all (bytes that name code, a truncated file)."""

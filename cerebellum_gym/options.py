@@ -92,7 +92,7 @@ ENV_OPTIONS: Final[dict[str, Option]] = {
 }
 
 #: What ``env.reset(options=...)`` reads (wrappers take theirs out before the env sees them).
-RESET_OPTIONS: Final[tuple[str, ...]] = ("task",)
+RESET_OPTIONS: Final[tuple[str, ...]] = ("task", "state")
 
 
 def check_options(options: Mapping[str, Any], table: Mapping[str, Option], *, extra: Iterable[str] = ()) -> None:
@@ -126,6 +126,8 @@ def check_reset_options(options: Mapping[str, Any] | None) -> None:
     task = options.get("task")
     if task is not None and not isinstance(task, str):
         raise ConfigError(f"reset option 'task' takes a task name (str), got {type(task).__name__}")
+    if "state" in options and "task" in options:
+        raise ConfigError("reset options 'state' and 'task' exclude each other: a state carries its task")
 
 
 __all__ = [

@@ -126,6 +126,20 @@ class History:
             if array is not None:
                 array.flags.writeable = False
 
+    def export(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[np.ndarray, ...]]:
+        """What the history holds: its action texts, subtrees and frames (read-only arrays),
+        for an episode state (:meth:`load` puts them back)."""
+        return tuple(self.actions), tuple(self.subtrees), tuple(self._screens)
+
+    def load(self, actions: tuple[str, ...], subtrees: tuple[str, ...], screens: tuple[np.ndarray, ...]) -> None:
+        """Hold what :meth:`export` gave (frames must be read-only: they are shared, not copied)."""
+        if any(frame.flags.writeable for frame in screens):
+            raise ValueError("history frames must be read-only arrays")
+        self._parts = None
+        self.actions = deque(actions, maxlen=self.length)
+        self.subtrees = deque(subtrees, maxlen=self.length)
+        self._screens = deque(screens, maxlen=self.length)
+
     def clear(self) -> None:
         self._parts = None
         self.actions.clear()

@@ -24,6 +24,7 @@ from typing import Final, TypeVar
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from cerebellum_gym.core.state import register_state_type
 from cerebellum_gym.core.tree import Bounds, UINode, compact_template, compact_tree
 
 T = TypeVar("T")
@@ -33,6 +34,7 @@ LABEL_POOL: Final[tuple[str, ...]] = tuple(a + b for a in string.ascii_uppercase
 DEFAULT_MAX_LABELS: Final = 64
 
 
+@register_state_type
 @dataclass(frozen=True)
 class LabelledScreen:
     """A screen's tree with labels assigned: what the agent may refer to right now.

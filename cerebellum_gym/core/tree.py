@@ -26,6 +26,7 @@ from typing import Final, TypeVar
 from xml.etree import ElementTree
 from xml.sax.saxutils import quoteattr
 
+from cerebellum_gym.core.state import register_state_type
 from cerebellum_gym.errors import DeviceProtocolError
 
 T = TypeVar("T")
@@ -51,6 +52,7 @@ EDITABLE_CLASSES: Final = frozenset({"android.widget.EditText", "android.widget.
 SLIDER_CLASSES: Final = frozenset({"android.widget.SeekBar"})
 
 
+@register_state_type
 class UINode:
     """One element of an accessibility tree, with the attributes ``uiautomator dump`` prints."""
 
@@ -124,6 +126,18 @@ class UINode:
 
     def __repr__(self) -> str:
         return f"UINode({self.short_class!r}, {self.bounds}, text={self.text!r})"
+
+    def __getstate__(self) -> tuple[None, dict[str, object]]:
+        # What is derived (the compact line, per-tree results) is made again on demand: a copy
+        # carries the node's attributes only, so equal trees pickle alike.
+        state = {name: getattr(self, name) for name in self.__slots__ if name not in ("_derived", "_line")}
+        return None, state
+
+    def __setstate__(self, state: tuple[None, dict[str, object]]) -> None:
+        for name, value in state[1].items():
+            object.__setattr__(self, name, value)
+        self._line = None
+        self._derived = None
 
     @property
     def short_class(self) -> str:

@@ -194,6 +194,23 @@ class Device(abc.ABC):
         """
         raise UnsupportedOperationError(f"{self.backend} devices cannot be reset to factory state")
 
+    def save_state(self) -> Any:
+        """The device's whole state as a plain value (for :meth:`CerebellumEnv.clone_state`):
+        the embedded phone's is its :class:`~cerebellum_gym.sim.phone.PhoneState`.
+
+        Raises:
+            UnsupportedOperationError: a device whose state is not a value (an emulator can
+                only be reset: its state lives in a VM, not in this process).
+        """
+        raise UnsupportedOperationError(
+            f"{self.backend} devices cannot take their state as a value (an emulator can only be reset); "
+            "clone and restore run on the embedded simulator (Cerebellum-Sim-v0, Cerebellum-AndroidWorld-v0 without an emulator)"
+        )
+
+    def load_state(self, state: Any) -> None:
+        """Put back a state :meth:`save_state` gave (the caller hands over a fresh copy)."""
+        raise UnsupportedOperationError(f"{self.backend} devices cannot restore a state value")
+
     def info_entries(self) -> dict[str, Any]:
         """Entries the env adds to every ``info`` dict it returns (none by default; the
         AndroidWorld backend says where its env runs: ``info["device_backend"]``)."""
@@ -255,6 +272,12 @@ class DeviceWrapper(Device):
     @property
     def unwrapped(self) -> Device:
         return self.device.unwrapped
+
+    def save_state(self) -> Any:
+        return self.device.save_state()
+
+    def load_state(self, state: Any) -> None:
+        self.device.load_state(state)
 
     # --- screen ------------------------------------------------------------------------------
 

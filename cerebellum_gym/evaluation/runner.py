@@ -155,6 +155,12 @@ class VectorOracle(TaskTexts):
         everyone = self.envs.call("oracle_action")  # type: ignore[attr-defined]
         return [str(everyone[i] or "") for i in self.slots]
 
+    def search_actions(self, budget: int) -> list[str]:
+        """Each running slot's next action of a best-first search on its env's own episode
+        states (``CerebellumEnv.search_action``, ``budget`` steps per decision)."""
+        everyone = self.envs.call("search_action", budget)  # type: ignore[attr-defined]
+        return [str(everyone[i] or "") for i in self.slots]
+
 
 def agent_reads_pixels(agent: Agent) -> bool:
     """Whether ``agent`` needs screenshots (its ``needs_pixels``; agents that are not

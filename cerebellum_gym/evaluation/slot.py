@@ -219,14 +219,21 @@ class EpisodeSlot(gym.Env[Any, str]):
 
     def oracle_action(self) -> str:
         """The scripted oracle's next action in the running episode ("" when idle)."""
+        return self._privileged("oracle", lambda env: env.oracle_action())
+
+    def search_action(self, budget: int) -> str:
+        """A best-first search's next action in the running episode ("" when idle)."""
+        return self._privileged("search", lambda env: env.search_action(budget))
+
+    def _privileged(self, what: str, ask: Callable[[Any], str]) -> str:
         if not self._active or self.env is None:
             return ""
         try:
-            return str(self.env.unwrapped.oracle_action())  # type: ignore[attr-defined]
+            return str(ask(self.env.unwrapped))
         except Exception as exc:
             # An oracle bug must not kill an async worker: the next step ends the episode as an error.
             self._oracle_error = SlotReport(
-                status="error", message=f"oracle failed: {type(exc).__name__}: {exc}", detail=traceback.format_exc(limit=8)
+                status="error", message=f"{what} failed: {type(exc).__name__}: {exc}", detail=traceback.format_exc(limit=8)
             )
             return "W"
 

@@ -29,6 +29,7 @@ from typing import Any, Final, NamedTuple
 
 import numpy as np
 
+from cerebellum_gym.core.state import register_state_type
 from cerebellum_gym.core.tree import UINode, to_uiautomator_xml
 from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_DEL, KEYCODE_ENTER, KEYCODE_HOME, Device, Row, require_encodable
 from cerebellum_gym.errors import CerebellumError
@@ -53,6 +54,7 @@ def default_settings() -> dict[str, dict[str, str]]:
     }
 
 
+@register_state_type
 @dataclass
 class PhoneState:
     """Everything the phone knows, as plain data (cheap to copy, trivially picklable)."""
@@ -132,6 +134,16 @@ class Phone(Device):
 
     def factory_reset(self) -> None:
         self.state = _copy_state(self._pristine) or pickle.loads(self._pristine_blob)
+        self.invalidate()
+
+    def save_state(self) -> PhoneState:
+        """The live state (the caller pickles it at once: episode states hold it as bytes)."""
+        return self.state
+
+    def load_state(self, state: Any) -> None:
+        if not isinstance(state, PhoneState):
+            raise CerebellumError(f"a phone state is a PhoneState, not {type(state).__name__}")
+        self.state = state
         self.invalidate()
 
     @property

@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 import gymnasium as gym
 import numpy as np
 
+from cerebellum_gym.core.state import register_state_base, register_state_type
 from cerebellum_gym.devices.base import Device
 from cerebellum_gym.errors import CerebellumError, TaskError, UnknownTaskError
 from cerebellum_gym.tasks.base import LAUNCH_STEPS, JudgeMode, Oracle, Task
@@ -320,6 +321,21 @@ class AndroidWorldTask(Task):
         self.judge_error = ""
         return float(min(1.0, max(0.0, float(score))))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The adapter classes are made at run time: an episode state names the task by its
+        # AndroidWorld name and family, and keeps the live TaskEval (plain data), not the device.
+        # The TaskEval goes as its attributes: AndroidWorld makes its information-retrieval
+        # classes at run time too (no module holds them by name).
+        live = None if self._live is None else dict(vars(self._live))
+        return (_restored_task, (self.name, self.aw_family, dict(self.params), live, self.judge_error))
+
+    def resume(self, device: Device) -> None:
+        """Back on ``device`` after a restore: the live TaskEval is the one its judge and
+        tear-down find there again."""
+        self._device = _aw_device(device, self.name)
+        if self._live is not None:
+            _LIVE[device] = self._live
+
     def tear_down(self, device: Device) -> None:
         """``tear_down(env)`` of this task if it is the one live on ``device``."""
         if self._live is not None and _LIVE.get(device) is self._live:
@@ -382,10 +398,28 @@ def _registry(family: str) -> dict[str, Any]:
     from cerebellum_gym.devices.androidworld import import_android_world
 
     module = import_android_world("registry")
+    _register_state_types()
     try:
         return dict(module.TaskRegistry().get_registry(family))
     except Exception as exc:
         raise TaskError(f"AndroidWorld has no task family {family!r}: {exc}") from exc
+
+
+def _register_state_types() -> None:
+    """AndroidWorld's TaskEvals (and their validators) and the rows and files they keep are plain
+    data between their calls: an episode state may hold them (``core/state.py``)."""
+    import dataclasses
+
+    from cerebellum_gym.devices.androidworld import import_android_world
+
+    register_state_base(import_android_world("task_evals.task_eval").TaskEval)
+    schema = import_android_world("task_evals.utils.sqlite_schema_utils")
+    for value in vars(schema).values():
+        if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == schema.__name__:
+            register_state_type(value)
+    register_state_type(import_android_world("utils.file_utils").FileWithMetadata)
+    # an information-retrieval task's proto (a protobuf message pickles as its serialized bytes)
+    register_state_type(import_android_world("task_evals.information_retrieval.proto.task_pb2").Task)
 
 
 def _sample(aw_class: Any) -> Any:
@@ -436,6 +470,20 @@ def _adapter(aw_class: Any, family: str) -> type[AndroidWorldTask]:
         "__doc__": f"AndroidWorld's {name}, judged by AndroidWorld.",
     }
     return cast("type[AndroidWorldTask]", type(name, (AndroidWorldTask,), attrs))
+
+
+@register_state_type
+def _restored_task(name: str, family: str, params: dict[str, Any], live: dict[str, Any] | None, judge_error: str) -> AndroidWorldTask:
+    """An adapter of AndroidWorld's task ``name`` whose live TaskEval has the attributes ``live``
+    (what an episode state keeps of it, see ``AndroidWorldTask.__reduce__``): it builds the
+    task from data, and runs none of AndroidWorld's code."""
+    task = task_class(str(name), str(family))(dict(params))
+    if isinstance(live, dict):
+        instance = task.aw_class.__new__(task.aw_class)
+        instance.__dict__.update(live)
+        task._live = instance
+    task.judge_error = str(judge_error)
+    return task
 
 
 def task_classes(family: str = DEFAULT_FAMILY) -> dict[str, type[AndroidWorldTask]]:

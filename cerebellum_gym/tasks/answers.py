@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from cerebellum_gym.core.state import register_state_type
+
 #: AndroidWorld's date format for information-retrieval answers (``datetime_utils.DATE_FORMAT``).
 DATE_FORMAT = "%B %d %Y"
 #: The format of an answered time, and of a date-time after the date.
@@ -126,6 +128,7 @@ def text_matches(got: str, want: str) -> bool:
     return difflib.SequenceMatcher(None, got.lower(), want.lower()).ratio() >= TEXT_THRESHOLD
 
 
+@register_state_type
 @dataclass(frozen=True)
 class Expected:
     """What a question's answer must be: its kind, the expected values and, for numbers, a

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Final, Literal
 import numpy as np
 
 from cerebellum_gym.core.som import LabelledScreen
+from cerebellum_gym.core.state import register_state_base
 from cerebellum_gym.devices.base import KEYCODE_HOME, Device
 from cerebellum_gym.errors import UnsupportedOperationError
 
@@ -29,6 +30,7 @@ JudgeMode = Literal["per_step", "on_end"]
 LAUNCH_STEPS: Final = 1
 
 
+@register_state_base
 class Oracle(abc.ABC):
     """A scripted, privileged policy for one task instance: an upper bound, not a baseline.
 
@@ -41,6 +43,7 @@ class Oracle(abc.ABC):
         """The next action on ``screen``."""
 
 
+@register_state_base
 class Task(abc.ABC):
     """One task family member with concrete parameters.
 
@@ -128,6 +131,11 @@ class Task(abc.ABC):
         reading the device only. :meth:`initialize` calls it last; a harness whose set-up ran
         another way (AndroidWorld's own ``initialize_task``, see
         ``benchmarks/androidworld/conformance.py``) calls it instead. Nothing by default."""
+
+    def resume(self, device: Device) -> None:
+        """The episode goes on from a restored state (``CerebellumEnv.restore_state``) on
+        ``device``, whose state is already back: re-bind whatever the task keeps of the device
+        (nothing by default; a task holds data only, so an episode state can carry it)."""
 
     def tear_down(self, device: Device) -> None:
         """Undo what the episode left that the next one must not see; the env calls it once per

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from cerebellum_gym.core.som import LabelledScreen
+from cerebellum_gym.core.state import register_state_type
 from cerebellum_gym.devices.base import Device, Row
 from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.answers import Expected, score_answer
@@ -106,6 +107,7 @@ def draw_distinct(rng: np.random.Generator, pool: Sequence[str], n: int) -> list
     return out
 
 
+@register_state_type
 @dataclass
 class Reading:
     """What the oracle needs: the answer, the texts it must have seen on screen first, the

@@ -20,7 +20,9 @@ Options of the MobileRL recipe, each off with a flag: positive replay (a group o
 recent success is below ``replay_below`` gives one of its slots to a stored success of that
 task, replayed action for action from its own seed, so an all-fail group still has a signal),
 failure-curriculum filtering (the curriculum's ``fail_window``; by default on only when the
-policy starts from a checkpoint) and the shortest-path reward.
+policy starts from a checkpoint) and the shortest-path reward. Off by default, branching
+(``branch_failures``): a group whose episodes all failed hands its task's next group a start
+where the furthest of them last made progress (an episode state, ``docs/episode_state.md``).
 
 Every ``gate_every`` updates the held-out checks run: the online suite (held-out seeds, greedy
 constrained actions) and, given ``gate_dataset``, ``eval-offline`` on a held-out dataset; the
@@ -99,6 +101,10 @@ class RLConfig:
     replay_keep: int = 4
     #: ``None``: on when the policy starts from a checkpoint, off from scratch (see :meth:`RLTrainer.failure_filtering`).
     failure_filter: bool | None = None
+    #: A group whose episodes all failed hands its task's next group a start: the moment after
+    #: which its furthest episode never made progress again (an episode state, issue 37), so the
+    #: group explores from where the failure began instead of from the start (in-process envs).
+    branch_failures: bool = False
     gate_every: int = 10
     gate_suite: str | None = "rl-short-heldout"
     gate_dataset: str | None = None
@@ -152,6 +158,12 @@ class Episode:
     seed: int
     group: int
     steps: list[StepSample] = field(default_factory=list)
+    #: Actions taken before the episode's first sampled step: the branch it started from (none
+    #: from a reset). They are the env's, not the policy's: no step of them is trained on.
+    prefix: list[str] = field(default_factory=list)
+    #: How many of :attr:`actions` had been taken when progress last rose (0: it never did).
+    progress_at: int = 0
+    best_progress: float = 0.0
     actions: list[str] = field(default_factory=list)
     env_return: float = 0.0
     wrong_taps: int = 0
@@ -167,6 +179,34 @@ class Episode:
     @property
     def length(self) -> int:
         return len(self.actions)
+
+
+@dataclass
+class BranchStore:
+    """Per task, where a failed group's furthest episode last made progress: its seed and the
+    actions up to that moment (its own prefix included). The task's next group starts there,
+    once (``branch_failures``)."""
+
+    items: dict[str, tuple[int, list[str]]] = field(default_factory=dict)
+
+    def record(self, group: Sequence[Episode]) -> None:
+        """Remember a branch point if every episode of ``group`` failed and one made progress."""
+        if not group or any(e.success for e in group):
+            if group:
+                self.items.pop(group[0].task, None)  # solved now: no more help needed
+            return
+        furthest = max(group, key=lambda e: (e.best_progress, -e.length))
+        if furthest.progress_at > 0 and furthest.best_progress > 0:
+            self.items[furthest.task] = (furthest.seed, [*furthest.prefix, *furthest.actions[: furthest.progress_at]])
+
+    def take(self, task: str) -> tuple[int, list[str]] | None:
+        return self.items.pop(task, None)
+
+    def state_dict(self) -> dict[str, Any]:
+        return {task: [seed, actions] for task, (seed, actions) in self.items.items()}
+
+    def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        self.items = {task: (int(seed), list(actions)) for task, (seed, actions) in state.items()}
 
 
 @dataclass
@@ -263,6 +303,8 @@ class RLTrainer:
             self.curriculum_config = dataclasses.replace(self.curriculum_config, fail_window=0)
         self.curriculum = Curriculum(self.curriculum_config, seed=config.seed)
         self.replay = ReplayStore(config.replay_keep)
+        self.branches = BranchStore()
+        self._branch_env: Any = None
         self.policy: RLPolicy = policy if policy is not None else build_policy(config)
         self.optimizer = torch.optim.AdamW(self.policy.parameters(), lr=self.learning_rate(), weight_decay=0.0)
         self.completed = 0
@@ -331,6 +373,7 @@ class RLTrainer:
         _load_saved_optimizer(self.optimizer, last / OPTIMIZER, state["optimizer"])
         self.curriculum.load_state_dict(state["curriculum"])
         self.replay.load_state_dict(state["replay"])
+        self.branches.load_state_dict(state.get("branches", {}))
         self.completed = int(state["completed"])
         self.best = dict(state["best"])
         self.env_steps = int(state["env_steps"])
@@ -361,6 +404,9 @@ class RLTrainer:
         return {"output": str(self.out), "completed": self.completed, "best": self.best, "stage": self.curriculum.stage.name}
 
     def close(self) -> None:
+        if self._branch_env is not None:
+            self._branch_env.close()
+            self._branch_env = None
         if self._envs is not None:
             self._envs.close()
             self._envs = None
@@ -382,8 +428,11 @@ class RLTrainer:
             sampled = [e for e in episodes if e.group == g and not e.replayed]
             events += self.curriculum.record(number, task, float(np.mean([e.success for e in sampled])) if sampled else 0.0)
         for e in episodes:
-            if e.success and not e.replayed:
+            if e.success and not e.replayed and not e.prefix:
                 self.replay.add(e.task, e.seed, e.actions)
+        if cfg.branch_failures:
+            for g in range(len(draws)):
+                self.branches.record([e for e in episodes if e.group == g and not e.replayed])
         sampled = [e for e in episodes if not e.replayed]
         families: dict[str, list[float]] = {}
         by_task: dict[str, list[float]] = {}
@@ -471,10 +520,15 @@ class RLTrainer:
         for g, (task, seed) in enumerate(draws):
             seeds: list[int | None] = [None] * n
             mask = np.zeros(n, np.bool_)
+            branch = self.branches.take(task) if cfg.branch_failures else None
+            state = self._branch_state(task, *branch) if branch is not None else None
             for k in range(size):
                 i = g * size + k
                 episode = Episode(task, seed, g)
-                if k == 0 and cfg.positive_replay:
+                if state is not None and branch is not None:
+                    # The whole group starts where the failed group's furthest episode stalled.
+                    episode = Episode(task, branch[0], g, prefix=list(branch[1]))
+                elif k == 0 and cfg.positive_replay:
                     recent = self.curriculum.recent_success(task)
                     stored = self.replay.pick(task, update)
                     if stored is not None and recent is not None and recent < cfg.replay_below:
@@ -484,7 +538,8 @@ class RLTrainer:
                 seeds[i] = episode.seed
                 mask[i] = True
             tick = time.perf_counter()
-            batch, infos = envs.reset(seed=seeds, options={"task": task, "reset_mask": mask})
+            start: dict[str, Any] = {"task": task} if state is None else {"state": state}
+            batch, infos = envs.reset(seed=seeds, options={**start, "reset_mask": mask})
             env_s += time.perf_counter() - tick
             for i, obs in enumerate(_kept_observations(batch)):
                 if mask[i]:
@@ -499,7 +554,7 @@ class RLTrainer:
             if not live:
                 break
             batch_steps += 1
-            prepared = {i: _prepared(observations[i], episodes[i].length, texts[i]) for i in live}
+            prepared = {i: _prepared(observations[i], len(episodes[i].prefix) + episodes[i].length, texts[i]) for i in live}
             tick = time.perf_counter()
             sampled_slots = [i for i in live if i not in forced]
             samples = self.policy.sample([prepared[i] for i in sampled_slots], temperature=cfg.temperature, generator=generator)
@@ -536,6 +591,8 @@ class RLTrainer:
                 e.actions.append(actions[i])
                 e.env_return += float(rewards[i])
                 progress = _info(infos, "progress", i)
+                if progress > e.best_progress:
+                    e.best_progress, e.progress_at = progress, e.length
                 if actions[i][0] in "TP" and progress <= e.last_progress and _same_screen(prepared[i], after[i]):
                     e.wrong_taps += 1
                 elif actions[i][0] == "F" and not bool(_info(infos, "success", i)):
@@ -550,6 +607,29 @@ class RLTrainer:
                 observations[i] = after[i]
         kept = [e for e in episodes if not (e.replayed and not e.success)]
         return kept, {"env_s": env_s, "policy_s": policy_s, "batch_steps": batch_steps}
+
+    def _branch_state(self, task: str, seed: int, actions: Sequence[str]) -> Any:
+        """The episode state after ``actions`` from ``task`` reset at ``seed``, replayed on an
+        env made with the rollout's options (so its state restores there); ``None`` when the
+        replay does not reach it (the episode ended on the way, or the backend has no states)."""
+        import gymnasium as gym
+
+        from cerebellum_gym.errors import UnsupportedOperationError
+
+        if self._branch_env is None:
+            self._branch_env = gym.make(
+                self.config.env_id, **rollout_env_kwargs(self.config, self.curriculum_config.tasks, pixels=bool(self.policy.needs_pixels))
+            )
+        env = self._branch_env
+        env.reset(seed=seed, options={"task": task})
+        for action in actions:
+            _, _, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                return None
+        try:
+            return env.unwrapped.clone_state()
+        except UnsupportedOperationError:
+            return None
 
     # --- the update ----------------------------------------------------------------------
 
@@ -674,6 +754,7 @@ class RLTrainer:
                 "completed": self.completed,
                 "curriculum": self.curriculum.state_dict(),
                 "replay": self.replay.state_dict(),
+                "branches": self.branches.state_dict(),
                 "best": self.best,
                 "env_steps": self.env_steps,
                 "optimizer": meta,
@@ -761,15 +842,8 @@ def _start_adapter(spec: str) -> str | None:
     return None
 
 
-def make_rollout_envs(config: RLConfig, tasks: Sequence[str], *, pixels: bool) -> Any:
-    """The rollout vector env: ``groups x group_size`` sub-envs, invalid actions penalised
-    (never ending the episode), autoreset on the next step (a finished sub-env idles)."""
-    from gymnasium.vector import AutoresetMode
-
-    import cerebellum_gym  # noqa: F401  (registers the ids)
-    from cerebellum_gym.vector import make_vec
-
-    n = config.groups * config.group_size
+def rollout_env_kwargs(config: RLConfig, tasks: Sequence[str], *, pixels: bool) -> dict[str, Any]:
+    """``gym.make``'s options of every rollout sub-env (and of the env that replays branches)."""
     kwargs: dict[str, Any] = {
         "task": list(tasks),
         "pixels": pixels,
@@ -779,6 +853,19 @@ def make_rollout_envs(config: RLConfig, tasks: Sequence[str], *, pixels: bool) -
     }
     if config.max_steps is not None:
         kwargs["max_steps"] = config.max_steps
+    return kwargs
+
+
+def make_rollout_envs(config: RLConfig, tasks: Sequence[str], *, pixels: bool) -> Any:
+    """The rollout vector env: ``groups x group_size`` sub-envs, invalid actions penalised
+    (never ending the episode), autoreset on the next step (a finished sub-env idles)."""
+    from gymnasium.vector import AutoresetMode
+
+    import cerebellum_gym  # noqa: F401  (registers the ids)
+    from cerebellum_gym.vector import make_vec
+
+    n = config.groups * config.group_size
+    kwargs = rollout_env_kwargs(config, tasks, pixels=pixels)
     mode = config.vectorization
     if mode == "auto":
         mode = "native" if config.env_id == "Cerebellum-Sim-v0" else "sync"
@@ -1000,6 +1087,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action=argparse.BooleanOptionalAction,
         default=None,
         help="set never-solved tasks aside for a while (default: on from a checkpoint, off from scratch)",
+    )
+    p(
+        "--branch-failures",
+        action="store_true",
+        help="start a task's next group where its all-failed group's furthest episode last made progress "
+        "(an episode state; in-process envs)",
     )
     p("--gate-every", type=int, default=d.gate_every, help="held-out checks every K updates (0: none)")
     p("--gate-suite", default=d.gate_suite, help="the online held-out suite ('' for none)")

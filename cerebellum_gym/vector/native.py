@@ -48,7 +48,7 @@ from cerebellum_gym.core.observation import ObservationConfig, ObservationParts,
 from cerebellum_gym.env import CerebellumEnv
 from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.vector.rules import autoreset_mode as as_autoreset_mode
-from cerebellum_gym.vector.rules import batch_infos, check_num_envs, per_env_values, pop_reset_mask, seeds, split_actions
+from cerebellum_gym.vector.rules import batch_infos, check_num_envs, per_env_options, per_env_values, pop_reset_mask, seeds, split_actions
 
 #: The observation entries the batch writes from a sub-env's :class:`ObservationParts`; an
 #: observation space with any other entry (a sub-env wrapper that grew a field) makes the batch
@@ -391,9 +391,10 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         self._truncations[mask] = False
         self._autoreset_envs[mask] = False
         entries: list[tuple[int, dict[str, Any]]] = []
+        per_env = per_env_options(options, self.num_envs)
         for i, env in enumerate(self._steppers):
             if mask[i]:
-                obs, info = env.reset(seed=seeds[i], options=options)
+                obs, info = env.reset(seed=seeds[i], options=per_env[i])
                 self._keep(i, obs)
                 entries.append((i, info))
         if self._batch is not None:

@@ -39,7 +39,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array, iterate
 
 from cerebellum_gym.errors import CerebellumError, DeviceLostError, InfraError
-from cerebellum_gym.vector.rules import per_env_values, pop_reset_mask, portable_exception, remote_error, seeds
+from cerebellum_gym.vector.rules import per_env_options, per_env_values, pop_reset_mask, portable_exception, remote_error, seeds
 
 #: How long ``reset``/``step``/``call`` wait for an actor by default (an emulator's task setup can be slow).
 DEFAULT_TIMEOUT_S: Final = 300.0
@@ -281,7 +281,8 @@ class RayVectorEnv(VectorEnv[Any, Any, Any]):
             mask = np.ones(self.num_envs, dtype=np.bool_)
         chosen = [i for i in range(self.num_envs) if mask[i]]
         self._respawn_for(i for i in chosen if self._lost[i] is not None)
-        answers = self._run({i: ("reset", (per_env[i], options)) for i in chosen})
+        env_options = per_env_options(options, self.num_envs)
+        answers = self._run({i: ("reset", (per_env[i], env_options[i])) for i in chosen})
         infos: dict[str, Any] = {}
         for i in chosen:
             answer = answers[i]

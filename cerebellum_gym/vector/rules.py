@@ -83,6 +83,23 @@ def pop_reset_mask(options: dict[str, Any] | None, num_envs: int) -> np.ndarray 
     return check_reset_mask(options.pop("reset_mask"), num_envs)
 
 
+def per_env_options(options: dict[str, Any] | None, num_envs: int) -> list[dict[str, Any] | None]:
+    """Each env's reset options: ``options["state"]`` may be one episode state for every env (a
+    group started from one state) or a list of them, one per env (``None`` resets that env
+    afresh); every other option goes to every env.
+
+    Raises:
+        ValueError: a list of states of the wrong length.
+    """
+    if options is None or not isinstance(options.get("state"), list | tuple):
+        return [options] * num_envs
+    states = options["state"]
+    if len(states) != num_envs:
+        raise ValueError(f"reset option 'state' takes one state for every env or a list of {num_envs}, got a list of {len(states)}")
+    rest = {k: v for k, v in options.items() if k != "state"}
+    return [rest if state is None else {**rest, "state": state} for state in states]
+
+
 def per_env_values(values: list[Any] | tuple[Any, ...] | object, num_envs: int) -> list[Any]:
     """``set_attr``'s values, one per env (a single value is given to every env), as gymnasium's
     vector envs take them.

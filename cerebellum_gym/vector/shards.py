@@ -582,13 +582,20 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         per_env = seeds(seed, self.num_envs)
         mask = pop_reset_mask(options, self.num_envs)
         requests: dict[int, tuple[Any, ...]] = {}
+        states = options.get("state") if options is not None else None
+        if isinstance(states, list | tuple) and len(states) != self.num_envs:
+            raise ValueError(
+                f"reset option 'state' takes one state for every env or a list of {self.num_envs}, got a list of {len(states)}"
+            )
         for k, (offset, size) in enumerate(zip(self.offsets, self.sizes, strict=True)):
             shard_options = options
+            if isinstance(states, list | tuple):  # each shard gets its own envs' states
+                shard_options = {**(options or {}), "state": list(states[offset : offset + size])}
             if mask is not None:
                 part = mask[offset : offset + size]
                 if not part.any():
                     continue
-                shard_options = {**(options or {}), "reset_mask": part.copy()}
+                shard_options = {**(shard_options or {}), "reset_mask": part.copy()}
             requests[k] = (per_env[offset : offset + size], shard_options)
         answers = self._run("reset", requests)
         entries: list[tuple[int, dict[str, Any]]] = []

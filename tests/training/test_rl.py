@@ -352,3 +352,51 @@ def test_failure_filtering_defaults_on_from_a_checkpoint_and_off_from_scratch(tm
     assert forced.curriculum_config.fail_window == 16
     off = RLTrainer(_config(tmp_path / "off", policy=start, failure_filter=False))
     assert off.curriculum_config.fail_window == 0
+
+
+def test_a_failed_group_hands_its_task_a_branch_point() -> None:
+    """Where the furthest episode of an all-failed group last made progress (its prefix
+    included) is kept once per task; a group with a success clears it."""
+    from cerebellum_gym.training.rl import BranchStore
+
+    store = BranchStore()
+    near = Episode("T", 5, 0, actions=["A", "B", "C", "D"], prefix=["P"], progress_at=2, best_progress=0.5)
+    far = Episode("T", 5, 0, actions=["A", "X"], progress_at=1, best_progress=0.25)
+    none = Episode("U", 6, 1, actions=["B", "B"])
+    store.record([far, near])
+    store.record([none])  # never made progress: nothing to branch from
+    assert store.items == {"T": (5, ["P", "A", "B"])}
+    assert BranchStore(items={}).take("T") is None
+    store.record([Episode("T", 5, 0, success=True)])
+    assert store.items == {}
+
+
+def test_a_group_starts_from_the_branch_point_and_shares_its_prefix(tmp_path: Path) -> None:
+    """``branch_failures``: the task's next group starts from the episode state after the branch's
+    actions; every episode of the group sees that same first screen, at that step."""
+    task = "ExpenseDeleteMultiple"
+    prefix = _oracle_actions(task, 11)[:4]
+    trainer = RLTrainer(_config(tmp_path / "run", groups=1, branch_failures=True, max_steps=12))
+    trainer.branches.items[task] = (11, prefix)
+    seen: list[list[dict[str, Any]]] = []
+    sample = trainer.policy.sample
+
+    def recording(observations: list[dict[str, Any]], **kwargs: Any) -> Any:
+        seen.append(observations)
+        return sample(observations, **kwargs)
+
+    trainer.policy.sample = recording  # type: ignore[method-assign]
+    episodes, _ = trainer.rollout([(task, 999)], 1)
+    assert all(e.prefix == prefix and e.seed == 11 for e in episodes) and len(episodes) == 4
+    first = seen[0]
+    assert len({o["tree"] for o in first}) == 1 and all(o["step"] == len(prefix) for o in first)
+    reference = gym.make(
+        "Cerebellum-Sim-v0", task=[task], pixels=False, invalid_action="penalize", invalid_action_penalty=-0.1, max_steps=12
+    )
+    reference.reset(seed=11, options={"task": task})
+    for action in prefix:
+        obs = reference.step(action)[0]
+    assert obs["tree"] == first[0]["tree"]
+    assert task not in trainer.branches.items  # used once
+    trainer.close()
+    reference.close()

@@ -328,6 +328,24 @@ class AndroidWorldDevice(ShellDevice):
             raise
         self._size = (int(width), int(height))
 
+    def save_state(self) -> Any:
+        """The served phone's state, when AndroidWorld runs on the embedded simulator in this
+        process; an emulator's state is not a value (it can only be reset)."""
+        if self.in_process is None:
+            return super().save_state()
+        return self.in_process.call("save_state")
+
+    def load_state(self, state: Any) -> None:
+        if self.in_process is None:
+            super().load_state(state)
+            return
+        self.in_process.call("load_state", state)
+        # What was read of the phone before is stale now; the next read is of the restored one.
+        self._direct_tree = None
+        self._state = None
+        self._state_fresh = False
+        self._settled = True
+
     def info_entries(self) -> dict[str, Any]:
         """``info["device_backend"]``: ``"simulator"``, ``"emulator"`` or ``"env"``."""
         return {"device_backend": self.device_backend}
