@@ -242,7 +242,12 @@ class NoteAndSmsOracle(CreateNoteOracle):
         step = super().act(screen)
         if step != "F":
             return step
-        return self.tap(label_for(screen, desc="Share") or "")
+        # Markor's editor shares from its overflow: More options, Share, Plain Text.
+        for item in ("Plain Text", "Share"):
+            hit = find(screen, lambda n, item=item: n.resource_id == "android:id/title" and n.text == item)
+            if hit is not None:
+                return self.tap(hit[0])
+        return self.tap(label_for(screen, desc="More options") or "")
 
 
 @register_task
