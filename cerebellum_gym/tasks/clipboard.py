@@ -239,14 +239,15 @@ class NoteAndSmsOracle(CreateNoteOracle):
         if target is not None and self.dialog(screen) == "Share with":
             self.shared = True
             return self.tap(target)
+        # Markor's editor shares from its overflow: More options, Share, Plain Text.
+        if self.saved:
+            for item in ("Plain Text", "Share"):
+                hit = find(screen, lambda n, item=item: n.resource_id == "android:id/title" and n.text == item)
+                if hit is not None:
+                    return self.tap(hit[0])
         step = super().act(screen)
         if step != "F":
             return step
-        # Markor's editor shares from its overflow: More options, Share, Plain Text.
-        for item in ("Plain Text", "Share"):
-            hit = find(screen, lambda n, item=item: n.resource_id == "android:id/title" and n.text == item)
-            if hit is not None:
-                return self.tap(hit[0])
         return self.tap(label_for(screen, desc="More options") or "")
 
 
