@@ -117,7 +117,9 @@ def test_markor_share_puts_the_note_in_an_sms_draft() -> None:
     markor = phone.app("net.gsantner.markor")
     phone.start_app("net.gsantner.markor")
     markor.push("edit", path="/sdcard/Documents/Markor/note.md", text="hello there")
-    phone.tap(*centre(node(phone, content_desc="Share")))
+    phone.tap(*centre(node(phone, content_desc="More options")))  # the editor's overflow
+    phone.tap(*centre(node(phone, text="Share")))
+    phone.tap(*centre(node(phone, text="Plain Text")))
     phone.tap(*centre(node(phone, text="Simple SMS Messenger")))
     assert phone.foreground_package() == SMS
     phone.type_text("5550123")
