@@ -338,50 +338,52 @@ class MarkorDeleteAllNotes(Task):
 
 
 class EditOracle(MarkorOracle):
-    """Optionally rename the note first (select it, Rename), then open it, make its text
-    ``text``, Save, done."""
+    """Open the note, make its text ``text`` and Save (or, to rename it too, leave the editor,
+    which saves, then select the note in the list and Rename it); done."""
 
     def __init__(self, name: str, text: str, new_name: str | None = None, folder: str | None = None) -> None:
         super().__init__()
         self.name, self.text, self.new_name, self.folder = name, text, new_name, folder
-        self.saved = False
-        self.renamed = new_name is None
+        self.edited = False
+        self.done = False
 
     def act(self, screen: LabelledScreen) -> str:
         step = self.ready(screen)
         if step is not None:
             return step
-        if self.saved:
+        if self.done:
             return "F"
-        if not self.renamed and self.new_name is not None:
-            if self.dialog(screen) == "Rename":
-                hit = find(screen, lambda n: n.resource_id == RENAME_ID)
-                if hit is not None and hit[1].text == self.new_name:
-                    self.renamed = True
-                return self.fill_dialog(screen, self.new_name, "OK", self.name)
-            if self.selecting(screen):
-                row = self.row(screen, self.name, ("Selected",))
-                rename = label_for(screen, desc="Rename")
-                if row is not None and rename is not None:
-                    return self.tap(rename)
-                return "B"
+        editor = find(screen, lambda n: n.resource_id == EDITOR_ID)
+        if not self.edited:
+            if editor is not None:
+                step = self.set_text(screen, editor[1], editor[0], self.text, "")
+                if step is not None:
+                    return step
+                self.edited = True
+                if self.new_name is None:
+                    self.done = True
+                    return self.tap(label_for(screen, desc="Save") or "")
+                return self.tap(label_for(screen, desc="Navigate up") or "")  # leaving saves
             step = self.goto(screen, self.folder)
             if step is not None:
                 return step
-            step = self.select(screen, [self.name])
-            return step if step is not None else "W"
-        editor = find(screen, lambda n: n.resource_id == EDITOR_ID)
-        if editor is not None:
-            step = self.set_text(screen, editor[1], editor[0], self.text, "")
-            if step is not None:
-                return step
-            self.saved = True
-            return self.tap(label_for(screen, desc="Save") or "")
+            hit = self.row(screen, self.name, ("File",))
+            return self.tap(hit[0]) if hit else self.scroll_search(screen)
+        assert self.new_name is not None
+        if self.dialog(screen) == "Rename":
+            hit = find(screen, lambda n: n.resource_id == RENAME_ID)
+            if hit is not None and hit[1].text == self.new_name:
+                self.done = True
+            return self.fill_dialog(screen, self.new_name, "OK", "Enter the name of your folder")
+        if self.selecting(screen) and self.row(screen, self.name, ("Selected",)) is not None:
+            return self.tap(label_for(screen, desc="Rename") or "")
+        if editor is not None or (self.selecting(screen) and self.row(screen, self.name, ("Selected",)) is None):
+            return "B"
         step = self.goto(screen, self.folder)
         if step is not None:
             return step
-        hit = self.row(screen, self.new_name or self.name, ("File",))
-        return self.tap(hit[0]) if hit else self.scroll_search(screen)
+        step = self.select(screen, [self.name])
+        return step if step is not None else "W"
 
 
 @register_task

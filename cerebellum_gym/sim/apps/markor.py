@@ -113,7 +113,7 @@ class _Row(Widget):
     "Folder|File|Selected <title> <description>" (``GsFileBrowserListAdapter``)."""
 
     class_name = "android.widget.LinearLayout"
-    default_height = dp(64)
+    default_height = dp(48)  # a 19 sp title over a 15 sp caption, and the 8 dp bottom margin
 
     def __init__(self, title: str, detail: str, kind: str, **kwargs: object) -> None:
         super().__init__(rid=rid("opoc_filesystem_item__root"), desc=f"{kind} {title} {detail}", **kwargs)  # type: ignore[arg-type]
@@ -136,7 +136,7 @@ class _Row(Widget):
         big, small = round(dp(19) * scale), round(dp(15) * scale)
         usable = height - round(dp(8) * scale)
         draw.text(
-            (x, usable * 0.34),
+            (x, usable * 0.3),
             render.text_fit(draw, self.title, big, width - x - 8),
             font=render.font(big, "medium"),
             fill=render.TEXT,
@@ -156,7 +156,7 @@ class _Row(Widget):
         bottom -= dp(8)  # layout_marginBottom
         node.bounds = (left, top, right, bottom)
         x = left + dp(16) + dp(28) + dp(16)
-        mid = (top + bottom) // 2
+        mid = top + (bottom - top) * 11 // 20  # the title's 22 dp line over the caption's 18 dp
         icon_top = (top + bottom - dp(28)) // 2
         node.children = [
             UINode(
