@@ -108,7 +108,7 @@ def rid(name: str) -> str:
     return f"{PKG}:id/{name}"
 
 
-class _Row(Widget):
+class _FileRow(Widget):
     """A file browser row (``opoc_filesystem_item``): icon, title, description; its content-desc
     "Folder|File|Selected <title> <description>" (``GsFileBrowserListAdapter``)."""
 
@@ -186,7 +186,7 @@ class _Row(Widget):
         return node
 
 
-class _Spinner(Widget):
+class _DialogSpinner(Widget):
     """A ``Spinner`` showing its chosen entry (``android:id/text1``)."""
 
     class_name = "android.widget.Spinner"
@@ -225,7 +225,7 @@ class _Spinner(Widget):
         return node
 
 
-class _MenuItem(Widget):
+class _PopupItem(Widget):
     """A popup menu's entry (its ``android:id/title`` TextView)."""
 
     class_name = "android.widget.TextView"
@@ -236,7 +236,19 @@ class _MenuItem(Widget):
         draw.text((round(dp(16) * scale), height / 2), self.text, font=render.font(size), fill=render.TEXT, anchor="lm")
 
 
-class _Bar(TopAppBar):
+class _PickerIcon(MaterialIconButton):
+    """A clickable ``ImageView`` showing an icon (the folder picker's Home and Search)."""
+
+    class_name = "android.widget.ImageView"
+
+
+class _PickerButton(Button):
+    """A clickable ``TextView`` used as a button (the folder picker's Cancel and OK)."""
+
+    class_name = "android.widget.TextView"
+
+
+class _MarkorBar(TopAppBar):
     """Markor's toolbar: white on the primary colour; the title TextView may carry an id."""
 
     def __init__(self, title: str, *, title_id: str = "", **kwargs: object) -> None:
@@ -257,7 +269,7 @@ def _action(title: str, icon: str, item_id: str, on_tap: Callable[[], None]) -> 
 
 
 def _menu(items: Sequence[str], choose: Callable[[str], None]) -> Dialog:
-    return Dialog("", [], body=[_MenuItem(text=item, rid="android:id/title", on_tap=functools.partial(choose, item)) for item in items])
+    return Dialog("", [], body=[_PopupItem(text=item, rid="android:id/title", on_tap=functools.partial(choose, item)) for item in items])
 
 
 class MarkorApp(FolderApp):
@@ -283,11 +295,12 @@ class MarkorApp(FolderApp):
         files: list[str] = []
         for name in self.phone.list_dir(folder):
             (folders if self.phone.is_dir(f"{folder}/{name}") else files).append(name)
-        if self.sort == "Date":
-            key: Callable[[str], object] = lambda name: -self.phone.file_mtime(f"{folder}/{name}")  # noqa: E731
-        else:
-            key = str.lower
-        return sorted(sorted(folders, key=str.lower), key=key), sorted(sorted(files, key=str.lower), key=key)
+        folders.sort(key=str.lower)
+        files.sort(key=str.lower)
+        if self.sort == "Date":  # newest first (a stable sort keeps names in order within a time)
+            folders.sort(key=lambda name: -self.phone.file_mtime(f"{folder}/{name}"))
+            files.sort(key=lambda name: -self.phone.file_mtime(f"{folder}/{name}"))
+        return folders, files
 
     @property
     def sort(self) -> str:
@@ -421,12 +434,14 @@ class MarkorApp(FolderApp):
         rows: list[Widget] = []
         if folder != "/sdcard":
             parent = posixpath.dirname(folder)
-            rows.append(_Row("..", shown_path(parent), "Folder", on_tap=functools.partial(self._open, ".."), on_long_press=lambda: None))
+            rows.append(
+                _FileRow("..", shown_path(parent), "Folder", on_tap=functools.partial(self._open, ".."), on_long_press=lambda: None)
+            )
         for name in [*folders, *files]:
             path = f"{folder}/{name}"
             kind = "Selected" if name in selected else "Folder" if name in folders else "File"
             rows.append(
-                _Row(
+                _FileRow(
                     name,
                     self._modified(path),
                     kind,
@@ -466,9 +481,9 @@ class MarkorApp(FolderApp):
                     _action("Details", "info", "action_info_selected_item", lambda: None),
                 ]
             actions += [_action("Delete", "delete", "action_delete_selected_items", lambda: self.set_dialog("delete")), more]
-            bar = _Bar("", actions=actions)
+            bar = _MarkorBar("", actions=actions)
         else:
-            bar = _Bar(
+            bar = _MarkorBar(
                 self._title(folder),
                 actions=[
                     _action("Go to", "folder", "action_go_to", lambda: self.set_dialog("goto")),
@@ -515,11 +530,11 @@ class MarkorApp(FolderApp):
                 ],
                 body=[
                     Text("Name", size=dp(12), height=dp(24), color=SECONDARY_TEXT),
-                    _FieldRow([name, ext], height=dp(48)),
+                    _NameExtRow([name, ext], height=dp(48)),
                     Text("Type", size=dp(12), height=dp(28), color=SECONDARY_TEXT),
-                    _Spinner(type_label, rid=rid("new_file_dialog__type"), on_tap=lambda: self.route.update(dropdown="type")),
+                    _DialogSpinner(type_label, rid=rid("new_file_dialog__type"), on_tap=lambda: self.route.update(dropdown="type")),
                     Text("Template", size=dp(12), height=dp(28), color=SECONDARY_TEXT),
-                    _Spinner("Empty file", rid=rid("new_file_dialog__template"), on_tap=lambda: None),
+                    _DialogSpinner("Empty file", rid=rid("new_file_dialog__template"), on_tap=lambda: None),
                     Text("- Folder is created without file extension", size=dp(12), height=dp(52), color=SECONDARY_TEXT),
                     Text("- Files and folders are not overwritten", size=dp(12), height=dp(20), color=SECONDARY_TEXT),
                 ],
@@ -591,7 +606,7 @@ class MarkorApp(FolderApp):
             body = [ListItem(item, height=dp(56)) for item in ("Settings", "About", "Help")]
             actions = []
         return ScreenSpec(
-            title=None, app_bar=_Bar(label, actions=actions), body=body, bottom=[self._navigation(tab)], background=BACKGROUND
+            title=None, app_bar=_MarkorBar(label, actions=actions), body=body, bottom=[self._navigation(tab)], background=BACKGROUND
         )
 
     def back(self) -> bool:
@@ -639,8 +654,8 @@ class MarkorApp(FolderApp):
             Text(f"Move → {posixpath.basename(folder)}", size=dp(20), bold=True, height=dp(56), rid=rid("ui__filesystem_dialog__title")),
             Row(
                 [
-                    MaterialIconButton("", "home", on_tap=lambda: into(ROOT), rid=rid("ui__filesystem_dialog__home")),
-                    MaterialIconButton("", "search", on_tap=lambda: None, rid=rid("ui__filesystem_dialog__search_button")),
+                    _PickerIcon("", "home", on_tap=lambda: into(ROOT), rid=rid("ui__filesystem_dialog__home")),
+                    _PickerIcon("", "search", on_tap=lambda: None, rid=rid("ui__filesystem_dialog__search_button")),
                 ],
                 columns=6,
                 height=dp(48),
@@ -648,18 +663,18 @@ class MarkorApp(FolderApp):
             ),
         ]
         if folder != "/sdcard":
-            rows.append(_Row("..", shown_path(posixpath.dirname(folder)), "Folder", on_tap=lambda: into(posixpath.dirname(folder))))
+            rows.append(_FileRow("..", shown_path(posixpath.dirname(folder)), "Folder", on_tap=lambda: into(posixpath.dirname(folder))))
         for name in folders:
             path = f"{folder}/{name}"
             if path not in sources:
-                rows.append(_Row(name, shown_path(folder), "Folder", on_tap=functools.partial(into, path)))
+                rows.append(_FileRow(name, shown_path(folder), "Folder", on_tap=functools.partial(into, path)))
 
         def move_here() -> None:
             self.move_sources(sources, folder)
 
         bottom: list[Widget] = [
-            Button("Cancel", filled=False, on_tap=self.pop, rid=rid("ui__filesystem_dialog__button_cancel")),
-            Button("Select this folder", filled=False, on_tap=move_here, rid=rid("ui__filesystem_dialog__button_ok")),
+            _PickerButton("Cancel", filled=False, on_tap=self.pop, rid=rid("ui__filesystem_dialog__button_cancel")),
+            _PickerButton("Select this folder", filled=False, on_tap=move_here, rid=rid("ui__filesystem_dialog__button_ok")),
         ]
         return ScreenSpec(title=None, body=rows, bottom=bottom, background=BACKGROUND, list_id="ui__filesystem_dialog__list")
 
@@ -725,7 +740,7 @@ class MarkorApp(FolderApp):
                 _action("Search", "search", "action_search", lambda: None),
                 more,
             ]
-        bar = _Bar(posixpath.basename(path), navigation=up, actions=actions, title_id=rid("note__activity__text_note_title"))
+        bar = _MarkorBar(posixpath.basename(path), navigation=up, actions=actions, title_id=rid("note__activity__text_note_title"))
         return ScreenSpec(
             title=None,
             app_bar=bar,
@@ -742,7 +757,7 @@ class MarkorApp(FolderApp):
         route["preview"] = True
 
 
-class _FieldRow(Row):
+class _NameExtRow(Row):
     """The name and extension fields side by side, 70 : 30."""
 
     def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
