@@ -58,7 +58,7 @@ from cerebellum_gym.sim.material.components import (
 )
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.telephony import SMS_PACKAGE
-from cerebellum_gym.sim.widgets import Button, Dialog, ListItem, Row, Text, Widget
+from cerebellum_gym.sim.widgets import BODY_SIZE, Button, Dialog, ListItem, Row, Text, TextArea, TextField, Widget, wrap_lines
 
 PKG: Final = "net.gsantner.markor"
 ROOT: Final = "/sdcard/Documents/Markor"
@@ -246,6 +246,33 @@ class _PickerButton(Button):
     """A clickable ``TextView`` used as a button (the folder picker's Cancel and OK)."""
 
     class_name = "android.widget.TextView"
+
+
+class _HighlightingEditor(TextArea):
+    """The note's editor, drawn from its first line down to the bottom of the field only: a note
+    of megabytes costs what a screenful costs (issue 36), as Android lays out only what shows."""
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        pad, inset = self.paint_frame(draw, width, height, scale)
+        size = round(BODY_SIZE * scale)
+        line_h = round(size * 1.35)
+        color = render.TEXT if self.value else render.TEXT_SECONDARY
+        y = pad // 2 + inset
+        rows = max(1, (height - inset - y) // line_h)
+        for paragraph in (self.value or self.hint).split("\n", rows):
+            # A paragraph wider than the field wraps; only its first screenful is measured.
+            for line in wrap_lines(draw, paragraph[: rows * 200], size, width - 3 * pad):
+                if y + line_h > height - inset:
+                    return
+                draw.text((pad, y), line, font=render.font(size), fill=color)
+                y += line_h
+
+
+def editor_field(app: App, route: Route, height: int) -> TextField:
+    """The note's ``HighlightingEditor`` bound to ``route["text"]``."""
+    field = edit_field(app, route, "text", area=True, height=height, rid=rid("document__fragment__edit__highlighting_editor"))
+    field.__class__ = _HighlightingEditor  # the same field, drawn lazily
+    return field
 
 
 class _MarkorBar(TopAppBar):
@@ -591,9 +618,7 @@ class MarkorApp(FolderApp):
         """To-Do and QuickNote edit their file in place (``todo.txt``, ``QuickNote.md``); More lists Markor's pages."""
         label = TABS[tab][1]
         if tab in (1, 2):
-            body: list[Widget] = [
-                edit_field(self, route, "text", area=True, height=dp(560), rid=rid("document__fragment__edit__highlighting_editor"))
-            ]
+            body: list[Widget] = [editor_field(self, route, dp(560))]
             actions: list[MaterialIconButton] = [
                 _action("Undo", "undo", "action_undo", lambda: None),
                 _action("Redo", "redo", "action_redo", lambda: None),
@@ -731,7 +756,7 @@ class MarkorApp(FolderApp):
                 more,
             ]
         else:
-            body = [edit_field(self, route, "text", area=True, height=dp(600), rid=rid("document__fragment__edit__highlighting_editor"))]
+            body = [editor_field(self, route, dp(600))]
             actions = [
                 _action("Undo", "undo", "action_undo", lambda: None),
                 _action("Redo", "redo", "action_redo", lambda: None),
