@@ -91,6 +91,22 @@ EDITOR_MENU: Final = ("File settings", "Share", "Tools", "Info", "Reload")
 SHARE_MENU: Final = ("Plain Text", "Print / PDF", "File", "HTML", "HTML (as plain text)", "Image", "Screenshot", "Calendar")
 #: The selection's overflow (one or more files).
 SELECTION_MENU: Final = ("Move", "Copy", "Create shortcut", "Share")
+#: The More tab's page (``prefactions__more_information.xml``; "#" marks a category title).
+MORE_PAGE: Final = (
+    "Markor",
+    "Rate this app",
+    "Settings",
+    "Help",
+    "#Contribute",
+    "Report bugs",
+    "Translate",
+    "#Project Team",
+    "#Community",
+    "Join the Community",
+    "Contributors",
+    "#Licenses",
+    "Project License",
+)
 TABS: Final = (
     ("nav_notebook", "Files", "folder"),
     ("nav_todo", "To-Do", "assignment_turned_in"),
@@ -628,7 +644,13 @@ class MarkorApp(FolderApp):
                 OverflowButton(on_tap=lambda: None, theme=BAR_THEME),
             ]
         else:
-            body = [ListItem(item, height=dp(56)) for item in ("Settings", "About", "Help")]
+            # prefactions__more_information.xml: preferences, and categories (coloured titles).
+            body = []
+            for item in MORE_PAGE:
+                if item.startswith("#"):
+                    body.append(Text(item[1:], size=dp(14), bold=True, height=dp(48), color=ACCENT))
+                else:
+                    body.append(ListItem(item, height=dp(56)))
             actions = []
         return ScreenSpec(
             title=None, app_bar=_MarkorBar(label, actions=actions), body=body, bottom=[self._navigation(tab)], background=BACKGROUND
