@@ -268,6 +268,15 @@ class _HighlightingEditor(TextArea):
     """The note's editor, drawn from its first line down to the bottom of the field only: a note
     of megabytes costs what a screenful costs (issue 36), as Android lays out only what shows."""
 
+    def paint_frame(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> tuple[int, int]:
+        """No outline: the editor is the page itself (white, text 16 dp in; all text shaded
+        when selected)."""
+        pad, inset = round(dp(16) * scale), round(dp(8) * scale)
+        draw.rectangle((0, 0, width, height), fill=(255, 255, 255))
+        if self.selected and self.value:
+            draw.rectangle((pad, inset, width - pad, height - inset), fill=(187, 222, 251))
+        return pad, inset
+
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
         pad, inset = self.paint_frame(draw, width, height, scale)
         size = round(BODY_SIZE * scale)
@@ -277,11 +286,95 @@ class _HighlightingEditor(TextArea):
         rows = max(1, (height - inset - y) // line_h)
         for paragraph in (self.value or self.hint).split("\n", rows):
             # A paragraph wider than the field wraps; only its first screenful is measured.
-            for line in wrap_lines(draw, paragraph[: rows * 200], size, width - 3 * pad):
+            for line in wrap_lines(draw, paragraph[: rows * 200], size, width - 2 * pad):
                 if y + line_h > height - inset:
                     return
                 draw.text((pad, y), line, font=render.font(size), fill=color)
                 y += line_h
+
+
+#: The editor's text actions (``MarkdownActionButtons`` / ``PlaintextActionButtons``, in their
+#: default order), as many as the bar shows on a 1080 px screen, 48 dp each.
+MARKDOWN_ACTIONS: Final = (
+    ("Check list", "check_box"),
+    ("Unordered list", "list"),
+    ("Bold", "format_bold"),
+    ("Italic", "format_italic"),
+    ("Delete lines", "delete"),
+    ("Open link", "open_in_browser"),
+    ("Attach", "attach_file"),
+    ("Special Key", "keyboard"),
+    ("Date and time", "access_time"),
+)
+PLAINTEXT_ACTIONS: Final = (
+    ("Check list", "check_box"),
+    ("Unordered list", "list"),
+    ("Ordered list", "format_list_numbered"),
+    ("Delete lines", "delete"),
+    ("Open link", "open_in_browser"),
+    ("Attach", "attach_file"),
+    ("Special Key", "keyboard"),
+    ("Date and time", "access_time"),
+    ("Indent", "format_indent_increase"),
+)
+
+
+class _ActionButton(MaterialIconButton):
+    """A text action (``quick_keyboard_button``: an ``ImageView`` described by its title)."""
+
+    class_name = "android.widget.ImageView"
+
+
+class _TextActionsBar(Widget):
+    """``document__fragment__edit__text_actions_bar__scrolling_parent``: the row of text actions
+    under the editor (a ``HorizontalScrollView`` around the ``text_actions_bar`` LinearLayout)."""
+
+    class_name = "android.widget.HorizontalScrollView"
+    default_height = dp(48)
+
+    def __init__(self, actions: Sequence[tuple[str, str]]) -> None:
+        super().__init__(rid=rid("document__fragment__edit__text_actions_bar__scrolling_parent"), background=(224, 224, 224))
+        self.buttons = [
+            _ActionButton(title, icon, color=(80, 80, 80), background=(224, 224, 224), on_tap=lambda: None) for title, icon in actions
+        ]
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), tuple(b.desc for b in self.buttons))
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        bar = Row([], rid=rid("document__fragment__edit__text_actions_bar"))
+        placed: list[tuple[Widget, Bounds]] = [(bar, bounds)]
+        for i, button in enumerate(self.buttons):
+            x = left + i * dp(48)
+            placed.append((button, (x, top, min(right, x + dp(48)), bottom)))
+        return placed
+
+
+class _DialogField(TextField):
+    """An AppCompat ``EditText`` in a dialog: text over an underline (accent when focused)."""
+
+    def paint_frame(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> tuple[int, int]:
+        pad = round(dp(4) * scale)
+        draw.rectangle((0, 0, width, height), fill=(255, 255, 255))
+        if self.selected and self.value:
+            draw.rectangle((pad, height // 4, width - pad, height * 3 // 4), fill=(187, 222, 251))
+        line = max(1, round(dp(2 if self.focused else 1) * scale))
+        draw.rectangle(
+            (pad, height - round(dp(8) * scale) - line, width - pad, height - round(dp(8) * scale)),
+            fill=ACCENT if self.focused else SECONDARY_TEXT,
+        )
+        return pad, 0
+
+
+def dialog_field(app: App, route: Route, name: str, *, hint: str, field_id: str) -> TextField:
+    """A dialog's one-line field bound to ``route[name]``."""
+    field = edit_field(app, route, name, hint=hint, rid=rid(field_id), height=dp(48))
+    field.__class__ = _DialogField
+    return field
 
 
 def editor_field(app: App, route: Route, height: int) -> TextField:
@@ -562,8 +655,8 @@ class MarkorApp(FolderApp):
                     [label for label, _ in NEW_FILE_TYPES], lambda label: self._choose_type([t for t, _ in NEW_FILE_TYPES].index(label))
                 )
             type_label = NEW_FILE_TYPES[int(route.get("type", 0))][0]
-            name = edit_field(self, route, "file", hint="my_note", rid=rid("new_file_dialog__name"), height=dp(48))
-            ext = edit_field(self, route, "ext", hint=".md", rid=rid("new_file_dialog__ext"), height=dp(48))
+            name = dialog_field(self, route, "file", hint="my_note", field_id="new_file_dialog__name")
+            ext = dialog_field(self, route, "ext", hint=".md", field_id="new_file_dialog__ext")
             return Dialog(
                 "",
                 [
@@ -599,7 +692,7 @@ class MarkorApp(FolderApp):
                 [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)), Button("OK", filled=False, on_tap=self._rename)],
                 body=[
                     Text(str(route.get("error", "")), size=dp(14), height=dp(24), rid=rid("dialog_message"), color=ACCENT),
-                    edit_field(self, route, "file", hint="Enter the name of your folder", rid=rid("new_name"), height=dp(56)),
+                    dialog_field(self, route, "file", hint="Enter the name of your folder", field_id="new_name"),
                 ],
             )
         if kind == "sort":
@@ -778,7 +871,9 @@ class MarkorApp(FolderApp):
                 more,
             ]
         else:
-            body = [editor_field(self, route, dp(600))]
+            markdown = path.lower().endswith((".md", ".markdown", ".mkd", ".mdown", ".mkdn", ".mdwn", ".rmd"))
+            # The editor fills the window above the text actions bar (2106 px under the toolbar).
+            body = [editor_field(self, route, 2106 - dp(48)), _TextActionsBar(MARKDOWN_ACTIONS if markdown else PLAINTEXT_ACTIONS)]
             actions = [
                 _action("Undo", "undo", "action_undo", lambda: None),
                 _action("Redo", "redo", "action_redo", lambda: None),
