@@ -172,3 +172,13 @@ def test_a_huge_note_costs_a_screenful() -> None:
     tap(phone, text="big.md")
     phone.screenshot()
     assert time.perf_counter() - start < 5.0
+
+
+def test_quicknote_keeps_what_is_written_in_it() -> None:
+    phone = markor()
+    tap(phone, desc="QuickNote")
+    phone.tap(*node(phone, resource_id=rid("document__fragment__edit__highlighting_editor")).center)
+    phone.type_text("remember")
+    tap(phone, desc="Files")  # leaving the tab saves the note
+    assert phone.read_file(f"{ROOT}/QuickNote.md") == b"remember"
+    assert any(d.startswith("File QuickNote.md ") for d in rows(phone))

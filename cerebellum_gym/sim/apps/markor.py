@@ -68,7 +68,6 @@ PRIMARY: Final = (30, 33, 53)  # @color/primary #1E2135
 ACCENT: Final = (240, 75, 75)  # @color/accent #F04B4B
 BACKGROUND: Final = (238, 238, 238)  # @color/light__background #eeeeee
 SECONDARY_TEXT: Final = (117, 117, 117)  # light__secondary_text #757575
-GREEN = PRIMARY  # kept for importers of the old name
 #: The toolbar and the bottom navigation: white on the primary colour.
 BAR_THEME: Final = Theme(primary=ACCENT, surface=PRIMARY, on_surface=(255, 255, 255), on_surface_variant=(255, 255, 255))
 #: The new-file dialog's Type spinner (``new_file_types``) and the extension each sets
@@ -82,7 +81,6 @@ NEW_FILE_TYPES: Final = (
     ("CSV", ".csv"),
     ("None", ""),
 )
-EXTENSIONS = (".md", ".txt", ".org", ".todo.txt")
 #: The Sort by submenu (``filesystem__menu.xml``); Name and Date order the list.
 SORT_MENU: Final = ("Name", "Date", "Size", "MIME type", "Folder first", "Reverse order", ".dotfiles")
 SORTS = ("Name", "Date")
@@ -558,8 +556,14 @@ class MarkorApp(FolderApp):
             folder = route["dir"]
             self.push("move", sources=[f"{folder}/{n}" for n in route["selected"]], dir=folder)
 
+    def _leave_tab(self, route: Route) -> None:
+        """Leaving To-Do or QuickNote saves its file if it was changed (nothing is written otherwise)."""
+        if int(route.get("tab", 0)) in (1, 2) and route.get("path") and route.get("text", "") != self._read(str(route["path"])):
+            self._save(route)
+
     def _tab(self, index: int) -> None:
         route = self.route
+        self._leave_tab(route)
         route.update(tab=index, selected=[], dialog=None, scroll=0)
         if index in (1, 2):
             path = f"{ROOT}/{'todo.txt' if index == 1 else 'QuickNote.md'}"
@@ -758,8 +762,7 @@ class MarkorApp(FolderApp):
             if route.get("dialog"):
                 return super().back()
             if int(route.get("tab", 0)) != 0:
-                if route.get("path") and route.get("text", "") != self._read(str(route["path"])):
-                    self._save(route)
+                self._leave_tab(route)
                 route["tab"] = 0
                 return True
             if route.get("selected"):
