@@ -104,7 +104,10 @@ class MarkorOracle(ScriptedOracle):
 
     def goto(self, screen: LabelledScreen, folder: str | None) -> str | None:
         """The next action toward the list of ``folder`` (``None``: the root), or ``None`` there."""
-        if self.selecting(screen) or screen.root.find(resource_id=EDITOR_ID) is not None:
+        if self.selecting(screen):  # a tap on a selected row unselects it (Back would not)
+            hit = find(screen, lambda n: n.resource_id == ROW_ID and n.content_desc.startswith("Selected "))
+            return self.tap(hit[0]) if hit else self.scroll_search(screen)
+        if screen.root.find(resource_id=EDITOR_ID) is not None:
             return "B"
         if screen.root.find(resource_id=PICKER_TITLE_ID) is not None:
             return "B"
@@ -377,7 +380,7 @@ class EditOracle(MarkorOracle):
             return self.fill_dialog(screen, self.new_name, "OK", "Enter the name of your folder")
         if self.selecting(screen) and self.row(screen, self.name, ("Selected",)) is not None:
             return self.tap(label_for(screen, desc="Rename") or "")
-        if editor is not None or (self.selecting(screen) and self.row(screen, self.name, ("Selected",)) is None):
+        if editor is not None:
             return "B"
         step = self.goto(screen, self.folder)
         if step is not None:

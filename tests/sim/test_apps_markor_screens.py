@@ -98,11 +98,12 @@ def test_selection_mode_shows_the_selection_actions_and_delete_confirms() -> Non
     assert find(phone, text="Markor") is not None  # the selection is gone
 
 
-def test_back_clears_a_selection_first() -> None:
-    phone = markor("a.md")
+def test_back_in_a_folder_goes_up_and_drops_the_selection() -> None:
+    phone = markor("W/a.md", folders=("W",))
+    tap(phone, text="W")
     phone.long_press(*node(phone, text="a.md").center)
     phone.press_key(KEYCODE_BACK)
-    assert find(phone, resource_id=rid("action_sort")) is not None and phone.foreground_package() == PKG
+    assert find(phone, text="Markor") is not None and find(phone, resource_id=rid("action_sort")) is not None
 
 
 def test_the_folder_picker_moves_into_the_folder_it_shows() -> None:
@@ -158,7 +159,7 @@ def test_the_other_tabs() -> None:
     assert find(phone, resource_id=rid("fab_add_new_item")) is None
     tap(phone, desc="More")
     assert find(phone, text="Rate this app") is not None
-    phone.press_key(KEYCODE_BACK)  # back to Files
+    tap(phone, desc="Files")
     assert find(phone, resource_id=rid("action_sort")) is not None
     assert phone.list_dir(ROOT) == []  # looking at QuickNote writes nothing
 
@@ -182,3 +183,19 @@ def test_quicknote_keeps_what_is_written_in_it() -> None:
     tap(phone, desc="Files")  # leaving the tab saves the note
     assert phone.read_file(f"{ROOT}/QuickNote.md") == b"remember"
     assert any(d.startswith("File QuickNote.md ") for d in rows(phone))
+
+
+def test_back_at_the_notebook_asks_before_leaving() -> None:
+    # MainActivity.onBackPressed: a first Back shows a snackbar; a second within 2 s leaves.
+    phone = markor("a.md")
+    phone.long_press(*node(phone, text="a.md").center)
+    phone.press_key(KEYCODE_BACK)
+    assert phone.foreground_package() == PKG
+    assert node(phone, resource_id=rid("snackbar_text")).text == "Press 'Back' again to exit"
+    assert rows(phone)[1].startswith("Selected a.md ")  # the selection stays
+    phone.wait(5)  # the snackbar goes; a Back now asks again
+    assert find(phone, resource_id=rid("snackbar_text")) is None
+    phone.press_key(KEYCODE_BACK)
+    assert phone.foreground_package() == PKG
+    phone.press_key(KEYCODE_BACK)
+    assert phone.foreground_package() != PKG

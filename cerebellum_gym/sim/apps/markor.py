@@ -105,6 +105,9 @@ MORE_PAGE: Final = (
     "#Licenses",
     "Project License",
 )
+#: How long the exit snackbar shows, and how long a second back within it leaves.
+SNACKBAR_S: Final = 1.5
+EXIT_WINDOW_S: Final = 2.0
 TABS: Final = (
     ("nav_notebook", "Files", "folder"),
     ("nav_todo", "To-Do", "assignment_turned_in"),
@@ -645,7 +648,7 @@ class MarkorApp(FolderApp):
             app_bar=bar,
             body=body,
             fab=fab,
-            bottom=[self._navigation(0)],
+            bottom=self._snackbar(route) or [self._navigation(0)],
             dialog=dialog,
             background=BACKGROUND,
             list_id="ui__filesystem_dialog__list",
@@ -750,10 +753,19 @@ class MarkorApp(FolderApp):
                     body.append(ListItem(item, height=dp(56)))
             actions = []
         return ScreenSpec(
-            title=None, app_bar=_MarkorBar(label, actions=actions), body=body, bottom=[self._navigation(tab)], background=BACKGROUND
+            title=None,
+            app_bar=_MarkorBar(label, actions=actions),
+            body=body,
+            bottom=self._snackbar(route) or [self._navigation(tab)],
+            background=BACKGROUND,
         )
 
     def back(self) -> bool:
+        """Markor's back: a dialog closes; the file list goes up toward the notebook (clearing
+        a selection on the way); at the notebook and on the other tabs a first back shows
+        "Press 'Back' again to exit" and a second within two seconds leaves
+        (``MainActivity.onBackPressed``, ``GsFileBrowserFragment.onBackPressed``); the editor
+        saves and closes, in view mode too."""
         route = self.route
         if route["screen"] == "main":
             if route.get("dropdown"):
@@ -761,25 +773,58 @@ class MarkorApp(FolderApp):
                 return True
             if route.get("dialog"):
                 return super().back()
-            if int(route.get("tab", 0)) != 0:
+            folder = route["dir"]
+            if int(route.get("tab", 0)) == 0 and folder not in (ROOT, "/sdcard"):
+                route.update(dir=posixpath.dirname(folder), selected=[], scroll=0)
+                return True
+            now = self.phone.state.clock
+            armed = route.get("back_at")
+            if armed is not None and now - float(armed) <= EXIT_WINDOW_S:
+                route["back_at"] = None
                 self._leave_tab(route)
-                route["tab"] = 0
-                return True
-            if route.get("selected"):
-                route["selected"] = []
-                return True
-            if route["dir"] != ROOT and route["dir"].startswith(ROOT):
-                route.update(dir=posixpath.dirname(route["dir"]), scroll=0)
-                return True
+                return False
+            route["back_at"] = now
+            return True
         if route["screen"] == "move" and not route.get("dialog"):
             self.pop()
             return True
         if route["screen"] == "edit" and not route.get("dialog"):
-            if route.get("preview"):
-                route["preview"] = False
-                return True
             self._save(route)
         return super().back()
+
+    def _snackbar(self, route: Route) -> list[Widget]:
+        """The exit snackbar while it shows (``Snackbar.LENGTH_SHORT``)."""
+        armed = route.get("back_at")
+        if armed is None or self.phone.state.clock - float(armed) >= SNACKBAR_S:
+            return []
+
+        def leave() -> None:
+            self.route["back_at"] = None
+            self._leave_tab(self.route)
+            self.phone.go_home()
+
+        return [
+            Text(
+                "Press 'Back' again to exit",
+                size=dp(14),
+                height=dp(48),
+                color=(255, 255, 255),
+                background=(50, 50, 50),
+                rid=rid("snackbar_text"),
+            ),
+            _PickerButton("EXIT", filled=False, on_tap=leave, rid=rid("snackbar_action")),
+        ]
+
+    def shows_running_clock(self) -> bool:
+        # While the exit snackbar is up; once its time is over the back is forgotten and the
+        # screen is made once more, without it.
+        route = self.route
+        armed = route.get("back_at") if route["screen"] == "main" else None
+        if armed is None:
+            return False
+        if self.phone.state.clock - float(armed) > EXIT_WINDOW_S:
+            route["back_at"] = None
+        return True
 
     # --- move --------------------------------------------------------------------------------
 
