@@ -259,6 +259,30 @@ class _PickerIcon(MaterialIconButton):
     class_name = "android.widget.ImageView"
 
 
+class _PickerTitle(Widget):
+    """The folder picker's title ("Move → folder"), its arrow drawn as an icon."""
+
+    class_name = "android.widget.TextView"
+    default_height = dp(56)
+
+    def __init__(self, text: str, **kwargs: object) -> None:
+        super().__init__(text=text, background=BACKGROUND, **kwargs)  # type: ignore[arg-type]
+
+    def render_key(self) -> Hashable:
+        return (self.text,)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        size = round(dp(20) * scale)
+        x: float = round(dp(16) * scale)
+        head, _, tail = self.text.partition(" → ")
+        f = render.font(size, "medium")
+        draw.text((x, height / 2), head, font=f, fill=render.TEXT, anchor="lm")
+        x += draw.textlength(head, font=f) + size * 0.3
+        render.draw_icon(draw, "arrow_forward", (x, (height - size) / 2, x + size, (height + size) / 2), render.TEXT)
+        x += size * 1.3
+        draw.text((x, height / 2), tail, font=f, fill=render.TEXT, anchor="lm")
+
+
 class _PickerButton(Button):
     """A clickable ``TextView`` used as a button (the folder picker's Cancel and OK)."""
 
@@ -691,7 +715,16 @@ class MarkorApp(FolderApp):
                     Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)),
                     Button("OK", filled=False, on_tap=self._delete_selected),
                 ],
-                message=f"Do you really want to delete this {noun}?\n\n\n{paths}",
+                # The message (android:id/message) in full, the paths on lines of their own.
+                body=[
+                    Text(
+                        f"Do you really want to delete this {noun}?\n\n\n{paths}",
+                        size=dp(16),
+                        color=SECONDARY_TEXT,
+                        height=dp(22) * (4 + 2 * min(len(selected), 12)),
+                        rid="android:id/message",
+                    )
+                ],
             )
         if kind == "rename" and selected:
             return Dialog(
@@ -839,11 +872,11 @@ class MarkorApp(FolderApp):
             self.route.update(dir=path, scroll=0)
 
         rows: list[Widget] = [
-            Text(f"Move → {posixpath.basename(folder)}", size=dp(20), bold=True, height=dp(56), rid=rid("ui__filesystem_dialog__title")),
+            _PickerTitle(f"Move → {posixpath.basename(folder)}", rid=rid("ui__filesystem_dialog__title")),
             Row(
                 [
-                    _PickerIcon("", "home", on_tap=lambda: into(ROOT), rid=rid("ui__filesystem_dialog__home")),
-                    _PickerIcon("", "search", on_tap=lambda: None, rid=rid("ui__filesystem_dialog__search_button")),
+                    _PickerIcon("", "home", on_tap=lambda: into(ROOT), background=BACKGROUND, rid=rid("ui__filesystem_dialog__home")),
+                    _PickerIcon("", "search", on_tap=lambda: None, background=BACKGROUND, rid=rid("ui__filesystem_dialog__search_button")),
                 ],
                 columns=6,
                 height=dp(48),
