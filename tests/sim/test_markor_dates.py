@@ -56,7 +56,10 @@ def test_a_new_note_is_named_name_plus_the_types_extension() -> None:
     ):
         tap(phone, desc="Create a new file or folder")
         if choice is not None:
-            tap(phone, text=phone.ui_tree().find(resource_id=f"{PACKAGE}:id/new_file_dialog__type").children[0].text)
+            spinner = phone.ui_tree().find(resource_id=f"{PACKAGE}:id/new_file_dialog__type")
+            assert spinner is not None
+            left, top, right, bottom = spinner.bounds
+            phone.tap((left + right) // 2, (top + bottom) // 2)  # the Type list drops down
             tap(phone, text=choice)
         phone.type_text(typed)
         tap(phone, text="OK")
@@ -73,7 +76,8 @@ def test_the_new_file_dialog_is_markors() -> None:
         assert f"{PACKAGE}:id/{name}" in ids
     buttons = [n.text for n in tree.iter() if n.resource_id in ("android:id/button1", "android:id/button2", "android:id/button3")]
     assert buttons == ["Folder", "Cancel", "OK"]
-    assert tree.find(resource_id=f"{PACKAGE}:id/new_file_dialog__ext").text == ".md"
+    ext = tree.find(resource_id=f"{PACKAGE}:id/new_file_dialog__ext")
+    assert ext is not None and ext.text == ".md"
     tap(phone, text="Cancel")
     assert phone.ui_tree().find(resource_id=f"{PACKAGE}:id/new_file_dialog__name") is None
     assert phone.list_dir(ROOT) == []
