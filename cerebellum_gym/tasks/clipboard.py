@@ -10,6 +10,7 @@ field), and Markor's editor shares a note through the share sheet to Simple SMS 
 
 from __future__ import annotations
 
+import functools
 from typing import Any, ClassVar
 
 import numpy as np
@@ -75,6 +76,11 @@ def note_checks(device: Device, name: str, text: str) -> list[bool]:
     exists = find_under(device, ROOT, name)
     content = file_text(device, f"{ROOT}/{name}") if exists else None
     return [exists, content is not None and fuzzy_match(content.strip(), text)]
+
+
+def menu_item(text: str, node: UINode) -> bool:
+    """Whether ``node`` is the popup menu entry ``text``."""
+    return node.resource_id == "android:id/title" and node.text == text
 
 
 def toolbar_item(screen: LabelledScreen, name: str) -> str | None:
@@ -239,10 +245,16 @@ class NoteAndSmsOracle(CreateNoteOracle):
         if target is not None and self.dialog(screen) == "Share with":
             self.shared = True
             return self.tap(target)
+        # Markor's editor shares from its overflow: More options, Share, Plain Text.
+        if self.saved:
+            for item in ("Plain Text", "Share"):
+                hit = find(screen, functools.partial(menu_item, item))
+                if hit is not None:
+                    return self.tap(hit[0])
         step = super().act(screen)
         if step != "F":
             return step
-        return self.tap(label_for(screen, desc="Share") or "")
+        return self.tap(label_for(screen, desc="More options") or "")
 
 
 @register_task

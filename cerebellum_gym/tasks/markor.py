@@ -22,7 +22,7 @@ from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import file_text, find_under, fraction, fuzzy_match
 from cerebellum_gym.tasks.files import clear_storage
-from cerebellum_gym.tasks.oracle import ScriptedOracle, by_text, find, label_for
+from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 from cerebellum_gym.tasks.vlc import VLC_PACKAGE, video_file_name
 
@@ -53,19 +53,33 @@ def reset_markor(device: Device) -> None:
     device.remove_path(ROOT)
 
 
+ROW_ID = f"{MARKOR_PACKAGE}:id/opoc_filesystem_item__root"
+NAME_ID = f"{MARKOR_PACKAGE}:id/new_file_dialog__name"
+RENAME_ID = f"{MARKOR_PACKAGE}:id/new_name"
+TYPE_ID = f"{MARKOR_PACKAGE}:id/new_file_dialog__type"
+PICKER_TITLE_ID = f"{MARKOR_PACKAGE}:id/ui__filesystem_dialog__title"
+#: The new-file dialog's types and the extension each gives (longest first, for matching a name).
+NEW_FILE_TYPES = (("todo.txt", ".todo.txt"), ("Markdown", ".md"), ("Plain Text", ".txt"), ("AsciiDoc", ".adoc"), ("CSV", ".csv"))
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """The new-file dialog's name and Type for a file ``name``: Markor names the file name +
+    the type's extension, so a name with none of them is typed whole under the type None."""
+    for label, ext in NEW_FILE_TYPES:
+        if name.endswith(ext) and len(name) > len(ext):
+            return name[: -len(ext)], label
+    return name, "None"
+
+
 class MarkorOracle(ScriptedOracle):
-    """Moves every Markor task needs: open the app past its intro, go to a folder, edit text."""
+    """Moves every Markor task needs: open the app, go to a folder, select notes, edit text."""
 
     def __init__(self) -> None:
         super().__init__()
         self.replacing = False
 
     def ready(self, screen: LabelledScreen) -> str | None:
-        step = self.open_app(screen, MARKOR_PACKAGE, "Markor")
-        if step is not None:
-            return step
-        skip = label_for(screen, text="Skip")
-        return self.tap(skip) if skip else None
+        return self.open_app(screen, MARKOR_PACKAGE, "Markor")
 
     @staticmethod
     def title(screen: LabelledScreen) -> str:
@@ -74,24 +88,37 @@ class MarkorOracle(ScriptedOracle):
         return texts[0] if texts else ""
 
     @staticmethod
+    def selecting(screen: LabelledScreen) -> bool:
+        """Whether the file list has a selection (its toolbar shows Delete)."""
+        return screen.root.find(resource_id=f"{MARKOR_PACKAGE}:id/action_delete_selected_items") is not None
+
+    @staticmethod
     def dialog(screen: LabelledScreen) -> str | None:
         node = screen.root.find(resource_id="android:id/alertTitle")
         return node.text if node is not None else None
 
+    @staticmethod
+    def row(screen: LabelledScreen, name: str, kinds: tuple[str, ...] = ("File", "Folder", "Selected")) -> tuple[str, UINode] | None:
+        """The list row of ``name`` (its content-desc is "<kind> <name> <description>")."""
+        return find(screen, lambda n: n.resource_id == ROW_ID and n.content_desc.startswith(tuple(f"{k} {name} " for k in kinds)))
+
     def goto(self, screen: LabelledScreen, folder: str | None) -> str | None:
         """The next action toward the list of ``folder`` (``None``: the root), or ``None`` there."""
-        title = self.title(screen)
-        if title.endswith(" selected"):
-            return "B"
+        if self.selecting(screen):  # a tap on a selected row unselects it (Back would not)
+            hit = find(screen, lambda n: n.resource_id == ROW_ID and n.content_desc.startswith("Selected "))
+            return self.tap(hit[0]) if hit else self.scroll_search(screen)
         if screen.root.find(resource_id=EDITOR_ID) is not None:
             return "B"
-        want = folder or "Markor"
+        if screen.root.find(resource_id=PICKER_TITLE_ID) is not None:
+            return "B"
+        title = self.title(screen)
+        want = f"> {folder}" if folder else "Markor"
         if title == want:
             return None
         if title != "Markor":
             return "B"
-        label = label_for(screen, text=want)
-        return self.tap(label) if label else self.scroll_search(screen)
+        hit = self.row(screen, want[2:], ("Folder",))
+        return self.tap(hit[0]) if hit else self.scroll_search(screen)
 
     def set_text(self, screen: LabelledScreen, node: UINode, label: str, want: str, hint: str) -> str | None:
         """The next action to make field ``node`` read ``want`` (``None`` when it does)."""
@@ -106,10 +133,10 @@ class MarkorOracle(ScriptedOracle):
         self.replacing = True
         return f"P {label}"
 
-    def fill_dialog(self, screen: LabelledScreen, value: str, button: str) -> str:
-        hit = find(screen, lambda n: n.resource_id.endswith(":id/file"))
+    def fill_dialog(self, screen: LabelledScreen, value: str, button: str, hint: str = "my_note") -> str:
+        hit = find(screen, lambda n: n.resource_id in (NAME_ID, RENAME_ID))
         if hit is not None:
-            step = self.set_text(screen, hit[1], hit[0], value, "Name")
+            step = self.set_text(screen, hit[1], hit[0], value, hint)
             if step is not None and hit[1].text != value:
                 return step
         label = label_for(screen, text=button)
@@ -118,18 +145,21 @@ class MarkorOracle(ScriptedOracle):
     def select(self, screen: LabelledScreen, names: list[str]) -> str | None:
         """Long-press the first of ``names``, then tap the rest; ``None`` once all are selected."""
         for name in names:
-            hit = find(screen, by_text(name))
+            hit = self.row(screen, name)
             if hit is None:
                 return self.scroll_search(screen)
-            if not hit[1].selected:
-                return f"{'T' if self.title(screen).endswith(' selected') else 'P'} {hit[0]}"
+            if not hit[1].content_desc.startswith("Selected "):
+                return f"{'T' if self.selecting(screen) else 'P'} {hit[0]}"
         return None
 
 
 class CreateNoteOracle(MarkorOracle):
+    """The + button, the name (and the Type giving its extension), OK, then the text and Save."""
+
     def __init__(self, name: str, text: str) -> None:
         super().__init__()
         self.name, self.text = name, text
+        self.typed_name, self.type = split_name(name)
         self.saved = False
 
     def act(self, screen: LabelledScreen) -> str:
@@ -138,15 +168,20 @@ class CreateNoteOracle(MarkorOracle):
             return step
         editor = find(screen, lambda n: n.resource_id == EDITOR_ID)
         if editor is not None and self.title(screen) == self.name:
-            step = self.set_text(screen, editor[1], editor[0], self.text, "Start writing…")
+            step = self.set_text(screen, editor[1], editor[0], self.text, "")
             if step is not None:
                 return step
             if self.saved:
                 return "F"
             self.saved = True
             return self.tap(label_for(screen, desc="Save") or "")
-        if self.dialog(screen) is not None:
-            return self.fill_dialog(screen, self.name, "OK")
+        spinner = screen.root.find(resource_id=TYPE_ID)
+        if spinner is not None:
+            if not any(n.text == self.type for n in spinner.iter()):
+                return self.tap(label_for(screen, rid=TYPE_ID) or "")
+            return self.fill_dialog(screen, self.typed_name, "OK")
+        if self.dialog(screen) == "" and label_for(screen, text=self.type) is not None:  # the Type list
+            return self.tap(label_for(screen, text=self.type) or "")
         step = self.goto(screen, None)
         if step is not None:
             return step
@@ -183,12 +218,13 @@ class MarkorCreateNote(Task):
 
 
 class DeleteOracle(MarkorOracle):
+    """Select the notes (a long press, then taps; every row for ``names=None``), Delete, OK."""
+
     def __init__(self, names: list[str] | None, folder: str | None = None) -> None:
         super().__init__()
         self.names = names
         self.folder = folder
         self.confirmed = False
-        self.all_selected = False
 
     def act(self, screen: LabelledScreen) -> str:
         step = self.ready(screen)
@@ -196,25 +232,31 @@ class DeleteOracle(MarkorOracle):
             return step
         if self.confirmed:
             return "F"
-        if self.dialog(screen) == "Delete":
+        if self.dialog(screen) == "Confirm Delete":
             self.confirmed = True
             return self.tap(label_for(screen, text="OK") or "")
-        if self.names is None:  # everything: select one, then select all
-            if not self.title(screen).endswith(" selected"):
-                step = self.goto(screen, self.folder)
-                if step is not None:
-                    return step
-                first = next((n for n in screen.nodes if n.long_clickable and not n.is_editable), None)
-                label = screen.label_of(first) if first is not None else None
-                return f"P {label}" if label else "F"
-            if not self.all_selected:
-                self.all_selected = True
-                return self.tap(label_for(screen, desc="Select all") or "")
-            return self.tap(label_for(screen, desc="Delete") or "")
-        if not self.title(screen).endswith(" selected"):
+        if not self.selecting(screen):
             step = self.goto(screen, self.folder)
             if step is not None:
                 return step
+        if self.names is None:  # everything: each row but "..", then Delete
+            hit = find(
+                screen,
+                lambda n: (
+                    n.resource_id == ROW_ID
+                    and n.content_desc.startswith(("File ", "Folder "))
+                    and not n.content_desc.startswith("Folder .. ")
+                ),
+            )
+            if hit is not None:
+                return f"{'T' if self.selecting(screen) else 'P'} {hit[0]}"
+            if not self.selecting(screen):
+                return "F"  # nothing to delete
+            signature = self._signature(screen)
+            if screen.scrollable is not None and signature != self._last_signature:
+                self._last_signature = signature
+                return "D"
+            return self.tap(label_for(screen, desc="Delete") or "")
         step = self.select(screen, self.names)
         if step is not None:
             return step
@@ -299,38 +341,52 @@ class MarkorDeleteAllNotes(Task):
 
 
 class EditOracle(MarkorOracle):
-    """Open a note, make its text ``text``, optionally rename it, save, done."""
+    """Open the note, make its text ``text`` and Save (or, to rename it too, leave the editor,
+    which saves, then select the note in the list and Rename it); done."""
 
     def __init__(self, name: str, text: str, new_name: str | None = None, folder: str | None = None) -> None:
         super().__init__()
         self.name, self.text, self.new_name, self.folder = name, text, new_name, folder
-        self.saved = False
+        self.edited = False
+        self.done = False
 
     def act(self, screen: LabelledScreen) -> str:
         step = self.ready(screen)
         if step is not None:
             return step
-        if self.saved:
+        if self.done:
             return "F"
-        dialog = self.dialog(screen)
-        if dialog is not None and self.new_name is not None:
-            return self.fill_dialog(screen, self.new_name, "OK")
         editor = find(screen, lambda n: n.resource_id == EDITOR_ID)
-        if editor is not None:
-            step = self.set_text(screen, editor[1], editor[0], self.text, "Start writing…")
+        if not self.edited:
+            if editor is not None:
+                step = self.set_text(screen, editor[1], editor[0], self.text, "")
+                if step is not None:
+                    return step
+                self.edited = True
+                if self.new_name is None:
+                    self.done = True
+                    return self.tap(label_for(screen, desc="Save") or "")
+                return self.tap(label_for(screen, desc="Navigate up") or "")  # leaving saves
+            step = self.goto(screen, self.folder)
             if step is not None:
                 return step
-            if self.new_name is not None:
-                if self.title(screen) == self.new_name:
-                    return "F"  # renaming from the editor saved the text too
-                return self.tap(label_for(screen, desc="Rename") or "")
-            self.saved = True
-            return self.tap(label_for(screen, desc="Save") or "")
+            hit = self.row(screen, self.name, ("File",))
+            return self.tap(hit[0]) if hit else self.scroll_search(screen)
+        assert self.new_name is not None
+        if self.dialog(screen) == "Rename":
+            hit = find(screen, lambda n: n.resource_id == RENAME_ID)
+            if hit is not None and hit[1].text == self.new_name:
+                self.done = True
+            return self.fill_dialog(screen, self.new_name, "OK", "Enter the name of your folder")
+        if self.selecting(screen) and self.row(screen, self.name, ("Selected",)) is not None:
+            return self.tap(label_for(screen, desc="Rename") or "")
+        if editor is not None:
+            return "B"
         step = self.goto(screen, self.folder)
         if step is not None:
             return step
-        label = label_for(screen, text=self.name)
-        return self.tap(label) if label else self.scroll_search(screen)
+        step = self.select(screen, [self.name])
+        return step if step is not None else "W"
 
 
 @register_task
@@ -505,9 +561,9 @@ class CreateFolderOracle(MarkorOracle):
         step = self.ready(screen)
         if step is not None:
             return step
-        if self.dialog(screen) is not None:
+        if screen.root.find(resource_id=NAME_ID) is not None:
             return self.fill_dialog(screen, self.name, "Folder")
-        if screen.root.find(text=self.name) is not None:
+        if self.row(screen, self.name, ("Folder",)) is not None:
             return "F"
         step = self.goto(screen, None)
         if step is not None:
@@ -547,6 +603,9 @@ class MarkorCreateFolder(Task):
 
 
 class MoveOracle(MarkorOracle):
+    """Select the note, More options, Move; in the folder picker go up to the notebook, into the
+    destination, and Select this folder."""
+
     def __init__(self, name: str, source: str, dest: str) -> None:
         super().__init__()
         self.name, self.source, self.dest = name, source, dest
@@ -558,23 +617,27 @@ class MoveOracle(MarkorOracle):
             return step
         if self.moved:
             return "F"
-        title = self.title(screen)
-        if title.startswith("Move to "):
-            if title == f"Move to {self.dest}":
+        picker = screen.root.find(resource_id=PICKER_TITLE_ID)
+        if picker is not None:
+            if picker.text == f"Move → {self.dest}":
                 self.moved = True
-                return self.tap(label_for(screen, text="Move here") or "")
-            if title != "Move to Markor":
-                return self.tap(label_for(screen, desc="Navigate up") or "")
-            label = label_for(screen, text=self.dest)
-            return self.tap(label) if label else self.scroll_search(screen)
-        if not title.endswith(" selected"):
+                return self.tap(label_for(screen, text="Select this folder") or "")
+            if picker.text != "Move → Markor":
+                up = self.row(screen, "..", ("Folder",))
+                return self.tap(up[0]) if up else "B"
+            hit = self.row(screen, self.dest, ("Folder",))
+            return self.tap(hit[0]) if hit else self.scroll_search(screen)
+        move = find(screen, lambda n: n.resource_id == "android:id/title" and n.text == "Move")
+        if move is not None:
+            return self.tap(move[0])
+        if not self.selecting(screen):
             step = self.goto(screen, self.source)
             if step is not None:
                 return step
         step = self.select(screen, [self.name])
         if step is not None:
             return step
-        return self.tap(label_for(screen, desc="Move") or "")
+        return self.tap(label_for(screen, desc="More options") or "")
 
 
 @register_task
@@ -618,15 +681,8 @@ class MarkorMoveNote(Task):
 
 
 class MergeOracle(CreateNoteOracle):
-    """Create the merged note with no extension (the new-file dialog's type choice), then type
+    """Create the merged note with no extension (the new-file dialog's Type None), then type
     the three notes' contents with a blank line between each."""
-
-    def act(self, screen: LabelledScreen) -> str:
-        if self.dialog(screen) is not None and screen.root.find(text="No extension") is not None:
-            hit = find(screen, by_text("No extension"))
-            if hit is not None and not hit[1].selected:
-                return self.tap(hit[0])
-        return super().act(screen)
 
 
 @register_task

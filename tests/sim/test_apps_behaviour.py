@@ -22,7 +22,6 @@ def open_in_markor(phone: Phone, name: str, content: bytes) -> UINode:
     """Write ``name`` into Markor's folder, open it there, and return the editor's node."""
     phone.write_file(f"/sdcard/Documents/Markor/{name}", content)
     phone.start_app("net.gsantner.markor")
-    tap(phone, text="Skip")
     tap(phone, text=name)
     return node(phone, rid=":id/document__fragment__edit__highlighting_editor")
 
@@ -67,7 +66,12 @@ def test_enter_breaks_a_line_in_the_editor_but_not_in_a_one_line_field() -> None
     phone.long_press(*editor.center)
     phone.press_key(KEYCODE_ENTER)  # Enter over a selection replaces it
     assert phone.focused_text() == "\n"
+    tap(phone, desc="Navigate up")  # leaving saves; Markor renames from the file list
+    phone.long_press(*node(phone, text="a.md").center)
     tap(phone, desc="Rename")
+    rename = node(phone, rid=":id/new_name")
+    assert rename.text == "a.md"  # the dialog holds the old name
+    phone.long_press(*rename.center)
     phone.type_text("b.md")
     phone.press_key(KEYCODE_ENTER)  # a one-line field keeps one line
     assert phone.focused_text() == "b.md"
@@ -79,15 +83,17 @@ def test_markor_creates_empty_folders_and_moves_notes() -> None:
     phone = Phone()
     phone.write_file("/sdcard/Documents/Markor/n.md", b"x")
     phone.start_app("net.gsantner.markor")
-    tap(phone, text="Skip")
     tap(phone, desc="Create a new file or folder")
     phone.type_text("Inbox")  # the dialog opens with the keyboard up
-    tap(phone, text="Folder")
+    tap(phone, text="Folder")  # a folder takes no extension
     assert phone.list_dir("/sdcard/Documents/Markor") == ["Inbox", "n.md"] and phone.is_dir("/sdcard/Documents/Markor/Inbox")
     phone.long_press(*node(phone, text="n.md").center)
-    tap(phone, desc="Move")
+    tap(phone, desc="More options")
+    tap(phone, text="Move")
+    assert node(phone, rid=":id/ui__filesystem_dialog__title").text == "Move → Markor"
     tap(phone, text="Inbox")
-    tap(phone, text="Move here")
+    assert node(phone, rid=":id/ui__filesystem_dialog__title").text == "Move → Inbox"
+    tap(phone, text="Select this folder")
     assert phone.list_dir("/sdcard/Documents/Markor/Inbox") == ["n.md"] and phone.read_file("/sdcard/Documents/Markor/Inbox/n.md") == b"x"
     phone.remove_path("/sdcard/Documents/Markor/Inbox")
     assert phone.list_dir("/sdcard/Documents/Markor") == []

@@ -1,5 +1,5 @@
-"""Markor's list sorted by date (newest first, each file dated) and the new-file dialog's type
-choice (Markdown, plain text, or no extension)."""
+"""Markor's list (each row dated, by name or by date, newest first) and the new-file dialog
+(name + the extension its Type sets, as Markor 2.10.9 names the file)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,7 @@ def tap(phone: Phone, *, text: str | None = None, desc: str | None = None) -> No
 
 def open_markor() -> Phone:
     phone = Phone()
-    phone.start_app(PACKAGE)
-    tap(phone, text="Skip")
+    phone.start_app(PACKAGE)  # AndroidWorld's set-up has passed the intro
     return phone
 
 
@@ -36,28 +35,49 @@ def test_sort_by_date_lists_the_newest_first_with_its_date() -> None:
     # Written at +0, +300 and +400 minutes from the start (Oct 15, 2023 15:34 UTC).
     phone.invalidate()
     assert listed(phone) == ["a_newest.md", "b_old.md", "c_newer.txt"]  # by name
+    xml = phone.dump_xml()
+    assert "10/15/2023, 10:14 PM" in xml and "10/15/2023, 3:34 PM" in xml  # each row shows its change time
     tap(phone, desc="Sort by")
     tap(phone, text="Date")
     assert listed(phone) == ["a_newest.md", "c_newer.txt", "b_old.md"]
-    xml = phone.dump_xml()
-    assert "Oct 15, 2023 22:14" in xml and "Oct 15, 2023 15:34" in xml  # dated rows
     tap(phone, desc="Sort by")
     tap(phone, text="Name")
     assert listed(phone) == ["a_newest.md", "b_old.md", "c_newer.txt"]
 
 
-def test_a_new_note_takes_the_chosen_extension_or_none() -> None:
+def test_a_new_note_is_named_name_plus_the_types_extension() -> None:
+    # NewFileDialog: the file is the typed name + the extension field, which the Type sets.
     phone = open_markor()
     for choice, typed, made in (
         (None, "plain", "plain.md"),
-        ("Plain text (.txt)", "notes", "notes.txt"),
-        ("No extension", "Ab12Cd34", "Ab12Cd34"),
-        ("No extension", "kept.md", "kept.md"),
+        ("Plain Text", "notes", "notes.txt"),
+        ("None", "Ab12Cd34", "Ab12Cd34"),
+        ("Markdown", "kept.md", "kept.md.md"),  # the name is taken as typed
     ):
         tap(phone, desc="Create a new file or folder")
         if choice is not None:
+            spinner = phone.ui_tree().find(resource_id=f"{PACKAGE}:id/new_file_dialog__type")
+            assert spinner is not None
+            left, top, right, bottom = spinner.bounds
+            phone.tap((left + right) // 2, (top + bottom) // 2)  # the Type list drops down
             tap(phone, text=choice)
         phone.type_text(typed)
         tap(phone, text="OK")
         phone.press_key(4)  # back to the list (the editor saves the empty note)
         assert made in phone.list_dir(ROOT), phone.list_dir(ROOT)
+
+
+def test_the_new_file_dialog_is_markors() -> None:
+    phone = open_markor()
+    tap(phone, desc="Create a new file or folder")
+    tree = phone.ui_tree()
+    ids = {n.resource_id for n in tree.iter()}
+    for name in ("new_file_dialog__name", "new_file_dialog__ext", "new_file_dialog__type", "new_file_dialog__template"):
+        assert f"{PACKAGE}:id/{name}" in ids
+    buttons = [n.text for n in tree.iter() if n.resource_id in ("android:id/button1", "android:id/button2", "android:id/button3")]
+    assert buttons == ["Folder", "Cancel", "OK"]
+    ext = tree.find(resource_id=f"{PACKAGE}:id/new_file_dialog__ext")
+    assert ext is not None and ext.text == ".md"
+    tap(phone, text="Cancel")
+    assert phone.ui_tree().find(resource_id=f"{PACKAGE}:id/new_file_dialog__name") is None
+    assert phone.list_dir(ROOT) == []
