@@ -93,20 +93,25 @@ def test_markor_creates_empty_folders_and_moves_notes() -> None:
     assert phone.list_dir("/sdcard/Documents/Markor") == []
 
 
-def test_recorder_asks_for_the_microphone_until_granted() -> None:
+def test_recorder_first_run_then_record_and_rename() -> None:
+    # AndroidWorld's set-up grants the microphone and only opens the app: a first run follows.
     phone = Phone()
     phone.start_app("com.dimowner.audiorecorder")
-    tap(phone, text="Don't allow")
-    tap(phone, desc="Record")
-    assert node(phone, text="Allow Audio Recorder to record audio?") is not None
-    tap(phone, text="While using the app")
-    tap(phone, desc="Record")
+    tap(phone, text="Get started")
+    tap(phone, text="Apply")
+    tap(phone, rid=":id/btn_record")
+    assert node(phone, text="Recording…") is not None and node(phone, desc="Delete") is not None
     phone.wait(10)
-    tap(phone, desc="Stop recording")
+    tap(phone, rid=":id/btn_record_stop")
+    records = "/sdcard/Android/data/com.dimowner.audiorecorder/files/Music/records"
+    assert phone.list_dir(records) == ["Record-1.m4a"]  # saved on stop, before any name
+    field = node(phone, rid=":id/input_name")
+    assert field.text == "Record-1" and node(phone, text="New name") is not None
+    phone.long_press(*field.center)
     phone.type_text("memo")
     tap(phone, text="Save")
-    records = "/sdcard/Android/data/com.dimowner.audiorecorder/files/Music/records"
     assert phone.list_dir(records) == ["memo.m4a"] and len(phone.read_file(f"{records}/memo.m4a")) > 10_000
+    assert node(phone, rid=":id/txt_name").text == "memo"
 
 
 def test_calendar_moving_the_start_keeps_the_duration() -> None:
@@ -167,11 +172,12 @@ def test_running_counters_move_with_the_clock_and_still_screens_stay_built() -> 
     # minute keeps its layout (the phone reuses it) until an input changes something.
     phone = Phone()
     phone.start_app("com.dimowner.audiorecorder")
-    tap(phone, text="While using the app")
+    tap(phone, text="Get started")
+    tap(phone, text="Apply")
     idle = phone.layout
     phone.wait(5)  # the clock starts on a whole minute: still the same minute
     assert phone.layout is idle  # not recording: nothing on screen runs
-    tap(phone, desc="Record")
+    tap(phone, rid=":id/btn_record")
     phone.wait(7)
     assert node(phone, rid=":id/txt_progress").text == "00:08"  # 7 s waited + 1 s for the tap
     phone.wait(3)
