@@ -126,19 +126,22 @@ class PlaylistOracle(ScriptedOracle):
         step = self.open_app(screen, VLC_PACKAGE, "VLC")
         if step is not None:
             return step
-        if screen.root.find(resource_id="android:id/alertTitle", text="Add to playlist") is not None:
-            existing = find(screen, lambda n: n.text == self.name and not n.resource_id.endswith(":id/dialog_playlist_name"))
+        if screen.root.find(resource_id=f"{VLC_PACKAGE}:id/dialog_playlist_save") is not None:
+            # The "Add to playlist" sheet: the playlist if it is listed, else a new one by name.
+            existing = find(screen, lambda n: n.text == self.name and n.resource_id.endswith(":id/textView16"))
             if existing is not None:
                 self.added += 1
                 return self.tap(existing[0])
-            field = find(screen, lambda n: n.resource_id.endswith(":id/dialog_playlist_name"))
+            field = find(screen, lambda n: n.class_name == "android.widget.EditText")
             if field is not None and field[1].text != self.name:
                 return self.type_into(screen, field[1], field[0], self.name)
             self.added += 1
-            return self.tap(label_for(screen, text="Create") or "")
-        add = label_for(screen, desc="Add to playlist")
+            return self.tap(label_for(screen, rid=f"{VLC_PACKAGE}:id/dialog_playlist_save") or "")
+        add = label_for(screen, text="Add to playlist")
         if add is not None:
-            return self.tap(add)
+            return self.tap(add)  # the selection's overflow menu
+        if screen.root.find(resource_id=f"{VLC_PACKAGE}:id/action_bar_title") is not None:
+            return self.tap(label_for(screen, desc="More options") or "")
         if label_for(screen, rid=":id/nav_video") is None:
             return "B"
         target = _title(self.files[self.added])
@@ -150,11 +153,7 @@ class PlaylistOracle(ScriptedOracle):
         # camera's recording): scroll toward the target instead of to the end and back.
         # A row's first text is its title (its duration follows, which must not count: "2:31"
         # sorts before every title and would hide the direction).
-        shown = [
-            next(n.text for n in item.iter() if n.text).casefold()
-            for item in screen.root.iter()
-            if item.resource_id.endswith(":id/ml_item") and any(n.text for n in item.iter())
-        ]
+        shown = [item.text.casefold() for item in screen.root.iter() if item.resource_id.endswith(":id/ml_item_title") and item.text]
         if shown and screen.scrollable is not None:
             if target.casefold() < min(shown):
                 return "U"
