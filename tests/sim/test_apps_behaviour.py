@@ -259,3 +259,25 @@ def test_calendar_month_screen_is_reused_and_its_buttons_act_on_the_shown_route(
     assert node(phone, text="September 2023") is not None
     copy = pickle.loads(pickle.dumps(phone))  # the cached screen holds callbacks: not pickled
     assert node(copy, text="September 2023") is not None
+
+
+def test_recorder_dont_ask_again_keeps_the_default_name() -> None:
+    phone = Phone()
+    phone.start_app("com.dimowner.audiorecorder")
+    tap(phone, text="Get started")
+    tap(phone, text="Apply")
+    records = "/sdcard/Android/data/com.dimowner.audiorecorder/files/Music/records"
+    tap(phone, rid=":id/btn_record")
+    phone.wait(3)
+    tap(phone, rid=":id/btn_record_stop")
+    tap(phone, text="Don't ask again")
+    tap(phone, text="Cancel")  # the record stays as it was saved
+    assert phone.list_dir(records) == ["Record-1.m4a"]
+    tap(phone, rid=":id/btn_record")
+    phone.wait(3)
+    tap(phone, rid=":id/btn_record_stop")
+    assert phone.ui_tree().find(text="New name") is None  # not asked again
+    assert phone.list_dir(records) == ["Record-1.m4a", "Record-2.m4a"]
+    phone.press_key(3)
+    phone.start_app("com.dimowner.audiorecorder")  # set up once: no first run any more
+    assert phone.ui_tree().find(text="Get started") is None

@@ -133,3 +133,29 @@ def test_search_finds_notes_by_title_or_body_and_opens_them() -> None:
     assert listed(phone) == ["Pancake Recipe"]
     tap(phone, text="Pancake Recipe")
     assert "• 1 cup milk" in texts(phone)
+
+
+def test_screens_are_joplins_react_native_views() -> None:
+    """The note list's header (Sidebar, title, Search, Sort notes by) and "Add new"; a note opens
+    with Back, the notebook picker, Actions, the title as an editable field and "Edit"; typing in
+    the title renames the note."""
+    phone = Phone()
+    phone.content_insert(FOLDERS_URI, {"_id": "f1", "title": "Work", "created_time": "0", "updated_time": "0"})
+    phone.content_insert(
+        NOTES_URI, {"_id": "n1", "parent_id": "f1", "title": "Plan", "body": "# Goals\n- ship", "created_time": "0", "updated_time": "0"}
+    )
+    phone.start_app("net.cozic.joplin")
+    for desc in ("Sidebar", "Search", "Sort notes by", "Add new"):
+        assert node(phone, desc=desc).class_name == "android.widget.Button"
+    row = next(n for n in phone.ui_tree().iter() if n.clickable and n.long_clickable)
+    assert row.class_name == "android.view.ViewGroup" and [c.text for c in row.children] == ["Plan"]
+    tap(phone, text="Plan")
+    assert node(phone, desc="Back").clickable and node(phone, desc="Edit") is not None
+    assert {"Work", "▼", "Goals", "• ship"} <= set(texts(phone))
+    title = next(n for n in phone.ui_tree().iter() if n.class_name == "android.widget.EditText")
+    assert title.text == "Plan"
+    phone.tap(*title.center)
+    phone.type_text(" B")
+    assert phone.content_query(NOTES_URI)[0]["title"] == "Plan B"
+    tap(phone, desc="Back")
+    assert "Plan B" in texts(phone)
