@@ -281,3 +281,24 @@ def test_recorder_dont_ask_again_keeps_the_default_name() -> None:
     phone.press_key(3)
     phone.start_app("com.dimowner.audiorecorder")  # set up once: no first run any more
     assert phone.ui_tree().find(text="Get started") is None
+
+
+def test_recorder_records_list_shows_the_apps_own_records() -> None:
+    phone = Phone()
+    records = "/sdcard/Android/data/com.dimowner.audiorecorder/files/Music/records"
+    phone.write_file(f"{records}/Voice note 1.m4a", b"x")  # not made by the app: not in its list
+    phone.start_app("com.dimowner.audiorecorder")
+    tap(phone, text="Get started")
+    tap(phone, text="Apply")
+    tap(phone, rid=":id/btn_records_list")
+    assert node(phone, text="Records is empty") is not None
+    tap(phone, rid=":id/btn_back")
+    tap(phone, rid=":id/btn_record")
+    phone.wait(4)
+    tap(phone, rid=":id/btn_record_stop")
+    phone.long_press(*node(phone, rid=":id/input_name").center)
+    phone.type_text("memo")
+    tap(phone, text="Save")
+    tap(phone, rid=":id/btn_records_list")
+    assert node(phone, rid=":id/list_item_name").text == "memo"
+    assert phone.ui_tree().find(text="Voice note 1") is None

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import ClassVar
 
-from cerebellum_gym.core.tree import Bounds
+from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.material.components import Checkbox
@@ -132,7 +132,7 @@ class AudioRecorderApp(App):
     def initial_data(self) -> dict[str, object]:
         # ``first_run``: the set-up page was never applied (AndroidWorld's set-up only opens the
         # app); ``active``: the record the main screen shows (none until one is made here).
-        return {"first_run": True, "recording": False, "started": 0.0, "counter": 1, "ask_rename": True, "active": ""}
+        return {"first_run": True, "recording": False, "started": 0.0, "counter": 1, "ask_rename": True, "active": "", "made": {}}
 
     def on_launch(self) -> None:
         super().on_launch()
@@ -213,6 +213,8 @@ class AudioRecorderApp(App):
         name, counter = self._default_name()
         self.phone.write_file(f"{RECORDS_DIR}/{name}.m4a", fake_m4a(seconds))
         self.data.update(recording=False, counter=counter + 1, active=name)
+        # The app's own list of its records (name -> seconds); files it did not make are not in it.
+        self.data.setdefault("made", {})[name] = seconds
         if self.data["ask_rename"]:
             self._ask_name(name)
 
@@ -234,6 +236,8 @@ class AudioRecorderApp(App):
         self.phone.remove_path(f"{RECORDS_DIR}/{old}.m4a")
         self.phone.write_file(f"{RECORDS_DIR}/{new}.m4a", content)
         self.data["active"] = new
+        made = self.data.setdefault("made", {})
+        made[new] = made.pop(old, 0)
 
     def _dismiss(self) -> None:
         self.set_dialog(None)
@@ -311,7 +315,7 @@ class AudioRecorderApp(App):
         controls: list[Widget] = [
             _Image("Settings", "settings", color=WHITE, rid=RID + "btn_settings", on_tap=lambda: None),
             *centre,
-            _Image("", "list", color=WHITE, rid=RID + "btn_records_list", on_tap=lambda: None),
+            _Image("", "list", color=WHITE, rid=RID + "btn_records_list", on_tap=lambda: self.push("records")),
         ]
         dialog = None
         if route.get("dialog") == "rename":
@@ -329,3 +333,107 @@ class AudioRecorderApp(App):
                 ],
             )
         return ScreenSpec(title=None, body=body, bottom=controls, dialog=dialog, background=BLUE_GRAY)
+
+    # --- the records list ---------------------------------------------------------------------
+
+    def screen_records(self, route: Route) -> ScreenSpec:
+        """``RecordsActivity``: the toolbar (back, "Records", sort, bookmarks) and the records the
+        app made that are still on storage, newest first; "Records is empty" without any."""
+        on_disk = set(self.records())
+        made = {str(k): int(v) for k, v in dict(self.data.get("made", {})).items() if f"{k}.m4a" in on_disk}
+        return self.reused_spec(("records", tuple(made.items())), lambda: self._records_screen(made))
+
+    def _records_screen(self, made: dict[str, int]) -> ScreenSpec:
+        bar = Row(
+            [
+                _Image("", "arrow_back", color=WHITE, rid=RID + "btn_back", on_tap=self.pop),
+                _Label("Records", size=52, bold=True, color=WHITE, rid=RID + "txt_title", height=147),
+                _Image("", "sort", color=WHITE, rid=RID + "btn_sort", on_tap=lambda: None),
+                _Image("", "bookmark_border", color=WHITE, rid=RID + "btn_bookmarks", on_tap=lambda: None),
+            ],
+            height=147,
+        )
+        body: list[Widget] = [bar]
+        for name, seconds in reversed(list(made.items())):
+            body.append(_RecordRow(name, f"{seconds // 60:02d}:{seconds % 60:02d}", "M4a, 44.1kHz, 128 kbps, Stereo"))
+        if not made:
+            body.append(_Label("Records is empty", size=46, center=True, color=WHITE, rid=RID + "txtEmpty", height=400))
+        return ScreenSpec(title=None, body=body, background=BLUE_GRAY, list_id="recycler_view")
+
+
+class _RecordRow(Widget):
+    """``list_item``: a record's row (``container``) with its waveform, name, length, format and
+    the bookmark and more buttons."""
+
+    class_name = "android.widget.FrameLayout"
+    default_height = 260
+    background = BLUE_GRAY
+
+    def __init__(self, name: str, length: str, info: str) -> None:
+        super().__init__(rid=RID + "container", on_tap=lambda: None)
+        self.name, self.length, self.info = name, length, info
+
+    def render_key(self) -> Hashable:
+        return (self.name, self.length, self.info)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.name, self.length, self.info)
+
+    def paint(self, draw, width, height, scale):  # type: ignore[no-untyped-def]
+        pad = round(42 * scale)
+        mid = height // 2
+        for i, x in enumerate(range(pad, width - pad, max(2, round(10 * scale)))):
+            h = round((8 + (i * 29) % 40) * scale)
+            draw.line((x, mid - h, x, mid + h), fill=(96, 125, 139), width=max(1, round(4 * scale)))
+        draw.text((pad, round(40 * scale)), self.name, font=font(round(52 * scale)), fill=WHITE)
+        small = font(round(38 * scale))
+        draw.text((pad, height - round(70 * scale)), self.length, font=small, fill=LIGHT_TEXT)
+        draw.text((width // 2, height - round(70 * scale)), self.info, font=small, fill=LIGHT_TEXT)
+        draw.line((0, height - 1, width, height - 1), fill=DARK_BLUE_GRAY, width=max(1, round(2 * scale)))
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        left, top, right, bottom = bounds
+        node.children = [
+            UINode("android.view.View", (left, top, right, bottom), resource_id=RID + "list_item_waveform", package=package),
+            UINode(
+                "android.widget.TextView",
+                (left + 42, top + 20, right - 300, top + 110),
+                text=self.name,
+                resource_id=RID + "list_item_name",
+                package=package,
+            ),
+            UINode(
+                "android.widget.ImageButton",
+                (right - 300, top + 20, right - 170, top + 130),
+                resource_id=RID + "list_item_bookmark",
+                package=package,
+                clickable=True,
+                focusable=True,
+            ),
+            UINode(
+                "android.widget.TextView",
+                (left + 42, bottom - 90, left + 400, bottom - 20),
+                text=self.length,
+                resource_id=RID + "list_item_description",
+                package=package,
+            ),
+            UINode(
+                "android.widget.TextView",
+                (left + 400, bottom - 90, right - 170, bottom - 20),
+                text=self.info,
+                resource_id=RID + "list_item_info",
+                package=package,
+            ),
+            UINode(
+                "android.widget.ImageButton",
+                (right - 170, top + 60, right - 20, bottom - 60),
+                resource_id=RID + "list_item_more",
+                package=package,
+                clickable=True,
+                focusable=True,
+            ),
+        ]
+        for i, child in enumerate(node.children):
+            child.index = i
+        return node
