@@ -19,7 +19,7 @@ from cerebellum_gym.devices.base import Device
 from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import fuzzy_match
-from cerebellum_gym.tasks.oracle import ScriptedOracle, _own_nodes, find, label_for
+from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
 VLC_PACKAGE = "org.videolan.vlc"
@@ -107,39 +107,41 @@ def _title(name: str) -> str:
     return name.rsplit(".", 1)[0] if "." in name else name
 
 
+def _runs(files: list[str]) -> list[list[str]]:
+    """The files cut into runs that the video list shows in the same order (it sorts by title,
+    case aside): VLC adds a selection in the list's order, so each run can go in one selection."""
+    runs: list[list[str]] = []
+    for name in files:
+        if runs and _title(runs[-1][-1]).casefold() < _title(name).casefold():
+            runs[-1].append(name)
+        else:
+            runs.append([name])
+    return runs
+
+
 class PlaylistOracle(ScriptedOracle):
-    """Add the files in order, a selection at a time: long-press the next file's video (opening
-    its group first when VLC groups it: a card whose name starts its title and counts videos),
-    tap the following files shown on the same screen that the list shows in the same order (VLC
-    adds a selection in the list's order), then More options, Add to playlist, and the playlist
-    in the sheet (or its name typed and Add, the first time)."""
+    """Add the files in order, a run at a time (:func:`_runs`): long-press the run's first video,
+    tap the others, More options, Add to playlist, then the playlist in the sheet (or type its
+    name and Add the first time)."""
 
     def __init__(self, name: str, files: list[str]) -> None:
         super().__init__()
         self.name, self.files = name, list(files)
-        self.added = 0
-        self.batch: list[str] = []
+        self.runs = _runs(self.files)
+        self.run = 0
         self.picked: set[str] = set()
 
     @property
+    def added(self) -> int:
+        return sum(len(r) for r in self.runs[: self.run])
+
+    @property
     def done(self) -> bool:
-        return self.added >= len(self.files)
+        return self.run >= len(self.runs)
 
-    def _finish_batch(self) -> None:
-        self.added += len(self.batch)
-        self.batch, self.picked = [], set()
-
-    def _titles(self, screen: LabelledScreen) -> dict[str, tuple[str, bool]]:
-        """The cards on screen by title: each card's label, and whether it is a group's (its
-        second line counts videos)."""
-        out: dict[str, tuple[str, bool]] = {}
-        for label, node in zip(screen.labels, screen.nodes, strict=True):
-            own = _own_nodes(node)
-            title = next((n.text for n in own if n.resource_id.endswith(":id/ml_item_title") and n.text), None)
-            if title is not None and title not in out:
-                group = any(n.resource_id.endswith(":id/ml_item_time") and n.text.endswith("videos") for n in own)
-                out[title] = (label, group)
-        return out
+    def _finish_run(self) -> None:
+        self.run += 1
+        self.picked = set()
 
     def act(self, screen: LabelledScreen) -> str:
         if self.done:
@@ -151,51 +153,40 @@ class PlaylistOracle(ScriptedOracle):
             # The "Add to playlist" sheet: the playlist if it is listed, else a new one by name.
             existing = find(screen, lambda n: n.text == self.name and n.resource_id.endswith(":id/textView16"))
             if existing is not None:
-                self._finish_batch()
+                self._finish_run()
                 return self.tap(existing[0])
             field = find(screen, lambda n: n.class_name == "android.widget.EditText")
             if field is not None and field[1].text != self.name:
                 return self.type_into(screen, field[1], field[0], self.name)
-            self._finish_batch()
+            self._finish_run()
             return self.tap(label_for(screen, rid=f"{VLC_PACKAGE}:id/dialog_playlist_save") or "")
         add = label_for(screen, text="Add to playlist")
         if add is not None:
             return self.tap(add)  # the selection's overflow menu
         selecting = screen.root.find(resource_id=f"{VLC_PACKAGE}:id/action_bar_title") is not None
-        if selecting and self.batch and all(f in self.picked for f in self.batch):
+        run = self.runs[self.run]
+        if selecting and all(f in self.picked for f in run):
             return self.tap(label_for(screen, desc="More options") or "")
-        in_group = label_for(screen, desc="Navigate up") is not None
-        if label_for(screen, rid=":id/nav_video") is None and not in_group and not selecting:
+        if label_for(screen, rid=":id/nav_video") is None:
             return "B"
-        shown = self._titles(screen)
         if not selecting:
-            self.batch, self.picked = [], set()
-            target = _title(self.files[self.added])
-            if target in shown:
-                # This file and the next ones on this screen, while the list shows them in order.
-                self.batch = [self.files[self.added]]
-                for name in self.files[self.added + 1 :]:
-                    if _title(name) not in shown or _title(name).casefold() <= _title(self.batch[-1]).casefold():
-                        break
-                    self.batch.append(name)
-                self.picked.add(self.batch[0])
-                self._moved()
-                return f"P {shown[target][0]}"
-            if not in_group:
-                for title, (label, group) in shown.items():
-                    if group and target.casefold().startswith(title.casefold()):
-                        return self.tap(label)  # the group it is in
-        else:
-            target = _title(next(f for f in self.batch if f not in self.picked))
-            if target in shown:
-                self.picked.add(next(f for f in self.batch if _title(f) == target and f not in self.picked))
-                return self.tap(shown[target][0])
-        # The list is sorted by name (case folded): scroll toward the target.
-        names = [t.casefold() for t in shown]
-        if names and screen.scrollable is not None:
-            if target.casefold() < min(names):
+            self.picked = set()
+        target_file = next(f for f in run if f not in self.picked)
+        target = _title(target_file)
+        hit = find(screen, lambda n: n.text == target and n.resource_id.endswith(":id/ml_item_title"))
+        if hit is not None:
+            self.picked.add(target_file)
+            if selecting:
+                return self.tap(hit[0])
+            self._moved()
+            return f"P {hit[0]}"
+        # The list is sorted by title (case folded), and may hold videos of other apps (a
+        # camera's recording): scroll toward the target instead of to the end and back.
+        shown = [item.text.casefold() for item in screen.root.iter() if item.resource_id.endswith(":id/ml_item_title") and item.text]
+        if shown and screen.scrollable is not None:
+            if target.casefold() < min(shown):
                 return "U"
-            if target.casefold() > max(names):
+            if target.casefold() > max(shown):
                 return "D"
         return self.scroll_search(screen)
 

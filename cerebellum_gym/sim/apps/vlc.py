@@ -201,21 +201,7 @@ THEME: Final = Theme(primary=ORANGE, on_primary=(255, 255, 255), on_surface=(33,
 NAV_IDS: Final = ("nav_video", "nav_audio", "nav_directories", "nav_playlists", "nav_more")
 NAV_ICONS: Final = ("movie", "music_note", "folder", "playlist_play", "more_horiz")
 #: ``@string/nomedia``: the empty state of the media lists.
-#: ``GROUP_VIDEOS_NAME``: videos whose titles share this many first characters form a group.
-GROUP_PREFIX: Final = 6
-#: A group's key in a selection and a route (a video's is its id).
-GROUP_KEY: Final = "group:"
 NOMEDIA: Final = "No media files found, please transfer some files to your device or adjust your preferences."
-
-
-def common_start(titles: Sequence[str]) -> str:
-    """The start ``titles`` share (case aside), as the first title writes it."""
-    first = titles[0]
-    n = len(first)
-    for other in titles[1:]:
-        n = min(n, len(other))
-        n = next((i for i in range(n) if first[i].casefold() != other[i].casefold()), n)
-    return first[:n]
 
 
 class HBox(Widget):
@@ -753,7 +739,7 @@ class VlcApp(App):
         if chosen:
             self.push("player", media_id=chosen[0], playing=True)
 
-    def _selection_menu(self, route: Route, count: int, in_order: list[str]) -> Dialog:
+    def _selection_menu(self, route: Route, count: int) -> Dialog:
         """The action mode's overflow: the ``action_mode_video`` items that did not fit."""
         items = ["Play as audio", "Add to playlist", "Delete", "Download subtitles"]
         if count == 1:
@@ -761,118 +747,75 @@ class VlcApp(App):
 
         def choose(item: str) -> None:
             if item == "Add to playlist":
-                self._open_add(route, in_order)
+                ids = [row["_id"] for row in self.videos()]
+                self._open_add(route, [i for i in ids if i in route.get("selected", [])])
             else:
                 self.set_dialog(None)
 
         return Dialog("", [], body=[MenuEntry(i, rid=f"{PACKAGE}:id/title", on_tap=functools.partial(choose, i)) for i in items])
 
-    def video_items(self) -> list[tuple[str, str, list[dict[str, str]]]]:
-        """The Video tab's items as ``(key, name, videos)``, by name: videos are grouped by name
-        (``video_min_group_length``, GROUP_VIDEOS_NAME by default: the first
-        :data:`GROUP_PREFIX` characters of the title, case aside); a group of one shows as its
-        video (``VideoGroupsProvider.sanitizeGroups``), its key then the video's id; a group is
-        named after the start its videos' titles share."""
-        groups: dict[str, list[dict[str, str]]] = {}
-        for row in self.videos():
-            groups.setdefault(row.get("title", "")[:GROUP_PREFIX].casefold(), []).append(row)
-        out: list[tuple[str, str, list[dict[str, str]]]] = []
-        for key, rows in groups.items():
-            if len(rows) == 1:
-                out.append((rows[0]["_id"], rows[0].get("title", ""), rows))
-            else:
-                out.append((GROUP_KEY + key, common_start([r.get("title", "") for r in rows]), rows))
-        return sorted(out, key=lambda e: (e[1].casefold(), e[0]))
-
-    def screen_group(self, route: Route) -> ScreenSpec:
-        """A group's videos (``SecondaryActivity`` with ``VideoGridFragment``, no grouping): the
-        toolbar with Navigate up and the group's name; long press selects as on the Video tab."""
-        found = [e for e in self.video_items() if e[0] == route["key"]]
-        if not found:
-            self.pop()
-            return self.build()
-        _, name, rows = found[0]
-        return self._video_grid(route, [(r["_id"], r.get("title", ""), [r]) for r in rows], group=name)
-
-    def _video_grid(self, route: Route, items: list[tuple[str, str, list[dict[str, str]]]], group: str | None) -> ScreenSpec:
-        """The grid of ``items`` (videos and groups), its selection and dialogs."""
-        keys = [k for k, _, _ in items]
-        selected = [i for i in route.get("selected", []) if i in keys]
-        route["selected"] = selected
-        by_key = {k: rows for k, _, rows in items}
-
-        def toggle(key: str) -> None:
-            chosen = self.route["selected"]
-            if key in chosen:
-                chosen.remove(key)
-            else:
-                chosen.append(key)
-
-        def tap(key: str) -> None:
-            if self.route["selected"]:
-                toggle(key)
-            elif key.startswith(GROUP_KEY):
-                self.push("group", key=key, selected=[])
-            else:
-                self.push("player", media_id=key, playing=True)
-
-        cards = []
-        for key, name, rows in items:
-            time = f"{len(rows)} videos" if key.startswith(GROUP_KEY) else clock(int(rows[0].get("duration", "-1") or -1))
-            cards.append(
-                VideoCard(
-                    name,
-                    time,
-                    selected=key in selected,
-                    in_selection=bool(selected),
-                    on_tap=functools.partial(tap, key),
-                    on_long_press=functools.partial(toggle, key),
-                )
-            )
-        body: list[Widget] = [Grid(cards[i : i + 2]) for i in range(0, len(cards), 2)]
-        if not body:
-            body = [EmptyState(NOMEDIA)]
-        menu: list[Widget] = [ActionMenuItem("Search…", "search", theme=THEME, on_tap=lambda: None, rid=f"{PACKAGE}:id/ml_menu_filter")]
-        menu.append(
-            ActionMenuItem("Display in list", "view_list", theme=THEME, on_tap=lambda: None, rid=f"{PACKAGE}:id/ml_menu_display_list")
-        )
-        menu.append(OverflowButton(on_tap=lambda: None, theme=THEME))
-        bar = self._toolbar(menu) if group is None else self._group_toolbar(group, menu)
-        in_order = [r["_id"] for k in keys if k in selected for r in by_key[k]]  # the list's order, groups' videos in theirs
-        if selected:
-            length = sum(max(0, int(r.get("duration", "0") or 0)) for k in selected for r in by_key[k])
-            bar = self._selection_bar(len(in_order), length)
-        dialog = self._add_dialog(route)
-        if route.get("dialog") == "selection_menu" and selected:
-            dialog = self._selection_menu(route, len(in_order), in_order)
-        return ScreenSpec(
-            title=None,
-            app_bar=bar,
-            body=body,
-            bottom=[self._nav("Video")] if group is None else [],
-            dialog=dialog,
-            background=THEME.surface,
-            list_id="video_grid",
-        )
-
-    def _group_toolbar(self, name: str, actions: list[Widget]) -> Widget:
-        """``main_toolbar`` in ``SecondaryActivity``: Navigate up and the title (the group's name)."""
-        up = MaterialIconButton("Navigate up", "arrow_back", theme=THEME, on_tap=self.pop)
-        title = Text(name, size=52, bold=True, ellipsize=True, color=THEME.on_surface, background=THEME.surface)
-        return HBox([(up, dp(56)), (title, 0), *((a, dp(48)) for a in actions)], rid=f"{PACKAGE}:id/main_toolbar", height=dp(56))
-
     def screen_main(self, route: Route) -> ScreenSpec:
         tab = route.get("tab", "Video")
         if tab == "Playlists":
             return self._playlists_tab(route)
+        menu: list[Widget] = [
+            ActionMenuItem("Search…", "search", theme=THEME, on_tap=lambda: None, rid=f"{PACKAGE}:id/ml_menu_filter"),
+            OverflowButton(on_tap=lambda: None, theme=THEME),
+        ]
         if tab != "Video":
-            menu: list[Widget] = [
-                ActionMenuItem("Search…", "search", theme=THEME, on_tap=lambda: None, rid=f"{PACKAGE}:id/ml_menu_filter"),
-                OverflowButton(on_tap=lambda: None, theme=THEME),
-            ]
             body: list[Widget] = [EmptyState(NOMEDIA)]
             return ScreenSpec(title=None, app_bar=self._toolbar(menu), body=body, bottom=[self._nav(tab)], background=THEME.surface)
-        return self._video_grid(route, self.video_items(), group=None)
+        videos = self.videos()
+        ids = [row["_id"] for row in videos]
+        selected = [i for i in route.get("selected", []) if i in ids]
+        route["selected"] = selected
+
+        def toggle(media_id: str) -> None:
+            chosen = self.route["selected"]
+            if media_id in chosen:
+                chosen.remove(media_id)
+            else:
+                chosen.append(media_id)
+
+        def tap(media_id: str) -> None:
+            if self.route["selected"]:
+                toggle(media_id)
+            else:
+                self.push("player", media_id=media_id, playing=True)
+
+        cards = [
+            VideoCard(
+                row.get("title", ""),
+                clock(int(row.get("duration", "-1") or -1)),
+                selected=row["_id"] in selected,
+                in_selection=bool(selected),
+                on_tap=functools.partial(tap, row["_id"]),
+                on_long_press=functools.partial(toggle, row["_id"]),
+            )
+            for row in videos
+        ]
+        body = [Grid(cards[i : i + 2]) for i in range(0, len(cards), 2)]
+        if not body:
+            body = [EmptyState(NOMEDIA)]
+        menu.insert(
+            1, ActionMenuItem("Display in list", "view_list", theme=THEME, on_tap=lambda: None, rid=f"{PACKAGE}:id/ml_menu_display_list")
+        )
+        bar = self._toolbar(menu)
+        if selected:
+            length = sum(max(0, int(r.get("duration", "0") or 0)) for r in videos if r["_id"] in selected)
+            bar = self._selection_bar(len(selected), length)
+        dialog = self._add_dialog(route)
+        if route.get("dialog") == "selection_menu" and selected:
+            dialog = self._selection_menu(route, len(selected))
+        return ScreenSpec(
+            title=None,
+            app_bar=bar,
+            body=body,
+            bottom=[self._nav("Video")],
+            dialog=dialog,
+            background=THEME.surface,
+            list_id="video_grid",
+        )
 
     def _open_add(self, route: Route, media_ids: list[str]) -> None:
         self.set_dialog("add", adding=media_ids, new_name="", name_error="")
@@ -1040,7 +983,7 @@ class VlcApp(App):
 
     def back(self) -> bool:
         # Back ends a selection first, as the app's action mode does.
-        if self.route["screen"] in ("main", "group") and self.route.get("selected") and not self.route.get("dialog"):
+        if self.route["screen"] == "main" and self.route.get("selected") and not self.route.get("dialog"):
             self.route["selected"] = []
             return True
         return super().back()
