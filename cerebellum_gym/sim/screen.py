@@ -389,7 +389,7 @@ def layout(spec: ScreenSpec, package: str, *, build_tree: bool = True) -> Layout
         UINode(
             spec.list_class,
             viewport,
-            resource_id=f"{package}:id/{spec.list_id}",
+            resource_id=f"{package}:id/{spec.list_id}" if spec.list_id else "",  # none: a view without an id
             package=package,
             scrollable=max_scroll > 0 or spec.always_scrollable,
             focusable=True,

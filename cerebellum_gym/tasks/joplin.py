@@ -199,7 +199,7 @@ class NotesOracle(ScriptedOracle):
             self.menu_open, self.in_folder = False, True
             return self.tap(label)
         if not self.in_folder:
-            label = label_for(screen, desc="Side menu")
+            label = label_for(screen, desc="Sidebar")
             self.menu_open = label is not None
             return self.tap(label) if label else "B"
         self.unseen -= {n.text for n in screen.root.iter() if n.text}

@@ -40,22 +40,32 @@ class RecordOracle(ScriptedOracle):
         step = self.open_app(screen, RECORDER_PACKAGE, "Audio Recorder")
         if step is not None:
             return step
-        allow = label_for(screen, text="While using the app")
-        if allow is not None:
-            return self.tap(allow)
+        # The first start in a task is still the app's first run: welcome, then set-up.
+        for text in ("Get started", "Apply"):
+            label = label_for(screen, text=text)
+            if label is not None:
+                return self.tap(label)
         save = label_for(screen, text="Save")
+        if save is not None and self.name is None:
+            # The record is saved as Record-N when it stops; the name dialog may just go.
+            self.saved = True
+            self._moved()
+            return "B"
         if save is not None:
             hit = find(screen, lambda n: n.resource_id.endswith(":id/input_name"))
             if self.name is not None and hit is not None and hit[1].text != self.name:
+                if hit[1].focused and hit[1].text and label_for(screen, text="Cut") is None:
+                    self._moved()
+                    return f"P {hit[0]}"  # a long press selects the name the app filled in
                 return self.type_into(screen, hit[1], hit[0], self.name)
             self.saved = True
             return self.tap(save)
         if self.saved:
             return "F"
-        stop = label_for(screen, desc="Stop recording")
+        stop = label_for(screen, rid=f"{RECORDER_PACKAGE}:id/btn_record_stop")
         if stop is not None:
             return self.tap(stop)
-        record = label_for(screen, desc="Record")
+        record = label_for(screen, rid=f"{RECORDER_PACKAGE}:id/btn_record")
         return self.tap(record) if record else "B"
 
 

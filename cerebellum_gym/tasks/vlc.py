@@ -107,18 +107,41 @@ def _title(name: str) -> str:
     return name.rsplit(".", 1)[0] if "." in name else name
 
 
+def _runs(files: list[str]) -> list[list[str]]:
+    """The files cut into runs that the video list shows in the same order (it sorts by title,
+    case aside): VLC adds a selection in the list's order, so each run can go in one selection."""
+    runs: list[list[str]] = []
+    for name in files:
+        if runs and _title(runs[-1][-1]).casefold() < _title(name).casefold():
+            runs[-1].append(name)
+        else:
+            runs.append([name])
+    return runs
+
+
 class PlaylistOracle(ScriptedOracle):
-    """Add the files one by one, in order: long-press a video, Add to playlist, then the
-    playlist in the dialog (or type its name and Create the first time)."""
+    """Add the files in order, a run at a time (:func:`_runs`): long-press the run's first video,
+    tap the others, More options, Add to playlist, then the playlist in the sheet (or type its
+    name and Add the first time)."""
 
     def __init__(self, name: str, files: list[str]) -> None:
         super().__init__()
         self.name, self.files = name, list(files)
-        self.added = 0
+        self.runs = _runs(self.files)
+        self.run = 0
+        self.picked: set[str] = set()
+
+    @property
+    def added(self) -> int:
+        return sum(len(r) for r in self.runs[: self.run])
 
     @property
     def done(self) -> bool:
-        return self.added >= len(self.files)
+        return self.run >= len(self.runs)
+
+    def _finish_run(self) -> None:
+        self.run += 1
+        self.picked = set()
 
     def act(self, screen: LabelledScreen) -> str:
         if self.done:
@@ -126,35 +149,40 @@ class PlaylistOracle(ScriptedOracle):
         step = self.open_app(screen, VLC_PACKAGE, "VLC")
         if step is not None:
             return step
-        if screen.root.find(resource_id="android:id/alertTitle", text="Add to playlist") is not None:
-            existing = find(screen, lambda n: n.text == self.name and not n.resource_id.endswith(":id/dialog_playlist_name"))
+        if screen.root.find(resource_id=f"{VLC_PACKAGE}:id/dialog_playlist_save") is not None:
+            # The "Add to playlist" sheet: the playlist if it is listed, else a new one by name.
+            existing = find(screen, lambda n: n.text == self.name and n.resource_id.endswith(":id/textView16"))
             if existing is not None:
-                self.added += 1
+                self._finish_run()
                 return self.tap(existing[0])
-            field = find(screen, lambda n: n.resource_id.endswith(":id/dialog_playlist_name"))
+            field = find(screen, lambda n: n.class_name == "android.widget.EditText")
             if field is not None and field[1].text != self.name:
                 return self.type_into(screen, field[1], field[0], self.name)
-            self.added += 1
-            return self.tap(label_for(screen, text="Create") or "")
-        add = label_for(screen, desc="Add to playlist")
+            self._finish_run()
+            return self.tap(label_for(screen, rid=f"{VLC_PACKAGE}:id/dialog_playlist_save") or "")
+        add = label_for(screen, text="Add to playlist")
         if add is not None:
-            return self.tap(add)
+            return self.tap(add)  # the selection's overflow menu
+        selecting = screen.root.find(resource_id=f"{VLC_PACKAGE}:id/action_bar_title") is not None
+        run = self.runs[self.run]
+        if selecting and all(f in self.picked for f in run):
+            return self.tap(label_for(screen, desc="More options") or "")
         if label_for(screen, rid=":id/nav_video") is None:
             return "B"
-        target = _title(self.files[self.added])
-        hit = find(screen, lambda n: n.text == target)
+        if not selecting:
+            self.picked = set()
+        target_file = next(f for f in run if f not in self.picked)
+        target = _title(target_file)
+        hit = find(screen, lambda n: n.text == target and n.resource_id.endswith(":id/ml_item_title"))
         if hit is not None:
+            self.picked.add(target_file)
+            if selecting:
+                return self.tap(hit[0])
             self._moved()
             return f"P {hit[0]}"
         # The list is sorted by title (case folded), and may hold videos of other apps (a
         # camera's recording): scroll toward the target instead of to the end and back.
-        # A row's first text is its title (its duration follows, which must not count: "2:31"
-        # sorts before every title and would hide the direction).
-        shown = [
-            next(n.text for n in item.iter() if n.text).casefold()
-            for item in screen.root.iter()
-            if item.resource_id.endswith(":id/ml_item") and any(n.text for n in item.iter())
-        ]
+        shown = [item.text.casefold() for item in screen.root.iter() if item.resource_id.endswith(":id/ml_item_title") and item.text]
         if shown and screen.scrollable is not None:
             if target.casefold() < min(shown):
                 return "U"

@@ -99,20 +99,25 @@ def test_markor_creates_empty_folders_and_moves_notes() -> None:
     assert phone.list_dir("/sdcard/Documents/Markor") == []
 
 
-def test_recorder_asks_for_the_microphone_until_granted() -> None:
+def test_recorder_first_run_then_record_and_rename() -> None:
+    # AndroidWorld's set-up grants the microphone and only opens the app: a first run follows.
     phone = Phone()
     phone.start_app("com.dimowner.audiorecorder")
-    tap(phone, text="Don't allow")
-    tap(phone, desc="Record")
-    assert node(phone, text="Allow Audio Recorder to record audio?") is not None
-    tap(phone, text="While using the app")
-    tap(phone, desc="Record")
+    tap(phone, text="Get started")
+    tap(phone, text="Apply")
+    tap(phone, rid=":id/btn_record")
+    assert node(phone, text="Recording…") is not None and node(phone, desc="Delete") is not None
     phone.wait(10)
-    tap(phone, desc="Stop recording")
+    tap(phone, rid=":id/btn_record_stop")
+    records = "/sdcard/Android/data/com.dimowner.audiorecorder/files/Music/records"
+    assert phone.list_dir(records) == ["Record-1.m4a"]  # saved on stop, before any name
+    field = node(phone, rid=":id/input_name")
+    assert field.text == "Record-1" and node(phone, text="New name") is not None
+    phone.long_press(*field.center)
     phone.type_text("memo")
     tap(phone, text="Save")
-    records = "/sdcard/Android/data/com.dimowner.audiorecorder/files/Music/records"
     assert phone.list_dir(records) == ["memo.m4a"] and len(phone.read_file(f"{records}/memo.m4a")) > 10_000
+    assert node(phone, rid=":id/txt_name").text == "memo"
 
 
 def test_calendar_moving_the_start_keeps_the_duration() -> None:
@@ -173,11 +178,12 @@ def test_running_counters_move_with_the_clock_and_still_screens_stay_built() -> 
     # minute keeps its layout (the phone reuses it) until an input changes something.
     phone = Phone()
     phone.start_app("com.dimowner.audiorecorder")
-    tap(phone, text="While using the app")
+    tap(phone, text="Get started")
+    tap(phone, text="Apply")
     idle = phone.layout
     phone.wait(5)  # the clock starts on a whole minute: still the same minute
     assert phone.layout is idle  # not recording: nothing on screen runs
-    tap(phone, desc="Record")
+    tap(phone, rid=":id/btn_record")
     phone.wait(7)
     assert node(phone, rid=":id/txt_progress").text == "00:08"  # 7 s waited + 1 s for the tap
     phone.wait(3)
@@ -259,3 +265,46 @@ def test_calendar_month_screen_is_reused_and_its_buttons_act_on_the_shown_route(
     assert node(phone, text="September 2023") is not None
     copy = pickle.loads(pickle.dumps(phone))  # the cached screen holds callbacks: not pickled
     assert node(copy, text="September 2023") is not None
+
+
+def test_recorder_dont_ask_again_keeps_the_default_name() -> None:
+    phone = Phone()
+    phone.start_app("com.dimowner.audiorecorder")
+    tap(phone, text="Get started")
+    tap(phone, text="Apply")
+    records = "/sdcard/Android/data/com.dimowner.audiorecorder/files/Music/records"
+    tap(phone, rid=":id/btn_record")
+    phone.wait(3)
+    tap(phone, rid=":id/btn_record_stop")
+    tap(phone, text="Don't ask again")
+    tap(phone, text="Cancel")  # the record stays as it was saved
+    assert phone.list_dir(records) == ["Record-1.m4a"]
+    tap(phone, rid=":id/btn_record")
+    phone.wait(3)
+    tap(phone, rid=":id/btn_record_stop")
+    assert phone.ui_tree().find(text="New name") is None  # not asked again
+    assert phone.list_dir(records) == ["Record-1.m4a", "Record-2.m4a"]
+    phone.press_key(3)
+    phone.start_app("com.dimowner.audiorecorder")  # set up once: no first run any more
+    assert phone.ui_tree().find(text="Get started") is None
+
+
+def test_recorder_records_list_shows_the_apps_own_records() -> None:
+    phone = Phone()
+    records = "/sdcard/Android/data/com.dimowner.audiorecorder/files/Music/records"
+    phone.write_file(f"{records}/Voice note 1.m4a", b"x")  # not made by the app: not in its list
+    phone.start_app("com.dimowner.audiorecorder")
+    tap(phone, text="Get started")
+    tap(phone, text="Apply")
+    tap(phone, rid=":id/btn_records_list")
+    assert node(phone, text="Records is empty") is not None
+    tap(phone, rid=":id/btn_back")
+    tap(phone, rid=":id/btn_record")
+    phone.wait(4)
+    tap(phone, rid=":id/btn_record_stop")
+    phone.long_press(*node(phone, rid=":id/input_name").center)
+    phone.type_text("memo")
+    tap(phone, text="Save")
+    tap(phone, rid=":id/btn_records_list")
+    assert node(phone, rid=":id/list_item_name").text == "memo"
+    assert phone.ui_tree().find(text="Voice note 1") is None

@@ -23,8 +23,9 @@ DB = "/data/data/net.cozic.joplin/databases/joplin.sqlite"
 
 
 def listed(phone: Phone) -> list[str]:
-    """The note list's rows, top to bottom."""
-    return [n.text for n in phone.ui_tree().iter() if n.class_name == "android.view.ViewGroup" and n.text]
+    """The note list's rows, top to bottom: the title text of each touchable row of the list."""
+    rows = [n for n in phone.ui_tree().iter() if n.class_name == "android.view.ViewGroup" and n.clickable and n.long_clickable]
+    return [c.text for r in rows for c in r.children if c.class_name == "android.widget.TextView"]
 
 
 def sql(sh: Shell, statement: str) -> str:
@@ -82,18 +83,18 @@ def test_androidworlds_rows_read_back_and_show_in_the_app(sh: Shell) -> None:
 
     phone.start_app("net.cozic.joplin")
     assert listed(phone) == ["Buy Eggs", "Pancake Recipe"]  # an open to-do on top
-    tap(phone, desc="Side menu")
-    assert {"All notes", "NOTEBOOKS", "Recipes"} <= set(texts(phone))
+    tap(phone, desc="Sidebar")
+    assert {"All notes", "Notebooks", "Recipes", "New Notebook", "Configuration"} <= set(texts(phone))
     tap(phone, text="Recipes")
     tap(phone, text="Pancake Recipe")
     assert {"Pancake Recipe", "Ingredients:", "• 1 cup milk", "• 2 cups flour"} <= set(texts(phone))
     phone.press_key(4)
-    box = node(phone, desc="Complete to-do")
+    box = node(phone, desc="to-do: Buy Eggs")
     assert box.checkable and not box.checked
     before = phone.state.clock
-    tap(phone, desc="Complete to-do")
+    tap(phone, desc="to-do: Buy Eggs")
     assert before * 1000 <= int(sql(sh, "SELECT todo_completed FROM notes WHERE title = 'Buy Eggs';")) <= phone.state.clock * 1000
-    assert node(phone, desc="Uncomplete to-do").checked
+    assert node(phone, desc="to-do: Buy Eggs").checked
     # A done to-do sorts with the notes, by time updated: completing it just now updated it.
     assert listed(phone) == ["Buy Eggs", "Pancake Recipe"]
     assert int(sql(sh, "SELECT user_updated_time FROM notes WHERE title = 'Buy Eggs';")) >= before * 1000
@@ -132,3 +133,29 @@ def test_search_finds_notes_by_title_or_body_and_opens_them() -> None:
     assert listed(phone) == ["Pancake Recipe"]
     tap(phone, text="Pancake Recipe")
     assert "• 1 cup milk" in texts(phone)
+
+
+def test_screens_are_joplins_react_native_views() -> None:
+    """The note list's header (Sidebar, title, Search, Sort notes by) and "Add new"; a note opens
+    with Back, the notebook picker, Actions, the title as an editable field and "Edit"; typing in
+    the title renames the note."""
+    phone = Phone()
+    phone.content_insert(FOLDERS_URI, {"_id": "f1", "title": "Work", "created_time": "0", "updated_time": "0"})
+    phone.content_insert(
+        NOTES_URI, {"_id": "n1", "parent_id": "f1", "title": "Plan", "body": "# Goals\n- ship", "created_time": "0", "updated_time": "0"}
+    )
+    phone.start_app("net.cozic.joplin")
+    for desc in ("Sidebar", "Search", "Sort notes by", "Add new"):
+        assert node(phone, desc=desc).class_name == "android.widget.Button"
+    row = next(n for n in phone.ui_tree().iter() if n.clickable and n.long_clickable)
+    assert row.class_name == "android.view.ViewGroup" and [c.text for c in row.children] == ["Plan"]
+    tap(phone, text="Plan")
+    assert node(phone, desc="Back").clickable and node(phone, desc="Edit") is not None
+    assert {"Work", "▼", "Goals", "• ship"} <= set(texts(phone))
+    title = next(n for n in phone.ui_tree().iter() if n.class_name == "android.widget.EditText")
+    assert title.text == "Plan"
+    phone.tap(*title.center)
+    phone.type_text(" B")
+    assert phone.content_query(NOTES_URI)[0]["title"] == "Plan B"
+    tap(phone, desc="Back")
+    assert "Plan B" in texts(phone)

@@ -96,12 +96,15 @@ def test_playlist_made_in_the_ui_is_what_androidworld_reads() -> None:
     for title in ("c_clip", "a_clip"):
         phone.long_press(*node(phone, text=title).center)
         assert "1 selected" in texts(phone)
-        tap(phone, content_desc="Add to playlist")
+        tap(phone, content_desc="More options")  # the action mode's overflow
+        tap(phone, text="Add to playlist")
         if "Road Trips" in texts(phone):
             tap(phone, text="Road Trips")
         else:
+            assert "No playlist found." in texts(phone)
+            tap(phone, class_name="android.widget.EditText")
             phone.type_text("Road Trips")
-            tap(phone, text="Create")
+            tap(phone, text="Add")
     assert aw_rows(phone) == [("Road Trips", "c_clip.mp4", 0), ("Road Trips", "a_clip.mp4", 1)]
     tap(phone, text="Playlists")
     tap(phone, text="Road Trips")
@@ -115,15 +118,28 @@ def test_selection_adds_in_list_order_and_a_gone_file_leaves_its_playlist() -> N
     phone.start_app(VLC)
     for title in ("z", "x"):
         phone.long_press(*node(phone, text=title).center)
-    assert "2 selected" in texts(phone)
-    tap(phone, content_desc="Add to playlist")
+    assert "2 selected" in texts(phone) and "0:50" in texts(phone)  # the selection's length
+    tap(phone, content_desc="More options")
+    tap(phone, text="Add to playlist")
+    assert texts(phone).count("2 media") == 2
+    tap(phone, class_name="android.widget.EditText")
     phone.type_text("Mix")
-    tap(phone, text="Create")
+    tap(phone, text="Add")
     assert aw_rows(phone) == [("Mix", "x.mp4", 0), ("Mix", "z.mp4", 1)]
+    # A name in use is refused, as SavePlaylistDialog does; the existing playlist takes a tap.
+    phone.long_press(*node(phone, text="y").center)
+    tap(phone, content_desc="More options")
+    tap(phone, text="Add to playlist")
+    tap(phone, class_name="android.widget.EditText")
+    phone.type_text("Mix")
+    tap(phone, text="Add")
+    assert "Playlist Mix already exists" in texts(phone)
+    tap(phone, resource_id=f"{VLC}:id/textView16", text="Mix")
+    assert aw_rows(phone) == [("Mix", "x.mp4", 0), ("Mix", "z.mp4", 1), ("Mix", "y.mp4", 2)]
     phone.remove_path(f"{VIDEOS}/x.mp4")
     phone.press_key(3)  # home
     phone.start_app(VLC)  # re-scans
-    assert aw_rows(phone) == [("Mix", "z.mp4", 1)]
+    assert aw_rows(phone) == [("Mix", "z.mp4", 1), ("Mix", "y.mp4", 2)]
 
 
 def test_androidworld_clear_and_push_then_rescan() -> None:

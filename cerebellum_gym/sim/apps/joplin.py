@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from PIL import ImageDraw
@@ -33,7 +33,7 @@ from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare
 from cerebellum_gym.sim.render import font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import BODY_SIZE, PAD, Callback, IconButton, ListItem, Text, Widget
+from cerebellum_gym.sim.widgets import BODY_SIZE, PAD, Callback, IconButton, Text, TextField, Widget
 
 if TYPE_CHECKING:
     from cerebellum_gym.sim.phone import Phone
@@ -141,17 +141,33 @@ def rendered_lines(body: str) -> list[tuple[str, bool]]:
     return out
 
 
+#: Joplin's light theme (packages/lib/themes/light.ts): the header's dark grey and white text,
+#: the page, text, faded text, dividers and the selected row.
+HEADER_BG: Final = (0x31, 0x36, 0x40)
+HEADER_FG: Final = (255, 255, 255)
+PAGE: Final = (255, 255, 255)
+TEXT: Final = (0x32, 0x37, 0x3F)
+FADED: Final = (0x7C, 0x8B, 0x9E)
+DIVIDER: Final = (0xDD, 0xDD, 0xDD)
+SELECTED: Final = (0xE5, 0xE5, 0xE5)
+FAB_RED: Final = (231, 76, 60)
+HEADER_HEIGHT: Final = 158
+
+
 class NoteItem(Widget):
-    """One row of the note list: a to-do's check box (ticked when done), then the title (struck
-    through when done). A tap on the box toggles the to-do; elsewhere it opens the note."""
+    """One row of the note list (``note-item.js``): a touchable row (a ``ViewGroup``) holding a
+    to-do's check box (a ``CheckBox`` described "to-do: <title>", ticked when done) and the
+    title. A tap on the box toggles the to-do; elsewhere it opens the note. ``in_note`` is the
+    note screen's box, which has no description."""
 
     class_name = "android.view.ViewGroup"
-    default_height = 150
-    BOX = 150
+    default_height = 110  # 42 dp: a 22 dp box with 10 dp above and below (16 sp text, 10 dp padding)
+    BOX = 124
 
-    def __init__(self, title: str, *, todo: bool, done: bool, on_toggle: Callback, on_open: Callback) -> None:
-        super().__init__(text=title, on_tap=on_open)
-        self.todo, self.done, self.on_toggle = todo, done, on_toggle
+    def __init__(self, title: str, *, todo: bool, done: bool, on_toggle: Callback, on_open: Callback | None, in_note: bool = False) -> None:
+        super().__init__(text=title, on_tap=on_open, height=150 if in_note else None)
+        self.todo, self.done, self.on_toggle, self.in_note = todo, done, on_toggle, in_note
+        self.background = PAGE
 
     def tap(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
         if self.todo and x < bounds[0] + self.BOX:
@@ -159,40 +175,47 @@ class NoteItem(Widget):
             return True
         return super().tap(phone, x, y, bounds)
 
+    def long_press(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
+        # The real row starts the note selection mode, which the simulator does not have.
+        return False
+
     def render_key(self) -> Hashable:
-        return (self.text, self.todo, self.done)
+        return (self.text, self.todo, self.done, self.in_note)
 
     def tree_key(self) -> Hashable:
-        return (super().tree_key(), self.todo, self.done)
+        return (super().tree_key(), self.todo, self.done, self.in_note)
 
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
         pad = round(PAD * scale)
-        size = round(BODY_SIZE * scale)
+        size = round((52 if self.in_note else BODY_SIZE) * scale)
         top = (height - size) / 2
         left = pad
+        color = FADED if self.done else TEXT
         if self.todo:
             d = round(56 * scale)
             box_top = (height - d) / 2
-            draw.rectangle((pad, box_top, pad + d, box_top + d), outline=render.TEXT_SECONDARY, width=max(1, round(5 * scale)))
+            draw.rounded_rectangle(
+                (pad, box_top, pad + d, box_top + d), radius=max(1, round(6 * scale)), outline=color, width=max(1, round(5 * scale))
+            )
             if self.done:
                 draw.line(
-                    (pad + d * 0.2, box_top + d * 0.5, pad + d * 0.42, box_top + d * 0.75), fill=render.TEXT, width=max(1, round(6 * scale))
+                    (pad + d * 0.2, box_top + d * 0.5, pad + d * 0.42, box_top + d * 0.75), fill=color, width=max(1, round(6 * scale))
                 )
                 draw.line(
-                    (pad + d * 0.42, box_top + d * 0.75, pad + d * 0.82, box_top + d * 0.25),
-                    fill=render.TEXT,
-                    width=max(1, round(6 * scale)),
+                    (pad + d * 0.42, box_top + d * 0.75, pad + d * 0.82, box_top + d * 0.25), fill=color, width=max(1, round(6 * scale))
                 )
             left = round(self.BOX * scale)
         shown = text_fit(draw, self.text, size, width - left - pad)
-        draw.text((left, top), shown, font=font(size), fill=render.TEXT_SECONDARY if self.done else render.TEXT)
-        if self.done:
-            length = draw.textlength(shown, font=font(size))
-            draw.line((left, top + size * 0.6, left + length, top + size * 0.6), fill=render.TEXT_SECONDARY, width=max(1, round(3 * scale)))
-        draw.line((0, height - 1, width, height - 1), fill=render.DIVIDER)
+        draw.text((left, top), shown, font=font(size, "medium" if self.in_note else "regular"), fill=color)
+        if not self.in_note:
+            draw.line((0, height - 1, width, height - 1), fill=DIVIDER)
 
     def encode(self, bounds: Bounds, package: str) -> UINode:
         row = super().encode(bounds, package)
+        if self.in_note:
+            row.clickable = row.focusable = False
+        else:
+            row.long_clickable = True
         left, top, right, bottom = bounds
         text_left = left + (self.BOX if self.todo else PAD)
         children = []
@@ -201,7 +224,7 @@ class NoteItem(Widget):
                 UINode(
                     "android.widget.CheckBox",
                     (left, top, left + self.BOX, bottom),
-                    content_desc="Complete to-do" if not self.done else "Uncomplete to-do",
+                    content_desc="" if self.in_note else f"to-do: {self.text}",
                     package=package,
                     checkable=True,
                     checked=self.done,
@@ -209,11 +232,214 @@ class NoteItem(Widget):
                     focusable=True,
                 )
             )
-        children.append(UINode("android.widget.TextView", (text_left, top, right - PAD, bottom), text=self.text, package=package))
+        if self.in_note:
+            row.text = ""
+        else:
+            row.text = ""
+            children.append(UINode("android.widget.TextView", (text_left, top, right - PAD, bottom), text=self.text, package=package))
         for i, child in enumerate(children):
             child.index = i
         row.children = children
         return row
+
+
+class HeaderButton(IconButton):
+    """A header button of ``ScreenHeader.tsx``: a touchable with the button role and a label."""
+
+    class_name = "android.widget.Button"
+    background = HEADER_BG
+
+    def __init__(self, desc: str, glyph: str, on_tap: Callback) -> None:
+        super().__init__(desc, glyph, color=HEADER_FG, on_tap=on_tap, height=HEADER_HEIGHT)
+
+
+class HeaderTitle(Text):
+    background = HEADER_BG
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text, size=50, bold=True, color=HEADER_FG, ellipsize=True, height=HEADER_HEIGHT)
+
+
+class FolderDropdown(Widget):
+    """The note screen's notebook picker in the header (``Dropdown.tsx``): a touchable showing
+    the notebook's title and a ``▼``."""
+
+    class_name = "android.view.ViewGroup"
+    background = HEADER_BG
+
+    def __init__(self, title: str) -> None:
+        super().__init__(height=HEADER_HEIGHT, on_tap=lambda: None)
+        self.title = title
+
+    def render_key(self) -> Hashable:
+        return (self.title,)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.title)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        size = round(46 * scale)
+        shown = text_fit(draw, self.title, size, width - round(120 * scale))
+        draw.text((round(20 * scale), height / 2), shown, font=font(size), fill=HEADER_FG, anchor="lm")
+        x = round(20 * scale) + draw.textlength(shown, font=font(size)) + round(20 * scale)
+        r = 12 * scale  # the "▼", drawn (the bundled font lacks it)
+        cy = height / 2
+        draw.polygon([(x, cy - r * 0.6), (x + 2 * r, cy - r * 0.6), (x + r, cy + r * 0.8)], fill=HEADER_FG)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        left, top, right, bottom = bounds
+        node.children = [
+            UINode("android.widget.TextView", (left + 20, top, right - 100, bottom), text=self.title, package=package, index=0),
+            UINode("android.widget.TextView", (right - 100, top, right - 40, bottom), text="▼", package=package, index=1),
+        ]
+        return node
+
+
+class Header(Widget):
+    """``ScreenHeader``'s row: fixed-size buttons, and the title (or picker) taking what is left."""
+
+    class_name = "android.view.ViewGroup"
+    opaque = True
+    background = HEADER_BG
+
+    def __init__(self, before: list[Widget], title: Widget, after: list[Widget]) -> None:
+        super().__init__(height=HEADER_HEIGHT)
+        self.before, self.title, self.after = before, title, after
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), len(self.before), len(self.after))
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        out: list[tuple[Widget, Bounds]] = []
+        x = left
+        for w in self.before:
+            out.append((w, (x, top, x + HEADER_HEIGHT, bottom)))
+            x += HEADER_HEIGHT
+        end = right - HEADER_HEIGHT * len(self.after)
+        out.append((self.title, (x + (0 if self.before else PAD), top, end, bottom)))
+        for w in self.after:
+            out.append((w, (end, top, end + HEADER_HEIGHT, bottom)))
+            end += HEADER_HEIGHT
+        return out
+
+
+class Column(Widget):
+    """Widgets stacked (the note screen's header and title row above its viewer)."""
+
+    class_name = "android.view.ViewGroup"
+    opaque = False
+
+    def __init__(self, items: list[Widget]) -> None:
+        super().__init__(height=sum(w.height for w in items))
+        self.items = items
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), tuple(w.height for w in self.items))
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, _ = bounds
+        out: list[tuple[Widget, Bounds]] = []
+        for w in self.items:
+            out.append((w, (left, top, right, top + w.height)))
+            top += w.height
+        return out
+
+
+class TodoTitle(Widget):
+    """A to-do's title row on the note screen: its box, then the title field."""
+
+    class_name = "android.view.ViewGroup"
+    opaque = False
+
+    def __init__(self, box: NoteItem, field: TextField) -> None:
+        super().__init__(height=150)
+        self.box, self.field = box, field
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        return [(self.box, (left, top, left + NoteItem.BOX, bottom)), (self.field, (left + NoteItem.BOX, top, right, bottom))]
+
+
+class ActionFab(Widget):
+    """React Native Paper's ``FAB.Group`` of ``ActionButton.tsx``: a round red button with the
+    button role, described by its label ("Add new", "Edit")."""
+
+    class_name = "android.widget.Button"
+    default_height = 168
+
+    def __init__(self, desc: str, glyph: str, on_tap: Callback) -> None:
+        super().__init__(desc=desc, on_tap=on_tap)
+        self.glyph = glyph
+        self.background = PAGE
+
+    def render_key(self) -> Hashable:
+        return (self.desc, self.glyph)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        side = min(width, height)
+        x0, y0 = (width - side) // 2, (height - side) // 2
+        draw.ellipse((x0, y0, x0 + side - 1, y0 + side - 1), fill=FAB_RED)
+        size = round(64 * scale)
+        box = ((width - size) / 2, (height - size) / 2, (width + size) / 2, (height + size) / 2)
+        render.draw_icon(draw, self.glyph, box, (255, 255, 255))
+
+
+class SideButton(Widget):
+    """A side-menu entry (``renderSidebarButton``/``renderFolderItem``): a touchable row with an
+    icon and its text; a folder's row is long-clickable too; the "Notebooks" header is not
+    touchable."""
+
+    class_name = "android.view.ViewGroup"
+    default_height = 126
+
+    def __init__(
+        self, title: str, icon: str, *, on_tap: Callback | None, selected: bool = False, indent: int = 0, folder: bool = False
+    ) -> None:
+        super().__init__(text=title, on_tap=on_tap, selected=False)
+        self.icon, self.indent, self.chosen, self.folder = icon, indent, selected, folder
+        self.background = SELECTED if selected else PAGE
+
+    def long_press(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
+        # A notebook's long press opens its Edit / Delete dialog in the app; not simulated.
+        return False
+
+    def render_key(self) -> Hashable:
+        return (self.text, self.icon, self.indent, self.chosen)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.indent, self.folder)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        left = round((PAD + self.indent) * scale)
+        size = round(56 * scale)
+        render.draw_icon(draw, self.icon, (left, (height - size) / 2, left + size, (height + size) / 2), FADED)
+        text_size = round(42 * scale)
+        x = left + size + round(30 * scale)
+        draw.text((x, height / 2), text_fit(draw, self.text, text_size, width - x - PAD), font=font(text_size), fill=TEXT, anchor="lm")
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.text = ""
+        left, top, right, bottom = bounds
+        child = UINode(
+            "android.widget.TextView", (left + PAD + self.indent + 200, top, right - PAD, bottom), text=self.text, package=package
+        )
+        if self.on_tap is None:
+            return UINode("android.view.ViewGroup", bounds, package=package, children=[child])
+        node.children = [child]
+        node.long_clickable = self.folder
+        return node
 
 
 class JoplinApp(App):
@@ -257,6 +483,16 @@ class JoplinApp(App):
                 row["updated_time"] = row["user_updated_time"] = now
         self.phone.invalidate()
 
+    def _set_title(self, note_id: str, title: str) -> None:
+        """The note screen's title field writes the note's title as it changes."""
+        now = str(int(self.phone.state.clock * 1000))
+        table = self.phone.state.content.setdefault(providers.resolve(NOTES_URI)[0], [])
+        for row in table:
+            if row.get("_id") == note_id:
+                row["title"] = title
+                row["updated_time"] = row["user_updated_time"] = now
+        self.phone.invalidate()
+
     # --- screens -------------------------------------------------------------------------------
 
     def _item(self, row: Row) -> NoteItem:
@@ -280,15 +516,25 @@ class JoplinApp(App):
         return ALL_NOTES
 
     def screen_main(self, route: Route) -> ScreenSpec:
+        """The note list (``screens/Notes.tsx``): the header with Sidebar, the notebook's title,
+        Search and Sort notes by; the notes in a ``FlatList``; the "Add new" button."""
         title = self._folder_title()
         body: list[Widget] = [self._item(row) for row in self.notes(self.data.get("folder"))]
         if not body:
-            body.append(Text("There are currently no notes.", size=40, center=True, height=300))
-        actions: list[Widget] = [
-            IconButton("Side menu", "☰", on_tap=lambda: self.push("notebooks")),
-            IconButton("Search", "⌕", on_tap=self._search),
-        ]
-        return ScreenSpec(title=title, body=body, actions=actions)
+            body.append(
+                Text(
+                    "There are currently no notes. Create one by clicking on the (+) button.", size=40, center=True, height=300, color=FADED
+                )
+            )
+        header = Header(
+            [HeaderButton("Sidebar", "menu", lambda: self.push("notebooks"))],
+            HeaderTitle(title),
+            [HeaderButton("Search", "search", self._search), HeaderButton("Sort notes by", "filter_list", lambda: None)],
+        )
+        fab = ActionFab("Add new", "add", lambda: None) if self.folders() else None
+        return ScreenSpec(
+            title=None, app_bar=header, body=body, fab=fab, background=PAGE, list_id="", list_class="android.widget.ScrollView"
+        )
 
     def _search(self) -> None:
         self.push("search", query="")
@@ -301,41 +547,81 @@ class JoplinApp(App):
         body: list[Widget] = [edit_field(self, route, "query", hint="Search...", rid=f"{PACKAGE}:id/search")]
         if query:
             body += [self._item(r) for r in self.notes(None) if query in r.get("title", "").lower() or query in r.get("body", "").lower()]
-        return ScreenSpec(title="Search", up=self.pop, body=body)
+        header = Header([HeaderButton("Back", "arrow_back", self.pop)], HeaderTitle("Search"), [])
+        return ScreenSpec(title=None, app_bar=header, body=body, background=PAGE, list_id="", list_class="android.widget.ScrollView")
 
     def screen_notebooks(self, route: Route) -> ScreenSpec:
+        """The side menu (``side-menu-content.tsx``): All notes, the "Notebooks" header and the
+        notebooks by name, then New Notebook, Tags, Configuration and Synchronise."""
+
         def choose(folder_id: str | None) -> None:
             self.data["folder"] = folder_id
             self.pop()
 
         current = self.data.get("folder")
-        body: list[Widget] = [ListItem(ALL_NOTES, avatar="✓" if current is None else "", on_tap=lambda: choose(None))]
-        body.append(Text("NOTEBOOKS", size=36, color=render.TEXT_SECONDARY))
+        body: list[Widget] = [
+            SideButton(ALL_NOTES, "description", on_tap=lambda: choose(None), selected=current is None),
+            SideButton("Notebooks", "folder", on_tap=None),
+        ]
         for row in self.folders():
             fid = row["_id"]
-            body.append(ListItem(row.get("title", ""), avatar="✓" if fid == current else "", on_tap=lambda f=fid: choose(f)))
-        return ScreenSpec(title="Joplin", up=self.pop, body=body)
+            body.append(
+                SideButton(
+                    row.get("title", ""),
+                    "folder_open",
+                    on_tap=functools.partial(choose, fid),
+                    selected=fid == current,
+                    indent=40,
+                    folder=True,
+                )
+            )
+        # The bottom panel (below the notebooks' scroll view in the app; after them here).
+        body += [
+            SideButton("New Notebook", "create_new_folder", on_tap=lambda: None),
+            SideButton("Tags", "label", on_tap=lambda: None),
+            SideButton("Configuration", "settings", on_tap=lambda: None),
+            SideButton("Synchronise", "sync", on_tap=lambda: None),
+        ]
+        return ScreenSpec(title=None, body=body, background=PAGE, list_id="", list_class="android.widget.ScrollView")
 
     def screen_note(self, route: Route) -> ScreenSpec:
+        """A note (``screens/Note.tsx``) in view mode: the header with Back, the notebook picker
+        and Actions; the to-do's box and the title field; the body as the viewer renders it; the
+        "Edit" button."""
         row = self._note(route["note_id"])
         if row is None:
-            return ScreenSpec(title="Note", up=self.pop, body=[Text("This note could not be found", size=44)])
+            header = Header([HeaderButton("Back", "arrow_back", self.pop)], HeaderTitle(""), [])
+            return ScreenSpec(title=None, app_bar=header, body=[Text("This note could not be found", size=44)], background=PAGE)
         note_id = row["_id"]
         todo, done = bool(flag(row, "is_todo")), bool(flag(row, "todo_completed"))
-        body: list[Widget] = []
+        folder = next((f.get("title", "") for f in self.phone.content_query(FOLDERS_URI, where={"_id": row.get("parent_id", "")})), "")
+        header = Header(
+            [HeaderButton("Back", "arrow_back", self.pop)],
+            FolderDropdown(folder),
+            [HeaderButton("Actions", "more_vert", lambda: None)],
+        )
+        key = f"{self.package}:note-title:{note_id}"
+        title_field = TextField(
+            key,
+            str(row.get("title", "")),
+            hint="Add title",
+            on_change=functools.partial(self._set_title, note_id),
+            focused=self.phone.state.focus == key,
+            height=150,
+        )
+        top: list[Widget] = [header]
         if todo:
-            body.append(
-                NoteItem(
-                    row.get("title", "") or "Untitled",
-                    todo=True,
-                    done=done,
-                    on_toggle=lambda: self._toggle(note_id),
-                    on_open=self.phone.invalidate,
+            top.append(
+                TodoTitle(
+                    NoteItem("", todo=True, done=done, on_toggle=lambda: self._toggle(note_id), on_open=None, in_note=True), title_field
                 )
             )
         else:
-            body.append(Paragraph(row.get("title", "") or "Untitled", size=52, bold=True, rid=f"{PACKAGE}:id/title"))
+            top.append(title_field)
+        body: list[Widget] = []
         for text, heading in rendered_lines(row.get("body", "")):
-            body.append(Paragraph(text, size=46 if heading else 40, bold=heading))
-        folder = next((f.get("title", "") for f in self.phone.content_query(FOLDERS_URI, where={"_id": row.get("parent_id", "")})), "")
-        return ScreenSpec(title=folder or ALL_NOTES, up=self.pop, body=body)
+            body.append(Paragraph(text, size=46 if heading else 40, bold=heading, color=TEXT))
+        fab = ActionFab("Edit", "edit", lambda: None)
+        return ScreenSpec(
+            title=None, app_bar=Column(top), body=body, fab=fab, background=PAGE, list_id="", list_class="android.webkit.WebView"
+        )

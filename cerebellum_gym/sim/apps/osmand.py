@@ -360,7 +360,8 @@ class OsmAndApp(App):
         pin = (place[2], place[3]) if place else None
         buttons = Row(
             [
-                IconButton("Search", "⌕", on_tap=self._open_search),
+                # The map's search button (``map_search_button``, described @string/map_widget_search).
+                IconButton("Search", "⌕", on_tap=self._open_search, rid=f"{PACKAGE}:id/map_search_button"),
                 IconButton("My places", "☰", on_tap=lambda: self.push("places")),
                 IconButton("Map markers", "●", on_tap=lambda: self.push("markers")),
             ],
