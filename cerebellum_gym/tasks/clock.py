@@ -108,7 +108,10 @@ class TimerOracle(_ClockOracle):
         if current == self.digits:
             return "F"
         # Type the next digit while the display is a prefix of the target; otherwise delete one.
-        label = label_for(screen, text=self.digits[len(current)]) if self.digits.startswith(current) else label_for(screen, desc="Delete")
+        if self.digits.startswith(current):
+            label = label_for(screen, text=self.digits[len(current)])
+        else:
+            label = label_for(screen, rid=f"{CLOCK_PACKAGE}:id/timer_setup_delete")
         return self.tap(label) if label else "B"
 
 

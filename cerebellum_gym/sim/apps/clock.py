@@ -312,13 +312,17 @@ class ClockApp(App):
         cells: list[Widget] = [
             Button(k, filled=False, on_tap=partial(self._digits, k), height=dp(72), rid=self.rid(f"timer_setup_digit_{k}")) for k in keys
         ]
+        # timer_setup_delete: a key like the digits, "⌫", described "Delete <last digit>" while
+        # there is one (timer_descriptive_delete), else "Delete" (TimerSetupView).
+        typed = digits.lstrip("0")
         cells.append(
-            MaterialIconButton(
-                "Delete",
-                "backspace",
+            Button(
+                "⌫",
+                filled=False,
                 on_tap=lambda: self.data.update(timer_digits=str(self.data["timer_digits"])[:-1]),
                 height=dp(72),
                 rid=self.rid("timer_setup_delete"),
+                desc=f"Delete {typed[-1]}" if typed else "Delete",
             )
         )
         for i in range(0, 12, 3):
