@@ -163,22 +163,22 @@ def test_multiply_shows_its_numbers_then_judges_the_product() -> None:
     phone = open_page("BrowserMultiply", seed)
     seen = []
     for _ in range(5):
-        shown = node(phone, rid=":id/number")
-        assert shown is not None and node(phone, rid=":id/answer") is None  # the form is hidden until the fifth click
+        shown = node(phone, rid="number")
+        assert shown is not None and node(phone, rid="answer") is None  # the form is hidden until the fifth click
         seen.append(int(shown.text))
         tap(phone, text="Click Me")
     assert seen == numbers
-    assert node(phone, rid=":id/number") is None and node(phone, text="Click Me") is None
+    assert node(phone, rid="number") is None and node(phone, text="Click Me") is None
     product = 1
     for n in numbers:
         product *= n
-    answer = node(phone, rid=":id/answer")
+    answer = node(phone, rid="answer")
     assert answer is not None
     phone.tap(*answer.center)
     phone.type_text(str(product + 1))
     tap(phone, text="Submit")
     assert node(phone, text="Success!") is None
-    answer = node(phone, rid=":id/answer")
+    answer = node(phone, rid="answer")
     assert answer is not None
     phone.long_press(*answer.center)  # selects all: typing replaces
     phone.type_text(str(product))
