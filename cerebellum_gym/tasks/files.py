@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Final
 
 import numpy as np
 
-from cerebellum_gym.appdata.browser_pages import androidworld_multiply_numbers, maze_path, page_html
+from cerebellum_gym.appdata.browser_pages import androidworld_maze_walls, androidworld_multiply_numbers, maze_path, page_html
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device
 from cerebellum_gym.tasks import awdata
@@ -229,13 +229,15 @@ class BrowserOracle(ScriptedOracle):
             if hit is not None and hit[1].text != str(product):
                 return self.type_into(screen, hit[1], hit[0], str(product))
             return self.tap(label_for(screen, text="Submit") or "")
-        # Read the maze off the screen and take the first step of a shortest path from the X.
-        rows = [n.text.split() for n in screen.root.iter() if n.resource_id.endswith(":id/maze_row")]
-        walls = {(r, c) for r, row in enumerate(rows) for c, cell in enumerate(row) if cell == "#"}
-        here = next(((r, c) for r, row in enumerate(rows) for c, cell in enumerate(row) if cell == "X"), None)
-        if here is None:
+        # The maze's walls come from the page's own generator (they show only as black cells);
+        # the X is the grid's one text: its cell is where it sits in div#maze.
+        maze = screen.root.find(resource_id="maze")
+        mark = next((n for n in maze.iter() if n.text == "X"), None) if maze is not None else None
+        if maze is None or mark is None:
             return "F"
-        moves = maze_path(walls, here)
+        size = max(1, mark.bounds[2] - mark.bounds[0])
+        here = ((mark.bounds[1] - maze.bounds[1]) // size, (mark.bounds[0] - maze.bounds[0]) // size)
+        moves = maze_path(androidworld_maze_walls(self.seed), here)
         return self.tap(label_for(screen, text=moves[0]) or "") if moves else "F"
 
 

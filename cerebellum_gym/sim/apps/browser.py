@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Collection, Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -108,6 +108,48 @@ class _Logo(Widget):
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
         size = round(110 * scale)
         draw.text((width / 2, height / 2), "Google", font=render.font(size), fill=(66, 133, 244), anchor="mm")
+
+
+class _Maze(Widget):
+    """AndroidWorld's maze (``div#maze``): ``MAZE_SIZE`` rows of square cells with a black
+    border, walls filled black and the goal green; the character's cell holds the text "X",
+    the only text of the grid."""
+
+    class_name = "android.view.View"
+    #: 110 CSS px plus the 1 px borders: the page sets no viewport, so Chrome lays it out
+    #: 980 CSS px wide and shows it zoomed out to the screen's 1080 device px.
+    CELL: ClassVar[int] = round(112 * 1080 / 980)
+
+    def __init__(self, walls: frozenset[tuple[int, int]], pos: tuple[int, int], **kwargs: object) -> None:
+        super().__init__(height=self.CELL * MAZE_SIZE + 8, **kwargs)  # type: ignore[arg-type]
+        self.walls, self.pos = walls, pos
+
+    def render_key(self) -> Hashable:
+        return (self.walls, self.pos)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.pos)
+
+    def _cell(self, left: int, top: int, r: int, c: int) -> Bounds:
+        x, y = left + 8 + c * self.CELL, top + 4 + r * self.CELL
+        return (x, y, x + self.CELL, y + self.CELL)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        cell = self.CELL * scale
+        goal = (MAZE_SIZE - 1, MAZE_SIZE - 1)
+        for r in range(MAZE_SIZE):
+            for c in range(MAZE_SIZE):
+                x, y = (8 + c * self.CELL) * scale, (4 + r * self.CELL) * scale
+                fill = (0, 0, 0) if (r, c) in self.walls else (0, 128, 0) if (r, c) == goal and (r, c) != self.pos else (255, 255, 255)
+                draw.rectangle((x, y, x + cell - 1, y + cell - 1), fill=fill, outline=(0, 0, 0), width=max(1, round(3 * scale)))
+                if (r, c) == self.pos:
+                    size = round(56 * 1080 / 980 * scale)  # font-size 56 CSS px
+                    draw.text((x + cell / 2, y + cell / 2), "X", font=render.font(size), fill=(0, 0, 0), anchor="mm")
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.children = [UINode("android.widget.TextView", self._cell(bounds[0], bounds[1], *self.pos), text="X", package=package)]
+        return node
 
 
 class _SearchRow(Widget):
@@ -323,24 +365,6 @@ class ChromeApp(App):
             background=render.SURFACE,
         )
 
-    def _maze_grid(self, route: Route, walls: Collection[tuple[int, int]]) -> tuple[list[Widget], Callable[[int, int], None]]:
-        """The maze's rows (X: the position in ``route``, #: a wall, G: the goal) and the move that
-        steps the X by ``(dr, dc)`` unless a wall or the edge is in the way (both maze pages)."""
-        pos, goal = tuple(route.get("pos", (0, 0))), (MAZE_SIZE - 1, MAZE_SIZE - 1)
-        rows: list[Widget] = []
-        for r in range(MAZE_SIZE):
-            cells = ["X" if (r, c) == pos else "#" if (r, c) in walls else "G" if (r, c) == goal else "." for c in range(MAZE_SIZE)]
-            rows.append(Text(" ".join(cells), size=72, center=True, height=150, rid=f"{self.package}:id/maze_row"))
-
-        def move(dr: int, dc: int) -> None:
-            nxt = (pos[0] + dr, pos[1] + dc)
-            if 0 <= nxt[0] < MAZE_SIZE and 0 <= nxt[1] < MAZE_SIZE and nxt not in walls:
-                route["pos"] = nxt
-
-        return rows, move
-
-    # --- AndroidWorld's pages (their scripts' behaviour) --------------------------------------
-
     def _aw_multiply(self, route: Route, seed: int) -> list[Widget]:
         numbers = androidworld_multiply_numbers(seed)
         clicks = int(route.get("clicks", 0))
@@ -363,14 +387,25 @@ class ChromeApp(App):
         return body
 
     def _aw_maze(self, route: Route, seed: int) -> list[Widget]:
+        """The Maze Puzzle page: ``div#maze``, a grid of cells (walls black, the goal green) in
+        which only the character's cell has text ("X"), then the Up / Down / Left / Right
+        buttons; a move into a wall or off the board does nothing, and reaching the goal
+        replaces the body with "Success!" (``checkGoalReached``)."""
         walls = androidworld_maze_walls(seed)
-        if tuple(route.get("pos", (0, 0))) == (MAZE_SIZE - 1, MAZE_SIZE - 1):
-            # checkGoalReached: document.body.innerHTML = '<h1>Success!</h1>'
+        pos = tuple(route.get("pos", (0, 0)))
+        if pos == (MAZE_SIZE - 1, MAZE_SIZE - 1):
             return [Text("Success!", size=80, center=True, height=200)]
-        body, move = self._maze_grid(route, walls)
+
+        def move(dr: int, dc: int) -> None:
+            nxt = (pos[0] + dr, pos[1] + dc)
+            if 0 <= nxt[0] < MAZE_SIZE and 0 <= nxt[1] < MAZE_SIZE and nxt not in walls:
+                route["pos"] = nxt
+
         steps = (("Up", -1, 0), ("Down", 1, 0), ("Left", 0, -1), ("Right", 0, 1))
-        body.append(Row([Button(name, filled=False, on_tap=lambda dr=dr, dc=dc: move(dr, dc)) for name, dr, dc in steps]))
-        return body
+        return [
+            _Maze(frozenset(walls), (pos[0], pos[1]), rid="maze"),
+            Row([Button(name, filled=False, on_tap=lambda dr=dr, dc=dc: move(dr, dc)) for name, dr, dc in steps]),
+        ]
 
     def _aw_draw(self, route: Route, seed: int) -> list[Widget]:
         """The Color Challenge page: the three task colours on top, a 300 x 300 CSS-pixel canvas
