@@ -71,6 +71,14 @@ class LabelSpinner(Widget):
         return node
 
 
+class _EmailLabel(LabelSpinner):
+    """The email's label spinner (its description is not known, so it has none)."""
+
+    def __init__(self, label: str, **kwargs: object) -> None:
+        super().__init__(label, **kwargs)
+        self.desc = ""
+
+
 class _SaveAction(MaterialIconButton):
     """The form's Save: a text button in the app bar."""
 
@@ -335,7 +343,9 @@ class ContactsApp(App):
                 height=147,
             ),
             field("email", "Email"),
-            Row([Text("Home", height=147), dropdown("Show dropdown menu", lambda: None)], height=147),
+            # The email's label, a spinner like the number's (AndroidWorld's runs list "Home" as
+            # clickable); its menu is not modelled.
+            Row([_EmailLabel("Home", on_tap=lambda: None), dropdown("Show dropdown menu", lambda: None)], height=147),
             Row([field("date", "Significant date"), dropdown("Show date picker", lambda: None)], height=168),
             Button("Show more name fields", filled=False, on_tap=lambda: None),
         ]
@@ -350,7 +360,9 @@ class ContactsApp(App):
             navigation=MaterialIconButton("Cancel", "close", on_tap=self.pop),
             actions=[_SaveAction(on_tap=lambda: self._save(route), rid=self.rid("toolbar_button")), OverflowButton(on_tap=lambda: None)],
         )
-        return ScreenSpec(title=None, app_bar=bar, body=body, dialog=dialog)
+        return ScreenSpec(
+            title=None, app_bar=bar, body=body, dialog=dialog, list_id="contact_editor_scroller", list_class="android.widget.ScrollView"
+        )
 
     def _set_label(self, route: Route, label: str) -> None:
         route["label"] = label
