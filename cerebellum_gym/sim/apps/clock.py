@@ -245,7 +245,9 @@ class ClockApp(App):
         now = self.phone.now()
         body: list[Widget] = [
             _TimeText(now.strftime("%H:%M"), size=160, height=360, rid=self.rid("digital_clock")),
-            Text(now.strftime("%a, %b %-d"), size=44, center=True, color=(96, 94, 102), rid=self.rid("date")),
+            Text(
+                now.strftime("%a, %b %-d"), size=44, center=True, color=(96, 94, 102), rid=self.rid("date"), desc=now.strftime("%A, %B %-d")
+            ),
         ]
         return self._frame(body, fab=Fab("Cities", "public", on_tap=lambda: None, rid=self.rid("fab")))
 
@@ -312,9 +314,8 @@ class ClockApp(App):
         cells: list[Widget] = [
             Button(k, filled=False, on_tap=partial(self._digits, k), height=dp(72), rid=self.rid(f"timer_setup_digit_{k}")) for k in keys
         ]
-        # timer_setup_delete: a key like the digits, "⌫", described "Delete <last digit>" while
-        # there is one (timer_descriptive_delete), else "Delete" (TimerSetupView).
-        typed = digits.lstrip("0")
+        # timer_setup_delete: a key like the digits, "⌫", described "Backspace" (as a recorded
+        # tree of Google Clock's keypad has it; AOSP DeskClock says "Delete").
         cells.append(
             Button(
                 "⌫",
@@ -322,7 +323,7 @@ class ClockApp(App):
                 on_tap=lambda: self.data.update(timer_digits=str(self.data["timer_digits"])[:-1]),
                 height=dp(72),
                 rid=self.rid("timer_setup_delete"),
-                desc=f"Delete {typed[-1]}" if typed else "Delete",
+                desc="Backspace",
             )
         )
         for i in range(0, 12, 3):
