@@ -83,3 +83,20 @@ def test_a_running_timer_shows_its_card() -> None:
     tap(phone, content_desc="Cancel")
     tap(phone, content_desc="Delete")
     assert "00h 00m 00s" in texts(phone) and "Cancel" not in descs(phone)
+
+
+def test_an_alarm_row_as_deskclock_collapses_it() -> None:
+    from cerebellum_gym.sim.providers import ALARMS_URI
+
+    phone = Phone()
+    phone.content_insert(ALARMS_URI, {"hour": "7", "minutes": "5", "enabled": "1", "label": "Gym"})
+    phone.start_app(CLOCK)
+    assert node(phone, resource_id=f"{CLOCK}:id/digital_clock").text == "07:05"
+    assert node(phone, resource_id=f"{CLOCK}:id/label").text == "Gym"
+    assert node(phone, resource_id=f"{CLOCK}:id/arrow").content_desc == "Expand alarm"
+    assert node(phone, resource_id=f"{CLOCK}:id/days_of_week").text in ("Today", "Tomorrow")
+    switch = node(phone, resource_id=f"{CLOCK}:id/onoff")
+    assert (switch.class_name, switch.checkable, switch.checked) == ("android.widget.Switch", True, True)
+    tap(phone, resource_id=f"{CLOCK}:id/onoff")
+    assert not node(phone, resource_id=f"{CLOCK}:id/onoff").checked
+    assert [r["enabled"] for r in phone.content_query(ALARMS_URI)] == ["0"]

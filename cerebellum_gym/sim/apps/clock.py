@@ -21,7 +21,7 @@ from typing import ClassVar, Final
 
 from PIL import ImageDraw
 
-from cerebellum_gym.core.tree import Bounds
+from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import number_dialog, parse_int
@@ -29,7 +29,7 @@ from cerebellum_gym.sim.material import dp
 from cerebellum_gym.sim.material.components import BottomNavigation, Fab, MaterialIconButton, NavItem, OverflowButton, TopAppBar
 from cerebellum_gym.sim.providers import ALARMS_URI
 from cerebellum_gym.sim.screen import BOTTOM_BAR_HEIGHT, NAV_HEIGHT, STATUS_HEIGHT, ScreenSpec
-from cerebellum_gym.sim.widgets import Button, Dialog, Row, Switch, Text, Widget
+from cerebellum_gym.sim.widgets import Button, Dialog, Row, Text, Widget
 
 #: The bottom navigation's destinations (``menu_alarm``, ``menu_clock``, ``menu_timer``,
 #: ``menu_stopwatch``) and their icons.
@@ -91,6 +91,75 @@ class _TimeText(Text):
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
         size = round(self.size * scale)
         draw.text((width / 2, height / 2), self.text, font=render.font(size), fill=render.TEXT, anchor="mm")
+
+
+class _OnOff(Widget):
+    """An alarm's ``onoff`` switch (``SwitchCompat``: a ``Switch`` node, checkable)."""
+
+    class_name = "android.widget.Switch"
+
+    def __init__(self, checked: bool, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.checked = checked
+
+    def render_key(self) -> Hashable:
+        return (self.checked,)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.checked)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        tw, th = round(dp(52) * scale), round(dp(32) * scale)
+        x, y = (width - tw) / 2, (height - th) / 2
+        on = self.checked
+        draw.rounded_rectangle((x, y, x + tw, y + th), radius=th // 2, fill=(26, 115, 232) if on else (225, 227, 230))
+        knob = round(dp(24 if on else 16) * scale)
+        kx = x + tw - th / 2 - knob / 2 if on else x + th / 2 - knob / 2
+        draw.ellipse((kx, height / 2 - knob / 2, kx + knob, height / 2 + knob / 2), fill=(255, 255, 255) if on else (116, 119, 125))
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.checkable = True
+        node.checked = self.checked
+        return node
+
+
+class _AlarmRow(Widget):
+    """A collapsed alarm (``alarm_time_collapsed.xml``): its label when it has one, the time
+    (``digital_clock``), "Expand alarm" (``arrow``), the ``onoff`` switch and ``days_of_week``."""
+
+    class_name = "android.widget.FrameLayout"
+    opaque = False
+    default_height = dp(120)
+
+    def __init__(self, time: str, label: str, days: str, on: bool, *, package: str, on_toggle: Callable[[], None]) -> None:
+        super().__init__()  # (expanding an alarm is not modelled: the row itself takes no tap)
+        rid = f"{package}:id/"
+        self.label = Text(label, size=36, height=dp(24), rid=rid + "label", desc=f"Label {label}") if label else None
+        self.time = _TimeText(time, size=120, height=dp(72), rid=rid + "digital_clock", on_tap=lambda: None)
+        self.arrow = MaterialIconButton("Expand alarm", "expand_more", on_tap=lambda: None, rid=rid + "arrow")
+        self.onoff = _OnOff(on, on_tap=on_toggle, rid=rid + "onoff")
+        self.days = Text(days, size=36, height=dp(24), rid=rid + "days_of_week")
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.label is not None)
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        pad = dp(16)
+        placed: list[tuple[Widget, Bounds]] = []
+        if self.label is not None:
+            placed.append((self.label, (left + pad, top, right - pad, top + dp(24))))
+        placed += [
+            (self.time, (left + pad, top + dp(24), left + dp(220), top + dp(96))),
+            (self.arrow, (right - pad - dp(48), top + dp(24), right - pad, top + dp(72))),
+            (self.onoff, (right - pad - dp(64), top + dp(72), right - pad, bottom)),
+            (self.days, (left + pad, top + dp(96), right - dp(96), bottom)),
+        ]
+        return placed
 
 
 class ClockApp(App):
@@ -230,7 +299,7 @@ class ClockApp(App):
         return ScreenSpec(title=None, app_bar=bar, body=page, bottom=[nav], dialog=dialog, background=render.SURFACE)
 
     def _button(self, desc: str, icon: str, on_tap: Callable[[], None], rid: str) -> Fab:
-        return Fab(desc, icon, on_tap=on_tap, rid=self.rid(rid))
+        return Fab(desc, icon, on_tap=on_tap, rid=self.rid(rid), background=render.SURFACE)
 
     def screen_main(self, route: Route) -> ScreenSpec:
         tab = self.data["tab"]
@@ -249,7 +318,7 @@ class ClockApp(App):
                 now.strftime("%a, %b %-d"), size=44, center=True, color=(96, 94, 102), rid=self.rid("date"), desc=now.strftime("%A, %B %-d")
             ),
         ]
-        return self._frame(body, fab=Fab("Cities", "public", on_tap=lambda: None, rid=self.rid("fab")))
+        return self._frame(body, fab=self._button("Cities", "public", lambda: None, "fab"))
 
     def _stopwatch(self, route: Route) -> ScreenSpec:
         d = self.data
@@ -359,10 +428,22 @@ class ClockApp(App):
 
     def _alarm(self, route: Route) -> ScreenSpec:
         body: list[Widget] = []
+        now = self.phone.now()
         for alarm in self.alarms():
             on = alarm.get("enabled") == "1"
-            text = f"{int(alarm['hour']):02d}:{int(alarm['minutes']):02d}"
-            body.append(Switch(text, on, subtitle=alarm.get("label") or "Alarm", on_toggle=partial(self._toggle_alarm, alarm["_id"], on)))
+            hour, minute = int(alarm["hour"]), int(alarm["minutes"])
+            # A one-time alarm says when it rings next (alarm_today, alarm_tomorrow).
+            days = "Today" if (hour, minute) > (now.hour, now.minute) else "Tomorrow"
+            body.append(
+                _AlarmRow(
+                    f"{hour:02d}:{minute:02d}",
+                    alarm.get("label", ""),
+                    days,
+                    on,
+                    package=self.package,
+                    on_toggle=partial(self._toggle_alarm, alarm["_id"], on),
+                )
+            )
         if not body:
             # alarms_empty_view: an alarm icon over "No Alarms" (``no_alarms``).
             body = [Text("No Alarms", size=44, center=True, height=300, rid=self.rid("alarms_empty_view"))]
