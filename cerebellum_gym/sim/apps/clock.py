@@ -304,9 +304,11 @@ class ClockApp(App):
     def screen_main(self, route: Route) -> ScreenSpec:
         tab = self.data["tab"]
         if tab == "Alarm" and not route.get("dialog"):
-            # The alarm list shows only the alarms (its callbacks use no route without the dialog).
+            # The alarm list shows only the alarms and when each rings next (its callbacks use no
+            # route without the dialog).
             alarms = tuple(tuple(sorted(alarm.items())) for alarm in self.alarms())
-            return self.reused_spec(("alarms", alarms), lambda: self._alarm(route))
+            now = self.phone.now()
+            return self.reused_spec(("alarms", alarms, now.hour, now.minute), lambda: self._alarm(route))
         builder = {"Alarm": self._alarm, "Clock": self._world, "Timer": self._timer, "Stopwatch": self._stopwatch}[tab]
         return builder(route)
 
