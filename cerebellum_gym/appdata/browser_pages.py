@@ -1,8 +1,9 @@
 """The simulator's local web pages, as data: what the simulated Chrome shows and what the browser
 tasks write to the device and judge by.
 
-A page is an HTML file whose ``<meta name="sim-page">`` tag names an interactive page kind
-(``multiply`` or ``maze``) and its seed. Both the simulator (``sim.apps.browser``) and the tasks
+A page is an HTML file whose ``<meta name="sim-page">`` tag names one of AndroidWorld's page
+kinds (``maze``, ``multiply`` or ``draw``) and its seed; the simulated Chrome shows AndroidWorld's
+page of that kind, generated from that seed. Both the simulator (``sim.apps.browser``) and the tasks
 (``tasks.files``) read this module, so tasks never import the simulator.
 
 Example:
@@ -16,8 +17,6 @@ import math
 import re
 from collections import deque
 
-import numpy as np
-
 MAZE_SIZE = 4
 
 
@@ -27,19 +26,6 @@ def page_html(kind: str, seed: int, title: str) -> str:
         f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><meta name="sim-page" content="{kind}" data-seed="{seed}">'
         f"<title>{title}</title></head>\n<body><h1>{title}</h1><p>Open this page in Chrome.</p></body></html>\n"
     )
-
-
-def multiply_numbers(seed: int) -> list[int]:
-    return [int(x) for x in np.random.default_rng(seed).integers(1, 11, size=5)]
-
-
-def maze_walls(seed: int) -> set[tuple[int, int]]:
-    """Wall cells of a seeded 4x4 maze that always has a path from the top-left to the bottom-right."""
-    rng = np.random.default_rng(seed)
-    while True:
-        walls = {(int(r), int(c)) for r, c in rng.integers(0, MAZE_SIZE, size=(4, 2))} - {(0, 0), (MAZE_SIZE - 1, MAZE_SIZE - 1)}
-        if maze_path(walls) is not None:
-            return walls
 
 
 def maze_path(walls: set[tuple[int, int]], start: tuple[int, int] = (0, 0)) -> list[str] | None:

@@ -26,8 +26,8 @@ class _ClockOracle(ScriptedOracle):
         step = self.open_app(screen, CLOCK_PACKAGE, "Clock")
         if step is not None:
             return step
-        title = screen.root.find(resource_id=f"{CLOCK_PACKAGE}:id/toolbar")
-        if title is not None and any(n.text == self.tab for n in title.iter()):
+        # The bottom navigation marks the tab on show as selected.
+        if any(n.content_desc == self.tab and n.selected for n in screen.root.iter()):
             return None
         label = label_for(screen, desc=self.tab)
         return self.tap(label) if label else "B"
@@ -108,7 +108,10 @@ class TimerOracle(_ClockOracle):
         if current == self.digits:
             return "F"
         # Type the next digit while the display is a prefix of the target; otherwise delete one.
-        label = label_for(screen, text=self.digits[len(current)]) if self.digits.startswith(current) else label_for(screen, desc="Delete")
+        if self.digits.startswith(current):
+            label = label_for(screen, text=self.digits[len(current)])
+        else:
+            label = label_for(screen, rid=f"{CLOCK_PACKAGE}:id/timer_setup_delete")
         return self.tap(label) if label else "B"
 
 

@@ -140,8 +140,8 @@ class LookupOracle(ScriptedOracle):
         if title is not None:
             if title.text != self.name:
                 return "B"
-            number = screen.root.find(resource_id=f"{CONTACTS_PACKAGE}:id/phone")
-            shown = [n.text for n in number.iter() if n.text] if number is not None else []
+            number = screen.root.find(resource_id=f"{CONTACTS_PACKAGE}:id/header")
+            shown = [number.text] if number is not None and number.text else []
             return f"F {shown[0]}" if shown else "B"
         label = label_for(screen, text=self.name)
         return self.tap(label) if label else self.scroll_search(screen)

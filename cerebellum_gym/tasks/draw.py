@@ -118,7 +118,7 @@ class DrawPageOracle(BrowserOracle):
         if self.drawn < len(self.colors):
             if not self.picked:
                 index = DRAW_COLORS.index(self.colors[self.drawn])
-                rows = [n for n in screen.root.iter() if n.resource_id.endswith(":id/colorPalette")]
+                rows = [n for n in screen.root.iter() if n.resource_id == "colorPalette"]
                 label = screen.label_of(rows[index // 8].children[index % 8]) if len(rows) > index // 8 else None
                 if label is None:
                     return self.scroll_search(screen)

@@ -4,11 +4,11 @@ AndroidWorld, where the browser tasks start in the Files app."""
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import numpy as np
 
-from cerebellum_gym.appdata.browser_pages import androidworld_multiply_numbers, maze_path, multiply_numbers, page_html
+from cerebellum_gym.appdata.browser_pages import androidworld_maze_walls, androidworld_multiply_numbers, maze_path, page_html
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device
 from cerebellum_gym.tasks import awdata
@@ -219,29 +219,35 @@ class BrowserOracle(ScriptedOracle):
 
     def on_page(self, screen: LabelledScreen) -> str:
         if self.kind == "multiply":
-            # The simulator's own page ("Click me", a "product" field) or AndroidWorld's
-            # ("Click Me", its <input id="answer">), whose numbers come from its own generator.
-            click = label_for(screen, text="Click me") or label_for(screen, text="Click Me")
+            # AndroidWorld's page: "Click Me" five times, then its <input id="answer">; the
+            # numbers come from the page's own generator.
+            click = label_for(screen, text="Click Me")
             if click is not None:
                 return self.tap(click)
-            ours = find(screen, lambda n: n.resource_id.endswith(":id/product"))
-            product = math.prod(multiply_numbers(self.seed) if ours is not None else androidworld_multiply_numbers(self.seed))
-            hit = ours or find(screen, lambda n: n.resource_id.endswith(":id/answer"))
+            product = math.prod(androidworld_multiply_numbers(self.seed))
+            hit = find(screen, lambda n: n.resource_id == "answer")
             if hit is not None and hit[1].text != str(product):
                 return self.type_into(screen, hit[1], hit[0], str(product))
             return self.tap(label_for(screen, text="Submit") or "")
-        # Read the maze off the screen and take the first step of a shortest path from the X.
-        rows = [n.text.split() for n in screen.root.iter() if n.resource_id.endswith(":id/maze_row")]
-        walls = {(r, c) for r, row in enumerate(rows) for c, cell in enumerate(row) if cell == "#"}
-        here = next(((r, c) for r, row in enumerate(rows) for c, cell in enumerate(row) if cell == "X"), None)
-        if here is None:
+        # The maze's walls come from the page's own generator (they show only as black cells);
+        # the X is the grid's one text: its cell is where it sits in div#maze.
+        maze = screen.root.find(resource_id="maze")
+        mark = next((n for n in maze.iter() if n.text == "X"), None) if maze is not None else None
+        if maze is None or mark is None:
             return "F"
-        moves = maze_path(walls, here)
+        size = max(1, mark.bounds[2] - mark.bounds[0])
+        here = ((mark.bounds[1] - maze.bounds[1]) // size, (mark.bounds[0] - maze.bounds[0]) // size)
+        moves = maze_path(androidworld_maze_walls(self.seed), here)
         return self.tap(label_for(screen, text=moves[0]) or "") if moves else "F"
 
 
 def screen_has(screen: LabelledScreen, text: str) -> bool:
     return screen.root.find(text=text) is not None
+
+
+#: The titles of AndroidWorld's pages (task_evals/single/browser.py), which the simulator's
+#: pages of the same kinds show.
+PAGE_TITLES: Final = {"maze": "Maze Puzzle", "multiply": "Memory Task", "draw": "Color Challenge"}
 
 
 class _BrowserTask(Task):
@@ -256,7 +262,8 @@ class _BrowserTask(Task):
 
     def initialize(self, device: Device) -> None:
         device.remove_path(f"{ROOT}/Download")
-        device.write_file(f"{ROOT}/Download/task.html", page_html(self.kind, self.params["browser_task_seed"], "Task").encode())
+        title = PAGE_TITLES[self.kind]
+        device.write_file(f"{ROOT}/Download/task.html", page_html(self.kind, self.params["browser_task_seed"], title).encode())
         device.write_file(f"{ROOT}/Download/notes.txt", b"not the task")
 
     def progress(self, device: Device, answer: str | None = None) -> float:
@@ -266,7 +273,7 @@ class _BrowserTask(Task):
         if self.kind != "multiply":
             return []
         product = 1
-        for n in multiply_numbers(self.params["browser_task_seed"]):
+        for n in androidworld_multiply_numbers(self.params["browser_task_seed"]):
             product *= n
         return [str(product)]
 

@@ -140,21 +140,31 @@ def test_the_pages_scripts_draw_what_the_simulator_shows(seed: int) -> None:
 def test_maze_says_success_only_at_the_goal(seed: int) -> None:
     phone = open_page("BrowserMaze", seed)
     walls = androidworld_maze_walls(seed)
-    rows = [n.text.split() for n in phone.ui_tree().iter() if n.resource_id.endswith(":id/maze_row")]
-    assert {(r, c) for r, row in enumerate(rows) for c, cell in enumerate(row) if cell == "#"} == walls
-    assert rows[0][0] == "X"
+    maze = node(phone, rid="maze")
+    assert maze is not None
+    # Only the character's cell has text: the walls and the goal are colours.
+    assert [n.text for n in maze.iter() if n.text] == ["X"]
     moves = maze_path(walls)
     assert moves is not None
+
+    def x_cell() -> tuple[int, int]:
+        grid = node(phone, rid="maze")
+        assert grid is not None
+        mark = next(n for n in grid.iter() if n.text == "X")
+        size = mark.bounds[2] - mark.bounds[0]
+        return (mark.bounds[1] - grid.bounds[1]) // size, (mark.bounds[0] - grid.bounds[0]) // size
+
     # Into a wall or off the board: the X stays where it is.
+    assert x_cell() == (0, 0)
     tap(phone, text="Up")
-    assert node(phone, rid=":id/maze_row") is not None and node(phone, rid=":id/maze_row").text.startswith("X")  # type: ignore[union-attr]
+    assert x_cell() == (0, 0)
     for move in moves[:-1]:
         tap(phone, text=move)
     assert node(phone, text="Success!") is None
     tap(phone, text=moves[-1])
     # checkGoalReached replaces the whole body with "Success!".
     assert node(phone, text="Success!") is not None
-    assert node(phone, rid=":id/maze_row") is None and node(phone, text="Up") is None
+    assert node(phone, rid="maze") is None and node(phone, text="Up") is None
 
 
 def test_multiply_shows_its_numbers_then_judges_the_product() -> None:
@@ -163,22 +173,22 @@ def test_multiply_shows_its_numbers_then_judges_the_product() -> None:
     phone = open_page("BrowserMultiply", seed)
     seen = []
     for _ in range(5):
-        shown = node(phone, rid=":id/number")
-        assert shown is not None and node(phone, rid=":id/answer") is None  # the form is hidden until the fifth click
+        shown = node(phone, rid="number")
+        assert shown is not None and node(phone, rid="answer") is None  # the form is hidden until the fifth click
         seen.append(int(shown.text))
         tap(phone, text="Click Me")
     assert seen == numbers
-    assert node(phone, rid=":id/number") is None and node(phone, text="Click Me") is None
+    assert node(phone, rid="number") is None and node(phone, text="Click Me") is None
     product = 1
     for n in numbers:
         product *= n
-    answer = node(phone, rid=":id/answer")
+    answer = node(phone, rid="answer")
     assert answer is not None
     phone.tap(*answer.center)
     phone.type_text(str(product + 1))
     tap(phone, text="Submit")
     assert node(phone, text="Success!") is None
-    answer = node(phone, rid=":id/answer")
+    answer = node(phone, rid="answer")
     assert answer is not None
     phone.long_press(*answer.center)  # selects all: typing replaces
     phone.type_text(str(product))

@@ -31,12 +31,12 @@ def test_the_pages_script_asks_for_the_colours_the_simulator_shows(seed: int) ->
 def palette(phone: Phone, color: str) -> None:
     """Tap the palette's button of ``color`` (its place in the page's ``availableColors``)."""
     index = DRAW_COLORS.index(color)
-    rows = [n for n in phone.ui_tree().iter() if n.resource_id.endswith(":id/colorPalette")]
+    rows = [n for n in phone.ui_tree().iter() if n.resource_id == "colorPalette"]
     phone.tap(*rows[index // 8].children[index % 8].center)
 
 
 def canvas_centre(phone: Phone) -> tuple[tuple[int, int], tuple[int, int, int, int]]:
-    canvas = node(phone, rid=":id/canvas")
+    canvas = node(phone, rid="canvas")
     assert canvas is not None and canvas.scrollable
     return canvas.center, canvas.bounds
 
@@ -86,7 +86,7 @@ def test_env_swipes_on_a_drawing_surface_make_four_strokes() -> None:
     env = gym.make("Cerebellum-Sim-v0", task="BrowserDraw", pixels=False)
     env.reset(seed=3)
     oracle_env: Any = env.unwrapped
-    while oracle_env.device.ui_tree().find(resource_id=f"{CHROME}:id/canvas") is None:
+    while oracle_env.device.ui_tree().find(resource_id="canvas") is None:
         env.step(oracle_env.oracle_action())
     for code in "DURL":
         env.step(code)

@@ -179,7 +179,7 @@ def _files_path(task: Task, key: str = "subfolder") -> str:
 def _open_browser_page(phone: Phone, task: Task, product: str) -> None:
     chrome = phone.app("com.android.chrome")
     chrome.data.update(welcomed=True, sync_asked=True)
-    chrome.reset_to("page", url="file:///sdcard/Download/task.html", clicks=5, product=product, result="")
+    chrome.reset_to("page", url="file:///sdcard/Download/task.html", clicks=5, answer=product, result="")
     phone.start_app("com.android.chrome")
 
 
