@@ -56,7 +56,7 @@ def test_the_apps_uris_are_their_databases_bound_tables() -> None:
     assert providers.resolve(TRACKS_URI)[0] == databases.OPENTRACKS_TRACKS
 
 
-def test_the_list_leaves_out_unstarted_completed_and_deleted_tasks_until_asked(sh: Shell) -> None:
+def test_the_list_shows_completed_and_unstarted_tasks_until_the_overflow_menu_hides_them(sh: Shell) -> None:
     phone = sh.phone
     phone.content_insert(TASKS_URI, task("Open one", dueDate=str(OCT15 + DAY)))
     phone.content_insert(TASKS_URI, task("Not started", dueDate=str(OCT15 + 3 * DAY), hideUntil=str(OCT15 + 2 * DAY)))
@@ -64,27 +64,53 @@ def test_the_list_leaves_out_unstarted_completed_and_deleted_tasks_until_asked(s
     phone.content_insert(TASKS_URI, task("Deleted one", deleted=str(OCT15)))
     phone.start_app("org.tasks")
     shown = texts(phone)
-    assert "Open one" in shown and not {"Not started", "Done one", "Deleted one"} & set(shown)
+    # Preferences' defaults: completed (at the bottom) and unstarted tasks are shown.
+    assert [t for t in shown if t in {"Open one", "Not started", "Done one"}] == ["Open one", "Not started", "Done one"]
+    assert "Deleted one" not in shown
+    tap(phone, desc="More options")
+    menu = [n.text for n in phone.ui_tree().iter() if n.resource_id == "org.tasks:id/title"]
+    assert menu == ["Clear Completed", "Collapse subtasks", "Expand subtasks", "Show completed", "Show unstarted", "Share"]
+    boxes = [n.checked for n in phone.ui_tree().iter() if n.resource_id == "org.tasks:id/checkbox"]
+    assert boxes == [True, True]
+    tap(phone, text="Show completed")  # a tap flips the preference and closes the menu
+    shown = texts(phone)
+    assert "Done one" not in shown and "Not started" in shown and "Show unstarted" not in shown
     tap(phone, desc="More options")
     tap(phone, text="Show unstarted")
-    tap(phone, text="Show completed")
-    tap(phone, text="Done")
     shown = texts(phone)
-    assert {"Open one", "Not started", "Done one", "Completed (1)"} <= set(shown) and "Deleted one" not in shown
-    assert "Wed  ·  Starts Tue" in shown  # the unstarted task says when it starts
-    # Today: what is due by the end of today and still open.
-    tap(phone, desc="Filters")
+    assert "Open one" in shown and not {"Not started", "Done one"} & set(shown)
+    # The drawer (the bottom bar's navigation button): Today is what is due by today's end.
+    bar = next(n for n in phone.ui_tree().iter() if n.resource_id == "org.tasks:id/bottomAppBar")
+    nav = next(n for n in bar.iter() if n.class_name == "android.widget.ImageButton")
+    phone.tap((nav.bounds[0] + nav.bounds[2]) // 2, (nav.bounds[1] + nav.bounds[3]) // 2)
+    assert {"My Tasks", "Today", "Recently modified"} <= set(texts(phone))
     tap(phone, text="Today")
     assert "Open one" not in texts(phone) and node(phone, text="Today")
 
 
+def test_the_list_is_the_real_apps_layout(sh: Shell) -> None:
+    phone = sh.phone
+    phone.content_insert(TASKS_URI, task("Call Grandma", dueDate=str(OCT15 + DAY), notes="Ask for the recipe"))
+    phone.start_app("org.tasks")
+    ids = [n.resource_id.split("/")[-1] for n in phone.ui_tree().iter() if n.resource_id.startswith("org.tasks:")]
+    assert ids[:3] == ["toolbar", "menu_search", "recycler_view"]
+    assert ids[3:9] == ["row", "rowBody", "completeBox", "due_date", "title", "description"]
+    assert {"bottomAppBar", "menu_voice_add", "menu_sort", "fab"} <= set(ids)
+    assert node(phone, desc="Create new task").class_name == "android.widget.ImageButton"
+    assert node(phone, text="Tmrw").resource_id == "org.tasks:id/due_date"
+    tap(phone, desc="More options")
+    tap(phone, text="Clear Completed")
+    assert node(phone, text="Clear completed tasks?") and node(phone, text="OK")
+
+
 def test_due_dates_read_as_the_app_writes_them() -> None:
     today = Phone().now().date()
-    assert due_text(OCT15 + 17 * 3_600_000, today) == "Today, 5:00 PM"
-    assert due_text(OCT15 + DAY, today) == "Tomorrow"
-    assert due_text(OCT15 - DAY + 9 * 3_600_000 + 30 * 60_000, today) == "Yesterday, 9:30 AM"
+    assert due_text(OCT15, today) == "Today"
+    assert due_text(OCT15 + 17 * 3_600_000 + 1000, today) == "5:00 PM"  # a due time: off a whole minute
+    assert due_text(OCT15 + 17 * 3_600_000, today) == "Today"  # AndroidWorld's whole-minute dates: all day
+    assert due_text(OCT15 + DAY, today) == "Tmrw"
+    assert due_text(OCT15 - DAY + 9 * 3_600_000 + 30 * 60_000 + 1000, today) == "Yest 9:30 AM"
     assert due_text(OCT15 + 2 * DAY, today) == "Tue"  # within six days: the weekday
-    assert due_text(OCT15 - 6 * DAY + 3_600_000, today) == "Mon, 1:00 AM"
     assert due_text(OCT15 + 7 * DAY, today) == "Oct 22"
     assert due_text(OCT15 + 90 * DAY, today) == "Jan 13, 2024"
     assert due_text(0, today) == ""
@@ -100,13 +126,13 @@ def test_a_sqlite3_write_shows_in_the_list_and_the_apps_edits_reach_the_database
         f"VALUES ('Call Grandma', 1, {OCT15 + DAY}, 0, 0, 0, 0, 0, 'Ask for the recipe', 0, 0, 0, 0, 0, 0, 0, NULL);",
     )
     phone.start_app("org.tasks")
-    assert {"Call Grandma", "Tomorrow", "Ask for the recipe"} <= set(texts(phone))
-    box = node(phone, desc="Medium priority")
-    assert box.checkable and not box.checked
+    assert {"Call Grandma", "Tmrw", "Ask for the recipe"} <= set(texts(phone))
+    box = next(n for n in phone.ui_tree().iter() if n.resource_id == "org.tasks:id/completeBox")
+    assert box.clickable and not box.content_desc  # CheckableImageView: no description
     before = phone.state.clock
-    tap(phone, desc="Medium priority")  # the check box completes the task
+    phone.tap((box.bounds[0] + box.bounds[2]) // 2, (box.bounds[1] + box.bounds[3]) // 2)  # completes the task
     assert before * 1000 <= int(sql(sh, TASKS_DB, "SELECT completed FROM tasks;")) <= phone.state.clock * 1000
-    assert "Call Grandma" not in texts(phone)
+    assert "Call Grandma" in texts(phone)  # completed tasks stay (at the bottom) while "Show completed" is on
     # Back again, then the task page: a new priority and title are saved when the page closes.
     sql(sh, TASKS_DB, "UPDATE tasks SET completed = 0;")
     tap(phone, text="Call Grandma")
@@ -114,7 +140,6 @@ def test_a_sqlite3_write_shows_in_the_list_and_the_apps_edits_reach_the_database
     tap(phone, desc="Priority High")
     phone.press_key(4)  # back
     assert sql(sh, TASKS_DB, "SELECT title, importance, notes FROM tasks;") == "Call Grandma|0|Ask for the recipe\n"
-    assert node(phone, desc="High priority")
 
 
 def test_a_new_task_needs_a_title_and_gets_every_column(sh: Shell) -> None:

@@ -13,6 +13,7 @@ zone is UTC.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Hashable
 from datetime import date, datetime, timedelta, timezone
@@ -24,13 +25,13 @@ from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import providers, render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import confirm_dialog, edit_field, field_key
+from cerebellum_gym.sim.material import Theme, dp, sp
+from cerebellum_gym.sim.material.bottom_app_bar import BottomAppBar, DockedFab, PopupMenuItem
+from cerebellum_gym.sim.material.components import ActionMenuItem, MaterialIconButton, OverflowButton, TopAppBar
 from cerebellum_gym.sim.providers import TASKS_URI
-from cerebellum_gym.sim.render import font, text_fit
+from cerebellum_gym.sim.render import draw_icon, font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import (
-    BODY_SIZE,
-    PAD,
-    SECONDARY_SIZE,
     Button,
     Callback,
     Dialog,
@@ -46,6 +47,18 @@ if TYPE_CHECKING:
     from cerebellum_gym.sim.phone import Phone
 
 RED = (219, 68, 55)
+#: The app's colours (res/values/colors.xml at 13.6.3): blue_500 for the default theme colour,
+#: md_background_light, black_87/60/38 text, error_color_material_light for overdue dates.
+BLUE = (33, 150, 243)
+SURFACE = (250, 250, 250)
+PRIMARY_TEXT = (33, 33, 33)
+SECONDARY = (102, 102, 102)
+TERTIARY = (158, 158, 158)
+OVERDUE = (244, 67, 54)
+THEME = Theme(primary=BLUE, surface=SURFACE, on_surface=PRIMARY_TEXT, on_surface_variant=SECONDARY)
+#: The bottom app bar's overflow menu (menu_task_list_fragment_bottom.xml, as setupMenu leaves it
+#: for the built-in My Tasks filter): text, and whether the item is a checkable preference.
+OVERFLOW = ("Clear Completed", "Collapse subtasks", "Expand subtasks", "Show completed", "Show unstarted", "Share")
 #: Priority names and the colours of their check boxes (``importance`` 0..3), as the app shows them.
 PRIORITIES = ("High", "Medium", "Low", "None")
 PRIORITY_COLORS: tuple[render.RGB, ...] = ((219, 68, 55), (245, 124, 0), (66, 133, 244), (117, 117, 117))
@@ -103,22 +116,29 @@ def clock(when: datetime) -> str:
     return when.strftime("%-I:%M %p")
 
 
+def has_time(ms: int) -> bool:
+    """``Task.hasDueTime``: the app marks a due time by a due date off a whole minute."""
+    return ms > 0 and ms % 60000 > 0
+
+
 def due_text(ms: int, today: date) -> str:
-    """The due date as the list's chip shows it (the app's relative day): Today, Tomorrow or
-    Yesterday, the weekday within six days (``Fri``), else ``Oct 17`` (with the year when it is
-    not this one); then the time when the task has one."""
+    """The row's ``due_date`` as ``DateUtilities.getRelativeDateTime`` (MEDIUM) writes it:
+    within six days Today, Tmrw, Yest or the short weekday (``Fri``), with the time when the
+    task has one (the time alone for today); else the medium date, ``Oct 17`` (the year kept
+    when it is not this one: ``Oct 17, 2024``), and its time."""
     if not ms:
         return ""
     when = moment(ms)
     day = when.date()
     offset = (day - today).days
-    text = {0: "Today", 1: "Tomorrow", -1: "Yesterday"}.get(offset, "")
-    if not text:
-        near = abs(offset) <= 6
-        text = f"{day:%a}" if near else f"{day:%b} {day.day}" + (f", {day.year}" if day.year != today.year else "")
-    if (when.hour, when.minute) != (0, 0):
-        text += f", {clock(when)}"
-    return text
+    timed = has_time(ms)
+    if abs(offset) <= 6:
+        if offset == 0:
+            return clock(when) if timed else "Today"
+        text = {1: "Tmrw", -1: "Yest"}.get(offset, f"{day:%a}")
+        return f"{text} {clock(when)}" if timed else text
+    text = f"{day:%b} {day.day}" + (f", {day.year}" if day.year != today.year else "")
+    return f"{text}, {clock(when)}" if timed else text
 
 
 def full_date(ms: int) -> str:
@@ -129,13 +149,15 @@ def full_date(ms: int) -> str:
 
 
 class TaskItem(Widget):
-    """One task of the list: a check box ringed in its priority's colour, the title (struck
-    through when done), the due date chip and the description. A tap on the box completes the
-    task or brings it back; elsewhere it opens the task."""
+    """One task of the list as ``task_adapter_row.xml`` lays it out: the ``row`` frame and its
+    clickable ``rowBody`` holding the ``completeBox`` (a check box drawn in the priority's colour,
+    filled when done), the ``due_date`` at the end (laid out before the title), the ``title``
+    (struck through when done) and the ``description``. A tap on the box completes the task or
+    brings it back; elsewhere it opens the task."""
 
-    class_name = "android.view.ViewGroup"
-    default_height = 231
-    BOX = 160  # width of the check box's touch area
+    class_name = "android.widget.FrameLayout"
+    default_height = dp(56)
+    BOX = dp(56)  # completeBox: a 24 dp box with keyline_first (16 dp) either side
 
     def __init__(
         self,
@@ -145,97 +167,118 @@ class TaskItem(Widget):
         done: bool,
         due: str,
         overdue: bool,
-        start: str,
         notes: str,
         on_toggle: Callback,
         on_open: Callback,
     ) -> None:
-        super().__init__(text=title, on_tap=on_open)
-        self.priority, self.done, self.due, self.overdue, self.start, self.notes = priority, done, due, overdue, start, notes
+        super().__init__(text=title, on_tap=on_open, height=dp(84) if notes else dp(56))
+        self.priority, self.done, self.due, self.overdue, self.notes = priority, done, due, overdue, notes
         self.on_toggle = on_toggle
+        self.background = SURFACE
 
     def tap(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
-        if x < bounds[0] + self.BOX:
+        if x < bounds[0] + self.BOX and y < bounds[1] + dp(56):
             self.on_toggle()
             return True
         return super().tap(phone, x, y, bounds)
 
-    def _detail(self) -> str:
-        parts = [self.due] if self.due else []
-        if self.start:
-            parts.append(f"Starts {self.start}")
-        return "  ·  ".join(parts)
-
     def render_key(self) -> Hashable:
-        return (self.text, self.priority, self.done, self.due, self.overdue, self.start, self.notes)
+        return (self.text, self.priority, self.done, self.due, self.overdue, self.notes)
+
+    def _due_width(self, draw: ImageDraw.ImageDraw | None, size: int) -> int:
+        if not self.due:
+            return 0
+        length = draw.textlength(self.due, font=font(size)) if draw is not None else len(self.due) * size * 0.55
+        return round(length) + 2 * dp(8)
 
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
-        pad = round(PAD * scale)
-        d = round(64 * scale)
-        top = round(40 * scale)
+        box = round(dp(20) * scale)
+        x0, y0 = round(dp(18) * scale), round(dp(18) * scale)
         color = PRIORITY_COLORS[self.priority]
-        draw.ellipse((pad, top, pad + d, top + d), outline=color, width=max(1, round(6 * scale)), fill=color if self.done else None)
+        radius = max(1, round(dp(2) * scale))
+        if self.done:
+            draw.rounded_rectangle((x0, y0, x0 + box, y0 + box), radius=radius, fill=color)
+            draw_icon(draw, "check", (x0, y0, x0 + box, y0 + box), (255, 255, 255))
+        else:
+            draw.rounded_rectangle((x0, y0, x0 + box, y0 + box), radius=radius, outline=color, width=max(1, round(dp(2) * scale)))
+        size, small = round(sp(18) * scale), round(sp(14) * scale)
+        right = width - round(dp(8) * scale)
+        if self.due:
+            due_w = round(draw.textlength(self.due, font=font(small)))
+            draw.text(
+                (right - round(dp(8) * scale) - due_w, round(dp(28) * scale)),
+                self.due,
+                font=font(small),
+                fill=OVERDUE if self.overdue else SECONDARY,
+                anchor="lm",
+            )
+            right -= due_w + round(dp(16) * scale)
         left = round(self.BOX * scale)
-        max_w = width - left - pad
-        size, small = round(BODY_SIZE * scale), round(SECONDARY_SIZE * scale)
-        shown = text_fit(draw, self.text, size, max_w)
-        draw.text((left, top), shown, font=font(size), fill=render.TEXT_SECONDARY if self.done else render.TEXT)
+        shown = text_fit(draw, self.text, size, max(1, right - left))
+        fill = TERTIARY if self.done else PRIMARY_TEXT
+        draw.text((left, round(dp(28) * scale)), shown, font=font(size), fill=fill, anchor="lm")
         if self.done:
             length = draw.textlength(shown, font=font(size))
-            draw.line((left, top + size * 0.6, left + length, top + size * 0.6), fill=render.TEXT_SECONDARY, width=max(1, round(3 * scale)))
-        y = top + size + round(14 * scale)
-        detail = self._detail()
-        if detail:
-            fill = RED if self.overdue else render.TEXT_SECONDARY
-            draw.text((left, y), text_fit(draw, detail, small, max_w), font=font(small), fill=fill)
-            y += small + round(12 * scale)
+            draw.line((left, round(dp(28) * scale), left + length, round(dp(28) * scale)), fill=fill, width=max(1, round(dp(1) * scale)))
         if self.notes:
-            draw.text((left, y), text_fit(draw, self.notes.replace("\n", " "), small, max_w), font=font(small), fill=render.TEXT_SECONDARY)
-        draw.line((left, height - 1, width, height - 1), fill=render.DIVIDER)
+            note = text_fit(draw, self.notes.replace("\n", " "), size, max(1, width - left - round(dp(16) * scale)))
+            draw.text((left, round(dp(58) * scale)), note, font=font(size), fill=SECONDARY, anchor="lm")
 
     def tree_key(self) -> Hashable:
-        return (super().tree_key(), self.priority, self.done, self.due, self.start, self.notes)
+        return (super().tree_key(), self.priority, self.done, self.due, self.notes)
 
     def encode(self, bounds: Bounds, package: str) -> UINode:
-        row = super().encode(bounds, package)
         left, top, right, bottom = bounds
+        row = UINode("android.widget.FrameLayout", bounds, resource_id=f"{package}:id/row", package=package)
+        body = UINode(
+            "android.widget.RelativeLayout",
+            bounds,
+            resource_id=f"{package}:id/rowBody",
+            package=package,
+            clickable=True,
+            long_clickable=True,
+            focusable=True,
+        )
         text_left = left + self.BOX
+        end = right - dp(8)
         children = [
             UINode(
-                "android.widget.CheckBox",
-                (left, top, text_left, bottom),
-                content_desc=f"{PRIORITIES[self.priority]} priority" if self.priority < 3 else "No priority",
+                "android.widget.ImageView",
+                (left, top, text_left, top + dp(56)),
                 resource_id=f"{package}:id/completeBox",
                 package=package,
-                checkable=True,
-                checked=self.done,
                 clickable=True,
                 focusable=True,
-            ),
+            )
+        ]
+        if self.due:
+            due_left = end - self._due_width(None, sp(14))
+            children.append(
+                UINode(
+                    "android.widget.TextView",
+                    (due_left, top + dp(18), end, top + dp(38)),
+                    text=self.due,
+                    resource_id=f"{package}:id/due_date",
+                    package=package,
+                    clickable=True,
+                    focusable=True,
+                )
+            )
+            end = due_left
+        children.append(
             UINode(
                 "android.widget.TextView",
-                (text_left, top + 30, right - PAD, top + 100),
+                (text_left, top + dp(16), end, top + dp(40)),
                 text=self.text,
                 resource_id=f"{package}:id/title",
                 package=package,
-            ),
-        ]
-        detail = self._detail()
-        if detail:
-            children.append(
-                UINode(
-                    "android.widget.TextView",
-                    (text_left, top + 100, right - PAD, top + 160),
-                    text=detail,
-                    resource_id=f"{package}:id/due_date",
-                    package=package,
-                )
             )
+        )
         if self.notes:
             children.append(
                 UINode(
                     "android.widget.TextView",
-                    (text_left, top + 160, right - PAD, bottom - 10),
+                    (text_left, top + dp(44), right - dp(16), bottom - dp(8)),
                     text=self.notes,
                     resource_id=f"{package}:id/description",
                     package=package,
@@ -243,8 +286,72 @@ class TaskItem(Widget):
             )
         for i, child in enumerate(children):
             child.index = i
-        row.children = children
+        body.children = children
+        row.children = [body]
         return row
+
+
+class FilterRow(Widget):
+    """A drawer entry (``filter_adapter_row.xml``): the filter's name in a ``CheckedTextView``
+    (checked for the list shown) and its task count in ``size``."""
+
+    class_name = "android.widget.RelativeLayout"
+    default_height = dp(48)
+
+    def __init__(self, name: str, count: int, *, checked: bool, on_tap: Callback) -> None:
+        super().__init__(on_tap=on_tap)
+        self.name, self.count, self.checked = name, count, checked
+        self.background = (227, 242, 253) if checked else SURFACE
+
+    def render_key(self) -> Hashable:
+        return (self.name, self.count, self.checked)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.name, self.count, self.checked)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        size = round(sp(14) * scale)
+        color = BLUE if self.checked else PRIMARY_TEXT
+        icon = round(dp(24) * scale)
+        x0, y0 = round(dp(16) * scale), (height - icon) // 2
+        draw_icon(
+            draw,
+            "inbox" if self.name == "My Tasks" else "today" if self.name == "Today" else "history",
+            (x0, y0, x0 + icon, y0 + icon),
+            color,
+        )
+        draw.text((round(dp(72) * scale), height / 2), self.name, font=font(size, "medium"), fill=color, anchor="lm")
+        if self.count:
+            draw.text((width - round(dp(16) * scale), height / 2), str(self.count), font=font(size), fill=SECONDARY, anchor="rm")
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.resource_id = f"{package}:id/row"
+        left, top, right, bottom = bounds
+        node.children = [
+            UINode(
+                "android.widget.CheckedTextView",
+                (left + dp(72), top, right - dp(56), bottom),
+                text=self.name,
+                resource_id=f"{package}:id/text",
+                package=package,
+                checkable=True,
+                checked=self.checked,
+                index=0,
+            )
+        ]
+        if self.count:
+            node.children.append(
+                UINode(
+                    "android.widget.TextView",
+                    (right - dp(56), top, right - dp(16), bottom),
+                    text=str(self.count),
+                    resource_id=f"{package}:id/size",
+                    package=package,
+                    index=1,
+                )
+            )
+        return node
 
 
 class TasksApp(App):
@@ -255,7 +362,8 @@ class TasksApp(App):
     clock_dependent: ClassVar[bool] = False
 
     def initial_data(self) -> dict[str, Any]:
-        return {"filter": "My Tasks", "show_completed": False, "show_unstarted": False, "sort": "Due date"}
+        # Preferences.kt's defaults: completed and unstarted ("hidden") tasks shown.
+        return {"filter": "My Tasks", "show_completed": True, "show_unstarted": True, "sort": "Due date"}
 
     # --- rows ----------------------------------------------------------------------------------
 
@@ -313,7 +421,7 @@ class TasksApp(App):
     # --- the list ---------------------------------------------------------------------------------
 
     def _item(self, row: dict[str, str], today: date, now: int) -> TaskItem:
-        due, start = millis(row, "dueDate"), millis(row, "hideUntil")
+        due = millis(row, "dueDate")
         done = bool(millis(row, "completed"))
         task_id = row["_id"]
         return TaskItem(
@@ -322,7 +430,6 @@ class TasksApp(App):
             done=done,
             due=due_text(due, today),
             overdue=bool(due) and due < now and not done,
-            start=due_text(start, today) if start > now else "",
             notes=row.get("notes") or "",
             on_toggle=lambda: self._toggle(task_id),
             on_open=lambda: self._open(task_id),
@@ -336,31 +443,61 @@ class TasksApp(App):
     def screen_main(self, route: Route) -> ScreenSpec:
         today, now = self.phone.now().date(), self._now_ms()
         open_rows, done = self.visible()
-        body: list[Widget] = [self._item(r, today, now) for r in open_rows]
-        if done:
-            body.append(Text(f"Completed ({len(done)})", size=40, color=render.TEXT_SECONDARY, rid=f"{self.package}:id/header"))
-            body += [self._item(r, today, now) for r in done]
+        # Completed tasks go to the bottom (completedTasksAtBottom); no section headers (GROUP_NONE).
+        body: list[Widget] = [self._item(r, today, now) for r in open_rows + done]
         if not body:
-            body.append(Text("No tasks", size=44, center=True, height=300))
-        actions: list[Widget] = [
-            IconButton("Filters", "☰", on_tap=lambda: self.push("filters")),
-            IconButton("More options", "•••", on_tap=lambda: self.set_dialog("menu")),
-        ]
-        fab = IconButton("Create new task", "+", color=(255, 255, 255), round_fill=self.color, on_tap=self._new_task)
-        dialog = self._menu() if route.get("dialog") == "menu" else self._sort_dialog() if route.get("dialog") == "sort" else None
-        return ScreenSpec(title=self.data.get("filter", "My Tasks"), body=body, actions=actions, fab=fab, dialog=dialog)
+            body.append(Text("There are no tasks here.", size=sp(20), center=True, height=dp(200), color=TERTIARY))
+        bar = TopAppBar(
+            self.data.get("filter", "My Tasks"),
+            actions=[ActionMenuItem("Search", "search", theme=THEME, on_tap=lambda: None, rid=f"{self.package}:id/menu_search")],
+            theme=THEME,
+            rid=f"{self.package}:id/toolbar",
+        )
+        white = Theme(primary=BLUE, surface=BLUE, on_surface=(255, 255, 255))
+        bottom = BottomAppBar(
+            navigation=MaterialIconButton("", "menu", theme=white, on_tap=lambda: self.push("filters")),
+            actions=[
+                ActionMenuItem("Voice input", "mic_none", theme=white, on_tap=lambda: None, rid=f"{self.package}:id/menu_voice_add"),
+                ActionMenuItem("Sort", "sort", theme=white, on_tap=lambda: self.set_dialog("sort"), rid=f"{self.package}:id/menu_sort"),
+                OverflowButton(on_tap=lambda: self.set_dialog("menu"), theme=white),
+            ],
+            fab=DockedFab(
+                "Create new task", "add", bar=BLUE, theme=THEME, background=SURFACE, on_tap=self._new_task, rid=f"{self.package}:id/fab"
+            ),
+            color=BLUE,
+            rid=f"{self.package}:id/bottomAppBar",
+        )
+        kind = route.get("dialog")
+        dialog = self._menu() if kind == "menu" else self._sort_dialog() if kind == "sort" else None
+        if kind == "clear":
+            dialog = Dialog(
+                "",
+                [
+                    Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)),
+                    Button("OK", filled=False, on_tap=self._clear_completed),
+                ],
+                message="Clear completed tasks?",
+            )
+        return ScreenSpec(title=None, app_bar=bar, body=body, bottom=[bottom], dialog=dialog, background=SURFACE, list_id="recycler_view")
 
     def _flip(self, name: str) -> None:
         self.data[name] = not self.data.get(name)
 
+    def _menu_choice(self, item: str) -> None:
+        """A tap on an overflow item closes the menu; the two checkable ones flip their preference."""
+        self.set_dialog(None)
+        if item in ("Show completed", "Show unstarted"):
+            self._flip("show_completed" if item == "Show completed" else "show_unstarted")
+        elif item == "Clear Completed":
+            self.set_dialog("clear")
+
     def _menu(self) -> Dialog:
-        data = self.data
+        checks = {"Show completed": bool(self.data.get("show_completed")), "Show unstarted": bool(self.data.get("show_unstarted"))}
         body: list[Widget] = [
-            ListItem("Sort", data.get("sort", "Due date"), on_tap=lambda: self.set_dialog("sort"), height=150),
-            Switch("Show completed", bool(data.get("show_completed")), on_toggle=lambda: self._flip("show_completed")),
-            Switch("Show unstarted", bool(data.get("show_unstarted")), on_toggle=lambda: self._flip("show_unstarted")),
+            PopupMenuItem(item, checked=checks.get(item), theme=THEME, on_tap=functools.partial(self._menu_choice, item))
+            for item in OVERFLOW
         ]
-        return Dialog("Options", [Button("Done", filled=False, on_tap=lambda: self.set_dialog(None))], body=body)
+        return Dialog("", [], body=body)
 
     def _sort_dialog(self) -> Dialog:
         def choose(sort: str) -> None:
@@ -371,14 +508,34 @@ class TasksApp(App):
         body: list[Widget] = [ListItem(s, avatar="✓" if s == current else "", on_tap=lambda s=s: choose(s), height=130) for s in SORTS]
         return Dialog("Sort by", [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))], body=body)
 
+    def _clear_completed(self) -> None:
+        _open, done = self.visible()
+        stamp = str(self._now_ms())
+        for row in done:
+            self._update(row["_id"], {"deleted": stamp})
+        self.set_dialog(None)
+
+    def _count(self, name: str) -> int:
+        """The number the drawer shows beside a filter (its open tasks)."""
+        saved = self.data.get("filter")
+        self.data["filter"] = name
+        try:
+            open_rows, _done = self.visible()
+        finally:
+            self.data["filter"] = saved
+        return len(open_rows)
+
     def screen_filters(self, route: Route) -> ScreenSpec:
+        """The navigation drawer (NavigationDrawerFragment's ``recycler_view``): the built-in
+        filters, each a ``filter_adapter_row`` with its name and count."""
+
         def choose(name: str) -> None:
             self.data["filter"] = name
             self.pop()
 
         current = self.data.get("filter", "My Tasks")
-        body: list[Widget] = [ListItem(f, avatar="✓" if f == current else "", on_tap=lambda f=f: choose(f)) for f in FILTERS]
-        return ScreenSpec(title="Filters", up=self.pop, body=body)
+        body: list[Widget] = [FilterRow(f, self._count(f), checked=f == current, on_tap=functools.partial(choose, f)) for f in FILTERS]
+        return ScreenSpec(title=None, body=body, background=SURFACE, list_id="recycler_view")
 
     # --- one task -----------------------------------------------------------------------------------
 
