@@ -181,19 +181,27 @@ def test_tracks_list_newest_first_with_distance_and_time(sh: Shell) -> None:
     phone.start_app("de.dennisguse.opentracks")
     shown = texts(phone)
     assert shown.index("Lake Kayaking") < shown.index("Morning Run")
-    assert {"kayaking · Oct 14, 2023 5:00 PM", "4.00 mi · 2:05:00", "running · Oct 12, 2023 8:00 AM", "3.00 mi · 45:00"} <= set(shown)
+    # track_list_item: name, relative day, "time ‧ distance", HH:mm (ListItemUtils).
+    assert shown[shown.index("Lake Kayaking") :][:4] == ["Lake Kayaking", "Yesterday", "2:05:00 ‧ 4.00 mi", "17:00"]
+    assert shown[shown.index("Morning Run") :][:4] == ["Morning Run", "Thursday", "45:00 ‧ 3.00 mi", "08:00"]
+    assert node(phone, desc="Record").resource_id == "de.dennisguse.opentracks:id/track_list_fab_action"
     tap(phone, text="Morning Run")
     page = texts(phone)
+    assert page[:4] == ["Stats", "Intervals", "By time", "By distance"]
     for label, value in (
-        ("Activity type", "running"),
-        ("Distance", "3.00 mi"),
+        ("Distance", "3.00"),
         ("Total time", "45:00"),
         ("Moving time", "45:00"),
-        ("Average speed", "4.00 mph"),
-        ("Elevation gain", "164 ft"),
-        ("Elevation loss", "98 ft"),
+        ("Avg pace", "15:00"),  # running reports a pace
+        ("Gain", "164"),
+        ("Loss", "98"),
     ):
         assert page[page.index(label) + 1] == value, label
+    assert page[page.index("Distance") + 2] == "mi"
+    phone.press_key(4)
+    tap(phone, text="Lake Kayaking")
+    page = texts(phone)
+    assert page[page.index("Avg speed") + 1 : page.index("Avg speed") + 3] == ["1.9", "mph"]  # kayaking reports a speed
 
 
 def test_opentracks_reads_androidworlds_rows_and_deletes_into_the_database(sh: Shell) -> None:
@@ -212,13 +220,20 @@ def test_opentracks_reads_androidworlds_rows_and_deletes_into_the_database(sh: S
     phone.start_app("de.dennisguse.opentracks")
     tap(phone, text="Trail Hike")
     page = texts(phone)
-    assert page[page.index("Average speed") + 1] == "3.33 mph"
+    assert page[page.index("Avg pace") + 1] == "17:59"  # hiking: a pace, from distance over time
     assert page[page.index("Total time") + 1] == "1:30:00"
-    phone.swipe(540, 1900, 540, 700)  # the description is further down
-    page = texts(phone)
-    assert page[page.index("Description") + 1] == "Slow day"
-    tap(phone, desc="Delete")
+    assert node(phone, text="Slow day").resource_id.endswith("stats_description_value")
+    tap(phone, desc="More options")
+    assert [n.text for n in sh.phone.ui_tree().iter() if n.resource_id.endswith(":id/title")] == [
+        "Markers",
+        "Edit",
+        "Delete",
+        "Resume track",
+        "Settings",
+    ]
     tap(phone, text="Delete")
+    assert node(phone, text="Delete track?") and node(phone, text="Cancel")
+    tap(phone, text="OK")
     assert sql(sh, TRACKS_DB, "SELECT COUNT(*) FROM tracks;") == "0\n"
     assert "Trail Hike" not in texts(phone)
 
@@ -226,7 +241,7 @@ def test_opentracks_reads_androidworlds_rows_and_deletes_into_the_database(sh: S
 def test_a_wrong_typed_track_shows_as_nothing_not_a_crash(sh: Shell) -> None:
     sh.phone.content_insert(TRACKS_URI, {"name": "Odd", "totaldistance": "far", "totaltime": "long", "starttime": "soon"})
     sh.phone.start_app("de.dennisguse.opentracks")
-    assert "0.00 mi · 00:00" in texts(sh.phone)
+    assert "00:00 ‧ 0.00 ft" in texts(sh.phone)
 
 
 def test_unit_formats() -> None:

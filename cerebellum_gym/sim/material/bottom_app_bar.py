@@ -34,38 +34,54 @@ class BottomAppBar(Widget):
         actions: Sequence[MaterialIconButton],
         fab: Fab | None,
         color: tuple[int, int, int],
+        leading: Sequence[Widget] = (),
+        fab_end: bool = False,
+        bar_height: int = TOOLBAR_HEIGHT,
         **kwargs: object,
     ) -> None:
+        """``leading``: views laid inside the bar at its start (after the navigation button);
+        ``fab_end``: the FAB embedded at the bar's end (M3's ``fabAlignmentMode="end"``) rather
+        than docked in the middle of its top edge; ``bar_height``: 56 dp (M2) or 80 dp (M3)."""
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.navigation, self.actions, self.fab, self.color = navigation, list(actions), fab, color
-        for button in [navigation, *self.actions]:
+        self.leading, self.fab_end, self.bar_height = list(leading), fab_end, bar_height
+        for button in [navigation, *self.actions, *self.leading]:
             if button is not None:
                 button.background = color
 
     def _bar(self, bounds: Bounds) -> Bounds:
         left, _top, right, bottom = bounds
-        return (left, bottom - TOOLBAR_HEIGHT, right, bottom)
+        return (left, bottom - self.bar_height, right, bottom)
 
     def render_key(self) -> Hashable:
         return (self.color,)
 
     def tree_key(self) -> Hashable:
-        return (super().tree_key(), self.navigation is not None, len(self.actions), self.fab is not None)
+        return (super().tree_key(), self.navigation is not None, len(self.actions), len(self.leading), self.fab is not None, self.fab_end)
 
     def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
         left, top, right, bottom = self._bar(bounds)
         mid = (top + bottom) // 2
         half = ICON_BUTTON // 2
         placed: list[tuple[Widget, Bounds]] = [(_BarFill(self.color), (left, top, right, bottom))]
+        x = left + dp(4)
         if self.navigation is not None:
-            placed.append((self.navigation, (left + dp(4), mid - half, left + dp(4) + ICON_BUTTON, mid + half)))
-        x = right - dp(4) - ICON_BUTTON * len(self.actions)
+            placed.append((self.navigation, (x, mid - half, x + ICON_BUTTON, mid + half)))
+            x += ICON_BUTTON
+        for view in self.leading:
+            placed.append((view, (x, mid - half, x + ICON_BUTTON, mid + half)))
+            x += ICON_BUTTON
+        end = right - dp(4)
+        if self.fab is not None and self.fab_end:
+            end = right - dp(16) - FAB_SIZE - dp(4)
+        x = end - ICON_BUTTON * len(self.actions)
         for action in self.actions:
             placed.append((action, (x, mid - half, x + ICON_BUTTON, mid + half)))
             x += ICON_BUTTON
         if self.fab is not None:
-            cx = (left + right) // 2
-            placed.append((self.fab, (cx - FAB_SIZE // 2, top - FAB_SIZE // 2, cx + FAB_SIZE // 2, top + FAB_SIZE // 2)))
+            half_fab = FAB_SIZE // 2
+            cx, cy = ((right - dp(16) - half_fab), mid) if self.fab_end else ((left + right) // 2, top)
+            placed.append((self.fab, (cx - half_fab, cy - half_fab, cx + half_fab, cy + half_fab)))
         return placed
 
     def encode(self, bounds: Bounds, package: str) -> UINode:
