@@ -239,6 +239,12 @@ class _BarButton(MaterialIconButton):
     class_name = "android.widget.Button"
 
 
+class _SearchButton(MaterialIconButton):
+    """A collapsed ``SearchView``'s ``search_button``: an ImageView described "Search"."""
+
+    class_name = "android.widget.ImageView"
+
+
 class StatCell(Widget):
     """One statistic of ``statistics_recorded.xml``: its label over its value and unit (the
     ``stats_<name>_label``, ``_value`` and ``_unit`` TextViews)."""
@@ -334,7 +340,6 @@ class _TabBar(Widget):
             UINode(
                 "android.widget.LinearLayout",
                 (left + i * cell, top, left + (i + 1) * cell, bottom),
-                content_desc=tab,
                 package=package,
                 clickable=True,
                 focusable=True,
@@ -383,7 +388,7 @@ class OpenTracksApp(App):
             "OpenTracks",
             navigation=MaterialIconButton("", "explore", theme=THEME, color=BLUE, on_tap=lambda: None),
             actions=[
-                MaterialIconButton("Search", "search", theme=THEME, on_tap=lambda: None, rid=pid + "search_button"),
+                _SearchButton("Search", "search", theme=THEME, on_tap=lambda: None, rid=pid + "search_button"),
                 ActionMenuItem("Markers", "place", theme=THEME, on_tap=lambda: None, rid=pid + "track_list_markers"),
                 OverflowButton(on_tap=lambda: self.set_dialog("menu"), theme=THEME),
             ],

@@ -328,29 +328,26 @@ class FilterRow(Widget):
         node = super().encode(bounds, package)
         node.resource_id = f"{package}:id/row"
         left, top, right, bottom = bounds
-        node.children = [
-            UINode(
-                "android.widget.CheckedTextView",
-                (left + dp(72), top, right - dp(56), bottom),
-                text=self.name,
-                resource_id=f"{package}:id/text",
-                package=package,
-                checkable=True,
-                checked=self.checked,
-                index=0,
-            )
-        ]
-        if self.count:
-            node.children.append(
-                UINode(
-                    "android.widget.TextView",
-                    (right - dp(56), top, right - dp(16), bottom),
-                    text=str(self.count),
-                    resource_id=f"{package}:id/size",
-                    package=package,
-                    index=1,
-                )
-            )
+        name = UINode(
+            "android.widget.CheckedTextView",
+            (left + dp(72), top, right - dp(56), bottom),
+            text=self.name,
+            resource_id=f"{package}:id/text",
+            package=package,
+            checkable=True,
+            checked=self.checked,
+        )
+        count = UINode(
+            "android.widget.TextView",
+            (right - dp(56), top, right - dp(16), bottom),
+            text=str(self.count),
+            resource_id=f"{package}:id/size",
+            package=package,
+        )
+        # filter_adapter_row.xml lays the count out first; it shows only when there is one.
+        node.children = [count, name] if self.count else [name]
+        for i, child in enumerate(node.children):
+            child.index = i
         return node
 
 
