@@ -103,6 +103,21 @@ def test_the_list_is_the_real_apps_layout(sh: Shell) -> None:
     assert node(phone, text="Clear completed tasks?") and node(phone, text="OK")
 
 
+def test_the_editors_menu_deletes_after_asking(sh: Shell) -> None:
+    phone = sh.phone
+    phone.content_insert(TASKS_URI, task("Call Grandma", dueDate=str(OCT15 + 9 * DAY)))
+    phone.start_app("org.tasks")
+    tap(phone, text="Call Grandma")
+    assert "Tuesday, October 24" in texts(phone)  # beyond six days: the full date, this year's left out
+    tap(phone, desc="More options")
+    assert {"Discard changes", "Delete task"} <= set(texts(phone))
+    tap(phone, text="Delete task")
+    assert node(phone, text="Delete this task?") and node(phone, text="Cancel")
+    tap(phone, text="OK")
+    assert int(sql(sh, TASKS_DB, "SELECT deleted FROM tasks;")) > 0
+    assert "Call Grandma" not in texts(phone)
+
+
 def test_due_dates_read_as_the_app_writes_them() -> None:
     today = Phone().now().date()
     assert due_text(OCT15, today) == "Today"
@@ -136,8 +151,13 @@ def test_a_sqlite3_write_shows_in_the_list_and_the_apps_edits_reach_the_database
     # Back again, then the task page: a new priority and title are saved when the page closes.
     sql(sh, TASKS_DB, "UPDATE tasks SET completed = 0;")
     tap(phone, text="Call Grandma")
-    assert {"Due date", "Monday, October 16, 2023", "Start date", "No start date"} <= set(texts(phone))
-    tap(phone, desc="Priority High")
+    # The editor's rows in TEA_control_sets_prefs' order, dates as getRelativeDateTime(FULL) writes them.
+    shown = texts(phone)
+    assert shown.index("No start date") < shown.index("Tomorrow") < shown.index("Does not repeat") < shown.index("Priority")
+    radios = [n for n in phone.ui_tree().iter() if n.class_name == "android.widget.RadioButton"]
+    assert [r.checked for r in radios] == [False, False, True, False]  # None, Low, Medium, High
+    high = radios[3].bounds
+    phone.tap((high[0] + high[2]) // 2, (high[1] + high[3]) // 2)
     phone.press_key(4)  # back
     assert sql(sh, TASKS_DB, "SELECT title, importance, notes FROM tasks;") == "Call Grandma|0|Ask for the recipe\n"
 

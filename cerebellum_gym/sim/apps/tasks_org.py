@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import uuid
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Sequence
 from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -24,10 +24,10 @@ from PIL import ImageDraw
 from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import providers, render
 from cerebellum_gym.sim.apps.base import App, Route
-from cerebellum_gym.sim.apps.common import confirm_dialog, edit_field, field_key
+from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.material import Theme, dp, sp
 from cerebellum_gym.sim.material.bottom_app_bar import BottomAppBar, DockedFab, PopupMenuItem
-from cerebellum_gym.sim.material.components import ActionMenuItem, MaterialIconButton, OverflowButton, TopAppBar
+from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, MaterialIconButton, OverflowButton, TopAppBar
 from cerebellum_gym.sim.providers import TASKS_URI
 from cerebellum_gym.sim.render import draw_icon, font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
@@ -35,10 +35,7 @@ from cerebellum_gym.sim.widgets import (
     Button,
     Callback,
     Dialog,
-    IconButton,
     ListItem,
-    Row,
-    Switch,
     Text,
     Widget,
 )
@@ -139,6 +136,22 @@ def due_text(ms: int, today: date) -> str:
         return f"{text} {clock(when)}" if timed else text
     text = f"{day:%b} {day.day}" + (f", {day.year}" if day.year != today.year else "")
     return f"{text}, {clock(when)}" if timed else text
+
+
+def full_due_text(ms: int, today: date) -> str:
+    """The editor's dates: ``getRelativeDateTime`` with FormatStyle.FULL: Today, Tomorrow,
+    Yesterday or the weekday within six days, else ``Tuesday, October 24`` (the year kept in
+    another year), then the time when there is one."""
+    when = moment(ms)
+    day = when.date()
+    offset = (day - today).days
+    if abs(offset) <= 6:
+        text = {0: "Today", 1: "Tomorrow", -1: "Yesterday"}.get(offset, f"{day:%A}")
+        if has_time(ms):
+            return clock(when) if offset == 0 else f"{text} {clock(when)}"
+        return text
+    text = f"{day:%A}, {day:%B} {day.day}" + (f", {day.year}" if day.year != today.year else "")
+    return f"{text} at {clock(when)}" if has_time(ms) else text
 
 
 def full_date(ms: int) -> str:
@@ -348,6 +361,126 @@ class FilterRow(Widget):
         node.children = [count, name] if self.count else [name]
         for i, child in enumerate(node.children):
             child.index = i
+        return node
+
+
+class EditRow(Widget):
+    """A row of the task editor (``TaskEditRow``: a 24 dp icon, then its content)."""
+
+    class_name = "android.view.View"
+
+    def __init__(self, icon: str, text: str, *, muted: bool = False, height: int | None = None, on_tap: Callback | None = None) -> None:
+        super().__init__(on_tap=on_tap or (lambda: None), height=height or dp(64))
+        self.icon, self.label, self.muted = icon, text, muted
+        self.background = SURFACE
+
+    def render_key(self) -> Hashable:
+        return (self.icon, self.label, self.muted)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.label)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        icon = round(dp(24) * scale)
+        x0, y0 = round(dp(16) * scale), round(dp(20) * scale)
+        draw_icon(draw, self.icon, (x0, y0, x0 + icon, y0 + icon), SECONDARY)
+        size = round(sp(16) * scale)
+        y = round(dp(22) * scale)
+        for line in self.label.split("\n"):
+            draw.text(
+                (round(dp(72) * scale), y),
+                text_fit(draw, line, size, max(1, width - round(dp(88) * scale))),
+                font=font(size),
+                fill=TERTIARY if self.muted else PRIMARY_TEXT,
+            )
+            y += round(dp(20) * scale)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.text = ""
+        left, top, right, _bottom = bounds
+        lines = self.label.split("\n")
+        node.children = [
+            UINode(
+                "android.widget.TextView",
+                (left + dp(72), top + dp(20) + i * dp(20), right - dp(16), top + dp(40) + i * dp(20)),
+                text=line,
+                package=package,
+                index=i,
+            )
+            for i, line in enumerate(lines)
+        ]
+        return node
+
+
+class PriorityChooser(Widget):
+    """PriorityRow: the label "Priority" and four radio buttons, None to High, in the priorities'
+    colours (no descriptions)."""
+
+    class_name = "android.view.View"
+    default_height = dp(64)
+
+    def __init__(self, selected: int, *, on_choose: Callable[[int], None]) -> None:
+        super().__init__()
+        self.chosen, self.on_choose = selected, on_choose
+        self.background = SURFACE
+
+    def render_key(self) -> Hashable:
+        return (self.chosen,)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.chosen)
+
+    def _slots(self, bounds: Bounds) -> list[tuple[int, Bounds]]:
+        _left, top, right, bottom = bounds
+        x = right - dp(16) - 4 * dp(48)
+        return [(3 - i, (x + i * dp(48), top + dp(8), x + (i + 1) * dp(48), bottom - dp(8))) for i in range(4)]
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, _right, bottom = bounds
+        placed: list[tuple[Widget, Bounds]] = [(_PriorityLabel(), (left + dp(72), top + dp(20), left + dp(160), bottom - dp(20)))]
+        for value, box in self._slots(bounds):
+            placed.append((_Radio(value, value == self.chosen, functools.partial(self.on_choose, value)), box))
+        return placed
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        icon = round(dp(24) * scale)
+        x0, y0 = round(dp(16) * scale), round(dp(20) * scale)
+        draw_icon(draw, "flag", (x0, y0, x0 + icon, y0 + icon), SECONDARY)
+        draw.text((round(dp(72) * scale), height / 2), "Priority", font=font(round(sp(16) * scale)), fill=PRIMARY_TEXT, anchor="lm")
+        for value, (x0, t, x1, b) in self._slots((0, 0, round(width / scale), round(height / scale))):
+            cx, cy, rad = (x0 + x1) / 2 * scale, (t + b) / 2 * scale, dp(10) * scale
+            color = PRIORITY_COLORS[value]
+            draw.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), outline=color, width=max(1, round(dp(2) * scale)))
+            if value == self.chosen:
+                inner = rad * 0.5
+                draw.ellipse((cx - inner, cy - inner, cx + inner, cy + inner), fill=color)
+
+
+class _PriorityLabel(Widget):
+    class_name = "android.widget.TextView"
+    opaque = False
+
+    def __init__(self) -> None:
+        super().__init__(text="Priority")
+
+
+class _Radio(Widget):
+    """One of PriorityRow's radio buttons (painted by the row)."""
+
+    class_name = "android.widget.RadioButton"
+    opaque = False
+
+    def __init__(self, value: int, checked: bool, on_tap: Callback) -> None:
+        super().__init__(on_tap=on_tap)
+        self.value, self.checked = value, checked
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.value, self.checked)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.checkable, node.checked = True, self.checked
         return node
 
 
@@ -581,52 +714,95 @@ class TasksApp(App):
         self._update(route["task_id"], {"deleted": str(self._now_ms())})
         self.pop()
 
+    def _discard(self) -> None:
+        self.set_dialog(None)
+        self.pop()  # leaves without saving
+
+    def _edit_menu(self, route: Route, item: str) -> None:
+        if item == "Discard changes":
+            self._discard()
+        else:
+            self.set_dialog("delete")
+
+    def _toggle_open(self, route: Route) -> None:
+        if route["task_id"] is not None:
+            self._toggle(route["task_id"])
+
     def screen_task(self, route: Route) -> ScreenSpec:
+        """The task editor (fragment_task_edit.xml): the title in the collapsing app bar, then the
+        rows TaskEditFragment composes in the default order of ``TEA_control_sets_prefs`` (start
+        date, due date, repeat, priority, location, tags, subtasks, reminders, files, description,
+        calendar, timer, created/modified), the FAB that completes the task, and the overflow's
+        Discard changes and Delete task."""
         row = self._row(route["task_id"]) if route["task_id"] is not None else {k: v for k, v in NEW_TASK.items() if v is not None}
         if row is None:
-            return ScreenSpec(title="Task", up=self.pop, body=[Text("Task not found", size=44)])
-        now = self._now_ms()
-        due, start, completed = millis(row, "dueDate"), millis(row, "hideUntil"), millis(row, "completed")
+            return ScreenSpec(title=None, body=[Text("Task not found", size=44)], background=SURFACE)
+        today = self.phone.now().date()
+        due, start = millis(row, "dueDate"), millis(row, "hideUntil")
+        pid = f"{self.package}:id/"
 
         def set_priority(value: int) -> None:
             route["priority"] = value
 
-        priority_buttons: list[Widget] = [
-            Button(name, filled=i == route["priority"], on_tap=lambda i=i: set_priority(i), desc=f"Priority {name}")
-            for i, name in enumerate(PRIORITIES)
+        info: list[str] = []
+        for column, label in (("completed", "Completed"), ("created", "Created"), ("modified", "Modified")):
+            if millis(row, column):
+                info.append(f"{label} {moment(millis(row, column)):%Y-%m-%d %H:%M}")
+        body: list[Widget] = [
+            edit_field(self, route, "title", hint="Task name", rid=pid + "title"),
+            EditRow("event_available", full_due_text(start, today) if start else "No start date", muted=not start),
+            EditRow("schedule", full_due_text(due, today) if due else "No due date", muted=not due),
+            EditRow("repeat", "Does not repeat", muted=True),
+            PriorityChooser(int(route["priority"]), on_choose=set_priority),
+            EditRow("place", "Add location", muted=True),
+            EditRow("label", "Add tags", muted=True),
+            EditRow("subdirectory_arrow_right", "Add subtask", muted=True),
+            EditRow("notifications", "Add reminder", muted=True),
+            EditRow("attachment", "Add attachment", muted=True),
+            edit_field(self, route, "notes", hint="Description", area=True, height=dp(120)),
+            EditRow("event", "Don't add to calendar", muted=True),
+            EditRow("timer", "Timer", muted=True),
         ]
-        body: list[Widget] = [edit_field(self, route, "title", hint="Task name", rid=f"{self.package}:id/title")]
-        if route["task_id"] is not None:
-            body.append(
-                Switch(
-                    "Completed",
-                    bool(completed),
-                    subtitle=full_date(completed) if completed else "",
-                    on_toggle=lambda: self._toggle(route["task_id"]),
-                    rid=f"{self.package}:id/completeBox",
-                )
-            )
-        body += [
-            ListItem("Due date", full_date(due) if due else "No due date", rid=f"{self.package}:id/due_date"),
-            ListItem(
-                "Start date",
-                (full_date(start) + (" (unstarted)" if start > now else "")) if start else "No start date",
-                rid=f"{self.package}:id/hide_until",
-            ),
-            Text("Priority", size=40, color=render.TEXT_SECONDARY),
-            Row(priority_buttons, height=150),
-            edit_field(self, route, "notes", hint="Description", rid=f"{self.package}:id/notes", area=True, height=300),
-        ]
-        actions: list[Widget] = [IconButton("Save", "✓", on_tap=lambda: self._close(route))]
+        if info:
+            body.append(EditRow("info", "\n".join(info), muted=True, height=dp(24) + dp(20) * len(info)))
+        kind = route.get("dialog")
         dialog = None
-        if route["task_id"] is not None:
-            actions.insert(0, IconButton("Delete task", "✕", on_tap=lambda: self.set_dialog("delete")))
-            if route.get("dialog") == "delete":
-                dialog = confirm_dialog(self, "Delete task", "Delete this task?", "Delete", lambda: self._delete(route))
+        if kind == "menu":
+            dialog = Dialog(
+                "",
+                [],
+                body=[
+                    PopupMenuItem(item, theme=THEME, on_tap=functools.partial(self._edit_menu, route, item))
+                    for item in (("Discard changes", "Delete task") if route["task_id"] is not None else ("Discard changes",))
+                ],
+            )
+        elif kind == "delete" and route["task_id"] is not None:
+            dialog = Dialog(
+                "",
+                [
+                    Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)),
+                    Button("OK", filled=False, on_tap=lambda: self._delete(route)),
+                ],
+                message="Delete this task?",
+            )
+        bar = TopAppBar(
+            "",
+            navigation=MaterialIconButton("Save", "save", theme=THEME, on_tap=lambda: self._close(route)),
+            actions=[OverflowButton(on_tap=lambda: self.set_dialog("menu"), theme=THEME)],
+            theme=THEME,
+            rid=pid + "toolbar",
+        )
+        done = bool(millis(row, "completed"))
+        fab = Fab(
+            "", "check_box" if done else "check_box_outline_blank", theme=THEME, on_tap=lambda: self._toggle_open(route), rid=pid + "fab"
+        )
         return ScreenSpec(
-            title="Task" if route["task_id"] is not None else "New task",
-            up=lambda: self._close(route),
+            title=None,
+            app_bar=bar,
             body=body,
-            actions=actions,
+            fab=fab,
             dialog=dialog,
+            background=SURFACE,
+            list_id="compose_view",
+            list_class="android.widget.ScrollView",
         )
