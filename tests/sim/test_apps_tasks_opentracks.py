@@ -118,6 +118,35 @@ def test_the_editors_menu_deletes_after_asking(sh: Shell) -> None:
     assert "Call Grandma" not in texts(phone)
 
 
+def test_the_sort_sheet_picks_the_order_and_keeps_completed_tasks_at_the_bottom(sh: Shell) -> None:
+    phone = sh.phone
+    phone.content_insert(TASKS_URI, task("Zebra", dueDate=str(OCT15 + DAY)))
+    phone.content_insert(TASKS_URI, task("Apple", dueDate=str(OCT15 + 2 * DAY)))
+    phone.content_insert(TASKS_URI, task("Done early", dueDate=str(OCT15 - DAY), completed=str(OCT15 - DAY)))
+    phone.start_app("org.tasks")
+    titles = lambda: [n.text for n in phone.ui_tree().iter() if n.resource_id == "org.tasks:id/title"]  # noqa: E731
+    assert titles() == ["Zebra", "Apple", "Done early"]
+    tap(phone, desc="Sort")
+    shown = texts(phone)
+    assert shown[shown.index("Grouping") :][:8] == [
+        "Grouping",
+        "None",
+        "Sorting",
+        "Smart sort",
+        "Subtasks",
+        "My order",
+        "Move completed tasks to bottom",
+        "Completed",
+    ]
+    tap(phone, text="Sorting")
+    tap(phone, text="By title")
+    assert node(phone, text="By title") and "Smart sort" not in texts(phone)
+    tap(phone, text="Move completed tasks to bottom")
+    assert "Completed" not in texts(phone)
+    phone.press_key(4)
+    assert titles() == ["Apple", "Done early", "Zebra"]
+
+
 def test_due_dates_read_as_the_app_writes_them() -> None:
     today = Phone().now().date()
     assert due_text(OCT15, today) == "Today"

@@ -27,7 +27,7 @@ from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.material import Theme, dp, sp
 from cerebellum_gym.sim.material.bottom_app_bar import BottomAppBar, DockedFab, PopupMenuItem
-from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, MaterialIconButton, OverflowButton, TopAppBar
+from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, MaterialIconButton, MaterialSwitch, OverflowButton, TopAppBar
 from cerebellum_gym.sim.providers import TASKS_URI
 from cerebellum_gym.sim.render import draw_icon, font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
@@ -35,7 +35,6 @@ from cerebellum_gym.sim.widgets import (
     Button,
     Callback,
     Dialog,
-    ListItem,
     Text,
     Widget,
 )
@@ -60,7 +59,8 @@ OVERFLOW = ("Clear Completed", "Collapse subtasks", "Expand subtasks", "Show com
 PRIORITIES = ("High", "Medium", "Low", "None")
 PRIORITY_COLORS: tuple[render.RGB, ...] = ((219, 68, 55), (245, 124, 0), (66, 133, 244), (117, 117, 117))
 FILTERS = ("My Tasks", "Today", "Recently modified")
-SORTS = ("Due date", "Priority", "Start date", "Title", "Modified")
+#: SortSettingsActivity's sortOptions, in order (SSD_sort_* and sort_created); Smart sort is SORT_AUTO, the default.
+SORTS = ("By due date", "By start date", "By priority", "By title", "By last modified", "Smart sort", "By creation time")
 #: The ``tasks`` table's columns with the values a new task gets (AndroidWorld's ``Task`` row).
 NEW_TASK: dict[str, str | None] = {
     "title": "",
@@ -484,6 +484,101 @@ class _Radio(Widget):
         return node
 
 
+class SortRow(Widget):
+    """A row of the sort sheet (SortRow): its title over the chosen mode."""
+
+    class_name = "android.view.View"
+    default_height = dp(72)
+
+    def __init__(self, title: str, mode: str, *, on_tap: Callback | None = None) -> None:
+        super().__init__(on_tap=on_tap)
+        self.title, self.mode = title, mode
+        self.background = SURFACE
+
+    def render_key(self) -> Hashable:
+        return (self.title, self.mode)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.title, self.mode)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        icon = round(dp(24) * scale)
+        x0, y0 = round(dp(16) * scale), (height - icon) // 2
+        draw_icon(draw, "swap_vert", (x0, y0, x0 + icon, y0 + icon), SECONDARY)
+        left = round(dp(72) * scale)
+        draw.text((left, round(dp(16) * scale)), self.title, font=font(round(sp(16) * scale)), fill=PRIMARY_TEXT)
+        draw.text((left, round(dp(40) * scale)), self.mode, font=font(round(sp(14) * scale)), fill=SECONDARY)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        left, top, right, _bottom = bounds
+        node.children = [
+            UINode(
+                "android.widget.TextView",
+                (left + dp(72), top + dp(14), right - dp(16), top + dp(38)),
+                text=self.title,
+                package=package,
+                index=0,
+            ),
+            UINode(
+                "android.widget.TextView",
+                (left + dp(72), top + dp(38), right - dp(16), top + dp(58)),
+                text=self.mode,
+                package=package,
+                index=1,
+            ),
+        ]
+        return node
+
+
+class RadioRow(Widget):
+    """A choice of the sort picker: a radio button and the mode's name."""
+
+    class_name = "android.view.View"
+    default_height = dp(48)
+
+    def __init__(self, text: str, checked: bool, *, on_tap: Callback) -> None:
+        super().__init__(on_tap=on_tap)
+        self.label, self.checked = text, checked
+        self.background = SURFACE
+
+    def render_key(self) -> Hashable:
+        return (self.label, self.checked)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.label, self.checked)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        cx, cy, rad = dp(28) * scale, height / 2, dp(10) * scale
+        color = BLUE if self.checked else SECONDARY
+        draw.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), outline=color, width=max(1, round(dp(2) * scale)))
+        if self.checked:
+            draw.ellipse((cx - rad / 2, cy - rad / 2, cx + rad / 2, cy + rad / 2), fill=color)
+        draw.text((round(dp(56) * scale), height / 2), self.label, font=font(round(sp(16) * scale)), fill=PRIMARY_TEXT, anchor="lm")
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        left, top, right, bottom = bounds
+        node.children = [
+            UINode(
+                "android.widget.RadioButton",
+                (left + dp(4), top, left + dp(52), bottom),
+                package=package,
+                checkable=True,
+                checked=self.checked,
+                index=0,
+            ),
+            UINode(
+                "android.widget.TextView",
+                (left + dp(56), top + dp(12), right - dp(16), bottom - dp(12)),
+                text=self.label,
+                package=package,
+                index=1,
+            ),
+        ]
+        return node
+
+
 class TasksApp(App):
     package: ClassVar[str] = "org.tasks"
     activity: ClassVar[str] = "com.todoroo.astrid.activity.MainActivity"
@@ -493,7 +588,7 @@ class TasksApp(App):
 
     def initial_data(self) -> dict[str, Any]:
         # Preferences.kt's defaults: completed and unstarted ("hidden") tasks shown.
-        return {"filter": "My Tasks", "show_completed": True, "show_unstarted": True, "sort": "Due date"}
+        return {"filter": "My Tasks", "show_completed": True, "show_unstarted": True, "sort": "Smart sort", "completed_at_bottom": True}
 
     # --- rows ----------------------------------------------------------------------------------
 
@@ -516,8 +611,8 @@ class TasksApp(App):
     def _now_ms(self) -> int:
         return int(self.phone.state.clock * 1000)
 
-    def visible(self) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
-        """The shown filter's open and completed tasks, each in the chosen order."""
+    def ordered(self) -> list[dict[str, str]]:
+        """The shown filter's tasks in the chosen order."""
         data = self.data
         now = self._now_ms()
         today_end = int(datetime.combine(self.phone.now().date() + timedelta(days=1), datetime.min.time(), timezone.utc).timestamp() * 1000)
@@ -529,24 +624,29 @@ class TasksApp(App):
             rows = [r for r in rows if millis(r, "hideUntil") <= now]
         if not data.get("show_completed") and kind != "Recently modified":
             rows = [r for r in rows if not millis(r, "completed")]
-        order = data.get("sort", "Due date") if kind != "Recently modified" else "Modified"
+        order = data.get("sort", "Smart sort") if kind != "Recently modified" else "By last modified"
 
         def key(r: dict[str, str]) -> tuple[Any, ...]:
             due = millis(r, "dueDate") or 2**62
-            if order == "Priority":
+            if order == "By priority":
                 return (importance(r), due, r.get("title", ""))
-            if order == "Start date":
+            if order == "By start date":
                 return (millis(r, "hideUntil"), due, r.get("title", ""))
-            if order == "Title":
+            if order == "By title":
                 return (r.get("title", "").lower(), due)
-            if order == "Modified":
+            if order == "By last modified":
                 return (-millis(r, "modified"), r.get("title", ""))
-            return (due, importance(r), r.get("title", ""))
+            if order == "By creation time":
+                return (-millis(r, "created"), r.get("title", ""))
+            return (due, importance(r), r.get("title", ""))  # Smart sort, approximated by due date then priority
 
         rows.sort(key=key)
-        open_rows = [r for r in rows if not millis(r, "completed")]
-        done = [r for r in rows if millis(r, "completed")]
-        return open_rows, done
+        return rows
+
+    def visible(self) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+        """The shown filter's open and completed tasks, each in the chosen order."""
+        rows = self.ordered()
+        return [r for r in rows if not millis(r, "completed")], [r for r in rows if millis(r, "completed")]
 
     # --- the list ---------------------------------------------------------------------------------
 
@@ -574,7 +674,8 @@ class TasksApp(App):
         today, now = self.phone.now().date(), self._now_ms()
         open_rows, done = self.visible()
         # Completed tasks go to the bottom (completedTasksAtBottom); no section headers (GROUP_NONE).
-        body: list[Widget] = [self._item(r, today, now) for r in open_rows + done]
+        shown = open_rows + done if self.data.get("completed_at_bottom", True) else self.ordered()
+        body: list[Widget] = [self._item(r, today, now) for r in shown]
         if not body:
             body.append(Text("There are no tasks here.", size=sp(20), center=True, height=dp(200), color=TERTIARY))
         bar = TopAppBar(
@@ -599,6 +700,8 @@ class TasksApp(App):
         )
         kind = route.get("dialog")
         dialog = self._menu() if kind == "menu" else self._sort_dialog() if kind == "sort" else None
+        if kind == "sort_pick":
+            dialog = self._sort_picker()
         if kind == "clear":
             dialog = Dialog(
                 "",
@@ -630,13 +733,31 @@ class TasksApp(App):
         return Dialog("", [], body=body)
 
     def _sort_dialog(self) -> Dialog:
+        """SortSettingsActivity's sheet: Grouping, Sorting, Subtasks, the completed-at-bottom switch
+        and the completed tasks' order (the preferences' defaults: no grouping, Smart sort, My
+        order, at the bottom by completion time). Sorting opens its picker."""
+        at_bottom = bool(self.data.get("completed_at_bottom", True))
+
+        def flip_bottom() -> None:
+            self.data["completed_at_bottom"] = not at_bottom
+
+        body: list[Widget] = [
+            SortRow("Grouping", "None"),
+            SortRow("Sorting", str(self.data.get("sort", "Smart sort")), on_tap=lambda: self.set_dialog("sort_pick")),
+            SortRow("Subtasks", "My order"),
+            MaterialSwitch("Move completed tasks to bottom", at_bottom, on_toggle=flip_bottom, theme=THEME),
+        ]
+        if at_bottom:
+            body.append(SortRow("Completed", "By completion time"))
+        return Dialog("", [], body=body)
+
+    def _sort_picker(self) -> Dialog:
         def choose(sort: str) -> None:
             self.data["sort"] = sort
-            self.set_dialog(None)
+            self.set_dialog("sort")
 
-        current = self.data.get("sort", "Due date")
-        body: list[Widget] = [ListItem(s, avatar="✓" if s == current else "", on_tap=lambda s=s: choose(s), height=130) for s in SORTS]
-        return Dialog("Sort by", [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))], body=body)
+        current = self.data.get("sort", "Smart sort")
+        return Dialog("", [], body=[RadioRow(s, s == current, on_tap=functools.partial(choose, s)) for s in SORTS])
 
     def _clear_completed(self) -> None:
         _open, done = self.visible()
