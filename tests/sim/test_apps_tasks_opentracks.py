@@ -67,6 +67,8 @@ def test_the_list_shows_completed_and_unstarted_tasks_until_the_overflow_menu_hi
     # Preferences' defaults: completed (at the bottom) and unstarted tasks are shown.
     assert [t for t in shown if t in {"Open one", "Not started", "Done one"}] == ["Open one", "Not started", "Done one"]
     assert "Deleted one" not in shown
+    chip = next(n for n in phone.ui_tree().iter() if n.resource_id == "org.tasks:id/chip_group")
+    assert [n.text for n in chip.iter() if n.text] == ["Tue"]  # the unstarted task's start date chip
     tap(phone, desc="More options")
     menu = [n.text for n in phone.ui_tree().iter() if n.resource_id == "org.tasks:id/title"]
     assert menu == ["Clear Completed", "Collapse subtasks", "Expand subtasks", "Show completed", "Show unstarted", "Share"]

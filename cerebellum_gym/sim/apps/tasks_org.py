@@ -181,11 +181,14 @@ class TaskItem(Widget):
         due: str,
         overdue: bool,
         notes: str,
+        start: str = "",
         on_toggle: Callback,
         on_open: Callback,
     ) -> None:
-        super().__init__(text=title, on_tap=on_open, height=dp(84) if notes else dp(56))
+        height = dp(56) + (dp(28) if notes else 0) + (dp(40) if start else 0)
+        super().__init__(text=title, on_tap=on_open, height=height)
         self.priority, self.done, self.due, self.overdue, self.notes = priority, done, due, overdue, notes
+        self.start = start  # an unstarted task's start date chip (StartDateChip)
         self.on_toggle = on_toggle
         self.background = SURFACE
 
@@ -196,7 +199,7 @@ class TaskItem(Widget):
         return super().tap(phone, x, y, bounds)
 
     def render_key(self) -> Hashable:
-        return (self.text, self.priority, self.done, self.due, self.overdue, self.notes)
+        return (self.text, self.priority, self.done, self.due, self.overdue, self.notes, self.start)
 
     def _due_width(self, draw: ImageDraw.ImageDraw | None, size: int) -> int:
         if not self.due:
@@ -228,20 +231,47 @@ class TaskItem(Widget):
             right -= due_w + round(dp(16) * scale)
         left = round(self.BOX * scale)
         shown = text_fit(draw, self.text, size, max(1, right - left))
-        fill = TERTIARY if self.done else PRIMARY_TEXT
+        fill = TERTIARY if self.done or self.start else PRIMARY_TEXT  # done or hidden: text_tertiary
         draw.text((left, round(dp(28) * scale)), shown, font=font(size), fill=fill, anchor="lm")
         if self.done:
             length = draw.textlength(shown, font=font(size))
             draw.line((left, round(dp(28) * scale), left + length, round(dp(28) * scale)), fill=fill, width=max(1, round(dp(1) * scale)))
+        y = round(dp(56) * scale)
         if self.notes:
             note = text_fit(draw, self.notes.replace("\n", " "), size, max(1, width - left - round(dp(16) * scale)))
-            draw.text((left, round(dp(58) * scale)), note, font=font(size), fill=SECONDARY, anchor="lm")
+            draw.text((left, y + round(dp(2) * scale)), note, font=font(size), fill=SECONDARY, anchor="lm")
+            y += round(dp(28) * scale)
+        if self.start:
+            small = round(sp(14) * scale)
+            chip_w = round(draw.textlength(self.start, font=font(small))) + round(dp(44) * scale)
+            top = y - round(dp(12) * scale)
+            draw.rounded_rectangle(
+                (left, top, left + chip_w, top + round(dp(32) * scale)),
+                radius=round(dp(16) * scale),
+                outline=(189, 189, 189),
+                width=max(1, round(scale * 2)),
+            )
+            ic = round(dp(18) * scale)
+            draw_icon(
+                draw,
+                "pending_actions",
+                (
+                    left + round(dp(8) * scale),
+                    top + round(dp(7) * scale),
+                    left + round(dp(8) * scale) + ic,
+                    top + round(dp(7) * scale) + ic,
+                ),
+                SECONDARY,
+            )
+            draw.text(
+                (left + round(dp(32) * scale), top + round(dp(16) * scale)), self.start, font=font(small), fill=SECONDARY, anchor="lm"
+            )
 
     def tree_key(self) -> Hashable:
-        return (super().tree_key(), self.priority, self.done, self.due, self.notes)
+        return (super().tree_key(), self.priority, self.done, self.due, self.notes, self.start)
 
     def encode(self, bounds: Bounds, package: str) -> UINode:
-        left, top, right, bottom = bounds
+        left, top, right, _bottom = bounds
         row = UINode("android.widget.FrameLayout", bounds, resource_id=f"{package}:id/row", package=package)
         body = UINode(
             "android.widget.RelativeLayout",
@@ -287,16 +317,32 @@ class TaskItem(Widget):
                 package=package,
             )
         )
+        y = top + dp(44)
         if self.notes:
             children.append(
                 UINode(
                     "android.widget.TextView",
-                    (text_left, top + dp(44), right - dp(16), bottom - dp(8)),
+                    (text_left, y, right - dp(16), y + dp(28)),
                     text=self.notes,
                     resource_id=f"{package}:id/description",
                     package=package,
                 )
             )
+            y += dp(28)
+        if self.start:
+            chip = UINode(
+                "android.view.View", (text_left, y, right - dp(16), y + dp(40)), resource_id=f"{package}:id/chip_group", package=package
+            )
+            chip.children = [
+                UINode(
+                    "android.widget.TextView",
+                    (text_left + dp(32), y + dp(10), right - dp(16), y + dp(30)),
+                    text=self.start,
+                    package=package,
+                    index=0,
+                )
+            ]
+            children.append(chip)
         for i, child in enumerate(children):
             child.index = i
         body.children = children
@@ -661,6 +707,7 @@ class TasksApp(App):
             due=due_text(due, today),
             overdue=bool(due) and due < now and not done,
             notes=row.get("notes") or "",
+            start=due_text(millis(row, "hideUntil"), today) if millis(row, "hideUntil") > now and not done else "",
             on_toggle=lambda: self._toggle(task_id),
             on_open=lambda: self._open(task_id),
         )
