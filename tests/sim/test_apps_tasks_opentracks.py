@@ -13,7 +13,7 @@ import pytest
 from screenhelpers import node, tap, texts
 
 from cerebellum_gym.sim import databases, providers
-from cerebellum_gym.sim.apps.opentracks import elapsed, miles, mph
+from cerebellum_gym.sim.apps.opentracks import elapsed, miles, speed_parts
 from cerebellum_gym.sim.apps.tasks_org import due_text
 from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.sim.providers import TASKS_URI, TRACKS_URI
@@ -297,4 +297,5 @@ def test_a_wrong_typed_track_shows_as_nothing_not_a_crash(sh: Shell) -> None:
 
 def test_unit_formats() -> None:
     assert (elapsed(59_000), elapsed(45 * 60_000), elapsed(3_900_000)) == ("00:59", "45:00", "1:05:00")
-    assert miles(1609.344) == "1.00 mi" and mph(1609.344 / 3600) == "1.00 mph"
+    assert miles(1609.344) == "1.00 mi" and miles(100) == "328.08 ft"  # feet under half a mile
+    assert speed_parts(1609.344 / 3600, pace=False) == ("1.0", "mph") and speed_parts(1609.344 / 480, pace=True) == ("8:00", "min/mi")

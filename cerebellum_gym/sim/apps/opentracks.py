@@ -1,14 +1,16 @@
-"""OpenTracks (de.dennisguse.opentracks): the list of recorded tracks, newest first, and a track's
-statistics (distance, total and moving time, average, moving and maximum speed, elevation gain
-and loss, activity type, description).
+"""OpenTracks (de.dennisguse.opentracks) as versionCode 5705 (tag v4.11.3) shows it: the track
+list (toolbar with Search, Markers and More options; ``track_list_item`` rows newest first; the
+bottom app bar with its Record FAB) and a track's page (the Stats, Intervals, By time and By
+distance tabs; ``statistics_recorded``'s values; the bottom app bar's Show on map, Share and
+overflow with Delete and its confirmation).
 
 Tracks live in ``content://de.dennisguse.opentracks.content/tracks``: rows keyed by the columns
 of the app's ``tracks`` table in ``databases/database.db`` (``name``, ``category``,
 ``starttime``, ``stoptime``, ``totaltime`` and ``movingtime`` in ms, ``totaldistance`` in
 metres, speeds in m/s, elevations in metres), which AndroidWorld seeds and reads with sqlite.
-The phone uses imperial units, as AndroidWorld's device does: miles with two decimals, feet and
-miles per hour. Speeds are worked out from distance over time, as the app recalculates them
-when the stored ones do not agree. Times are shown as the app does, ``45:00`` or ``1:05:00``.
+The phone uses imperial units, as AndroidWorld's device does: miles with two decimals (feet under
+half a mile), feet, and miles per hour or a pace in min/mi by activity type. Speeds are worked out
+from distance over time, as the app recalculates them when the stored ones do not agree. Times are shown as the app does, ``45:00`` or ``1:05:00``.
 """
 
 from __future__ import annotations
@@ -104,14 +106,6 @@ def list_date(row: dict[str, str], today: date) -> str:
 def list_time(row: dict[str, str]) -> str:
     """``HH:mm`` of the start."""
     return f"{datetime.fromtimestamp(number(row, 'starttime') / 1000, timezone.utc):%H:%M}"
-
-
-def feet(metres: float) -> str:
-    return f"{round(metres / METRES_PER_FOOT)} ft"
-
-
-def mph(metres_per_second: float) -> str:
-    return f"{metres_per_second * 3600 / METRES_PER_MILE:.2f} mph"
 
 
 def started(row: dict[str, str]) -> str:

@@ -1,6 +1,8 @@
-"""Tasks.org (org.tasks): a task list with due dates and priorities, the filters the real app
-has (My Tasks, Today, Recently modified; show completed, show unstarted, sort), and a task page
-to read and edit a task.
+"""Tasks.org (org.tasks) as versionCode 130605 (tag 13.6.3) shows it: the task list with its
+toolbar (the filter's title, Search), ``task_adapter_row`` rows, the bottom app bar (drawer
+button, Voice input, Sort, More options) and its docked "Create new task" FAB; the overflow menu
+with the checkable Show completed / Show unstarted (on by default); the drawer's built-in filters
+(My Tasks, Today, Recently modified); the sort sheet; and the task editor.
 
 Tasks live in ``content://org.tasks/tasks``: rows keyed by the columns of the app's ``tasks``
 table in ``/data/data/org.tasks/databases/database`` (``title``, ``importance`` 0 high to 3
@@ -42,7 +44,6 @@ from cerebellum_gym.sim.widgets import (
 if TYPE_CHECKING:
     from cerebellum_gym.sim.phone import Phone
 
-RED = (219, 68, 55)
 #: The app's colours (res/values/colors.xml at 13.6.3): blue_500 for the default theme colour,
 #: md_background_light, black_87/60/38 text, error_color_material_light for overdue dates.
 BLUE = (33, 150, 243)
@@ -152,13 +153,6 @@ def full_due_text(ms: int, today: date) -> str:
         return text
     text = f"{day:%A}, {day:%B} {day.day}" + (f", {day.year}" if day.year != today.year else "")
     return f"{text} at {clock(when)}" if has_time(ms) else text
-
-
-def full_date(ms: int) -> str:
-    """``Tuesday, October 17, 2023 5:00 PM`` (the time only when set)."""
-    when = moment(ms)
-    text = f"{when:%A}, {when:%B} {when.day}, {when.year}"
-    return text + (f" {clock(when)}" if (when.hour, when.minute) != (0, 0) else "")
 
 
 class TaskItem(Widget):
