@@ -10,7 +10,8 @@ of the app's ``tracks`` table in ``databases/database.db`` (``name``, ``category
 metres, speeds in m/s, elevations in metres), which AndroidWorld seeds and reads with sqlite.
 The phone uses imperial units, as AndroidWorld's device does: miles with two decimals (feet under
 half a mile), feet, and miles per hour or a pace in min/mi by activity type. Speeds are worked out
-from distance over time, as the app recalculates them when the stored ones do not agree. Times are shown as the app does, ``45:00`` or ``1:05:00``.
+from distance over time, as the app recalculates them when the stored ones do not agree. Times
+are shown as the app does, ``45:00`` or ``1:05:00``.
 """
 
 from __future__ import annotations
