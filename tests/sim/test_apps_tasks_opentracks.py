@@ -289,6 +289,25 @@ def test_opentracks_reads_androidworlds_rows_and_deletes_into_the_database(sh: S
     assert "Trail Hike" not in texts(phone)
 
 
+def test_the_search_view_filters_by_name_description_or_category_and_back_drops_it(sh: Shell) -> None:
+    phone = sh.phone
+    phone.content_insert(TRACKS_URI, track("Morning Run", OCT15 - 3 * DAY + 8 * 3_600_000, 45, 4828.0))
+    phone.content_insert(TRACKS_URI, track("Lake Trip", OCT15 - DAY + 17 * 3_600_000, 125, 6437.0, "kayaking"))
+    phone.start_app("de.dennisguse.opentracks")
+    tap(phone, desc="Search")
+    field = next(n for n in phone.ui_tree().iter() if n.resource_id.endswith(":id/search_src_text"))
+    assert field.class_name == "android.widget.EditText" and node(phone, desc="Submit query")
+    phone.type_text("KAYAK")  # the category matches, LIKE ignores case
+    phone.press_key(66)  # enter: submit
+    shown = texts(phone)
+    assert "Lake Trip" in shown and "Morning Run" not in shown
+    phone.press_key(4)  # back closes the search and lists every track again
+    shown = texts(phone)
+    assert {"OpenTracks", "Lake Trip", "Morning Run"} <= set(shown)
+    phone.press_key(4)
+    assert phone.foreground_package() != "de.dennisguse.opentracks"
+
+
 def test_a_wrong_typed_track_shows_as_nothing_not_a_crash(sh: Shell) -> None:
     sh.phone.content_insert(TRACKS_URI, {"name": "Odd", "totaldistance": "far", "totaltime": "long", "starttime": "soon"})
     sh.phone.start_app("de.dennisguse.opentracks")

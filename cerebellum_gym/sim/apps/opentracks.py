@@ -17,7 +17,7 @@ are shown as the app does, ``45:00`` or ``1:05:00``.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from datetime import date, datetime, timezone
 from typing import ClassVar
 
@@ -25,9 +25,18 @@ from PIL import ImageDraw
 
 from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim.apps.base import App, Route
+from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.material import Theme, dp, sp
 from cerebellum_gym.sim.material.bottom_app_bar import BottomAppBar, PopupMenuItem
-from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, MaterialIconButton, OverflowButton, TopAppBar
+from cerebellum_gym.sim.material.components import (
+    ICON_BUTTON,
+    TOOLBAR_HEIGHT_M3,
+    ActionMenuItem,
+    Fab,
+    MaterialIconButton,
+    OverflowButton,
+    TopAppBar,
+)
 from cerebellum_gym.sim.providers import TRACKS_URI
 from cerebellum_gym.sim.render import draw_icon, font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
@@ -240,6 +249,36 @@ class _SearchButton(MaterialIconButton):
     class_name = "android.widget.ImageView"
 
 
+class _SearchToolbar(Widget):
+    """The track list's toolbar with its SearchView expanded: the logo, the query field
+    (``search_src_text``, hint "Search"), Clear query and Submit query (submit is enabled), then
+    the other actions."""
+
+    class_name = "android.view.ViewGroup"
+
+    def __init__(self, navigation: Widget, field: Widget, actions: list[Widget], **kwargs: object) -> None:
+        super().__init__(height=TOOLBAR_HEIGHT_M3, **kwargs)  # type: ignore[arg-type]
+        self.navigation, self.field, self.actions = navigation, field, actions
+        self.background = SURFACE
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), len(self.actions))
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        mid, half = (top + bottom) // 2, ICON_BUTTON // 2
+        placed: list[tuple[Widget, Bounds]] = [(self.navigation, (left + dp(4), mid - half, left + dp(4) + ICON_BUTTON, mid + half))]
+        x = right - dp(4) - ICON_BUTTON * len(self.actions)
+        placed.append((self.field, (left + dp(56), mid - dp(24), x, mid + dp(24))))
+        for action in self.actions:
+            placed.append((action, (x, mid - half, x + ICON_BUTTON, mid + half)))
+            x += ICON_BUTTON
+        return placed
+
+
 class StatCell(Widget):
     """One statistic of ``statistics_recorded.xml``: its label over its value and unit (the
     ``stats_<name>_label``, ``_value`` and ``_unit`` TextViews)."""
@@ -363,8 +402,36 @@ class OpenTracksApp(App):
     color: ClassVar[tuple[int, int, int]] = BLUE
     clock_dependent: ClassVar[bool] = False
 
-    def tracks(self) -> list[dict[str, str]]:
-        return sorted(self.phone.content_query(TRACKS_URI), key=lambda r: (-number(r, "starttime"), -int(r.get("_id") or 0)))
+    def tracks(self, query: str | None = None) -> list[dict[str, str]]:
+        """The tracks newest first; with a search ``query``, those whose name, description or
+        category holds it (``ContentProviderUtils.searchTracks``: LIKE, case-insensitive)."""
+        rows = self.phone.content_query(TRACKS_URI)
+        if query is not None:
+            needle = query.lower()
+            rows = [r for r in rows if any(needle in (r.get(c) or "").lower() for c in ("name", "description", "category"))]
+        return sorted(rows, key=lambda r: (-number(r, "starttime"), -int(r.get("_id") or 0)))
+
+    def _open_search(self) -> None:
+        route = self.route
+        route["search_open"] = True
+        self.phone.focus(field_key(self, route, "search_text"))
+
+    def _submit_search(self) -> None:
+        """The SearchView's submit: the activity gets ACTION_SEARCH and lists what matches, its
+        toolbar titled with the query; the SearchView stays open with the text."""
+        route = self.route
+        route["query"] = str(route.get("search_text", ""))
+        route["scroll"] = 0
+        self.phone.focus(None)
+
+    def back(self) -> bool:
+        # TrackListActivity.onBackPressed: close the SearchView and drop the search in one press.
+        route = self.route
+        if route["screen"] == "main" and not route.get("dialog") and (route.get("search_open") or route.get("query") is not None):
+            route.update(search_open=False, query=None, search_text="")
+            self.phone.focus(None)
+            return True
+        return super().back()
 
     def _opener(self, track_id: str) -> Callback:
         return lambda: self.push("track", track_id=track_id)
@@ -375,15 +442,17 @@ class OpenTracksApp(App):
     def screen_main(self, route: Route) -> ScreenSpec:
         today = self.phone.now().date()
         pid = f"{self.package}:id/"
-        rows = self.tracks()
+        query = route.get("query")
+        rows = self.tracks(query)
         body: list[Widget] = [TrackItem(row, today, on_tap=self._opener(row["_id"])) for row in rows]
         if not body:
             body.append(Text("Start recording your next adventure here", size=sp(16), center=True, height=dp(120), color=MUTED))
-        bar = TopAppBar(
-            "OpenTracks",
-            navigation=MaterialIconButton("", "explore", theme=THEME, color=BLUE, on_tap=lambda: None),
+        logo = MaterialIconButton("", "explore", theme=THEME, color=BLUE, on_tap=lambda: None)
+        bar: Widget = TopAppBar(
+            str(query) if query is not None else "OpenTracks",
+            navigation=logo,
             actions=[
-                _SearchButton("Search", "search", theme=THEME, on_tap=lambda: None, rid=pid + "search_button"),
+                _SearchButton("Search", "search", theme=THEME, on_tap=self._open_search, rid=pid + "search_button"),
                 ActionMenuItem("Markers", "place", theme=THEME, on_tap=lambda: None, rid=pid + "track_list_markers"),
                 OverflowButton(on_tap=lambda: self.set_dialog("menu"), theme=THEME),
             ],
@@ -412,6 +481,22 @@ class OpenTracksApp(App):
             color=BAR,
             rid=pid + "bottom_app_bar",
         )
+        if route.get("search_open"):
+            field = edit_field(self, route, "search_text", hint="Search", rid=pid + "search_src_text")
+            field.on_submit = self._submit_search
+            bar = _SearchToolbar(
+                logo,
+                field,
+                [
+                    _SearchButton(
+                        "Clear query", "close", theme=THEME, on_tap=lambda: route.update(search_text=""), rid=pid + "search_close_btn"
+                    ),
+                    _SearchButton("Submit query", "arrow_forward", theme=THEME, on_tap=self._submit_search, rid=pid + "search_go_btn"),
+                    ActionMenuItem("Markers", "place", theme=THEME, on_tap=lambda: None, rid=pid + "track_list_markers"),
+                    OverflowButton(on_tap=lambda: self.set_dialog("menu"), theme=THEME),
+                ],
+                rid=pid + "track_list_toolbar",
+            )
         dialog = self._menu(LIST_OVERFLOW, lambda _item: self.set_dialog(None)) if route.get("dialog") == "menu" else None
         return ScreenSpec(title=None, app_bar=bar, body=body, bottom=[bottom], dialog=dialog, background=SURFACE, list_id="track_list")
 
