@@ -149,6 +149,26 @@ def test_the_sort_sheet_picks_the_order_and_keeps_completed_tasks_at_the_bottom(
     assert titles() == ["Apple", "Done early", "Zebra"]
 
 
+def test_the_search_view_filters_as_you_type_and_submits_a_matching_list(sh: Shell) -> None:
+    phone = sh.phone
+    phone.content_insert(TASKS_URI, task("Call Grandma", dueDate=str(OCT15 + DAY), notes="Ask for the recipe"))
+    phone.content_insert(TASKS_URI, task("Water plants", dueDate=str(OCT15 + 2 * DAY)))
+    phone.start_app("org.tasks")
+    titles = lambda: [n.text for n in phone.ui_tree().iter() if n.resource_id == "org.tasks:id/title"]  # noqa: E731
+    tap(phone, desc="Search")
+    assert node(phone, desc="Collapse") and titles() == ["Call Grandma", "Water plants"]
+    phone.type_text("RECIPE")  # the notes match too, case aside
+    assert titles() == ["Call Grandma"] and node(phone, desc="Clear query")
+    phone.press_key(66)  # submit: a list of its own
+    assert node(phone, text="Matching 'RECIPE'") and titles() == ["Call Grandma"]
+    phone.press_key(4)
+    assert node(phone, text="My Tasks") and titles() == ["Call Grandma", "Water plants"]
+    tap(phone, desc="Search")
+    phone.type_text("water")
+    phone.press_key(4)  # back collapses the search view
+    assert node(phone, desc="Search") and titles() == ["Call Grandma", "Water plants"]
+
+
 def test_due_dates_read_as_the_app_writes_them() -> None:
     today = Phone().now().date()
     assert due_text(OCT15, today) == "Today"

@@ -619,6 +619,35 @@ class RadioRow(Widget):
         return node
 
 
+class SearchToolbar(Widget):
+    """The toolbar with its SearchView expanded: the Collapse button, the query field
+    (``search_src_text``) and, once there is text, Clear query."""
+
+    class_name = "android.view.ViewGroup"
+
+    def __init__(self, navigation: Widget, field: Widget, actions: list[Widget], **kwargs: object) -> None:
+        super().__init__(height=dp(56), **kwargs)  # type: ignore[arg-type]
+        self.navigation, self.field, self.actions = navigation, field, actions
+        self.background = SURFACE
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), len(self.actions))
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        mid, half = (top + bottom) // 2, dp(24)
+        placed: list[tuple[Widget, Bounds]] = [(self.navigation, (left + dp(4), mid - half, left + dp(52), mid + half))]
+        x = right - dp(4) - dp(48) * len(self.actions)
+        placed.append((self.field, (left + dp(56), mid - dp(22), x, mid + dp(22))))
+        for action in self.actions:
+            placed.append((action, (x, mid - half, x + dp(48), mid + half)))
+            x += dp(48)
+        return placed
+
+
 class TasksApp(App):
     package: ClassVar[str] = "org.tasks"
     activity: ClassVar[str] = "com.todoroo.astrid.activity.MainActivity"
@@ -658,6 +687,13 @@ class TasksApp(App):
         today_end = int(datetime.combine(self.phone.now().date() + timedelta(days=1), datetime.min.time(), timezone.utc).timestamp() * 1000)
         rows = [r for r in self._table() if not millis(r, "deleted")]
         kind = data.get("filter", "My Tasks")
+        route = self.route if self.stack else {}
+        typed = str(route.get("search_text", "")).strip() if route.get("search_open") else ""
+        query = typed or (str(data.get("search", "")) if kind.startswith("Matching") else "")
+        if query:
+            # SearchFilter: the title or the notes hold the query (LIKE, case-insensitive).
+            needle = query.lower()
+            rows = [r for r in rows if needle in (r.get("title") or "").lower() or needle in (r.get("notes") or "").lower()]
         if kind == "Today":
             rows = [r for r in rows if 0 < millis(r, "dueDate") < today_end and not millis(r, "completed")]
         if kind != "Recently modified" and not data.get("show_unstarted"):
@@ -719,12 +755,14 @@ class TasksApp(App):
         body: list[Widget] = [self._item(r, today, now) for r in shown]
         if not body:
             body.append(Text("There are no tasks here.", size=sp(20), center=True, height=dp(200), color=TERTIARY))
-        bar = TopAppBar(
+        bar: Widget = TopAppBar(
             self.data.get("filter", "My Tasks"),
-            actions=[ActionMenuItem("Search", "search", theme=THEME, on_tap=lambda: None, rid=f"{self.package}:id/menu_search")],
+            actions=[ActionMenuItem("Search", "search", theme=THEME, on_tap=self._open_search, rid=f"{self.package}:id/menu_search")],
             theme=THEME,
             rid=f"{self.package}:id/toolbar",
         )
+        if route.get("search_open"):
+            bar = self._search_bar(route)
         white = Theme(primary=BLUE, surface=BLUE, on_surface=(255, 255, 255))
         bottom = BottomAppBar(
             navigation=MaterialIconButton("", "menu", theme=white, on_tap=lambda: self.push("filters")),
@@ -862,8 +900,52 @@ class TasksApp(App):
         if any(row.get(k, "") != v for k, v in changed.items()):
             self._update(route["task_id"], changed)
 
+    # --- search (the toolbar's collapsible SearchView) -----------------------------------------
+
+    def _open_search(self) -> None:
+        """onMenuItemActionExpand: the SearchView opens empty (the list shows My Tasks)."""
+        route = self.route
+        route.update(search_open=True, search_text="")
+        self.phone.focus(field_key(self, route, "search_text"))
+
+    def _close_search(self) -> None:
+        self.route.update(search_open=False, search_text="")
+        self.phone.focus(None)
+
+    def _submit_search(self) -> None:
+        """onQueryTextSubmit: open the search filter, "Matching 'query'", and collapse the view."""
+        query = str(self.route.get("search_text", "")).strip()
+        self._close_search()
+        if query:
+            self.data["previous_filter"] = self.data.get("filter", "My Tasks")
+            self.data.update(filter=f"Matching '{query}'", search=query)
+
+    def _search_bar(self, route: Route) -> Widget:
+        pid = f"{self.package}:id/"
+        field = edit_field(self, route, "search_text", hint="Search…", rid=pid + "search_src_text")
+        field.on_submit = self._submit_search
+        actions: list[Widget] = []
+        if route.get("search_text"):
+            actions.append(
+                MaterialIconButton(
+                    "Clear query", "close", theme=THEME, on_tap=lambda: route.update(search_text=""), rid=pid + "search_close_btn"
+                )
+            )
+        return SearchToolbar(
+            MaterialIconButton("Collapse", "arrow_back", theme=THEME, on_tap=self._close_search), field, actions, rid=pid + "toolbar"
+        )
+
     def back(self) -> bool:
         route = self.route
+        if route["screen"] == "main" and not route.get("dialog"):
+            if route.get("search_open"):
+                self._close_search()
+                return True
+            if str(self.data.get("filter", "")).startswith("Matching"):
+                # The search opened as a list of its own: back returns to the one before.
+                self.data["filter"] = self.data.pop("previous_filter", "My Tasks")
+                self.data.pop("search", None)
+                return True
         if route["screen"] == "task" and not route.get("dialog"):
             self._save(route)
         return super().back()
