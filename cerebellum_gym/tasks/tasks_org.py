@@ -17,14 +17,18 @@ from typing import ClassVar
 
 import numpy as np
 
+from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Row
 from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.answers import Expected
+from cerebellum_gym.tasks.base import Oracle
+from cerebellum_gym.tasks.oracle import by_text, find, label_for, switch_state
 from cerebellum_gym.tasks.registry import register_task
 from cerebellum_gym.tasks.retrieval import (
     NOW,
     ListQuestion,
     Reading,
+    ReadingOracle,
     as_text,
     day_of_ms,
     draw_distinct,
@@ -107,6 +111,29 @@ def title_reading(rows: list[Row], options: tuple[str, ...] = ()) -> Reading:
     return Reading(", ".join(names), tuple(names), options, expected=Expected.text(names))
 
 
+class TasksReadingOracle(ReadingOracle):
+    """The reading oracle on Tasks.org's own list: "Show completed" and "Show unstarted" are
+    checkable items of the bottom app bar's overflow menu (on by default). For each option the
+    question needs, open More options and tap the item only when its box is unchecked (a tap
+    closes the menu); when it is already checked, close the menu with back."""
+
+    def __init__(self, package: str, app_label: str, reading: Reading) -> None:
+        super().__init__(package, app_label, reading, menu="More options", menu_done="\x00")
+
+    def _options(self, screen: LabelledScreen) -> str:
+        menu_open = label_for(screen, rid=f"{TASKS_PACKAGE}:id/checkbox") is not None
+        if not self.pending_options:
+            return "B" if menu_open else self.tap(label_for(screen, desc=self.menu) or "")
+        if not menu_open:
+            label = label_for(screen, desc=self.menu)
+            return self.tap(label) if label else "B"
+        option = self.pending_options.pop(0)
+        hit = find(screen, by_text(option))
+        if hit is None or switch_state(hit[1]):
+            return "B"  # already shown: close the menu
+        return self.tap(hit[0])
+
+
 class TasksQuestion(ListQuestion):
     """A Tasks.org question (family ``tasks``)."""
 
@@ -119,6 +146,9 @@ class TasksQuestion(ListQuestion):
 
     def noise_row(self, rng: np.random.Generator) -> dict[str, str]:
         return random_task(rng)
+
+    def oracle(self) -> Oracle:
+        return TasksReadingOracle(self.package, self.app_label, Reading(**{**self._reading.__dict__}))
 
 
 @register_task

@@ -56,7 +56,7 @@ def test_restoring_a_snapshot_gives_the_app_its_data_as_the_phone_started(sh: Sh
 
 def test_a_saved_snapshot_is_what_a_restore_brings_back(sh: Shell) -> None:
     app = sh.phone.apps[TASKS]
-    app.data["show_completed"] = True
+    app.data.update(show_completed=True, show_unstarted=False)
     sh.phone.state.content[TASKS_ORG_TASKS] = [{"_id": "7", "title": "Kept", "importance": "0"}]
     assert sh.run(f"cp -a /data/data/{TASKS}/. {SNAPSHOT_ROOT}/{TASKS}/").code == 0  # save_snapshot
     app.data.update(show_completed=False, show_unstarted=True)

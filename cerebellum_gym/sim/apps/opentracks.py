@@ -1,34 +1,62 @@
-"""OpenTracks (de.dennisguse.opentracks): the list of recorded tracks, newest first, and a track's
-statistics (distance, total and moving time, average, moving and maximum speed, elevation gain
-and loss, activity type, description).
+"""OpenTracks (de.dennisguse.opentracks) as versionCode 5705 (tag v4.11.3) shows it: the track
+list (toolbar with Search, Markers and More options; ``track_list_item`` rows newest first; the
+bottom app bar with its Record FAB) and a track's page (the Stats, Intervals, By time and By
+distance tabs; ``statistics_recorded``'s values; the bottom app bar's Show on map, Share and
+overflow with Delete and its confirmation).
 
 Tracks live in ``content://de.dennisguse.opentracks.content/tracks``: rows keyed by the columns
 of the app's ``tracks`` table in ``databases/database.db`` (``name``, ``category``,
 ``starttime``, ``stoptime``, ``totaltime`` and ``movingtime`` in ms, ``totaldistance`` in
 metres, speeds in m/s, elevations in metres), which AndroidWorld seeds and reads with sqlite.
-The phone uses imperial units, as AndroidWorld's device does: miles with two decimals, feet and
-miles per hour. Speeds are worked out from distance over time, as the app recalculates them
-when the stored ones do not agree. Times are shown as the app does, ``45:00`` or ``1:05:00``.
+The phone uses imperial units, as AndroidWorld's device does: miles with two decimals (feet under
+half a mile), feet, and miles per hour or a pace in min/mi by activity type. Speeds are worked out
+from distance over time, as the app recalculates them when the stored ones do not agree. Times
+are shown as the app does, ``45:00`` or ``1:05:00``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from datetime import datetime, timezone
+import functools
+from collections.abc import Callable, Hashable, Sequence
+from datetime import date, datetime, timezone
 from typing import ClassVar
 
 from PIL import ImageDraw
 
 from cerebellum_gym.core.tree import Bounds, UINode
-from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
-from cerebellum_gym.sim.apps.common import confirm_dialog
+from cerebellum_gym.sim.apps.common import edit_field, field_key
+from cerebellum_gym.sim.material import Theme, dp, sp
+from cerebellum_gym.sim.material.bottom_app_bar import BottomAppBar, PopupMenuItem
+from cerebellum_gym.sim.material.components import (
+    ICON_BUTTON,
+    TOOLBAR_HEIGHT_M3,
+    ActionMenuItem,
+    Fab,
+    MaterialIconButton,
+    OverflowButton,
+    TopAppBar,
+)
 from cerebellum_gym.sim.providers import TRACKS_URI
-from cerebellum_gym.sim.render import font, text_fit
+from cerebellum_gym.sim.render import draw_icon, font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import BODY_SIZE, PAD, SECONDARY_SIZE, Callback, IconButton, ListItem, Text, Widget
+from cerebellum_gym.sim.widgets import Button, Callback, Dialog, Row, Text, Widget
 
 BLUE = (25, 118, 210)
+#: The Material 3 day theme the app's screens use (surface, on-surface, outline variant).
+SURFACE = (255, 251, 254)
+ON_SURFACE = (28, 27, 31)
+MUTED = (73, 69, 79)
+BAR = (243, 237, 247)  # BottomAppBar: surface with elevation 3's tint
+THEME = Theme(primary=BLUE, surface=SURFACE, on_surface=ON_SURFACE, on_surface_variant=MUTED)
+BAR_THEME = Theme(primary=BLUE, surface=BAR, on_surface=ON_SURFACE, on_surface_variant=MUTED)
+#: Activity types whose statistics show a pace, not a speed (ActivityType's showSpeedPreferred false).
+PACE_TYPES = frozenset({"running", "walking", "hiking", "swimming", "street running", "trail running", "track running", "speed walking"})
+#: The overflow menus: the track list's toolbar (menu/track_list.xml past Search and Markers) and the
+#: track page's bottom app bar (menu/track_detail.xml past Show on map and Share).
+LIST_OVERFLOW = ("Settings", "Help")
+DETAIL_OVERFLOW = ("Markers", "Edit", "Delete", "Resume track", "Settings")
+TABS = ("Stats", "Intervals", "By time", "By distance")
 #: Metres in a mile and in a foot (the app's unit conversions).
 METRES_PER_MILE = 1609.344
 METRES_PER_FOOT = 0.3048
@@ -51,21 +79,49 @@ def elapsed(ms: float) -> str:
 
 
 def miles(metres: float) -> str:
-    return f"{metres / METRES_PER_MILE:.2f} mi"
+    return " ".join(distance_parts(metres))
 
 
-def feet(metres: float) -> str:
-    return f"{round(metres / METRES_PER_FOOT)} ft"
+def distance_parts(metres: float, decimals: int = 2, threshold: float = 0.5) -> tuple[str, str]:
+    """DistanceFormatter's parts in imperial units: miles over ``threshold`` miles, else feet,
+    with ``decimals`` places and grouping (``6.21``, ``mi``; ``1,234.00``, ``ft``)."""
+    mi = metres / METRES_PER_MILE
+    if mi > threshold:
+        return f"{mi:,.{decimals}f}", "mi"
+    return f"{metres / METRES_PER_FOOT:,.{decimals}f}", "ft"
 
 
-def mph(metres_per_second: float) -> str:
-    return f"{metres_per_second * 3600 / METRES_PER_MILE:.2f} mph"
+def speed_parts(metres_per_second: float, pace: bool) -> tuple[str, str]:
+    """SpeedFormatter's parts: ``12.3`` ``mph``, or a pace ``8:03`` ``min/mi``."""
+    if not pace:
+        return f"{metres_per_second * 3600 / METRES_PER_MILE:,.1f}", "mph"
+    seconds = int(METRES_PER_MILE / metres_per_second) if metres_per_second > 0 else 0
+    return f"{seconds // 60}:{seconds % 60:02d}", "min/mi"
+
+
+def list_date(row: dict[str, str], today: date) -> str:
+    """``StringUtils.formatDateTodayRelative``: Today, Yesterday, the weekday within a week,
+    else ``12 Oct`` (``12 Oct 2022`` in another year)."""
+    day = datetime.fromtimestamp(number(row, "starttime") / 1000, timezone.utc).date()
+    between = (today - day).days
+    if between == 0:
+        return "Today"
+    if between == 1:
+        return "Yesterday"
+    if between < 7:
+        return f"{day:%A}"
+    return f"{day.day} {day:%b}" + (f" {day.year}" if day.year != today.year else "")
+
+
+def list_time(row: dict[str, str]) -> str:
+    """``HH:mm`` of the start."""
+    return f"{datetime.fromtimestamp(number(row, 'starttime') / 1000, timezone.utc):%H:%M}"
 
 
 def started(row: dict[str, str]) -> str:
-    """``Oct 12, 2023 8:00 AM``."""
+    """The start as ``formatDateTimeWithOffsetIfDifferent`` writes it (MEDIUM): ``Oct 12, 2023, 8:00:00 AM``."""
     when = datetime.fromtimestamp(number(row, "starttime") / 1000, timezone.utc)
-    return f"{when:%b} {when.day}, {when.year} {when:%-I:%M %p}"
+    return f"{when:%b} {when.day}, {when.year}, {when:%-I:%M:%S %p}"
 
 
 def average_speed(row: dict[str, str], time_column: str) -> float:
@@ -75,70 +131,268 @@ def average_speed(row: dict[str, str], time_column: str) -> float:
 
 
 class TrackItem(Widget):
-    """One track of the list: its activity type's icon, the name, the type and start, and the
-    distance and total time."""
+    """One track of the list (``track_list_item.xml``): the activity's icon ("Track"), the name,
+    the start day at the end, the total time and distance below the name and the start's
+    ``HH:mm`` at the end, and the description (when there is one) under them."""
 
     class_name = "android.view.ViewGroup"
-    default_height = 252
-    ICON = 190
+    default_height = dp(62)
 
-    def __init__(self, name: str, *, category: str, when: str, distance: str, duration: str, on_tap: Callback) -> None:
-        super().__init__(text=name, on_tap=on_tap)
-        self.category, self.when, self.distance, self.duration = category, when, distance, duration
-
-    def _lines(self) -> tuple[str, str]:
-        first = f"{self.category} · {self.when}" if self.category else self.when
-        return first, f"{self.distance} · {self.duration}"
+    def __init__(self, row: dict[str, str], today: date, *, on_tap: Callback) -> None:
+        self.name = row.get("name", "")
+        self.category = row.get("category", "")
+        self.day, self.time = list_date(row, today), list_time(row)
+        self.time_distance = f"{elapsed(number(row, 'totaltime'))} ‧ {miles(number(row, 'totaldistance'))}"
+        self.description = row.get("description") or ""
+        super().__init__(on_tap=on_tap, height=dp(80) if self.description else dp(62))
+        self.background = SURFACE
 
     def render_key(self) -> Hashable:
-        return (self.text, self.category, self.when, self.distance, self.duration)
-
-    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
-        pad = round(PAD * scale)
-        d = round(110 * scale)
-        top = (height - d) // 2
-        draw.ellipse((pad, top, pad + d, top + d), fill=BLUE)
-        initial = (self.category or "?")[:1].upper()
-        asz = round(52 * scale)
-        aw = draw.textlength(initial, font=font(asz))
-        draw.text((pad + (d - aw) / 2, top + (d - asz) / 2), initial, font=font(asz), fill=render.ON_PRIMARY)
-        left = round(self.ICON * scale)
-        max_w = width - left - pad
-        size, small = round(BODY_SIZE * scale), round(SECONDARY_SIZE * scale)
-        y = round(36 * scale)
-        draw.text((left, y), text_fit(draw, self.text, size, max_w), font=font(size), fill=render.TEXT)
-        y += size + round(14 * scale)
-        for line in self._lines():
-            draw.text((left, y), text_fit(draw, line, small, max_w), font=font(small), fill=render.TEXT_SECONDARY)
-            y += small + round(14 * scale)
-        draw.line((left, height - 1, width, height - 1), fill=render.DIVIDER)
+        return (self.name, self.category, self.day, self.time, self.time_distance, self.description)
 
     def tree_key(self) -> Hashable:
-        return (super().tree_key(), self.category, self.when, self.distance, self.duration)
+        return (super().tree_key(), self.render_key())
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        pad = round(dp(8) * scale)
+        icon = round(dp(24) * scale)
+        glyph = {
+            "running": "directions_run",
+            "walking": "directions_walk",
+            "hiking": "hiking",
+            "biking": "directions_bike",
+            "cycling": "directions_bike",
+            "swimming": "pool",
+        }.get(self.category.lower(), "help_outline")
+        draw_icon(draw, glyph, (pad, pad, pad + icon, pad + icon), ON_SURFACE)
+        left = pad + icon + pad
+        body, small = round(sp(16) * scale), round(sp(12) * scale)
+        day_w = round(draw.textlength(self.day, font=font(small)))
+        draw.text((width - pad, pad), self.day, font=font(small), fill=MUTED, anchor="ra")
+        draw.text((left, pad), text_fit(draw, self.name, body, max(1, width - left - day_w - 2 * pad)), font=font(body), fill=ON_SURFACE)
+        y = pad + round(sp(24) * scale)
+        draw.text((left, y), self.time_distance, font=font(small), fill=MUTED)
+        draw.text((width - pad, y), self.time, font=font(small), fill=MUTED, anchor="ra")
+        if self.description:
+            y += round(sp(18) * scale)
+            draw.text((left, y), text_fit(draw, self.description, small, max(1, width - left - pad)), font=font(small), fill=MUTED)
+        draw.line((0, height - 1, width, height - 1), fill=(202, 196, 208))
 
     def encode(self, bounds: Bounds, package: str) -> UINode:
-        row = super().encode(bounds, package)
+        node = super().encode(bounds, package)
         left, top, right, bottom = bounds
-        text_left = left + self.ICON
-        first, second = self._lines()
-        specs = (
-            ("trackListItemName", self.text, top + 30, top + 100),
-            ("trackListItemCategory", first, top + 100, top + 170),
-            ("trackListItemStatistics", second, top + 170, bottom - 10),
-        )
-        row.children = [
+        pid = f"{package}:id/"
+        text_left = left + dp(40)
+        line2 = top + dp(32)
+        children = [
+            UINode(
+                "android.widget.ImageView",
+                (left + dp(8), top + dp(8), left + dp(32), top + dp(32)),
+                content_desc="Track",
+                resource_id=pid + "track_list_item_icon",
+                package=package,
+            ),
             UINode(
                 "android.widget.TextView",
-                (text_left, t, right - PAD, b),
-                text=text,
-                resource_id=f"{package}:id/{rid}",
+                (text_left, top + dp(8), right - dp(80), line2),
+                text=self.name,
+                resource_id=pid + "track_list_item_name",
                 package=package,
-                index=i,
-            )
-            for i, (rid, text, t, b) in enumerate(specs)
+            ),
+            UINode(
+                "android.widget.TextView",
+                (right - dp(80), top + dp(8), right - dp(8), top + dp(24)),
+                text=self.day,
+                resource_id=pid + "track_list_item_date",
+                package=package,
+            ),
+            UINode(
+                "android.widget.TextView",
+                (text_left, line2, right - dp(56), line2 + dp(16)),
+                text=self.time_distance,
+                resource_id=pid + "track_list_item_time_distance",
+                package=package,
+            ),
+            UINode(
+                "android.widget.TextView",
+                (right - dp(48), line2, right - dp(8), line2 + dp(16)),
+                text=self.time,
+                resource_id=pid + "track_list_item_time",
+                package=package,
+            ),
         ]
-        row.content_desc = self.category
-        return row
+        if self.description:
+            children.append(
+                UINode(
+                    "android.widget.TextView",
+                    (text_left, line2 + dp(16), right - dp(8), bottom - dp(8)),
+                    text=self.description,
+                    resource_id=pid + "track_list_item_category_description",
+                    package=package,
+                )
+            )
+        for i, child in enumerate(children):
+            child.index = i
+        node.children = children
+        return node
+
+
+class _BarButton(MaterialIconButton):
+    """An icon-only ``MaterialButton`` in the bottom app bar (no description)."""
+
+    class_name = "android.widget.Button"
+
+
+class _SearchButton(MaterialIconButton):
+    """A collapsed ``SearchView``'s ``search_button``: an ImageView described "Search"."""
+
+    class_name = "android.widget.ImageView"
+
+
+class _SearchToolbar(Widget):
+    """The track list's toolbar with its SearchView expanded: the logo, the query field
+    (``search_src_text``, hint "Search"), Clear query and Submit query (submit is enabled), then
+    the other actions."""
+
+    class_name = "android.view.ViewGroup"
+
+    def __init__(self, navigation: Widget, field: Widget, actions: list[Widget], **kwargs: object) -> None:
+        super().__init__(height=TOOLBAR_HEIGHT_M3, **kwargs)  # type: ignore[arg-type]
+        self.navigation, self.field, self.actions = navigation, field, actions
+        self.background = SURFACE
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), len(self.actions))
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        mid, half = (top + bottom) // 2, ICON_BUTTON // 2
+        placed: list[tuple[Widget, Bounds]] = [(self.navigation, (left + dp(4), mid - half, left + dp(4) + ICON_BUTTON, mid + half))]
+        x = right - dp(4) - ICON_BUTTON * len(self.actions)
+        placed.append((self.field, (left + dp(56), mid - dp(24), x, mid + dp(24))))
+        for action in self.actions:
+            placed.append((action, (x, mid - half, x + ICON_BUTTON, mid + half)))
+            x += ICON_BUTTON
+        return placed
+
+
+class StatCell(Widget):
+    """One statistic of ``statistics_recorded.xml``: its label over its value and unit (the
+    ``stats_<name>_label``, ``_value`` and ``_unit`` TextViews)."""
+
+    class_name = "android.view.View"
+    opaque = True
+
+    def __init__(self, name: str, label: str, value: str, unit: str = "") -> None:
+        super().__init__(height=dp(64))
+        self.name, self.label, self.value, self.unit = name, label, value, unit
+        self.background = SURFACE
+
+    def render_key(self) -> Hashable:
+        return (self.name, self.label, self.value, self.unit)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.render_key())
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        pad = round(dp(16) * scale)
+        small, big = round(sp(14) * scale), round(sp(28) * scale)
+        draw.text((pad, round(dp(6) * scale)), self.label, font=font(small), fill=MUTED)
+        y = round(dp(26) * scale)
+        draw.text((pad, y), self.value, font=font(big), fill=ON_SURFACE)
+        if self.unit:
+            x = pad + draw.textlength(self.value, font=font(big)) + round(dp(4) * scale)
+            draw.text((x, y + big - small), self.unit, font=font(small), fill=MUTED)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        left, top, right, bottom = bounds
+        pid = f"{package}:id/stats_{self.name}_"
+        mid = top + dp(24)
+        value_right = right - dp(56) if self.unit else right - dp(16)
+        children = [
+            UINode(
+                "android.widget.TextView",
+                (left + dp(16), top + dp(4), right - dp(16), mid),
+                text=self.label,
+                resource_id=pid + "label",
+                package=package,
+            ),
+            UINode(
+                "android.widget.TextView",
+                (left + dp(16), mid, value_right, bottom - dp(4)),
+                text=self.value,
+                resource_id=pid + "value",
+                package=package,
+            ),
+        ]
+        if self.unit:
+            children.append(
+                UINode(
+                    "android.widget.TextView",
+                    (value_right, mid + dp(12), right - dp(8), bottom - dp(4)),
+                    text=self.unit,
+                    resource_id=pid + "unit",
+                    package=package,
+                )
+            )
+        for i, child in enumerate(children):
+            child.index = i
+        return UINode("android.view.View", bounds, package=package, children=children)
+
+
+class _TabBar(Widget):
+    """The track page's ``TabLayout``: Stats, Intervals, By time, By distance (Stats selected)."""
+
+    class_name = "android.widget.HorizontalScrollView"
+    default_height = dp(48)
+
+    def __init__(self, package: str) -> None:
+        super().__init__(rid=f"{package}:id/track_detail_activity_tablayout")
+        self.background = SURFACE
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        cell = width / len(TABS)
+        size = round(sp(14) * scale)
+        for i, tab in enumerate(TABS):
+            color = BLUE if i == 0 else MUTED
+            draw.text(((i + 0.5) * cell, height / 2), tab, font=font(size, "medium"), fill=color, anchor="mm")
+        draw.rectangle((0, height - round(dp(3) * scale), cell, height), fill=BLUE)
+        draw.line((0, height - 1, width, height - 1), fill=(202, 196, 208))
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        left, top, right, bottom = bounds
+        cell = (right - left) // len(TABS)
+        tabs = UINode("android.widget.LinearLayout", bounds, package=package, index=0)
+        tabs.children = [
+            UINode(
+                "android.widget.LinearLayout",
+                (left + i * cell, top, left + (i + 1) * cell, bottom),
+                package=package,
+                clickable=True,
+                focusable=True,
+                selected=i == 0,
+                index=i,
+                children=[
+                    UINode(
+                        "android.widget.TextView",
+                        (left + i * cell + dp(12), top + dp(14), left + (i + 1) * cell - dp(12), bottom - dp(14)),
+                        text=tab,
+                        package=package,
+                        index=1,
+                    )
+                ],
+            )
+            for i, tab in enumerate(TABS)
+        ]
+        node.children = [tabs]
+        return node
 
 
 class OpenTracksApp(App):
@@ -148,60 +402,182 @@ class OpenTracksApp(App):
     color: ClassVar[tuple[int, int, int]] = BLUE
     clock_dependent: ClassVar[bool] = False
 
-    def tracks(self) -> list[dict[str, str]]:
-        return sorted(self.phone.content_query(TRACKS_URI), key=lambda r: (-number(r, "starttime"), -int(r.get("_id") or 0)))
+    def tracks(self, query: str | None = None) -> list[dict[str, str]]:
+        """The tracks newest first; with a search ``query``, those whose name, description or
+        category holds it (``ContentProviderUtils.searchTracks``: LIKE, case-insensitive)."""
+        rows = self.phone.content_query(TRACKS_URI)
+        if query is not None:
+            needle = query.lower()
+            rows = [r for r in rows if any(needle in (r.get(c) or "").lower() for c in ("name", "description", "category"))]
+        return sorted(rows, key=lambda r: (-number(r, "starttime"), -int(r.get("_id") or 0)))
+
+    def _open_search(self) -> None:
+        route = self.route
+        route["search_open"] = True
+        self.phone.focus(field_key(self, route, "search_text"))
+
+    def _submit_search(self) -> None:
+        """The SearchView's submit: the activity gets ACTION_SEARCH and lists what matches, its
+        toolbar titled with the query; the SearchView stays open with the text."""
+        route = self.route
+        route["query"] = str(route.get("search_text", ""))
+        route["scroll"] = 0
+        self.phone.focus(None)
+
+    def back(self) -> bool:
+        # TrackListActivity.onBackPressed: close the SearchView and drop the search in one press.
+        route = self.route
+        if route["screen"] == "main" and not route.get("dialog") and (route.get("search_open") or route.get("query") is not None):
+            route.update(search_open=False, query=None, search_text="")
+            self.phone.focus(None)
+            return True
+        return super().back()
 
     def _opener(self, track_id: str) -> Callback:
         return lambda: self.push("track", track_id=track_id)
 
+    def _menu(self, items: tuple[str, ...], on_choice: Callable[[str], None]) -> Dialog:
+        return Dialog("", [], body=[PopupMenuItem(i, theme=THEME, on_tap=functools.partial(on_choice, i)) for i in items])
+
     def screen_main(self, route: Route) -> ScreenSpec:
-        body: list[Widget] = [
-            TrackItem(
-                row.get("name", ""),
-                category=row.get("category", ""),
-                when=started(row),
-                distance=miles(number(row, "totaldistance")),
-                duration=elapsed(number(row, "totaltime")),
-                on_tap=self._opener(row["_id"]),
-            )
-            for row in self.tracks()
-        ]
+        today = self.phone.now().date()
+        pid = f"{self.package}:id/"
+        query = route.get("query")
+        rows = self.tracks(query)
+        body: list[Widget] = [TrackItem(row, today, on_tap=self._opener(row["_id"])) for row in rows]
         if not body:
-            body.append(Text("No tracks yet. Tap the record button to start.", size=40, center=True, height=300))
-        return ScreenSpec(title="OpenTracks", body=body)
+            body.append(Text("Start recording your next adventure here", size=sp(16), center=True, height=dp(120), color=MUTED))
+        logo = MaterialIconButton("", "explore", theme=THEME, color=BLUE, on_tap=lambda: None)
+        bar: Widget = TopAppBar(
+            str(query) if query is not None else "OpenTracks",
+            navigation=logo,
+            actions=[
+                _SearchButton("Search", "search", theme=THEME, on_tap=self._open_search, rid=pid + "search_button"),
+                ActionMenuItem("Markers", "place", theme=THEME, on_tap=lambda: None, rid=pid + "track_list_markers"),
+                OverflowButton(on_tap=lambda: self.set_dialog("menu"), theme=THEME),
+            ],
+            theme=THEME,
+            m3=True,
+            rid=pid + "track_list_toolbar",
+        )
+        bottom = BottomAppBar(
+            navigation=None,
+            actions=[],
+            leading=[
+                _BarButton("", "query_stats", theme=BAR_THEME, on_tap=lambda: None, rid=pid + "aggregated_stats_button"),
+                _BarButton("", "gps_off", theme=BAR_THEME, on_tap=lambda: None, rid=pid + "sensor_start_button"),
+            ],
+            fab=Fab(
+                "Record",
+                "fiber_manual_record",
+                theme=THEME,
+                m3=True,
+                background=BAR,
+                on_tap=lambda: None,
+                rid=pid + "track_list_fab_action",
+            ),
+            fab_end=True,
+            bar_height=dp(80),
+            color=BAR,
+            rid=pid + "bottom_app_bar",
+        )
+        if route.get("search_open"):
+            field = edit_field(self, route, "search_text", hint="Search", rid=pid + "search_src_text")
+            field.on_submit = self._submit_search
+            bar = _SearchToolbar(
+                logo,
+                field,
+                [
+                    _SearchButton(
+                        "Clear query", "close", theme=THEME, on_tap=lambda: route.update(search_text=""), rid=pid + "search_close_btn"
+                    ),
+                    _SearchButton("Submit query", "arrow_forward", theme=THEME, on_tap=self._submit_search, rid=pid + "search_go_btn"),
+                    ActionMenuItem("Markers", "place", theme=THEME, on_tap=lambda: None, rid=pid + "track_list_markers"),
+                    OverflowButton(on_tap=lambda: self.set_dialog("menu"), theme=THEME),
+                ],
+                rid=pid + "track_list_toolbar",
+            )
+        dialog = self._menu(LIST_OVERFLOW, lambda _item: self.set_dialog(None)) if route.get("dialog") == "menu" else None
+        return ScreenSpec(title=None, app_bar=bar, body=body, bottom=[bottom], dialog=dialog, background=SURFACE, list_id="track_list")
 
     def screen_track(self, route: Route) -> ScreenSpec:
         rows = self.phone.content_query(TRACKS_URI, where={"_id": route["track_id"]})
         if not rows:
-            return ScreenSpec(title="Track", up=self.pop, body=[Text("Track not found", size=44)])
+            return ScreenSpec(title=None, body=[Text("Track not found", size=44)], background=SURFACE)
         row = rows[0]
-        stats = (
-            ("Distance", miles(number(row, "totaldistance")), "stats_distance_value"),
-            ("Total time", elapsed(number(row, "totaltime")), "stats_total_time_value"),
-            ("Moving time", elapsed(number(row, "movingtime")), "stats_moving_time_value"),
-            ("Average speed", mph(average_speed(row, "totaltime")), "stats_average_speed_value"),
-            ("Average moving speed", mph(average_speed(row, "movingtime")), "stats_average_moving_speed_value"),
-            ("Max speed", mph(number(row, "maxspeed")), "stats_max_speed_value"),
-            ("Elevation gain", feet(number(row, "elevationgain")), "stats_elevation_gain_value"),
-            ("Elevation loss", feet(number(row, "elevationloss")), "stats_elevation_loss_value"),
-        )
+        pid = f"{self.package}:id/"
+        pace = row.get("category", "").lower() in PACE_TYPES
+        dist_value, dist_unit = distance_parts(number(row, "totaldistance"))
+        gain = distance_parts(number(row, "elevationgain"), decimals=0, threshold=float("inf"))
+        loss = distance_parts(number(row, "elevationloss"), decimals=0, threshold=float("inf"))
         body: list[Widget] = [
-            Text(row.get("name", ""), size=56, height=160, rid=f"{self.package}:id/track_name"),
-            ListItem("Activity type", row.get("category", "") or "Unknown", rid=f"{self.package}:id/activity_type"),
-            ListItem("Started", started(row), rid=f"{self.package}:id/stats_start_datetime_value"),
+            Text(row.get("name", ""), size=sp(22), height=dp(40), rid=pid + "stats_name_value", background=SURFACE),
+            Text(
+                row.get("description") or "",
+                size=sp(14),
+                height=dp(24),
+                rid=pid + "stats_description_value",
+                color=MUTED,
+                background=SURFACE,
+            ),
+            Text(started(row), size=sp(14), height=dp(24), rid=pid + "stats_start_datetime_value", color=MUTED, background=SURFACE),
+            StatCell("distance", "Distance", dist_value, dist_unit),
+            Row(
+                [
+                    StatCell("moving_time", "Moving time", elapsed(number(row, "movingtime"))),
+                    StatCell("total_time", "Total time", elapsed(number(row, "totaltime"))),
+                ]
+            ),
+            StatCell("max_speed", "Fastest pace" if pace else "Max speed", *speed_parts(number(row, "maxspeed"), pace)),
+            Row(
+                [
+                    StatCell(
+                        "moving_speed",
+                        "Avg moving pace" if pace else "Avg moving speed",
+                        *speed_parts(average_speed(row, "movingtime"), pace),
+                    ),
+                    StatCell("average_speed", "Avg pace" if pace else "Avg speed", *speed_parts(average_speed(row, "totaltime"), pace)),
+                ]
+            ),
+            Row([StatCell("altitude_gain", "Gain", *gain), StatCell("altitude_loss", "Loss", *loss)]),
         ]
-        body += [ListItem(label, value, rid=f"{self.package}:id/{rid}") for label, value, rid in stats]
-        if row.get("description"):
-            body.append(ListItem("Description", row["description"], rid=f"{self.package}:id/description"))
+
+        def choose(item: str) -> None:
+            self.set_dialog("delete" if item == "Delete" else None)
 
         def delete() -> None:
             self.phone.content_delete(TRACKS_URI, where={"_id": row["_id"]})
             self.pop()
 
-        dialog = (
-            confirm_dialog(self, "Delete track?", "This track will be permanently deleted.", "Delete", delete)
-            if route.get("dialog") == "delete"
-            else None
+        kind = route.get("dialog")
+        dialog = None
+        if kind == "menu":
+            dialog = self._menu(DETAIL_OVERFLOW, choose)
+        elif kind == "delete":
+            dialog = Dialog(
+                "Delete track?",
+                [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)), Button("OK", filled=False, on_tap=delete)],
+                message="The track and its markers will be permanently deleted from the device.",
+            )
+        bottom = BottomAppBar(
+            navigation=MaterialIconButton("", "arrow_back", theme=BAR_THEME, on_tap=self.pop),
+            actions=[
+                ActionMenuItem("Show on map", "map", theme=BAR_THEME, on_tap=lambda: None, rid=pid + "track_detail_menu_show_on_map"),
+                ActionMenuItem("Share", "share", theme=BAR_THEME, on_tap=lambda: None, rid=pid + "track_detail_share"),
+                OverflowButton(on_tap=lambda: self.set_dialog("menu"), theme=BAR_THEME),
+            ],
+            fab=None,
+            bar_height=dp(80),
+            color=BAR,
+            rid=pid + "bottom_app_bar",
         )
-        actions: list[Widget] = [IconButton("Delete", "✕", on_tap=lambda: self.set_dialog("delete"))]
-        return ScreenSpec(title="Statistics", up=self.pop, body=body, actions=actions, dialog=dialog)
+        return ScreenSpec(
+            title=None,
+            app_bar=_TabBar(self.package),
+            body=body,
+            bottom=[bottom],
+            dialog=dialog,
+            background=SURFACE,
+            list_id="track_detail_activity_view_pager",
+            list_class="androidx.viewpager.widget.ViewPager",
+        )
