@@ -215,9 +215,16 @@ class Button(Widget):
         if self.filled:
             draw.rounded_rectangle((inset, inset, width - inset, height - inset), radius=(height - 2 * inset) // 2, fill=color)
         size = round(BODY_SIZE * scale)
+        ink = render.ON_PRIMARY if self.filled else color
+        if self.text in render.LEGACY_GLYPHS:
+            # A key whose text is a symbol Roboto lacks (Clock's "⌫"): its Material icon.
+            icon = round(size * 1.4)
+            box = ((width - icon) / 2, (height - icon) / 2, (width + icon) / 2, (height + icon) / 2)
+            if render.draw_icon(draw, self.text, box, ink):
+                return
         shown = text_fit(draw, self.text, size, width - 4 * inset)
         tw = draw.textlength(shown, font=font(size))
-        draw.text(((width - tw) / 2, (height - size) / 2), shown, font=font(size), fill=render.ON_PRIMARY if self.filled else color)
+        draw.text(((width - tw) / 2, (height - size) / 2), shown, font=font(size), fill=ink)
 
 
 class IconButton(Widget):
