@@ -128,3 +128,54 @@ class MenuEntry(Widget):
 def child(package: str, cls: str, bounds: Bounds, name: str = "", text: str = "", desc: str = "") -> UINode:
     """A plain node inside a row's own node (its ids in ``package``)."""
     return UINode(cls, bounds, text=text, content_desc=desc, resource_id=f"{package}:id/{name}" if name else "", package=package)
+
+
+class InputLayout(Widget):
+    """``MyTextInputLayout`` (a ``TextInputLayout``: a ``LinearLayout``) around its field."""
+
+    class_name = "android.widget.LinearLayout"
+    opaque = False
+
+    def __init__(self, field: Widget, *, rid: str) -> None:
+        super().__init__(height=field.height + dp(16), rid=rid)
+        self.field = field
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        return [(self.field, (left, top + dp(8), right, bottom - dp(8)))]
+
+
+class Radio(Widget):
+    """``MyCompatRadioButton``: a ``RadioButton``, checkable, its circle filled when checked."""
+
+    class_name = "android.widget.RadioButton"
+    default_height = dp(48)
+
+    def __init__(self, text: str, checked: bool, **kwargs: object) -> None:
+        super().__init__(text=text, **kwargs)  # type: ignore[arg-type]
+        self.checked = checked
+
+    def render_key(self) -> Hashable:
+        return (self.text, self.checked)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.checked)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        r = round(dp(10) * scale)
+        cx, cy = round(dp(16) * scale) + r, height / 2
+        color = SIMPLE_THEME.primary if self.checked else SIMPLE_THEME.on_surface_variant
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=color, width=max(1, round(dp(2) * scale)))
+        if self.checked:
+            s = r // 2
+            draw.ellipse((cx - s, cy - s, cx + s, cy + s), fill=color)
+        size = round(dp(16) * scale)
+        draw.text((cx + r + round(dp(16) * scale), cy), self.text, font=render.font(size), fill=SIMPLE_THEME.on_surface, anchor="lm")
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.checkable, node.checked = True, self.checked
+        return node
