@@ -48,9 +48,11 @@ class SearchMenu(Widget):
 
     class_name = "android.widget.LinearLayout"
 
-    def __init__(self, field: TextField, actions: Sequence[MaterialIconButton], *, package: str) -> None:
+    def __init__(self, field: TextField, actions: Sequence[MaterialIconButton], *, package: str, back: Callback | None = None) -> None:
         super().__init__(height=dp(56), rid=f"{package}:id/top_app_bar_layout")
         self.field = field
+        #: ``toggleForceArrowBackIcon``: the search icon turns into a "Back" arrow.
+        self.back = back
         self.actions = list(actions)
         self.package = package
         self.background = SIMPLE_THEME.surface
@@ -62,7 +64,7 @@ class SearchMenu(Widget):
         return ()
 
     def tree_key(self) -> Hashable:
-        return (super().tree_key(), len(self.actions))
+        return (super().tree_key(), len(self.actions), self.back is not None)
 
     def encode(self, bounds: Bounds, package: str) -> UINode:
         node = super().encode(bounds, package)
@@ -78,7 +80,8 @@ class SearchMenu(Widget):
         left, top, right, bottom = bounds
         left, right, top, bottom = left + dp(16), right - dp(16), top + dp(8), bottom - dp(8)
         toolbar_left = right - dp(4) - ICON_BUTTON * len(self.actions)
-        icon = _SearchIcon(rid=f"{self.package}:id/top_toolbar_search_icon")
+        icon = _SearchIcon(rid=f"{self.package}:id/top_toolbar_search_icon", desc="Back" if self.back else "", on_tap=self.back)
+        icon.icon = "arrow_back" if self.back else "search"
         placed: list[tuple[Widget, Bounds]] = [
             (icon, (left, top, left + dp(40), bottom)),
             (self.field, (left + dp(40), top, toolbar_left, bottom)),
@@ -94,14 +97,15 @@ class SearchMenu(Widget):
 class _SearchIcon(Widget):
     class_name = "android.widget.ImageView"
     background = SEARCH_FILL
+    icon = "search"
 
     def render_key(self) -> Hashable:
-        return ()
+        return (self.icon,)
 
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
         size = round(dp(24) * scale)
         x0 = round(dp(16) * scale)
-        render.draw_icon(draw, "search", (x0, (height - size) / 2, x0 + size, (height + size) / 2), SIMPLE_THEME.on_surface)
+        render.draw_icon(draw, self.icon, (x0, (height - size) / 2, x0 + size, (height + size) / 2), SIMPLE_THEME.on_surface)
 
 
 class SimpleFab(Fab):
