@@ -33,7 +33,7 @@ from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field
 from cerebellum_gym.sim.material import dp
 from cerebellum_gym.sim.material.components import ActionMenuItem, MaterialIconButton, OverflowButton, TopAppBar
-from cerebellum_gym.sim.material.simple import SIMPLE_THEME, MenuEntry, SearchMenu, SimpleToolbar
+from cerebellum_gym.sim.material.simple import SIMPLE_THEME, MenuEntry, SearchMenu
 from cerebellum_gym.sim.render import font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Callback, Dialog, ImageView, Row, Text, Widget, broken_image_mark
@@ -402,7 +402,9 @@ class SimpleGalleryApp(App):
             ActionMenuItem("Properties", "info", theme=SIMPLE_THEME, rid=f"{ID}menu_properties", on_tap=lambda: None),
             OverflowButton(on_tap=lambda: self.set_dialog("menu"), theme=SIMPLE_THEME),
         ]
-        bar = SimpleToolbar(posixpath.basename(path), back=self.pop, actions=actions, rid=f"{ID}medium_viewer_toolbar")
+        # The arrow is set as a bare drawable here (``ViewPagerActivity``): no description.
+        arrow = MaterialIconButton("", "arrow_back", theme=SIMPLE_THEME, on_tap=self.pop)
+        bar = TopAppBar(posixpath.basename(path), navigation=arrow, actions=actions, theme=SIMPLE_THEME, rid=f"{ID}medium_viewer_toolbar")
         bottom = _BottomActions(
             [
                 _Action("Toggle favorite", "star_border", theme=SIMPLE_THEME, rid=f"{ID}bottom_favorite", on_tap=lambda: None),
