@@ -302,9 +302,9 @@ class SimpleSmsApp(App):
         fields = ("_id", "address", "date", "type", "body")
         key = (
             "main",
-            str(route.get("search", "")),
+            tuple(sorted((k, repr(v)) for k, v in route.items())),  # the search text, its selection and menu, the dialog
             self.phone.state.focus == field_key(self, route, "search"),
-            route.get("dialog"),
+            telephony.clipboard(self.phone),  # the field's Paste
             self.phone.now().date(),
             tuple(tuple(row.get(f) for f in fields) for row in self.phone.content_query(SMS_URI)),
             tuple((row.get("number"), row.get("display_name")) for row in self.phone.content_query(CONTACTS_URI)),
