@@ -87,3 +87,13 @@ def test_selection_delete_asks_first() -> None:
     yes = [n for n in phone.ui_tree().iter() if n.text == "Yes"]
     phone.tap(*yes[0].center)
     assert [r["body"] for r in phone.content_query("content://sms")] == ["See you at noon"]
+
+
+def test_search_lists_matching_messages_as_search_results() -> None:
+    phone = _phone()
+    tap(phone, "top_toolbar_search")
+    phone.type_text("noon")
+    assert find(phone, "search_result_snippet").text == "See you at noon"
+    assert not [n for n in phone.ui_tree().iter() if n.resource_id == ID + "conversations_fab"]
+    tap(phone, "search_result_holder")
+    assert find(phone, "thread_toolbar") is not None

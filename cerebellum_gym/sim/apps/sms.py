@@ -72,18 +72,23 @@ class ConversationRow(Widget):
     """``item_conversation.xml``: the ``conversation_frame`` holding the contact's image, the
     name or number, the last message and its date."""
 
-    class_name = "android.widget.FrameLayout"
     default_height = dp(80)
 
-    def __init__(self, name: str, snippet: str, date: str, **kwargs: object) -> None:
-        super().__init__(rid=f"{ID}conversation_frame", **kwargs)  # type: ignore[arg-type]
+    def __init__(self, name: str, snippet: str, date: str, *, search: bool = False, **kwargs: object) -> None:
+        super().__init__(rid=f"{ID}{'search_result_holder' if search else 'conversation_frame'}", **kwargs)  # type: ignore[arg-type]
         self.name, self.snippet, self.date = name, snippet, date
+        #: A search result (``item_search_result.xml``): a ``RelativeLayout`` of its own ids.
+        self.search = search
+
+    @property
+    def class_name(self) -> str:  # type: ignore[override]
+        return "android.widget.RelativeLayout" if self.search else "android.widget.FrameLayout"
 
     def render_key(self) -> Hashable:
         return (self.name, self.snippet, self.date, self.selected)
 
     def tree_key(self) -> Hashable:
-        return (super().tree_key(), self.name, self.snippet, self.date)
+        return (super().tree_key(), self.name, self.snippet, self.date, self.search)
 
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
         s = round(dp(48) * scale)
@@ -99,37 +104,28 @@ class ConversationRow(Widget):
 
     def encode(self, bounds: Bounds, package: str) -> UINode:
         node = super().encode(bounds, package)
-        node.long_clickable = True
         left, top, right, bottom = bounds
         x = left + dp(76)
         third = (bottom - top - dp(32)) // 3
         y = top + dp(16)
-        node.children = [
-            UINode(
-                "android.widget.RelativeLayout",
-                (left, top, right, bottom - dp(2)),
-                resource_id=f"{ID}conversation_holder",
-                package=package,
-                children=[
-                    child(package, "android.widget.ImageView", (left + dp(20), y, left + dp(68), bottom - dp(16)), "conversation_image"),
-                    child(package, "android.widget.TextView", (x, y, right - dp(16), y + third), "conversation_address", self.name),
-                    child(
-                        package,
-                        "android.widget.TextView",
-                        (x, y + third, right - dp(16), y + 2 * third),
-                        "conversation_body_short",
-                        self.snippet,
-                    ),
-                    child(
-                        package,
-                        "android.widget.TextView",
-                        (x, y + 2 * third, right - dp(16), bottom - dp(16)),
-                        "conversation_date",
-                        self.date,
-                    ),
-                ],
-            )
+        names = ("search_result_image", "search_result_title", "search_result_snippet", "search_result_date")
+        if not self.search:
+            node.long_clickable = True
+            names = ("conversation_image", "conversation_address", "conversation_body_short", "conversation_date")
+        kids = [
+            child(package, "android.widget.ImageView", (left + dp(20), y, left + dp(68), bottom - dp(16)), names[0]),
+            child(package, "android.widget.TextView", (x, y, right - dp(16), y + third), names[1], self.name),
+            child(package, "android.widget.TextView", (x, y + third, right - dp(16), y + 2 * third), names[2], self.snippet),
+            child(package, "android.widget.TextView", (x, y + 2 * third, right - dp(16), bottom - dp(16)), names[3], self.date),
         ]
+        if self.search:
+            node.children = kids
+        else:
+            holder = UINode(
+                "android.widget.RelativeLayout", (left, top, right, bottom - dp(2)), resource_id=f"{ID}conversation_holder", package=package
+            )
+            holder.children = kids
+            node.children = [holder]
         return node
 
 
@@ -341,6 +337,7 @@ class SimpleSmsApp(App):
                                 name,
                                 row.get("body", ""),
                                 when_text(int(row.get("date", 0)), now),
+                                search=True,
                                 on_tap=functools.partial(self.open_thread, address),
                             )
                         )
