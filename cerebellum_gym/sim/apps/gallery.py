@@ -31,7 +31,7 @@ from cerebellum_gym.sim import images, render
 from cerebellum_gym.sim.apps import picker
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field
-from cerebellum_gym.sim.material import dp
+from cerebellum_gym.sim.material import Theme, dp
 from cerebellum_gym.sim.material.components import ActionMenuItem, MaterialIconButton, OverflowButton, TopAppBar
 from cerebellum_gym.sim.material.simple import SIMPLE_THEME, MenuEntry, SearchMenu
 from cerebellum_gym.sim.render import font, text_fit
@@ -45,6 +45,8 @@ TILE_HEIGHT = 420
 VIEWER_HEIGHT = 2085  # the body of a screen with a toolbar: 2400 - status - toolbar - nav
 ORANGE = (243, 112, 33)
 ID = f"{PACKAGE}:id/"
+#: The viewer's bars: white icons over the black page.
+VIEWER = Theme(surface=(0, 0, 0), on_surface=(255, 255, 255), on_surface_variant=(200, 200, 200), primary=SIMPLE_THEME.primary)
 #: Overflow menus at the default settings (the bottom actions take favourite, edit, share, delete).
 MAIN_OVERFLOW = (
     "Sort by",
@@ -398,19 +400,19 @@ class SimpleGalleryApp(App):
         else:
             body = [ImageView(source, load, height=VIEWER_HEIGHT - dp(56), rid=f"{ID}gestures_view", background=(0, 0, 0))]
         actions: list[MaterialIconButton] = [
-            ActionMenuItem("Rotate", "rotate_right", theme=SIMPLE_THEME, rid=f"{ID}menu_rotate", on_tap=lambda: None),
-            ActionMenuItem("Properties", "info", theme=SIMPLE_THEME, rid=f"{ID}menu_properties", on_tap=lambda: None),
-            OverflowButton(on_tap=lambda: self.set_dialog("menu"), theme=SIMPLE_THEME),
+            ActionMenuItem("Rotate", "rotate_right", theme=VIEWER, rid=f"{ID}menu_rotate", on_tap=lambda: None),
+            ActionMenuItem("Properties", "info", theme=VIEWER, rid=f"{ID}menu_properties", on_tap=lambda: None),
+            OverflowButton(on_tap=lambda: self.set_dialog("menu"), theme=VIEWER),
         ]
         # The arrow is set as a bare drawable here (``ViewPagerActivity``): no description.
-        arrow = MaterialIconButton("", "arrow_back", theme=SIMPLE_THEME, on_tap=self.pop)
-        bar = TopAppBar(posixpath.basename(path), navigation=arrow, actions=actions, theme=SIMPLE_THEME, rid=f"{ID}medium_viewer_toolbar")
+        arrow = MaterialIconButton("", "arrow_back", theme=VIEWER, on_tap=self.pop)
+        bar = TopAppBar(posixpath.basename(path), navigation=arrow, actions=actions, theme=VIEWER, rid=f"{ID}medium_viewer_toolbar")
         bottom = _BottomActions(
             [
-                _Action("Toggle favorite", "star_border", theme=SIMPLE_THEME, rid=f"{ID}bottom_favorite", on_tap=lambda: None),
-                _Action("Edit", "edit", theme=SIMPLE_THEME, rid=f"{ID}bottom_edit", on_tap=lambda: None),
-                _Action("Share", "share", theme=SIMPLE_THEME, rid=f"{ID}bottom_share", on_tap=lambda: None),
-                _Action("Delete", "delete", theme=SIMPLE_THEME, rid=f"{ID}bottom_delete", on_tap=lambda: None),
+                _Action("Toggle favorite", "star_border", theme=VIEWER, rid=f"{ID}bottom_favorite", on_tap=lambda: None),
+                _Action("Edit", "edit", theme=VIEWER, rid=f"{ID}bottom_edit", on_tap=lambda: None),
+                _Action("Share", "share", theme=VIEWER, rid=f"{ID}bottom_share", on_tap=lambda: None),
+                _Action("Delete", "delete", theme=VIEWER, rid=f"{ID}bottom_delete", on_tap=lambda: None),
             ]
         )
         return ScreenSpec(

@@ -29,7 +29,7 @@ from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.apps.contacts import avatar_color
 from cerebellum_gym.sim.material import dp
 from cerebellum_gym.sim.material.components import ActionMenuItem, MaterialIconButton, OverflowButton, TopAppBar
-from cerebellum_gym.sim.material.simple import SIMPLE_THEME, MenuEntry, SearchMenu, SimpleFab, SimpleToolbar, child
+from cerebellum_gym.sim.material.simple import SIMPLE_THEME, MenuEntry, SearchMenu, SimpleFab, SimpleToolbar, child, plain
 from cerebellum_gym.sim.providers import CONTACTS_URI, SMS_URI
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Callback, Dialog, Text, Widget, wrap_lines
@@ -399,7 +399,7 @@ class SimpleSmsApp(App):
 
     def screen_new(self, route: Route) -> ScreenSpec:
         query = str(route.get("query", "")).strip()
-        field = edit_field(self, route, "query", hint="Add Contact or Number…", rid=f"{ID}new_conversation_address", height=dp(48))
+        field = plain(edit_field(self, route, "query", hint="Add Contact or Number…", rid=f"{ID}new_conversation_address", height=dp(48)))
         top: list[Widget] = [field]
         if len(query) > 2:
             top = [
@@ -574,7 +574,7 @@ class SimpleSmsApp(App):
             if kind == "menu":
                 dialog = Dialog("", [], body=[MenuEntry(i, on_tap=lambda: self.set_dialog(None)) for i in THREAD_OVERFLOW])
         compose = _ComposeBar(
-            edit_field(self, route, "draft", hint="Type a message…", rid=f"{ID}thread_type_message", height=dp(48)),
+            plain(edit_field(self, route, "draft", hint="Type a message…", rid=f"{ID}thread_type_message", height=dp(48))),
             on_send=send,
         )
         return ScreenSpec(

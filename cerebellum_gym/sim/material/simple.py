@@ -59,6 +59,7 @@ class SearchMenu(Widget):
         for action in self.actions:
             action.background = SEARCH_FILL
         field.background = SEARCH_FILL
+        plain(field)
 
     def render_key(self) -> Hashable:
         return ()
@@ -112,7 +113,7 @@ class SimpleFab(Fab):
     """``MyFloatingActionButton``: a round FAB in the app's primary colour, no description."""
 
     def __init__(self, icon: str, *, rid: str, on_tap: Callback, theme: Theme = SIMPLE_THEME) -> None:
-        super().__init__("", icon, theme=theme, rid=rid, on_tap=on_tap)
+        super().__init__("", icon, theme=theme, rid=rid, on_tap=on_tap, background=theme.surface)
 
 
 class MenuEntry(Widget):
@@ -183,3 +184,21 @@ class Radio(Widget):
         node = super().encode(bounds, package)
         node.checkable, node.checked = True, self.checked
         return node
+
+
+class _PlainField(TextField):
+    """An ``EditText`` with a transparent background (the search bar's, the compose box)."""
+
+    def paint_frame(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> tuple[int, int]:
+        pad = round(dp(12) * scale)
+        draw.rectangle((0, 0, width, height), fill=self.background)
+        if self.selected and self.value:
+            draw.rectangle((pad, height // 4, width - pad, height - height // 4), fill=(255, 224, 178))
+        return pad, 0
+
+
+def plain(field: TextField) -> TextField:
+    """``field`` drawn without the outlined box (its background shows through)."""
+    if type(field) is TextField:
+        field.__class__ = _PlainField
+    return field
