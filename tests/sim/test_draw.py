@@ -85,7 +85,7 @@ def test_ok_saves_under_the_apps_own_name(phone: Phone) -> None:
     name = find(phone, resource_id=f"{DRAW}:id/save_image_filename").text
     assert name.startswith("image_" + phone.now().strftime("%Y%m%d_")) and len(name) == len("image_20231015_153400")
     tap(phone, text="OK")
-    assert f"{name}.png" in phone.list_dir("/sdcard")
+    assert f"{name}.png" in phone.list_dir("/sdcard/Simple Draw")
 
 
 def test_the_drawing_survives_leaving_the_app(phone: Phone) -> None:
@@ -103,7 +103,15 @@ def test_toolbar_tools_and_save_dialog_are_the_apps(phone: Phone) -> None:
     tap(phone, resource_id=f"{DRAW}:id/menu_save")
     radios = [n for n in phone.ui_tree().iter() if n.class_name == "android.widget.RadioButton"]
     assert [(n.text, n.checked) for n in radios] == [(".png", True), (".svg", False), (".jpg", False)]
-    assert find(phone, resource_id=f"{DRAW}:id/folder_value").text == "Internal storage"
+    assert find(phone, resource_id=f"{DRAW}:id/folder_value").text == "Internal/Simple Draw"  # the app's own folder
     tap(phone, resource_id=f"{DRAW}:id/save_image_radio_jpg")
     radios = [n for n in phone.ui_tree().iter() if n.class_name == "android.widget.RadioButton"]
     assert [n.checked for n in radios] == [False, False, True]
+
+
+def test_cancelling_the_folder_picker_keeps_the_apps_folder(phone: Phone) -> None:
+    tap(phone, resource_id=f"{DRAW}:id/menu_save")
+    tap(phone, resource_id=f"{DRAW}:id/folder_value")
+    assert find(phone, resource_id="android:id/alertTitle").text == "Select a folder"
+    tap(phone, text="Cancel")
+    assert find(phone, resource_id=f"{DRAW}:id/folder_value").text == "Internal/Simple Draw"

@@ -69,6 +69,8 @@ def render_drawing(strokes: list[Stroke], size: tuple[int, int], fmt: str) -> by
 
 
 ID = f"{PACKAGE}:id/"
+#: Where a first drawing goes: ``internalStoragePath/Simple Draw`` (created on saving).
+DEFAULT_FOLDER = f"{picker.ROOT}/Simple Draw"
 #: The toolbar's overflow (``menu.xml``: the "ifRoom" items do not fit beside the three "always" ones).
 OVERFLOW = ("Open file", "Change background color", "Print", "Settings", "About", "More apps from us")
 
@@ -135,7 +137,8 @@ class SimpleDrawApp(App):
     clock_dependent: ClassVar[bool] = False
 
     def initial_data(self) -> dict[str, Any]:
-        return {"strokes": [], "color": 0, "folder": picker.ROOT}
+        # No folder saved to yet: the dialog offers the app's own (``SaveImageDialog``).
+        return {"strokes": [], "color": 0, "folder": DEFAULT_FOLDER}
 
     def screen_main(self, route: Route) -> ScreenSpec:
         data = self.data
@@ -207,11 +210,15 @@ class SimpleDrawApp(App):
             )
         if kind == "folder":
             return picker.folder_dialog(
-                self, route, "folder", lambda here: route.update(dialog="save", folder=here), lambda: route.update(dialog="save")
+                self,
+                route,
+                "folder",
+                lambda here: route.update(dialog="save", folder=here),
+                lambda: route.update(dialog="save", folder=route["chosen"]),
             )
         if kind != "save":
             return None
-        path = _PathValue(picker.shown_path(str(route["folder"])), on_tap=lambda: route.update(dialog="folder"))
+        path = _PathValue(humanize(str(route["folder"])), on_tap=lambda: self._pick_folder(route))
         name = edit_field(self, route, "file", hint="Filename", rid=f"{ID}save_image_filename")
         body: list[Widget] = [
             InputLayout(path, rid=f"{ID}folder_hint"),
@@ -232,6 +239,13 @@ class SimpleDrawApp(App):
             body=body,
         )
 
+    def _pick_folder(self, route: Route) -> None:
+        route["chosen"] = route["folder"]  # what Cancel keeps
+        # The picker opens at the storage's root for a folder not made yet.
+        if route["folder"] == DEFAULT_FOLDER and not self.phone.is_dir(DEFAULT_FOLDER):
+            route["folder"] = picker.ROOT
+        route["dialog"] = "folder"
+
     def _save(self, route: Route) -> None:
         name = str(route.get("file", "")).strip()
         if not name:
@@ -246,6 +260,11 @@ class SimpleDrawApp(App):
         self.data["folder"] = folder  # the next save starts there, as the app remembers it
         self.set_dialog(None)
         self.phone.focus(None)
+
+
+def humanize(path: str) -> str:
+    """Simple-Commons' ``humanizePath``: the storage's root shown as "Internal"."""
+    return "Internal" + path[len(picker.ROOT) :] if path.startswith(picker.ROOT) else path
 
 
 class _PathValue(Widget):
