@@ -97,3 +97,15 @@ def test_search_lists_matching_messages_as_search_results() -> None:
     assert not [n for n in phone.ui_tree().iter() if n.resource_id == ID + "conversations_fab"]
     tap(phone, "search_result_holder")
     assert find(phone, "thread_toolbar") is not None
+
+
+def test_the_last_sent_message_shows_its_check_and_headers_follow_five_minutes() -> None:
+    phone = _phone()
+    tap(phone, "conversation_frame")
+    assert not [n for n in phone.ui_tree().iter() if n.resource_id == ID + "thread_success"]  # the last one was received
+    phone.tap(*find(phone, "thread_type_message").center)
+    phone.type_text("At noon")
+    tap(phone, "thread_send_message")
+    ids = [n.resource_id[len(ID) :] for n in phone.ui_tree().iter() if n.resource_id.startswith(ID + "thread_")]
+    assert ids.count("thread_date_time") == 1  # three messages within five minutes of the first
+    assert "thread_success" in ids and ids.index("thread_success") > ids.index("thread_message_body")

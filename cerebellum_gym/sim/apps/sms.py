@@ -497,13 +497,15 @@ class SimpleSmsApp(App):
         body: list[Widget] = []
         last = 0
         now = self.phone.now()
-        for row in self.messages(address):
+        rows = self.messages(address)
+        for row in rows:
             date = int(row.get("date", 0))
-            if date - last > 5 * 60 * 1000:  # the app's date header between messages over 5 minutes apart
+            # A date header once five minutes have passed since the last header (``MIN_DATE_TIME_DIFF_SECS``).
+            if date - last > 5 * 60 * 1000:
                 stamp = datetime.fromtimestamp(date / 1000, timezone.utc)
                 text = stamp.strftime("%I:%M %p") if stamp.date() == now.date() else when_text(date, now) + stamp.strftime(", %I:%M %p")
                 body.append(Text(text, size=dp(14), center=True, color=MUTED, height=dp(40), rid=f"{ID}thread_date_time"))
-            last = date
+                last = date
             mid = row["_id"]
             toggle = functools.partial(self._toggle, route, mid)
             body.append(
@@ -515,6 +517,8 @@ class SimpleSmsApp(App):
                     on_long_press=toggle,
                 )
             )
+        if rows and rows[-1].get("type") == "2":  # the last message sent: its check (``item_thread_success.xml``)
+            body.append(_SentCheck())
 
         def send() -> None:
             text = str(route.get("draft", "")).strip()
@@ -572,7 +576,11 @@ class SimpleSmsApp(App):
                 ],
             )
             if kind == "menu":
-                dialog = Dialog("", [], body=[MenuEntry(i, on_tap=lambda: self.set_dialog(None)) for i in THREAD_OVERFLOW])
+                # A number not saved as a contact may be added to one ("add_number_to_contact").
+                entries: tuple[str, ...] = (
+                    THREAD_OVERFLOW if name else (*THREAD_OVERFLOW[:2], "Add number to contact", *THREAD_OVERFLOW[2:])
+                )
+                dialog = Dialog("", [], body=[MenuEntry(i, on_tap=lambda: self.set_dialog(None)) for i in entries])
         compose = _ComposeBar(
             plain(edit_field(self, route, "draft", hint="Type a message…", rid=f"{ID}thread_type_message", height=dp(48))),
             on_send=send,
@@ -702,6 +710,29 @@ class _ComposeBar(Widget):
             (self.field, (left + dp(52), mid - dp(24), right - dp(72), mid + dp(24))),
             (send, (right - dp(68), mid - dp(24), right - dp(4), mid + dp(24))),
         ]
+
+
+class _SentCheck(Widget):
+    """``item_thread_success.xml``: the check under the last sent message."""
+
+    class_name = "android.widget.RelativeLayout"
+    default_height = dp(24)
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        size = round(dp(16) * scale)
+        right = width - round(dp(16) * scale)
+        render.draw_icon(draw, "check", (right - size, (height - size) / 2, right, (height + size) / 2), MUTED)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        _, top, right, bottom = bounds
+        node.children = [
+            child(package, "android.widget.ImageView", (right - dp(32), top + dp(4), right - dp(16), bottom - dp(4)), "thread_success")
+        ]
+        return node
 
 
 class _ImageButton(MaterialIconButton):
