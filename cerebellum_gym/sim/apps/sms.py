@@ -43,7 +43,7 @@ MUTED = (150, 150, 150)
 MAIN_OVERFLOW = ("Show archived conversations", "More apps from us")
 #: A one-person thread's overflow (``menu_thread.xml``, ``ThreadActivity.refreshMenuItems``;
 #: the "ifRoom" items do not fit beside the three "always" ones on a 411 dp wide phone).
-THREAD_OVERFLOW = ("Archive", "Conversation details", "Block number", "Mark as Unread")
+THREAD_OVERFLOW = ("Archive", "Conversation details", "Add number to contact", "Block number", "Mark as Unread")
 #: The selection mode's overflow (``cab_thread.xml``, one message with text selected).
 CAB_OVERFLOW = ("Properties", "Forward", "Select text", "Select all")
 
@@ -415,11 +415,10 @@ class SimpleSmsApp(App):
         needle = query.lower()
         # The newest senders that are saved contacts (``getSuggestedContacts``), at most five.
         suggestions: list[dict[str, str]] = []
-        if not query:
-            for row in reversed(self.messages()):
-                match = [c for c in contacts if digits(c.get("number", "")) == digits(row.get("address", ""))]
-                if match and match[0] not in suggestions and len(suggestions) < 5:
-                    suggestions.append(match[0])
+        for row in reversed(self.messages()):
+            match = [c for c in contacts if digits(c.get("number", "")) == digits(row.get("address", ""))]
+            if match and match[0] not in suggestions and len(suggestions) < 5:
+                suggestions.append(match[0])
         if suggestions:
             body.append(
                 Text("Suggestions", size=dp(14), bold=True, color=SIMPLE_THEME.primary, rid=f"{ID}suggestions_label", height=dp(40))
@@ -427,10 +426,21 @@ class SimpleSmsApp(App):
             body.append(
                 _Suggestions([(r.get("display_name", ""), functools.partial(self._open_thread, r.get("number", ""))) for r in suggestions])
             )
-        for row in contacts:
+        # The contacts whose name or number holds the text, names starting with it first.
+        shown = [
+            row
+            for row in contacts
+            if not needle
+            or needle in row.get("display_name", "").lower()
+            or query in row.get("number", "")
+            or (digits(query) and digits(query) in digits(row.get("number", "")))
+        ]
+        shown.sort(key=lambda r: not r.get("display_name", "").lower().startswith(needle))
+        for row in shown:
             name, number = row.get("display_name", ""), row.get("number", "")
-            if not needle or needle in name.lower() or (digits(query) and digits(query) in digits(number)):
-                body.append(ContactRow(name, number, on_tap=functools.partial(self._open_thread, number), on_long_press=lambda: None))
+            body.append(ContactRow(name, number, on_tap=functools.partial(self._open_thread, number), on_long_press=lambda: None))
+        if not shown:
+            body.append(Text("No contacts found", size=dp(18), center=True, color=MUTED, height=dp(64), rid=f"{ID}no_contacts_placeholder"))
         bar = SimpleToolbar("New conversation", back=self.pop, rid=f"{ID}new_conversation_toolbar")
         return ScreenSpec(title=None, app_bar=bar, body=body, background=SIMPLE_THEME.surface, list_id="contacts_list")
 
@@ -569,16 +579,18 @@ class SimpleSmsApp(App):
                 back=self.pop,
                 rid=f"{ID}thread_toolbar",
                 actions=[
-                    ActionMenuItem("Delete", "delete", theme=SIMPLE_THEME, rid=f"{ID}delete", on_tap=lambda: None),
+                    # Delete only once the thread has messages (``refreshMenuItems``).
+                    *([ActionMenuItem("Delete", "delete", theme=SIMPLE_THEME, rid=f"{ID}delete", on_tap=lambda: None)] if rows else []),
                     ActionMenuItem("Dial number", "phone", theme=SIMPLE_THEME, rid=f"{ID}dial_number", on_tap=lambda: None),
                     ActionMenuItem("Add Person", "person_add", theme=SIMPLE_THEME, rid=f"{ID}manage_people", on_tap=lambda: None),
                     OverflowButton(on_tap=lambda: self.set_dialog("menu"), theme=SIMPLE_THEME),
                 ],
             )
             if kind == "menu":
-                # A number not saved as a contact may be added to one ("add_number_to_contact").
-                entries: tuple[str, ...] = (
-                    THREAD_OVERFLOW if name else (*THREAD_OVERFLOW[:2], "Add number to contact", *THREAD_OVERFLOW[2:])
+                # ``refreshMenuItems``: archive, details and unread need messages; an unsaved number
+                # may be added to a contact.
+                entries = tuple(
+                    item for item, shown in zip(THREAD_OVERFLOW, (bool(rows), bool(rows), not name, True, bool(rows)), strict=True) if shown
                 )
                 dialog = Dialog("", [], body=[MenuEntry(i, on_tap=lambda: self.set_dialog(None)) for i in entries])
         compose = _ComposeBar(
