@@ -300,7 +300,15 @@ class SimpleGalleryApp(App):
                 height=dp(96),
                 color=render.TEXT_SECONDARY,
                 rid=f"{ID}directories_empty_placeholder",
-            )
+            ),
+            Text(
+                "Change filters",
+                size=dp(18),
+                center=True,
+                color=SIMPLE_THEME.primary,
+                rid=f"{ID}directories_empty_placeholder_2",
+                on_tap=lambda: None,
+            ),
         ]
         search = edit_field(self, route, "search", hint="Search folders", rid=f"{ID}top_toolbar_search", height=dp(40))
         actions: list[MaterialIconButton] = [
