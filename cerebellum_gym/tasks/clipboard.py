@@ -114,10 +114,10 @@ class CopyOracle(ScriptedOracle):
         step = self.open_app(screen, SMS_PACKAGE, "Simple SMS Messenger")
         if step is not None:
             return step
-        hit = find(screen, lambda n: n.resource_id.endswith(":id/query"))
+        hit = find(screen, lambda n: n.resource_id == f"{SMS_PACKAGE}:id/new_conversation_address")
         if hit is None:
-            start = label_for(screen, desc="Start a conversation")
-            return self.tap(start) if start else "B"
+            start = find(screen, lambda n: n.resource_id == f"{SMS_PACKAGE}:id/conversations_fab")
+            return self.tap(start[0]) if start else "B"
         label, node = hit
         if node.text != self.text:
             return self.type_into(screen, node, label, self.text)
@@ -160,8 +160,7 @@ class SmsPasteOracle(SmsOracle):
         hit = find(screen, lambda n: n.resource_id.endswith(":id/thread_type_message"))
         if hit is not None and hit[1].text != self.message:
             return paste_step(self, screen, hit[0])
-        self.sent = True
-        return self.tap(label_for(screen, desc="Send") or "")
+        return self.send_step(screen)
 
 
 @register_task
@@ -187,7 +186,7 @@ class SimpleSmsSendClipboardContent(_SmsTask):
 
     def oracle(self) -> Oracle:
         number = self.params["number"]
-        return SmsPasteOracle(number, self.params["message"], search=number, pick=f"Send to {number}")
+        return SmsPasteOracle(number, self.params["message"], search=number)
 
 
 class NotePasteOracle(CreateNoteOracle):
@@ -235,7 +234,7 @@ class NoteAndSmsOracle(CreateNoteOracle):
 
     def __init__(self, name: str, text: str, number: str) -> None:
         super().__init__(name, text)
-        self.sms = SmsOracle(number, text, search=number, pick=f"Send to {number}")
+        self.sms = SmsOracle(number, text, search=number)
         self.shared = False
 
     def act(self, screen: LabelledScreen) -> str:

@@ -40,7 +40,7 @@ class SaveDrawingOracle(ScriptedOracle):
         self.base, ext = posixpath.splitext(file_name)
         self.format = ext[1:].upper()
         self.folder = folder
-        self.drawn = self.saved = False
+        self.drawn = self.saved = self.selected = False
 
     def act(self, screen: LabelledScreen) -> str:
         if self.saved:
@@ -55,11 +55,14 @@ class SaveDrawingOracle(ScriptedOracle):
         if title is not None and title.text == "Save as":
             name = find(screen, lambda n: n.resource_id.endswith(":id/save_image_filename"))
             if name is not None and name[1].text != self.base:
+                if not self.selected and name[1].text:
+                    self.selected = True
+                    return f"P {name[0]}"  # the app's own name selected, typing replaces it
                 return self.type_into(screen, name[1], name[0], self.base)
             fmt = find(screen, lambda n: n.resource_id.endswith(f":id/save_image_radio_{self.format.lower()}"))
-            if fmt is not None and not fmt[1].selected:
+            if fmt is not None and not fmt[1].checked:
                 return self.tap(fmt[0])
-            path = find(screen, lambda n: n.resource_id.endswith(":id/save_image_path"))
+            path = find(screen, lambda n: n.resource_id.endswith(":id/folder_value"))
             if path is not None and not any(n.text.endswith("/" + self.folder) for n in path[1].iter()):
                 return self.tap(path[0])
             self.saved = True
@@ -67,7 +70,8 @@ class SaveDrawingOracle(ScriptedOracle):
         if not self.drawn:
             self.drawn = True
             return "D"  # a stroke down the canvas
-        return self.tap(label_for(screen, desc="Save") or "")
+        save = find(screen, lambda n: n.resource_id == f"{DRAW_PACKAGE}:id/menu_save")
+        return self.tap(save[0]) if save else "B"
 
 
 @register_task

@@ -195,15 +195,20 @@ class ViewPictureOracle(ScriptedOracle):
         step = self.open_app(screen, GALLERY_PACKAGE, "Simple Gallery Pro")
         if step is not None:
             return step
-        if screen.root.find(resource_id=f"{GALLERY_PACKAGE}:id/photo_view") is not None:
+        if screen.root.find(resource_id=f"{GALLERY_PACKAGE}:id/gestures_view") is not None:
             return self.on_viewer(screen)
-        hit = find(screen, lambda n: n.text == self.name and n.resource_id.endswith(":id/medium_name"))
+        hit = find(screen, lambda n: n.text == self.name and n.resource_id == f"{GALLERY_PACKAGE}:id/medium_name")
         if hit is not None:
             return self.tap(hit[0])
-        album = find(screen, lambda n: n.text == self.album and n.resource_id.endswith(":id/dir_name"))
+        toggle = find(screen, lambda n: n.resource_id == f"{GALLERY_PACKAGE}:id/toggle_filename")
+        names = find(screen, lambda n: n.resource_id == f"{GALLERY_PACKAGE}:id/medium_name")
+        if toggle is not None and names is None:
+            return self.tap(toggle[0])  # the grid shows no file names until they are toggled on
+        album = find(screen, lambda n: n.text == self.album and n.resource_id == f"{GALLERY_PACKAGE}:id/dir_name")
         if album is not None:
             return self.tap(album[0])
-        return "B" if label_for(screen, desc="Navigate up") else self.scroll_search(screen)
+        back = find(screen, lambda n: n.content_desc == "Back")
+        return self.tap(back[0]) if back is not None and toggle is None else self.scroll_search(screen)
 
 
 class CopyPictureOracle(ViewPictureOracle):
@@ -215,7 +220,7 @@ class CopyPictureOracle(ViewPictureOracle):
         self.done = False
 
     def on_viewer(self, screen: LabelledScreen) -> str:
-        return self.tap(label_for(screen, desc="Copy to") or "")
+        return self.tap(label_for(screen, desc="More options") or "")
 
     def act(self, screen: LabelledScreen) -> str:
         if self.done:
@@ -224,6 +229,9 @@ class CopyPictureOracle(ViewPictureOracle):
         if picked is not None:
             self.done = picked[1]
             return picked[0]
+        copy = find(screen, lambda n: n.text == "Copy to" and n.resource_id == "android:id/title")
+        if copy is not None:
+            return self.tap(copy[0])  # the viewer's overflow menu is open
         return super().act(screen)
 
 

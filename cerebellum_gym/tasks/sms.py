@@ -12,7 +12,7 @@ from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import fuzzy_match
 from cerebellum_gym.tasks.contacts import CONTACTS_URI, digits
-from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
+from cerebellum_gym.tasks.oracle import ScriptedOracle, find
 from cerebellum_gym.tasks.registry import register_task
 
 SMS_PACKAGE = "com.simplemobiletools.smsmessenger"
@@ -59,9 +59,22 @@ class SmsOracle(ScriptedOracle):
 
     @staticmethod
     def title(screen: LabelledScreen) -> str:
-        bar = screen.root.find(resource_id=f"{SMS_PACKAGE}:id/toolbar")
-        texts = [n.text for n in bar.iter() if n.text] if bar is not None else []
-        return texts[0] if texts else ""
+        """The screen's title: the thread's toolbar title, "New conversation", or the app's
+        name on the conversation list (its search bar)."""
+        for node in screen.root.iter():
+            if node.resource_id == f"{SMS_PACKAGE}:id/thread_toolbar":
+                texts = [n.text for n in node.iter() if n.text]
+                return texts[0] if texts else ""
+            if node.resource_id == f"{SMS_PACKAGE}:id/new_conversation_toolbar":
+                return "New conversation"
+            if node.resource_id == f"{SMS_PACKAGE}:id/top_app_bar_layout":
+                return "Simple SMS Messenger"
+        return ""
+
+    def send_step(self, screen: LabelledScreen) -> str:
+        self.sent = True
+        hit = find(screen, lambda n: n.resource_id == f"{SMS_PACKAGE}:id/thread_send_message")
+        return self.tap(hit[0]) if hit else "B"
 
     def compose(self, screen: LabelledScreen) -> str:
         if self.sent:
@@ -70,8 +83,22 @@ class SmsOracle(ScriptedOracle):
         assert self.message is not None
         if hit is not None and hit[1].text != self.message:
             return self.type_into(screen, hit[1], hit[0], self.message)
-        self.sent = True
-        return self.tap(label_for(screen, desc="Send") or "")
+        return self.send_step(screen)
+
+    def new_conversation(self, screen: LabelledScreen) -> str:
+        """Type the name or number, then tap the contact (by its number where given) or, for a
+        number, the check button that opens its thread."""
+        hit = find(screen, lambda n: n.resource_id == f"{SMS_PACKAGE}:id/new_conversation_address")
+        if hit is not None and hit[1].text != self.search:
+            return self.type_into(screen, hit[1], hit[0], self.search or "")
+        if self.pick_number is not None:
+            number = digits(self.pick_number)
+            pick = find(screen, lambda n: n.resource_id == f"{SMS_PACKAGE}:id/item_contact_number" and digits(n.text or "") == number)
+        elif self.pick is not None:
+            pick = find(screen, lambda n: n.text == self.pick and n.resource_id == f"{SMS_PACKAGE}:id/item_contact_name")
+        else:
+            pick = find(screen, lambda n: n.resource_id == f"{SMS_PACKAGE}:id/new_conversation_confirm")
+        return self.tap(pick[0]) if pick else "B"
 
     def act(self, screen: LabelledScreen) -> str:
         step = self.open_app(screen, SMS_PACKAGE, "Simple SMS Messenger")
@@ -81,21 +108,14 @@ class SmsOracle(ScriptedOracle):
         if title == self.thread_title:
             return self.compose(screen)
         if title == "New conversation":
-            hit = find(screen, lambda n: n.resource_id.endswith(":id/query"))
-            if hit is not None and hit[1].text != self.search:
-                return self.type_into(screen, hit[1], hit[0], self.search or "")
-            if self.pick_number is not None:
-                number = digits(self.pick_number)
-                pick = find(screen, lambda n: n.resource_id == "android:id/summary" and digits(n.text or "") == number)
-            else:
-                pick = find(screen, lambda n: n.text == self.pick and n.resource_id == "android:id/title")
-            return self.tap(pick[0]) if pick else "B"
+            return self.new_conversation(screen)
         if title != "Simple SMS Messenger":
             return "B"
         if self.search is None:
-            label = label_for(screen, text=self.thread_title)
-            return self.tap(label) if label else self.scroll_search(screen)
-        return self.tap(label_for(screen, desc="Start a conversation") or "")
+            row = find(screen, lambda n: n.resource_id == f"{SMS_PACKAGE}:id/conversation_address" and n.text == self.thread_title)
+            return self.tap(row[0]) if row else self.scroll_search(screen)
+        fab = find(screen, lambda n: n.resource_id == f"{SMS_PACKAGE}:id/conversations_fab")
+        return self.tap(fab[0]) if fab else "B"
 
 
 class _SmsTask(Task):
@@ -145,7 +165,7 @@ class SimpleSmsSend(_SmsTask):
 
     def oracle(self) -> Oracle:
         number = self.params["number"]
-        return SmsOracle(number, self.params["message"], search=number, pick=f"Send to {number}")
+        return SmsOracle(number, self.params["message"], search=number)
 
 
 @register_task
@@ -202,16 +222,30 @@ class SimpleSmsReplyMostRecent(_SmsTask):
 
 
 class ResendOracle(SmsOracle):
+    """The app has no "resend" for a sent message: select it with a long press, copy it to
+    the clipboard from the selection bar, paste it into the compose box and send it."""
+
+    def __init__(self, thread_title: str, message: str) -> None:
+        super().__init__(thread_title, message)
+        self.copied = False
+
     def act(self, screen: LabelledScreen) -> str:
         if self.sent:
             return "F"
-        resend = label_for(screen, text="Resend")
-        if resend is not None:
-            self.sent = True
-            return self.tap(resend)
+        copy = find(screen, lambda n: n.resource_id == f"{SMS_PACKAGE}:id/cab_copy_to_clipboard")
+        if copy is not None and not self.copied:
+            self.copied = True
+            return self.tap(copy[0])
         if self.title(screen) == self.thread_title:
-            hit = find(screen, lambda n: n.text == self.message and n.long_clickable)
-            return f"P {hit[0]}" if hit else self.scroll_search(screen)
+            if not self.copied:
+                hit = find(screen, lambda n: n.resource_id == f"{SMS_PACKAGE}:id/thread_message_body" and n.text == self.message)
+                return f"P {hit[0]}" if hit else self.scroll_search(screen)
+            field = find(screen, lambda n: n.resource_id == f"{SMS_PACKAGE}:id/thread_type_message")
+            if field is not None and field[1].text != self.message:
+                from cerebellum_gym.tasks.clipboard import paste_step
+
+                return paste_step(self, screen, field[0])
+            return self.send_step(screen)
         return super().act(screen)
 
 

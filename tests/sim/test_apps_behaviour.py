@@ -140,12 +140,12 @@ def test_calendar_moving_the_start_keeps_the_duration() -> None:
 def test_sms_send_writes_the_provider() -> None:
     phone = Phone()
     phone.start_app("com.simplemobiletools.smsmessenger")
-    tap(phone, desc="Start a conversation")
+    tap(phone, rid=":id/conversations_fab")
     phone.type_text("+15550001111")
-    tap(phone, text="Send to +15550001111")
+    tap(phone, rid=":id/new_conversation_confirm")
     tap(phone, rid=":id/thread_type_message")
     phone.type_text("hi there")
-    tap(phone, desc="Send")
+    tap(phone, rid=":id/thread_send_message")
     sent = phone.content_query("content://sms/sent")
     assert [(r["address"], r["body"]) for r in sent] == [("+15550001111", "hi there")]
     assert int(sent[0]["date"]) == int(phone.now().timestamp() * 1000) - 1000  # stamped when Send was tapped

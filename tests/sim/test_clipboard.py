@@ -13,7 +13,7 @@ from cerebellum_gym.sim.phone import Phone
 from cerebellum_gym.sim.shell import Shell
 
 SMS = "com.simplemobiletools.smsmessenger"
-QUERY = f"{SMS}:id/query"
+QUERY = f"{SMS}:id/new_conversation_address"
 TOOLBAR_ITEM = "android:id/floating_toolbar_menu_item_text"
 
 
@@ -37,7 +37,7 @@ def compose() -> Phone:
     """Simple SMS Messenger's new-conversation screen, its field focused."""
     phone = Phone()
     phone.start_app(SMS)
-    phone.tap(*centre(node(phone, content_desc="Start a conversation")))
+    phone.tap(*centre(node(phone, resource_id=f"{SMS}:id/conversations_fab")))
     return phone
 
 
@@ -125,7 +125,7 @@ def test_markor_share_puts_the_note_in_an_sms_draft() -> None:
     phone.tap(*centre(node(phone, text="Simple SMS Messenger")))
     assert phone.foreground_package() == SMS
     phone.type_text("5550123")
-    phone.tap(*centre(node(phone, text="Send to 5550123")))
+    phone.tap(*centre(node(phone, resource_id=f"{SMS}:id/new_conversation_confirm")))
     assert node(phone, resource_id=f"{SMS}:id/thread_type_message").text == "hello there"
 
 

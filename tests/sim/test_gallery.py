@@ -44,9 +44,23 @@ def texts(phone: Phone) -> list[str]:
 
 
 def tap_text(phone: Phone, text: str) -> None:
+    if text in ("DCIM", "Pictures"):
+        tap_folder(phone, text)
+        return
     node = phone.ui_tree().find(text=text)
     assert node is not None, (text, texts(phone))
     phone.tap(*centre(node))
+
+
+def tap_folder(phone: Phone, name: str) -> None:
+    """Open the folder and have the grid show file names (off until toggled, as in the app)."""
+    node = phone.ui_tree().find(text=name)
+    assert node is not None, (name, texts(phone))
+    phone.tap(*centre(node))
+    if phone.ui_tree().find(resource_id=f"{GALLERY}:id/medium_name") is None:
+        toggle = phone.ui_tree().find(resource_id=f"{GALLERY}:id/toggle_filename")
+        if toggle is not None:  # not in the folder picker
+            phone.tap(*centre(toggle))
 
 
 @pytest.fixture
@@ -74,7 +88,7 @@ def test_album_lists_pictures_only_and_the_viewer_paints_their_pixels(phone: Pho
     shown = texts(phone)
     assert "red.jpg" in shown and "broken.jpg" in shown and "notes.txt" not in shown
     tap_text(phone, "red.jpg")
-    view = phone.ui_tree().find(resource_id=f"{GALLERY}:id/photo_view")
+    view = phone.ui_tree().find(resource_id=f"{GALLERY}:id/gestures_view")
     assert view is not None
     frame = phone.screenshot()
     left, top, right, bottom = view.bounds
@@ -111,7 +125,8 @@ def test_a_large_jpeg_is_never_decoded_at_full_size() -> None:
 def test_copy_to_download_through_the_folder_picker(phone: Phone) -> None:
     tap_text(phone, "DCIM")
     tap_text(phone, "red.jpg")
-    phone.tap(*centre(phone.ui_tree().find(content_desc="Copy to")))  # type: ignore[arg-type]
+    phone.tap(*centre(phone.ui_tree().find(content_desc="More options")))  # type: ignore[arg-type]
+    tap_text(phone, "Copy to")
     assert "Select a folder" in texts(phone)
     tap_text(phone, "Download")
     assert "Internal storage/Download" in texts(phone)
@@ -122,8 +137,10 @@ def test_copy_to_download_through_the_folder_picker(phone: Phone) -> None:
 def test_move_from_a_selection_removes_the_original(phone: Phone) -> None:
     tap_text(phone, "DCIM")
     phone.long_press(*centre(phone.ui_tree().find(text="red.jpg")))  # type: ignore[arg-type]
-    assert "1 selected" in texts(phone)
-    phone.tap(*centre(phone.ui_tree().find(content_desc="Move to")))  # type: ignore[arg-type]
+    assert "1 / 2" in texts(phone)
+    assert [n.content_desc for n in phone.ui_tree().iter() if n.resource_id.startswith(f"{GALLERY}:id/cab_")] == ["Delete", "Share"]
+    phone.tap(*centre(phone.ui_tree().find(content_desc="More options")))  # type: ignore[arg-type]
+    tap_text(phone, "Move to")
     tap_text(phone, "Pictures")
     tap_text(phone, "OK")
     assert "red.jpg" in phone.list_dir("/sdcard/Pictures")
@@ -164,14 +181,33 @@ def test_pictures_cut_short_misnamed_or_of_50_mb_show_an_error_or_a_bounded_pict
     assert "Invalid image" in texts(p)
     p.press_key(4)
     tap_text(p, "misnamed.jpg")
-    view = p.ui_tree().find(resource_id=f"{GALLERY}:id/photo_view")
+    view = p.ui_tree().find(resource_id=f"{GALLERY}:id/gestures_view")
     assert view is not None
     frame = p.screenshot()
     assert frame[centre(view)[1], centre(view)[0]][0] > 180  # the picture's red
     p.press_key(4)
     tap_text(p, "big.png")
-    view = p.ui_tree().find(resource_id=f"{GALLERY}:id/photo_view")
+    view = p.ui_tree().find(resource_id=f"{GALLERY}:id/gestures_view")
     assert view is not None
     frame = p.screenshot()
     assert frame[centre(view)[1], centre(view)[0]][1] > 150  # its green
     assert images.THUMBNAILS.nbytes < 4096 * 4096 * 3 // 3  # thumbnails and one screen-wide copy
+
+
+def test_folders_grid_media_grid_and_viewer_are_the_apps(phone: Phone) -> None:
+    tree = phone.ui_tree()
+    assert tree.find(resource_id=f"{GALLERY}:id/top_toolbar_search", text="Search folders") is not None
+    assert tree.find(resource_id=f"{GALLERY}:id/photo_cnt") is not None
+    dcim = tree.find(text="DCIM")
+    assert dcim is not None
+    phone.tap(*centre(dcim))
+    tree = phone.ui_tree()
+    assert tree.find(resource_id=f"{GALLERY}:id/medium_name") is None  # file names are off by default
+    assert tree.find(text="Search in DCIM") is not None and tree.find(content_desc="Back") is not None
+    holder = tree.find(resource_id=f"{GALLERY}:id/media_item_holder")
+    assert holder is not None and holder.long_clickable
+    phone.tap(*centre(holder))
+    tree = phone.ui_tree()
+    bottom = [n.content_desc for n in tree.iter() if n.resource_id.startswith(f"{GALLERY}:id/bottom_") and n.content_desc]
+    assert bottom == ["Toggle favorite", "Edit", "Share", "Delete"]
+    assert [n.content_desc for n in tree.iter() if n.resource_id.startswith(f"{GALLERY}:id/menu_")] == ["Rotate", "Properties"]

@@ -91,7 +91,7 @@ def test_the_gallery_viewer_paints_the_picture(name: str) -> None:
     gallery.push("viewer", path=f"{DCIM}/{picture}")
     phone.invalidate()
     tree = phone.ui_tree()
-    view = tree.find(resource_id=f"{gallery.package}:id/photo_view")
+    view = tree.find(resource_id=f"{gallery.package}:id/gestures_view")
     assert view is not None and tree.find(text=picture) is not None
     first = task.params["rows"][0]
     assert (first.get("name") or first["title"]) not in " ".join(n.text for n in tree.iter())
