@@ -59,8 +59,8 @@ def split_ingredients(text: str) -> list[tuple[str, str]]:
     """(quantity, text) per ingredient line as the app's IngredientBuilder splits them (a leading
     dash dropped, a leading quantity apart, trimmed): what its page shows."""
     out = []
-    for line in text.split("\n"):
-        line = re.sub(r"^\s*[-–](?!$)", "", line, count=1).strip()
+    for raw in text.split("\n"):
+        line = re.sub(r"^\s*[-–](?!$)", "", raw, count=1).strip()
         if line:
             match = _QUANTITY.search(line)
             quantity = match.group() if match else ""
@@ -71,8 +71,8 @@ def split_ingredients(text: str) -> list[tuple[str, str]]:
 def split_directions(text: str) -> list[str]:
     """The steps as the app's DirectionBuilder makes them (a leading "1." dropped, trimmed)."""
     out = []
-    for line in text.split("\n"):
-        line = re.sub(r"^\s*(\d+\.)(?!$)", "", line, count=1).strip()
+    for raw in text.split("\n"):
+        line = re.sub(r"^\s*(\d+\.)(?!$)", "", raw, count=1).strip()
         if line:
             out.append(line)
     return out

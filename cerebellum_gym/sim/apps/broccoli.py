@@ -134,8 +134,8 @@ def ingredients(text: str) -> list[tuple[str, str]]:
     """(quantity, text) per ingredient line, as the app's IngredientBuilder splits them: a leading
     dash dropped, a leading quantity ("2", "1/2", "2-3", "½") apart, the rest trimmed."""
     out = []
-    for line in text.split("\n"):
-        line = re.sub(r"^\s*[-–](?!$)", "", line, count=1).strip()
+    for raw in text.split("\n"):
+        line = re.sub(r"^\s*[-–](?!$)", "", raw, count=1).strip()
         if not line:
             continue
         match = _QUANTITY.search(line)
@@ -147,8 +147,8 @@ def ingredients(text: str) -> list[tuple[str, str]]:
 def directions(text: str) -> list[str]:
     """The steps as DirectionBuilder makes them: one per line, a leading "1." dropped, trimmed."""
     out = []
-    for line in text.split("\n"):
-        line = re.sub(r"^\s*(\d+\.)(?!$)", "", line, count=1).strip()
+    for raw in text.split("\n"):
+        line = re.sub(r"^\s*(\d+\.)(?!$)", "", raw, count=1).strip()
         if line:
             out.append(line)
     return out
@@ -260,7 +260,6 @@ class Group(Widget):
     to its own box); it paints nothing of its own unless given a ``fill``."""
 
     class_name = "android.widget.LinearLayout"
-    opaque = False
 
     def __init__(self, parts: Sequence[tuple[Widget, Bounds]], *, class_name: str = "", fill: render.RGB | None = None,
                  **kwargs: object) -> None:  # fmt: skip
@@ -298,7 +297,7 @@ class Group(Widget):
 
     def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
         left, top, _, _ = bounds
-        return [(w, (left + l, top + t, left + r, top + b)) for w, (l, t, r, b) in self.parts]
+        return [(w, (left + x0, top + y0, left + x1, top + y1)) for w, (x0, y0, x1, y1) in self.parts]
 
 
 def column(items: Sequence[Widget], *, width: int = 1080, x: int = 0, gap: int = 0, **kwargs: object) -> Group:
@@ -618,13 +617,13 @@ class BroccoliApp(App):
                     Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)),
                     Button("Save", filled=False, on_tap=self._add_category),
                 ],
-                body=[edit_field(self, route, "name", hint="Name", rid=RID + "category_name")],
+                body=[edit_field(self, route, "category_name", hint="Name", rid=RID + "category_name")],
             )
-        fab = Fab("Add category", "add", theme=THEME, on_tap=lambda: self.set_dialog("add", name=""), rid=RID + "fab_categories")
+        fab = Fab("Add category", "add", theme=THEME, on_tap=lambda: self.set_dialog("add", category_name=""), rid=RID + "fab_categories")
         return ScreenSpec(title=None, app_bar=self._main_bar("Categories"), body=body, fab=fab, dialog=dialog)
 
     def _add_category(self) -> None:
-        name = str(self.route.get("name", "")).strip()
+        name = str(self.route.get("category_name", "")).strip()
         if name:
             self.phone.state.app_data.setdefault(PACKAGE, {}).setdefault("categories", []).append(name)
         self.set_dialog(None)
@@ -755,7 +754,8 @@ class BroccoliApp(App):
             self.pop()
 
     def screen_edit(self, route: Route) -> ScreenSpec:
-        photo = Group([(Icon("photo_camera", "Change photo", color=GRAY_600, size=dp(32)), (1080 - dp(64), dp(160), 1080 - dp(16), dp(200)))],
+        camera = Icon("photo_camera", "Change photo", color=GRAY_600, size=dp(32))
+        photo = Group([(camera, (1080 - dp(64), dp(160), 1080 - dp(16), dp(200)))],
                       class_name="android.widget.ImageView", desc="Recipe photo", rid=RID + "new_image", height=dp(220),
                       on_tap=lambda: None, fill=(238, 238, 238))  # fmt: skip
         body: list[Widget] = [photo]
