@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import posixpath
 from collections.abc import Callable, Hashable, Sequence
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from PIL import ImageDraw
 
@@ -41,6 +41,9 @@ from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, Material
 from cerebellum_gym.sim.render import draw_icon, font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Dialog, Row, Text, Widget
+
+if TYPE_CHECKING:
+    from cerebellum_gym.sim.phone import Phone
 
 PACKAGE: Final = "code.name.monkey.retromusic"
 ROOT: Final = "/sdcard"
@@ -394,7 +397,11 @@ class RetroMusicApp(App):
             bar = TopAppBar(f"{len(selected)} selected", navigation=close, actions=actions, theme=THEME, rid=RID + "toolbar")
         else:
             bar = self._bar("Songs")
-        fab = Fab("Shuffle", "shuffle", theme=THEME, on_tap=lambda: self._shuffle(songs), rid=RID + "shuffle_button") if songs else None
+        fab = (
+            Fab("Shuffle", "shuffle", theme=THEME, background=PAGE, on_tap=lambda: self._shuffle(songs), rid=RID + "shuffle_button")
+            if songs
+            else None
+        )
         return ScreenSpec(
             title=None,
             app_bar=bar,
@@ -496,7 +503,7 @@ class RetroMusicApp(App):
                 )
             )
         if not body:
-            body = [Text("You have no songs", size=dp(16), center=True, height=dp(120), rid=RID + "emptyText")]
+            body = [Text("You have no playlists", size=dp(16), center=True, height=dp(120), rid=RID + "emptyText")]
         return ScreenSpec(
             title=None,
             app_bar=self._bar("Playlists"),
@@ -632,6 +639,13 @@ class SongRow(Widget):
     def render_key(self) -> Hashable:
         return (self.title, self.sub, self.selected)
 
+    def tap(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
+        # The row takes the touches its children do not: the menu button opens its popup.
+        if x >= bounds[2] - dp(48):
+            self.on_menu()
+            return True
+        return super().tap(phone, x, y, bounds)
+
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
         if self.selected:
             draw.rectangle((0, 0, width, height), fill=(255, 224, 214))
@@ -763,6 +777,11 @@ class MiniPlayer(Widget):
 
     def render_key(self) -> Hashable:
         return (self.title,)
+
+    def tap(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
+        if x >= bounds[2] - dp(150):
+            return True  # previous, play/pause, next: playback is not simulated
+        return super().tap(phone, x, y, bounds)
 
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
         draw.rectangle((0, 0, width, height), fill=(245, 245, 245))
