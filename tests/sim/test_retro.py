@@ -54,6 +54,7 @@ def test_pydub_file_is_read_with_its_tags_and_length(tmp_path: Path) -> None:
     phone = Phone()
     phone.write_file(f"{MUSIC}/x.mp3", data)
     phone.start_app(RETRO)
+    tap(phone, content_desc="Songs")  # the app opens on For you
     assert "Night Drive" in texts(phone) and "Alice" in texts(phone)  # item_list: the title, then the artist
 
 
@@ -73,6 +74,7 @@ def test_damaged_foreign_and_huge_files_are_skipped_or_bounded() -> None:
     phone.write_file(f"{MUSIC}/big.mp3", mp3("Big", "Bob", 60_000) + bytes(4 * MAX_HEADER))
     phone.write_file(f"{MUSIC}/ok.mp3", mp3("Fine", "Bob", 61_000))
     phone.start_app(RETRO)
+    tap(phone, content_desc="Songs")  # the app opens on For you
     shown = texts(phone)
     assert "Fine" in shown and "Big" in shown
     assert not {"Not a song", "Hidden", "text", "cut"} & set(shown)
@@ -83,6 +85,7 @@ def test_selection_makes_a_playlist_and_queue_aw_reads_and_exports_m3u() -> None
     for title, ms in (("Moments", 180_000), ("Bright Lights", 200_000), ("Golden Days", 240_000)):
         phone.write_file(f"{MUSIC}/{title}.mp3", mp3(title, "Bob", ms))
     phone.start_app(RETRO)
+    tap(phone, content_desc="Songs")  # the app opens on For you
     # Picked in an order other than the list's: the playlist keeps the picking order.
     phone.long_press(*node(phone, text="Moments").center)
     tap(phone, text="Bright Lights")

@@ -33,6 +33,7 @@ def phone() -> Phone:
     for title, ms in (("Moments", 180_000), ("Bright Lights", 200_000)):
         phone.write_file(f"/sdcard/Music/{title}.mp3", mp3(title, "Bob", ms))
     phone.start_app(RETRO)
+    tap(phone, content_desc="Songs")  # the app opens on For you
     return phone
 
 
@@ -73,3 +74,16 @@ def test_playing_shows_the_mini_player_and_the_queue(phone: Phone) -> None:
 def test_info_strings_follow_music_util() -> None:
     assert duration_text(200_000) == "03:20" and duration_text(3_723_000) == "1:02:03"
     assert info_string([{"duration": "60000"}, {"duration": "30000"}]) == "2 Songs  •  01:30"
+
+
+def test_the_app_opens_on_for_you() -> None:
+    phone = Phone()
+    phone.start_app(RETRO)
+    home = find(phone, resource_id=RID + "action_home")
+    assert home is not None and home.selected
+    assert [n.text for n in phone.ui_tree().iter() if n.resource_id.startswith(RID) and n.class_name == "android.widget.Button"] == [
+        "History",
+        "Last added",
+        "Most played",
+        "Shuffle",
+    ]

@@ -295,7 +295,10 @@ class RetroMusicApp(App):
     # --- screens -------------------------------------------------------------------------------
 
     def screen_main(self, route: Route) -> ScreenSpec:
-        tab = str(route.get("tab", "Songs"))
+        # The first visible library category (Home, "For you") opens first (MainActivity.setupNavigationController).
+        tab = str(route.get("tab", "For you"))
+        if tab == "For you":
+            return self._home()
         if tab == "Playlists":
             return self._playlists_tab(route)
         if tab != "Songs":
@@ -485,10 +488,24 @@ class RetroMusicApp(App):
         self.set_dialog("new", new_name="")
         self.phone.focus(field_key(self, self.route, "new_name"))
 
+    def _home(self) -> ScreenSpec:
+        # fragment_home: "Retro Music" (HomeFragment.setupTitle) and abs_playlists' four buttons;
+        # the suggestions and the recent albums/artists below them need a play history (none here).
+        buttons: list[Widget] = [
+            Button("History", filled=False, on_tap=_noop, rid=RID + "history"),
+            Button("Last added", filled=False, on_tap=_noop, rid=RID + "lastAdded"),
+            Button("Most played", filled=False, on_tap=_noop, rid=RID + "topPlayed"),
+            Button("Shuffle", filled=False, on_tap=lambda: self._shuffle(self.songs()), rid=RID + "actionShuffle"),
+        ]
+        body: list[Widget] = [Row(buttons[:2], height=dp(64)), Row(buttons[2:], height=dp(64))]
+        return ScreenSpec(
+            title=None, app_bar=self._bar("Retro Music"), body=body, bottom=[*self._mini_player(), *self._bottom("For you")],
+            list_id="container", list_class="android.widget.ScrollView", background=PAGE,
+        )  # fmt: skip
+
     def _empty_tab(self, tab: str) -> ScreenSpec:
-        # For you, Albums and Artists are not simulated (no task goes there): their bars and the navigation.
-        title = {"For you": "Retro Music"}.get(tab, tab)
-        return ScreenSpec(title=None, app_bar=self._bar(title), body=[], bottom=[*self._mini_player(), *self._bottom(tab)], background=PAGE)
+        # Albums and Artists are not simulated (no task goes there): their bars and the navigation.
+        return ScreenSpec(title=None, app_bar=self._bar(tab), body=[], bottom=[*self._mini_player(), *self._bottom(tab)], background=PAGE)
 
     def _playlists_tab(self, route: Route) -> ScreenSpec:
         body: list[Widget] = []
