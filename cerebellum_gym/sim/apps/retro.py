@@ -396,8 +396,12 @@ class RetroMusicApp(App):
                 ),
                 OverflowButton(on_tap=lambda: self.set_dialog("selection_menu"), theme=THEME),
             ]
-            close = MaterialIconButton("", "close", theme=THEME, on_tap=done)
-            bar = TopAppBar(f"{len(selected)} selected", navigation=close, actions=actions, theme=THEME, rid=RID + "toolbar")
+            # The framework's action mode (AbsMultiSelectAdapter): "Done", the NumberRollView, three
+            # of menu_media_selection's ifRoom items at this width, the rest in the overflow.
+            close = MaterialIconButton("Done", "check", theme=THEME, on_tap=done, rid="android:id/action_mode_close_button")
+            bar: TopAppBar = ActionModeBar(
+                f"{len(selected)} selected", navigation=close, actions=actions, theme=THEME, rid="android:id/action_mode_bar"
+            )
         else:
             bar = self._bar("Songs")
         fab = (
@@ -633,12 +637,23 @@ def info_string(entries: list[dict[str, str]]) -> str:
     return f"{count}  •  {duration_text(total)}"
 
 
+class ActionModeBar(TopAppBar):
+    """The action mode's bar: its count is NumberRollView's ``up`` TextView."""
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        placed = list(super().children(bounds))
+        for widget, _ in placed:
+            if widget.class_name == "android.widget.TextView":
+                widget.rid = RID + "up"
+        return placed
+
+
 class SongRow(Widget):
     """item_list: a clickable row (ConstraintLayout) with the cover ``image``, ``title``, ``text``
     (the artist) and the ``menu`` button (its popup menu)."""
 
     class_name = "android.view.ViewGroup"
-    default_height = dp(72)
+    default_height = dp(64)  # minHeight ?attr/listPreferredItemHeight
 
     def __init__(
         self,
@@ -666,7 +681,7 @@ class SongRow(Widget):
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
         if self.selected:
             draw.rectangle((0, 0, width, height), fill=(255, 224, 214))
-        s = round(dp(48) * scale)
+        s = round(dp(45) * scale)
         x0, y0 = round(dp(16) * scale), (height - s) // 2
         draw.rounded_rectangle((x0, y0, x0 + s, y0 + s), radius=round(dp(8) * scale), fill=(224, 224, 224))
         draw_icon(draw, "music_note", (x0 + s / 4, y0 + s / 4, x0 + 3 * s / 4, y0 + 3 * s / 4), (150, 150, 150))
@@ -694,12 +709,12 @@ class SongRow(Widget):
         left, top, right, _ = bounds
         x = left + dp(80)
         return [
-            (_Node("android.widget.ImageView", rid=RID + "image"), (left + dp(16), top + dp(12), left + dp(64), top + dp(60))),
-            (_Node("android.widget.TextView", text=self.title, rid=RID + "title"), (x, top + dp(14), right - dp(56), top + dp(36))),
-            (_Node("android.widget.TextView", text=self.sub, rid=RID + "text"), (x, top + dp(38), right - dp(56), top + dp(58))),
+            (_Node("android.widget.ImageView", rid=RID + "image"), (left + dp(16), top + dp(10), left + dp(61), top + dp(55))),
+            (_Node("android.widget.TextView", text=self.title, rid=RID + "title"), (x, top + dp(10), right - dp(56), top + dp(32))),
+            (_Node("android.widget.TextView", text=self.sub, rid=RID + "text"), (x, top + dp(34), right - dp(56), top + dp(54))),
             (
                 _Node("android.widget.ImageView", rid=RID + "menu", on_tap=self.on_menu, icon="more_vert"),
-                (right - dp(48), top + dp(12), right - dp(8), top + dp(60)),
+                (right - dp(56), top + dp(8), right - dp(8), top + dp(56)),
             ),
         ]
 
@@ -786,7 +801,7 @@ class MiniPlayer(Widget):
     """fragment_mini_player: the cover, ``miniPlayerTitle``, previous, play/pause and next."""
 
     class_name = "android.widget.LinearLayout"
-    default_height = dp(64)
+    default_height = dp(56)  # mini_player_height
 
     def __init__(self, title: str, *, on_tap: Callable[[], None]) -> None:
         super().__init__(on_tap=on_tap, background=PAGE)
