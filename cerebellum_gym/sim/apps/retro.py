@@ -512,17 +512,16 @@ class RetroMusicApp(App):
         return ScreenSpec(title=None, app_bar=self._bar(tab), body=[], bottom=[*self._mini_player(), *self._bottom(tab)], background=PAGE)
 
     def _playlists_tab(self, route: Route) -> ScreenSpec:
-        body: list[Widget] = []
-        for p in self.playlists():
-            entries = self.entries(p["_id"])
-            body.append(
-                SongRow(
-                    p.get("playlist_name", ""),
-                    info_string(entries),
-                    on_tap=functools.partial(self.push, "playlist", playlist_id=p["_id"]),
-                    on_menu=lambda: None,
-                )
+        # Two columns by default (default_grid_columns): item_grid cards.
+        cells: list[Widget] = [
+            PlaylistCell(
+                p.get("playlist_name", ""),
+                info_string(self.entries(p["_id"])),
+                on_tap=functools.partial(self.push, "playlist", playlist_id=p["_id"]),
             )
+            for p in self.playlists()
+        ]
+        body: list[Widget] = [Row(cells[i : i + 2], columns=2, height=cells[i].height) for i in range(0, len(cells), 2)]
         if not body:
             body = [Text("You have no playlists", size=dp(16), center=True, height=dp(120), rid=RID + "emptyText")]
         return ScreenSpec(
@@ -721,6 +720,59 @@ class SongRow(Widget):
 
 def _noop() -> None:
     """A control whose effect is not simulated (playback)."""
+
+
+class PlaylistCell(Widget):
+    """item_grid: a clickable card cell (2 dp margin, 4 dp padding) with the square cover
+    (``imageContainer``/``image``), ``title`` and ``text`` under it and the ``menu`` button."""
+
+    class_name = "android.view.ViewGroup"
+    default_height = 540 - dp(12) + dp(72)
+
+    def __init__(self, title: str, text: str, *, on_tap: Callable[[], None]) -> None:
+        super().__init__(on_tap=on_tap, background=PAGE)
+        self.title, self.sub = title, text
+
+    def render_key(self) -> Hashable:
+        return (self.title, self.sub)
+
+    def tap(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
+        if x >= bounds[2] - dp(48) and y >= bounds[3] - dp(72):
+            return True  # the card's menu (play, rename, ...): not simulated
+        return super().tap(phone, x, y, bounds)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        m = round(dp(6) * scale)
+        side = width - 2 * m
+        draw.rounded_rectangle((m, m, m + side, m + side), radius=round(dp(8) * scale), fill=(224, 224, 224))
+        s = side // 3
+        draw_icon(draw, "queue_music", (m + s, m + s, m + 2 * s, m + 2 * s), (150, 150, 150))
+        left = m + round(dp(12) * scale)
+        avail = max(1, width - left - round(dp(48) * scale))
+        y = m + side + round(dp(12) * scale)
+        draw.text((left, y), text_fit(draw, self.title, round(dp(16) * scale), avail), font=font(round(dp(16) * scale)), fill=render.TEXT)
+        y += round(dp(24) * scale)
+        draw.text(
+            (left, y), text_fit(draw, self.sub, round(dp(14) * scale), avail), font=font(round(dp(14) * scale)), fill=render.TEXT_SECONDARY
+        )
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.title, self.sub)
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, _ = bounds
+        side = right - left - dp(12)
+        y = top + dp(6) + side
+        return [
+            (_Node("android.widget.FrameLayout", rid=RID + "imageContainer"), (left + dp(6), top + dp(6), right - dp(6), y)),
+            (_Node("android.widget.ImageView", rid=RID + "image"), (left + dp(6), top + dp(6), right - dp(6), y)),
+            (_Node("android.widget.TextView", text=self.title, rid=RID + "title"), (left + dp(18), y + dp(12), right - dp(48), y + dp(36))),
+            (_Node("android.widget.TextView", text=self.sub, rid=RID + "text"), (left + dp(18), y + dp(40), right - dp(48), y + dp(60))),
+            (
+                _Node("android.widget.ImageView", rid=RID + "menu", on_tap=_noop, icon="more_vert"),
+                (right - dp(48), y + dp(12), right - dp(4), y + dp(60)),
+            ),
+        ]
 
 
 class _Node(Widget):
