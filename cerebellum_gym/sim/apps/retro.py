@@ -323,7 +323,7 @@ class RetroMusicApp(App):
     def _bar(self, title: str, actions: list[MaterialIconButton] | None = None) -> TopAppBar:
         # simple_appbar_layout: a search icon as the navigation button (no description), the title centred.
         search = MaterialIconButton("", "search", theme=THEME, on_tap=lambda: None)
-        return TopAppBar(
+        return CenteredBar(
             title,
             navigation=search,
             actions=actions or [OverflowButton(on_tap=lambda: self.set_dialog("main_menu"), theme=THEME)],
@@ -634,6 +634,15 @@ def info_string(entries: list[dict[str, str]]) -> str:
     total = sum(int(r.get("duration", "0") or 0) for r in entries)
     count = f"{len(entries)} {'Song' if len(entries) == 1 else 'Songs'}"
     return f"{count}  •  {duration_text(total)}"
+
+
+class CenteredBar(TopAppBar):
+    """simple_appbar_layout's MaterialToolbar: ``titleCentered``."""
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        size = round(dp(20) * scale)
+        shown = text_fit(draw, self.title, size, max(1, width - round(dp(112) * scale)), "medium")
+        draw.text((width / 2, height / 2), shown, font=font(size, "medium"), fill=self.theme.on_surface, anchor="mm")
 
 
 class ActionModeBar(TopAppBar):
