@@ -11,6 +11,7 @@ judges check what AndroidWorld's ``validate_rows_removal_integrity`` and
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -40,6 +41,41 @@ FREE_FORM = frozenset(COMPARED) - {"favorite"}
 COLUMNS = {c: "" for c in COMPARED} | {"favorite": "0", "imageName": ""}
 
 Recipe = dict[str, str]
+#: The form's text fields (activity_new_recipe.xml): column, id suffix (``new_<suffix>``).
+FORM_FIELDS = (
+    ("title", "title"),
+    ("description", "description"),
+    ("source", "source"),
+    ("servings", "servings"),
+    ("preparationTime", "preparation_time"),
+    ("ingredients", "ingredients"),
+    ("directions", "directions"),
+)
+_FRACTIONS = "¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"
+_QUANTITY = re.compile(rf"^\s*([{_FRACTIONS}]|\d+([,/.-])*\d*)(\s*-\s*([{_FRACTIONS}]|\d+([,/.-])*\d*))?(?!$)")
+
+
+def split_ingredients(text: str) -> list[tuple[str, str]]:
+    """(quantity, text) per ingredient line as the app's IngredientBuilder splits them (a leading
+    dash dropped, a leading quantity apart, trimmed): what its page shows."""
+    out = []
+    for raw in text.split("\n"):
+        line = re.sub(r"^\s*[-–](?!$)", "", raw, count=1).strip()
+        if line:
+            match = _QUANTITY.search(line)
+            quantity = match.group() if match else ""
+            out.append((quantity, line.replace(quantity, "", 1) if quantity else line))
+    return out
+
+
+def split_directions(text: str) -> list[str]:
+    """The steps as the app's DirectionBuilder makes them (a leading "1." dropped, trimmed)."""
+    out = []
+    for raw in text.split("\n"):
+        line = re.sub(r"^\s*(\d+\.)(?!$)", "", raw, count=1).strip()
+        if line:
+            out.append(line)
+    return out
 
 
 def random_recipe(rng: np.random.Generator) -> Recipe:
@@ -126,6 +162,7 @@ class AddRecipesOracle(ScriptedOracle):
         super().__init__()
         self.rows = rows
         self.done = 0
+        self.filled: set[str] = set()  # the current recipe's fields typed (some scroll away)
 
     def act(self, screen: LabelledScreen) -> str:
         step = self.open_app(screen, PACKAGE, APP_LABEL)
@@ -134,17 +171,19 @@ class AddRecipesOracle(ScriptedOracle):
         if self.done >= len(self.rows):
             return "F"
         want = self.rows[self.done]
-        if screen.root.find(resource_id=f"{PACKAGE}:id/new_title") is not None:
-            for column in ("title", "description", "servings", "preparationTime", "source", "ingredients", "directions"):
-                if not want[column]:
+        if screen.root.find(resource_id=f"{PACKAGE}:id/button_save_recipe") is not None:  # the form
+            for column, suffix in FORM_FIELDS:
+                if not want[column] or column in self.filled:
                     continue
-                hit = find(screen, by_id(f"{PACKAGE}:id/new_{column}"))
-                if hit is None:
+                hit = find(screen, by_id(f"{PACKAGE}:id/new_{suffix}"))
+                if hit is None:  # the form is longer than the screen
                     return self.scroll_search(screen)
                 text = typeable(want[column])
                 if hit[1].text != text:
                     return self.type_into(screen, hit[1], hit[0], text)
+                self.filled.add(column)
             self.done += 1
+            self.filled = set()
             return self.tap(label_for(screen, text="Save") or "")
         if screen.root.find(resource_id=f"{PACKAGE}:id/details_title") is not None:
             return "B"
@@ -152,31 +191,40 @@ class AddRecipesOracle(ScriptedOracle):
 
 
 def detail_texts(row: Recipe) -> dict[str, list[str]]:
-    """What a recipe's page shows, by the resource id suffix of each text."""
-    shown: dict[str, list[str]] = {"title": [row["title"]]}
+    """What a recipe's page shows, by the resource id of each text (without the package): the
+    details, each ingredient's quantity and text, each step's number and text."""
+    shown: dict[str, list[str]] = {"details_title": [row["title"].strip()]}
     for column, rid in (
-        ("servings", "servings"),
-        ("preparationTime", "preparation_time"),
-        ("description", "description"),
-        ("source", "source"),
+        ("servings", "details_servings"),
+        ("preparationTime", "details_preparation_time"),
+        ("description", "details_description"),
+        ("source", "details_source"),
     ):
         if row[column]:
             shown[rid] = [row[column]]
-    ingredients = [line.strip() for line in row["ingredients"].splitlines() if line.strip()]
-    directions = [line.strip() for line in row["directions"].splitlines() if line.strip()]
-    if ingredients:
-        shown["ingredients"] = ingredients
-    if directions:
-        shown["directions"] = [f"{n}. {line}" for n, line in enumerate(directions, 1)]
+    found = split_ingredients(row["ingredients"])
+    if found:
+        shown["ingredient_quantity"] = [q for q, _ in found]
+        shown["ingredient_text"] = [t for _, t in found]
+    steps = split_directions(row["directions"])
+    if steps:
+        shown["direction_position"] = [str(n) for n in range(1, len(steps) + 1)]
+        shown["direction_text"] = steps
     return shown
 
 
+PAGE_IDS = frozenset(
+    f"{PACKAGE}:id/{rid}"
+    for rid in ("details_title", "details_servings", "details_preparation_time", "details_description", "details_source",
+                "ingredient_quantity", "ingredient_text", "direction_position", "direction_text")
+)  # fmt: skip
+
+
 def page_texts(screen: LabelledScreen) -> dict[str, list[str]]:
-    prefix = f"{PACKAGE}:id/details_"
     shown: dict[str, list[str]] = {}
     for node in screen.root.iter():
-        if node.resource_id.startswith(prefix):
-            shown.setdefault(node.resource_id[len(prefix) :], []).append(node.text)
+        if node.resource_id in PAGE_IDS:
+            shown.setdefault(node.resource_id.split(":id/")[1], []).append(node.text)
     return shown
 
 
@@ -201,7 +249,7 @@ class DeleteRecipesOracle(ScriptedOracle):
             if self.pending in self.remaining:
                 self.remaining.remove(self.pending)
             return self.tap(label_for(screen, text="Delete") or "")
-        if screen.root.find(resource_id="android:id/alertTitle") is not None:  # the More options menu
+        if screen.root.find(resource_id=f"{PACKAGE}:id/title", text="Delete") is not None:  # the More options menu
             return self.tap(label_for(screen, text="Delete") or "")
         if screen.root.find(resource_id=f"{PACKAGE}:id/details_title") is not None:
             shown = page_texts(screen)
@@ -213,13 +261,13 @@ class DeleteRecipesOracle(ScriptedOracle):
                 title = self.remaining[0]["title"]
                 self.tried[title] = self.tried.get(title, 0) + 1
             return "B"
-        # The search screen (its field scrolls away with long results; the query is the one typed).
-        on_search = any(n.class_name == "android.widget.TextView" and n.text == "Search" for n in screen.root.iter())
+        # The list, with the search expanded in its toolbar or not (an empty field shows its hint).
         field = find(screen, by_id(f"{PACKAGE}:id/search_src_text"))
-        if not on_search:
+        on_search = field is not None
+        if field is None:
             self.query = None
-        elif field is not None:
-            self.query = field[1].text if field[1].text != "Search" else ""
+        else:
+            self.query = "" if field[1].text.startswith("Search in ") else field[1].text
         if not self.remaining:
             return "B" if on_search else "F"
         want = self.remaining[0]
@@ -240,7 +288,8 @@ class DeleteRecipesOracle(ScriptedOracle):
         hits = [
             label
             for label, node in zip(screen.labels, screen.nodes, strict=True)
-            if node.resource_id == f"{PACKAGE}:id/card_view" and any(n.text == want["title"] for n in node.iter())
+            if node.clickable
+            and any(n.resource_id == f"{PACKAGE}:id/card_text_view_title" and n.text == want["title"] for n in node.iter())
         ]
         index = self.tried.get(want["title"], 0)
         if index < len(hits):

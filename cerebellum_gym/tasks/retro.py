@@ -167,11 +167,13 @@ class SongsOracle(ScriptedOracle):
         if self.added:
             return self._export(screen)
         if screen.root.find(resource_id="android:id/alertTitle", text="Add to playlist") is not None:
-            existing = find(screen, lambda n: n.text == self.playlist and not n.resource_id.endswith(":id/playlist_name"))
+            existing = find(screen, lambda n: n.resource_id == "android:id/text1" and n.text == self.playlist)
             if existing is not None:
                 self.added = True
                 return self.tap(existing[0])
-            field = find(screen, lambda n: n.resource_id.endswith(":id/playlist_name"))
+            return self.tap(label_for(screen, text="New playlist") or "")
+        if screen.root.find(resource_id="android:id/alertTitle", text="New playlist") is not None:
+            field = find(screen, lambda n: n.resource_id.endswith(":id/actionNewPlaylist"))
             if field is not None and field[1].text != self.playlist:
                 return self.type_into(screen, field[1], field[0], self.playlist or "")
             self.added = True
@@ -182,39 +184,39 @@ class SongsOracle(ScriptedOracle):
                 return "B"
             self.added = self.playlist is None
             return self.tap(action)
-        songs_tab = label_for(screen, rid=":id/nav_songs")
+        songs_tab = label_for(screen, rid=":id/action_song")
         if songs_tab is None:
             return "B"
-        if find(screen, lambda n: n.resource_id.endswith(":id/song_item")) is None and find(screen, lambda n: n.text == "No songs") is None:
+        shown = [n.text for n in screen.root.iter() if n.resource_id.endswith(":id/title")]
+        on_songs = any(n.resource_id.endswith(":id/action_song") and n.selected for n in screen.root.iter())
+        if not on_songs:
             return self.tap(songs_tab)
         target = self.titles[self.picked]
-        hit = find(screen, lambda n: n.text == target)
+        hit = find(screen, lambda n: n.resource_id.endswith(":id/title") and n.text == target)
         if hit is not None:
             self._moved()
             self.picked += 1
             return f"P {hit[0]}" if self.picked == 1 else self.tap(hit[0])
-        # The list is sorted by title: scroll toward the target (each item's first text is its title).
-        shown = [
-            next((n.text.casefold() for n in item.iter() if n.text), "")
-            for item in screen.root.iter()
-            if item.resource_id.endswith(":id/song_item")
-        ]
-        if shown and screen.scrollable is not None:
-            if target.casefold() < min(shown):
+        # The list is sorted by title: scroll toward the target.
+        folded = [t.casefold() for t in shown]
+        if folded and screen.scrollable is not None:
+            if target.casefold() < min(folded):
                 return "U"
-            if target.casefold() > max(shown):
+            if target.casefold() > max(folded):
                 return "D"
         return self.scroll_search(screen)
 
     def _export(self, screen: LabelledScreen) -> str:
-        save = label_for(screen, desc="Save as file")
+        save = label_for(screen, text="Save as file")
         if save is not None:
             self.saved = True
             return self.tap(save)
-        hit = find(screen, lambda n: n.text == self.playlist)
+        if screen.root.find(resource_id=f"{RETRO_PACKAGE}:id/subtitle") is not None:  # the playlist's page
+            return self.tap(label_for(screen, desc="More options") or "")
+        hit = find(screen, lambda n: n.resource_id.endswith(":id/title") and n.text == self.playlist)
         if hit is not None:
             return self.tap(hit[0])
-        tab = label_for(screen, rid=":id/nav_playlists")
+        tab = label_for(screen, rid=":id/action_playlist")
         return self.tap(tab) if tab is not None else "B"
 
 

@@ -24,15 +24,26 @@ plays the list from there, as the real app replaces the queue with it. A playlis
 
 from __future__ import annotations
 
+import functools
 import posixpath
-from typing import ClassVar, Final
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, ClassVar, Final
 
+from PIL import ImageDraw
+
+from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
-from cerebellum_gym.sim.apps.common import add_to_playlist_dialog, field_key
+from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare
+from cerebellum_gym.sim.material import Theme, dp
+from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, MaterialIconButton, OverflowButton, TopAppBar
+from cerebellum_gym.sim.render import draw_icon, font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Row, Text, Widget
+from cerebellum_gym.sim.widgets import Button, Dialog, Row, Text, Widget
+
+if TYPE_CHECKING:
+    from cerebellum_gym.sim.phone import Phone
 
 PACKAGE: Final = "code.name.monkey.retromusic"
 ROOT: Final = "/sdcard"
@@ -45,7 +56,26 @@ QUEUE: Final = "retro_queue"
 PLAYLISTS_URI: Final = "content://code.name.monkey.retromusic/playlists"
 SONGS_URI: Final = "content://code.name.monkey.retromusic/playlist_songs"
 QUEUE_URI: Final = "content://code.name.monkey.retromusic/playing_queue"
-TABS: Final = ("Songs", "Playlists", "Queue")
+RID: Final = f"{PACKAGE}:id/"
+THEME: Final = Theme(primary=ACCENT, on_primary=(255, 255, 255))
+PAGE: Final = (255, 255, 255)
+#: The bottom navigation (menu/bottom_navigation_main.xml): label, item id, icon.
+NAV_ITEMS: Final = (
+    ("For you", "action_home", "home"),
+    ("Songs", "action_song", "music_note"),
+    ("Albums", "action_album", "album"),
+    ("Artists", "action_artist", "person"),
+    ("Playlists", "action_playlist", "queue_music"),
+)
+#: A song's popup menu (menu/menu_item_song.xml).
+SONG_MENU: Final = (
+    "Play next", "Add to playing queue", "Add to playlist", "Go to album", "Go to artist", "Share", "Tag editor", "Details",
+    "Set as ringtone", "Add to Blacklist", "Delete from device",
+)  # fmt: skip
+#: A playlist's menu (menu/menu_playlist_detail.xml, the items not shown as actions).
+PLAYLIST_MENU: Final = ("Play", "Play next", "Add to playing queue", "Add to playlist", "Rename", "Delete", "Save as file")
+#: The library toolbar's overflow (menu/menu_main.xml).
+MAIN_MENU: Final = ("Grid size", "Grid style", "Sort order", "Settings")
 #: The most bytes read of a file: its ID3v2 tag (up to this) and the first audio frame.
 MAX_HEADER: Final = 256 * 1024
 
@@ -264,130 +294,245 @@ class RetroMusicApp(App):
 
     # --- screens -------------------------------------------------------------------------------
 
-    def _tabs(self, current: str) -> list[Widget]:
-        def go(tab: str) -> None:
-            self.reset_to("main", tab=tab)
-
-        items: list[Widget] = [
-            Button(tab, filled=tab == current, on_tap=lambda t=tab: go(t), rid=f"{PACKAGE}:id/nav_{tab.lower()}") for tab in TABS
-        ]
-        return [Row(items, height=160)]
-
     def screen_main(self, route: Route) -> ScreenSpec:
-        tab = route.get("tab", "Songs")
+        # The first visible library category (Home, "For you") opens first (MainActivity.setupNavigationController).
+        tab = str(route.get("tab", "For you"))
+        if tab == "For you":
+            return self._home()
         if tab == "Playlists":
-            return self._playlists_tab()
-        if tab == "Queue":
-            return self._queue_tab()
+            return self._playlists_tab(route)
+        if tab != "Songs":
+            return self._empty_tab(tab)
+        return self._songs_tab(route)
+
+    def _bottom(self, current: str) -> list[Widget]:
+        return [BottomNav(current, lambda tab: self.reset_to("main", tab=tab, selected=[]))]
+
+    def _mini_player(self) -> list[Widget]:
+        queue = self.queue()
+        if not queue:
+            return []
+        now = queue[0]
+        return [MiniPlayer(f"{now.get('title', '')}  •  {now.get('artist', '')}", on_tap=self._open_player)]
+
+    def _open_player(self) -> None:
+        queue = self.queue()
+        if queue:
+            self.push("player", title=queue[0].get("title", ""), duration=queue[0].get("duration", "0"))
+
+    def _bar(self, title: str, actions: list[MaterialIconButton] | None = None) -> TopAppBar:
+        # simple_appbar_layout: a search icon as the navigation button (no description), the title centred.
+        search = MaterialIconButton("", "search", theme=THEME, on_tap=lambda: None)
+        return CenteredBar(
+            title,
+            navigation=search,
+            actions=actions or [OverflowButton(on_tap=lambda: self.set_dialog("main_menu"), theme=THEME)],
+            theme=THEME,
+            rid=RID + "toolbar",
+        )
+
+    def _songs_tab(self, route: Route) -> ScreenSpec:
         songs = self.songs()
         paths = [song["data"] for song in songs]
         selected = [p for p in route.get("selected", []) if p in paths]
         route["selected"] = selected
 
         def toggle(path: str) -> None:
-            chosen = route["selected"]
+            chosen = self.route["selected"]
             if path in chosen:
                 chosen.remove(path)
             else:
                 chosen.append(path)
+            self.phone.invalidate()
 
         def tap(index: int) -> None:
-            if route["selected"]:
+            if self.route["selected"]:
                 toggle(songs[index]["data"])
                 return
             self.save_queue(songs[index:] + songs[:index])  # the list plays from the tapped song
             self.push("player", title=songs[index]["title"], duration=songs[index]["duration"])
 
         body: list[Widget] = [
-            ListItem(
+            SongRow(
                 song["title"],
-                f"{song['artist']} • {clock(int(song['duration']))}",
-                avatar=song["title"][:1].upper(),
-                avatar_color=ACCENT,
+                song["artist"],
                 selected=song["data"] in selected,
-                on_tap=lambda i=n: tap(i),
-                on_long_press=lambda p=song["data"]: toggle(p),
-                rid=f"{PACKAGE}:id/song_item",
+                on_tap=functools.partial(tap, n),
+                on_long_press=functools.partial(toggle, song["data"]),
+                on_menu=functools.partial(self.set_dialog, "song_menu", menu_song=dict(song)),
             )
             for n, song in enumerate(songs)
         ]
         if not body:
-            body = [Text("No songs", size=44, center=True, height=300, color=render.TEXT_SECONDARY)]
-        title = "Songs"
-        actions: list[Widget] = [IconButton("Search", "⌕")]
+            body = [Text("You have no songs", size=dp(16), center=True, height=dp(120), rid=RID + "emptyText")]
+        by_path = {song["data"]: song for song in songs}
         if selected:
-            by_path = {song["data"]: song for song in songs}
             chosen = [by_path[p] for p in selected]  # in the order they were picked
 
-            def enqueue() -> None:
-                self.save_queue([*self.queued_songs(), *chosen])
-                route["selected"] = []
+            def done() -> None:
+                self.route["selected"] = []
 
-            def play_next() -> None:
-                queue = self.queued_songs()
-                self.save_queue([*queue[:1], *chosen, *queue[1:]])
-                route["selected"] = []
-
-            def to_playlist() -> None:
-                self.set_dialog("add", adding=chosen, new_name="")
-                self.phone.focus(field_key(self, route, "new_name"))
-
-            title = f"{len(selected)} selected"
-            actions = [
-                IconButton("Play next", "⤵", on_tap=play_next),
-                IconButton("Add to playing queue", "≡", on_tap=enqueue),
-                IconButton("Add to playlist", "+", on_tap=to_playlist),
+            actions: list[MaterialIconButton] = [
+                ActionMenuItem(
+                    "Play next",
+                    "playlist_play",
+                    theme=THEME,
+                    on_tap=functools.partial(self._selection_done, self._play_next, chosen),
+                    rid=RID + "action_play_next",
+                ),
+                ActionMenuItem(
+                    "Add to playing queue",
+                    "queue_music",
+                    theme=THEME,
+                    on_tap=functools.partial(self._selection_done, self._enqueue, chosen),
+                    rid=RID + "action_add_to_current_playing",
+                ),
+                ActionMenuItem(
+                    "Add to playlist",
+                    "playlist_add",
+                    theme=THEME,
+                    on_tap=lambda: self._to_playlist(chosen),
+                    rid=RID + "action_add_to_playlist",
+                ),
+                OverflowButton(on_tap=lambda: self.set_dialog("selection_menu"), theme=THEME),
             ]
-        return ScreenSpec(title=title, body=body, actions=actions, bottom=self._tabs("Songs"), dialog=self._add_dialog(route))
-
-    def _add_dialog(self, route: Route) -> Dialog | None:
-        adding = [dict(song) for song in route.get("adding", [])]
-
-        def add(playlist_id: str) -> None:
-            for song in adding:
-                self.add_to_playlist(playlist_id, song)
-
-        return add_to_playlist_dialog(
-            self,
-            route,
-            lambda: [(p["_id"], p.get("playlist_name", ""), f"{len(self.entries(p['_id']))} songs") for p in self.playlists()],
-            add,
-            self.create_playlist,
-            f"{PACKAGE}:id/playlist_name",
+            # The framework's action mode (AbsMultiSelectAdapter): "Done", the NumberRollView, three
+            # of menu_media_selection's ifRoom items at this width, the rest in the overflow.
+            close = MaterialIconButton("Done", "check", theme=THEME, on_tap=done, rid="android:id/action_mode_close_button")
+            bar: TopAppBar = ActionModeBar(
+                f"{len(selected)} selected", navigation=close, actions=actions, theme=THEME, rid="android:id/action_mode_bar"
+            )
+        else:
+            bar = self._bar("Songs")
+        fab = (
+            Fab("Shuffle", "shuffle", theme=THEME, background=PAGE, on_tap=lambda: self._shuffle(songs), rid=RID + "shuffle_button")
+            if songs
+            else None
+        )
+        return ScreenSpec(
+            title=None,
+            app_bar=bar,
+            body=body,
+            fab=fab,
+            bottom=[*self._mini_player(), *self._bottom("Songs")],
+            dialog=self._dialog(route),
+            list_id="recycler_view",
+            background=PAGE,
         )
 
-    def _playlists_tab(self) -> ScreenSpec:
-        body: list[Widget] = [
-            ListItem(
+    def _shuffle(self, songs: list[dict[str, str]]) -> None:
+        if songs:
+            self.save_queue(list(songs))
+            self.push("player", title=songs[0]["title"], duration=songs[0]["duration"])
+
+    def _selection_done(self, action: Callable[[list[dict[str, str]]], None], chosen: list[dict[str, str]]) -> None:
+        """``action`` on the chosen songs, then the selection and any menu close."""
+        action(chosen)
+        self.route["selected"] = []
+        self.set_dialog(None)
+
+    def _enqueue(self, chosen: list[dict[str, str]]) -> None:
+        self.save_queue([*self.queued_songs(), *chosen])
+
+    def _play_next(self, chosen: list[dict[str, str]]) -> None:
+        queue = self.queued_songs()
+        self.save_queue([*queue[:1], *chosen, *queue[1:]])
+
+    def _to_playlist(self, chosen: list[dict[str, str]]) -> None:
+        self.set_dialog("add", adding=[dict(song) for song in chosen], new_name="")
+
+    def _dialog(self, route: Route) -> Dialog | None:
+        kind = route.get("dialog")
+        if kind == "song_menu":
+            song = dict(route.get("menu_song") or {})
+            acts = {
+                "Play next": functools.partial(self._selection_done, self._play_next, [song]),
+                "Add to playing queue": functools.partial(self._selection_done, self._enqueue, [song]),
+                "Add to playlist": functools.partial(self._to_playlist, [song]),
+            }
+            return Dialog("", [], body=[MenuRow(i, acts.get(i, lambda: self.set_dialog(None))) for i in SONG_MENU])
+        if kind == "selection_menu":
+            return Dialog("", [], body=[MenuRow(i, lambda: self.set_dialog(None)) for i in ("Share", "Delete from device", "Select all")])
+        if kind == "main_menu":
+            return Dialog("", [], body=[MenuRow(i, lambda: self.set_dialog(None)) for i in MAIN_MENU])
+        if kind == "add":
+            adding = [dict(song) for song in route.get("adding", [])]
+
+            def pick(playlist_id: str) -> None:
+                for song in adding:
+                    self.add_to_playlist(playlist_id, song)
+                self.route["selected"] = []
+                self.set_dialog(None)
+
+            items: list[Widget] = [DialogItem(text="New playlist", on_tap=self._new_playlist_dialog)]
+            items += [DialogItem(text=p.get("playlist_name", ""), on_tap=functools.partial(pick, p["_id"])) for p in self._table(PLAYLISTS)]
+            return Dialog("Add to playlist", [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))], body=items)
+        if kind == "new":
+            adding = [dict(song) for song in route.get("adding", [])]
+
+            def create() -> None:
+                name = str(self.route.get("new_name", ""))
+                self.set_dialog(None)
+                if name.strip():
+                    found = [p["_id"] for p in self._table(PLAYLISTS) if p.get("playlist_name") == name]
+                    playlist_id = found[0] if found else self.create_playlist(name)
+                    for song in adding:
+                        self.add_to_playlist(playlist_id, song)
+                self.route["selected"] = []
+
+            field = edit_field(self, route, "new_name", hint="Playlist name", rid=RID + "actionNewPlaylist")
+            return Dialog(
+                "New playlist",
+                [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)), Button("Create", filled=False, on_tap=create)],
+                body=[field],
+            )
+        return None
+
+    def _new_playlist_dialog(self) -> None:
+        self.set_dialog("new", new_name="")
+        self.phone.focus(field_key(self, self.route, "new_name"))
+
+    def _home(self) -> ScreenSpec:
+        # fragment_home: "Retro Music" (HomeFragment.setupTitle) and abs_playlists' four buttons;
+        # the suggestions and the recent albums/artists below them need a play history (none here).
+        buttons: list[Widget] = [
+            Button("History", filled=False, on_tap=_noop, rid=RID + "history"),
+            Button("Last added", filled=False, on_tap=_noop, rid=RID + "lastAdded"),
+            Button("Most played", filled=False, on_tap=_noop, rid=RID + "topPlayed"),
+            Button("Shuffle", filled=False, on_tap=lambda: self._shuffle(self.songs()), rid=RID + "actionShuffle"),
+        ]
+        body: list[Widget] = [Row(buttons[:2], height=dp(64)), Row(buttons[2:], height=dp(64))]
+        return ScreenSpec(
+            title=None, app_bar=self._bar("Retro Music"), body=body, bottom=[*self._mini_player(), *self._bottom("For you")],
+            list_id="container", list_class="android.widget.ScrollView", background=PAGE,
+        )  # fmt: skip
+
+    def _empty_tab(self, tab: str) -> ScreenSpec:
+        # Albums and Artists are not simulated (no task goes there): their bars and the navigation.
+        return ScreenSpec(title=None, app_bar=self._bar(tab), body=[], bottom=[*self._mini_player(), *self._bottom(tab)], background=PAGE)
+
+    def _playlists_tab(self, route: Route) -> ScreenSpec:
+        # Two columns by default (default_grid_columns): item_grid cards.
+        cells: list[Widget] = [
+            PlaylistCell(
                 p.get("playlist_name", ""),
-                f"{len(self.entries(p['_id']))} songs",
-                avatar=p.get("playlist_name", "")[:1].upper(),
-                avatar_color=ACCENT,
-                on_tap=lambda i=p["_id"]: self.push("playlist", playlist_id=i),
-                rid=f"{PACKAGE}:id/playlist_item",
+                info_string(self.entries(p["_id"])),
+                on_tap=functools.partial(self.push, "playlist", playlist_id=p["_id"]),
             )
             for p in self.playlists()
         ]
+        body: list[Widget] = [Row(cells[i : i + 2], columns=2, height=cells[i].height) for i in range(0, len(cells), 2)]
         if not body:
-            body = [Text("No playlists", size=44, center=True, height=300, color=render.TEXT_SECONDARY)]
-        return ScreenSpec(title="Playlists", body=body, bottom=self._tabs("Playlists"))
-
-    def _queue_tab(self) -> ScreenSpec:
-        queue = self.queue()
-        body: list[Widget] = [
-            ListItem(
-                r.get("title", ""),
-                clock(int(r.get("duration", "0") or 0)),
-                avatar=str(n + 1),
-                avatar_color=ACCENT,
-                rid=f"{PACKAGE}:id/queue_item",
-            )
-            for n, r in enumerate(queue)
-        ]
-        if not body:
-            body = [Text("The queue is empty", size=44, center=True, height=300, color=render.TEXT_SECONDARY)]
-        actions: list[Widget] = [IconButton("Clear queue", "✕", on_tap=lambda: self.save_queue([]))] if queue else []
-        return ScreenSpec(title="Playing queue", body=body, actions=actions, bottom=self._tabs("Queue"))
+            body = [Text("You have no playlists", size=dp(16), center=True, height=dp(120), rid=RID + "emptyText")]
+        return ScreenSpec(
+            title=None,
+            app_bar=self._bar("Playlists"),
+            body=body,
+            bottom=[*self._mini_player(), *self._bottom("Playlists")],
+            list_id="recycler_view",
+            background=PAGE,
+            dialog=self._dialog(route),
+        )
 
     def screen_playlist(self, route: Route) -> ScreenSpec:
         found = [p for p in self._table(PLAYLISTS) if p["_id"] == route["playlist_id"]]
@@ -396,26 +541,46 @@ class RetroMusicApp(App):
             return self.build()
         name = found[0].get("playlist_name", "")
         entries = self.entries(route["playlist_id"])
-        total = sum(int(r.get("duration", "0") or 0) for r in entries)
-        body: list[Widget] = [Text(f"{len(entries)} songs • {clock(total)}", size=40, height=120, rid=f"{PACKAGE}:id/playlist_info")]
-        body += [
-            ListItem(
-                r.get("title", ""),
-                clock(int(r.get("duration", "0") or 0)),
-                avatar=str(n + 1),
-                avatar_color=ACCENT,
-                rid=f"{PACKAGE}:id/song_item",
-            )
-            for n, r in enumerate(entries)
+        body: list[Widget] = [
+            Text(name, size=dp(24), bold=True, center=True, height=dp(40), rid=RID + "title"),
+            Text(info_string(entries), size=dp(14), center=True, height=dp(28), rid=RID + "subtitle", color=render.TEXT_SECONDARY),
+            Row(
+                [
+                    MaterialIconButton(
+                        "", "play_arrow", theme=THEME, on_tap=lambda: self._shuffle(self._as_songs(entries)), rid=RID + "play_button"
+                    ),
+                    MaterialIconButton(
+                        "", "shuffle", theme=THEME, on_tap=lambda: self._shuffle(self._as_songs(entries)), rid=RID + "shuffle_button"
+                    ),
+                ],
+                height=dp(56),
+            ),
         ]
+        body += [SongRow(r.get("title", ""), r.get("artist_name", ""), on_tap=lambda: None, on_menu=lambda: None) for r in entries]
         if not entries:
-            body.append(Text("This playlist is empty", size=44, center=True, height=300, color=render.TEXT_SECONDARY))
+            body.append(Text("You have no songs", size=dp(16), center=True, height=dp(120), rid=RID + "emptyText"))
 
         def save() -> None:
+            self.set_dialog(None)
             self.export(route["playlist_id"], name)
 
-        actions: list[Widget] = [IconButton("Save as file", "⇩", on_tap=save)]
-        return ScreenSpec(title=name, up=self.pop, body=body, actions=actions)
+        dialog = None
+        if route.get("dialog") == "playlist_menu":
+            dialog = Dialog(
+                "", [], body=[MenuRow(i, save if i == "Save as file" else lambda: self.set_dialog(None)) for i in PLAYLIST_MENU]
+            )
+        up = MaterialIconButton("Navigate up", "arrow_back", theme=THEME, on_tap=self.pop)
+        more = OverflowButton(on_tap=lambda: self.set_dialog("playlist_menu"), theme=THEME)
+        bar = TopAppBar("", navigation=up, actions=[more], theme=THEME, rid=RID + "toolbar")
+        return ScreenSpec(
+            title=None, app_bar=bar, body=body, dialog=dialog, bottom=self._mini_player(), list_id="recyclerView", background=PAGE
+        )
+
+    def _as_songs(self, entries: list[dict[str, str]]) -> list[dict[str, str]]:
+        return [
+            {"title": r.get("title", ""), "duration": r.get("duration", "0"), "data": r.get("data", ""), "artist": r.get("artist_name", "")}
+            for r in entries
+        ]
 
     def back(self) -> bool:
         # Back ends a selection first, as the app's action mode does.
@@ -425,8 +590,377 @@ class RetroMusicApp(App):
         return super().back()
 
     def screen_player(self, route: Route) -> ScreenSpec:
+        queue = self.queue()
+        now = queue[0] if queue else {}
         body: list[Widget] = [
-            Text(str(route.get("title", "")), size=56, height=200, rid=f"{PACKAGE}:id/title"),
-            Text(f"0:00 / {clock(int(route.get('duration', '0') or 0))}", size=44, height=140, rid=f"{PACKAGE}:id/songTotalTime"),
+            Text("", height=dp(320)),  # the album art
+            Text(str(route.get("title", "")), size=dp(22), bold=True, height=dp(40), rid=RID + "title"),
+            Text(now.get("artist", ""), size=dp(16), height=dp(32), rid=RID + "text", color=render.TEXT_SECONDARY),
+            Row(
+                [
+                    Text("00:00", size=dp(12), rid=RID + "songCurrentProgress"),
+                    Text(duration_text(int(route.get("duration", "0") or 0)), size=dp(12), rid=RID + "songTotalTime"),
+                ],
+                height=dp(32),
+            ),
         ]
-        return ScreenSpec(title=None, up=self.pop, body=body)
+        actions: list[MaterialIconButton] = [
+            ActionMenuItem("Playing Queue", "queue_music", theme=THEME, on_tap=lambda: self.push("queue"), rid=RID + "now_playing"),
+        ]
+        up = MaterialIconButton("", "expand_more", theme=THEME, on_tap=self.pop)
+        bar = TopAppBar("", navigation=up, actions=actions, theme=THEME, rid=RID + "playerToolbar")
+        return ScreenSpec(title=None, app_bar=bar, body=body, background=PAGE)
+
+    def screen_queue(self, route: Route) -> ScreenSpec:
+        body: list[Widget] = [
+            SongRow(r.get("title", ""), r.get("artist", ""), on_tap=lambda: None, on_menu=lambda: None) for r in self.queue()
+        ]
+        up = MaterialIconButton("Navigate up", "arrow_back", theme=THEME, on_tap=self.pop)
+        bar = TopAppBar("Playing Queue", navigation=up, theme=THEME, rid=RID + "toolbar")
+        return ScreenSpec(title=None, app_bar=bar, body=body, list_id="recycler_view", background=PAGE)
+
+
+def duration_text(ms: int) -> str:
+    """MusicUtil.getReadableDurationString: ``04:00`` (two-digit minutes), ``1:02:03`` past an hour."""
+    seconds = max(ms, 0) // 1000
+    minutes, rest = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes:02d}:{rest:02d}"
+    return f"{minutes // 60}:{minutes % 60:02d}:{rest:02d}"
+
+
+def info_string(entries: list[dict[str, str]]) -> str:
+    """MusicUtil.getPlaylistInfoString: "N Songs  •  mm:ss" ("1 Song")."""
+    total = sum(int(r.get("duration", "0") or 0) for r in entries)
+    count = f"{len(entries)} {'Song' if len(entries) == 1 else 'Songs'}"
+    return f"{count}  •  {duration_text(total)}"
+
+
+class CenteredBar(TopAppBar):
+    """simple_appbar_layout's MaterialToolbar: ``titleCentered``."""
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        size = round(dp(20) * scale)
+        shown = text_fit(draw, self.title, size, max(1, width - round(dp(112) * scale)), "medium")
+        draw.text((width / 2, height / 2), shown, font=font(size, "medium"), fill=self.theme.on_surface, anchor="mm")
+
+
+class ActionModeBar(TopAppBar):
+    """The action mode's bar: its count is NumberRollView's ``up`` TextView."""
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        placed = list(super().children(bounds))
+        for widget, _ in placed:
+            if widget.class_name == "android.widget.TextView":
+                widget.rid = RID + "up"
+        return placed
+
+
+class SongRow(Widget):
+    """item_list: a clickable row (ConstraintLayout) with the cover ``image``, ``title``, ``text``
+    (the artist) and the ``menu`` button (its popup menu)."""
+
+    class_name = "android.view.ViewGroup"
+    default_height = dp(64)  # minHeight ?attr/listPreferredItemHeight
+
+    def __init__(
+        self,
+        title: str,
+        text: str,
+        *,
+        on_tap: Callable[[], None],
+        on_menu: Callable[[], None],
+        on_long_press: Callable[[], None] | None = None,
+        selected: bool = False,
+    ) -> None:
+        super().__init__(on_tap=on_tap, on_long_press=on_long_press, selected=selected, background=PAGE)
+        self.title, self.sub, self.on_menu = title, text, on_menu
+
+    def render_key(self) -> Hashable:
+        return (self.title, self.sub, self.selected)
+
+    def tap(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
+        # The row takes the touches its children do not: the menu button opens its popup.
+        if x >= bounds[2] - dp(48):
+            self.on_menu()
+            return True
+        return super().tap(phone, x, y, bounds)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        if self.selected:
+            draw.rectangle((0, 0, width, height), fill=(255, 224, 214))
+        s = round(dp(45) * scale)
+        x0, y0 = round(dp(16) * scale), (height - s) // 2
+        draw.rounded_rectangle((x0, y0, x0 + s, y0 + s), radius=round(dp(8) * scale), fill=(224, 224, 224))
+        draw_icon(draw, "music_note", (x0 + s / 4, y0 + s / 4, x0 + 3 * s / 4, y0 + 3 * s / 4), (150, 150, 150))
+        left = x0 + s + round(dp(16) * scale)
+        avail = max(1, width - left - round(dp(56) * scale))
+        draw.text(
+            (left, height * 0.36),
+            text_fit(draw, self.title, round(dp(16) * scale), avail),
+            font=font(round(dp(16) * scale)),
+            fill=render.TEXT,
+            anchor="lm",
+        )
+        draw.text(
+            (left, height * 0.66),
+            text_fit(draw, self.sub, round(dp(14) * scale), avail),
+            font=font(round(dp(14) * scale)),
+            fill=render.TEXT_SECONDARY,
+            anchor="lm",
+        )
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.title, self.sub)
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, _ = bounds
+        x = left + dp(80)
+        return [
+            (_Node("android.widget.ImageView", rid=RID + "image"), (left + dp(16), top + dp(10), left + dp(61), top + dp(55))),
+            (_Node("android.widget.TextView", text=self.title, rid=RID + "title"), (x, top + dp(10), right - dp(56), top + dp(32))),
+            (_Node("android.widget.TextView", text=self.sub, rid=RID + "text"), (x, top + dp(34), right - dp(56), top + dp(54))),
+            (
+                _Node("android.widget.ImageView", rid=RID + "menu", on_tap=self.on_menu, icon="more_vert"),
+                (right - dp(56), top + dp(8), right - dp(8), top + dp(56)),
+            ),
+        ]
+
+
+def _noop() -> None:
+    """A control whose effect is not simulated (playback)."""
+
+
+class PlaylistCell(Widget):
+    """item_grid: a clickable card cell (2 dp margin, 4 dp padding) with the square cover
+    (``imageContainer``/``image``), ``title`` and ``text`` under it and the ``menu`` button."""
+
+    class_name = "android.view.ViewGroup"
+    default_height = 540 - dp(12) + dp(72)
+
+    def __init__(self, title: str, text: str, *, on_tap: Callable[[], None]) -> None:
+        super().__init__(on_tap=on_tap, background=PAGE)
+        self.title, self.sub = title, text
+
+    def render_key(self) -> Hashable:
+        return (self.title, self.sub)
+
+    def tap(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
+        if x >= bounds[2] - dp(48) and y >= bounds[3] - dp(72):
+            return True  # the card's menu (play, rename, ...): not simulated
+        return super().tap(phone, x, y, bounds)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        m = round(dp(6) * scale)
+        side = width - 2 * m
+        draw.rounded_rectangle((m, m, m + side, m + side), radius=round(dp(8) * scale), fill=(224, 224, 224))
+        s = side // 3
+        draw_icon(draw, "queue_music", (m + s, m + s, m + 2 * s, m + 2 * s), (150, 150, 150))
+        left = m + round(dp(12) * scale)
+        avail = max(1, width - left - round(dp(48) * scale))
+        y = m + side + round(dp(12) * scale)
+        draw.text((left, y), text_fit(draw, self.title, round(dp(16) * scale), avail), font=font(round(dp(16) * scale)), fill=render.TEXT)
+        y += round(dp(24) * scale)
+        draw.text(
+            (left, y), text_fit(draw, self.sub, round(dp(14) * scale), avail), font=font(round(dp(14) * scale)), fill=render.TEXT_SECONDARY
+        )
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.title, self.sub)
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, _ = bounds
+        side = right - left - dp(12)
+        y = top + dp(6) + side
+        return [
+            (_Node("android.widget.FrameLayout", rid=RID + "imageContainer"), (left + dp(6), top + dp(6), right - dp(6), y)),
+            (_Node("android.widget.ImageView", rid=RID + "image"), (left + dp(6), top + dp(6), right - dp(6), y)),
+            (_Node("android.widget.TextView", text=self.title, rid=RID + "title"), (left + dp(18), y + dp(12), right - dp(48), y + dp(36))),
+            (_Node("android.widget.TextView", text=self.sub, rid=RID + "text"), (left + dp(18), y + dp(40), right - dp(48), y + dp(60))),
+            (
+                _Node("android.widget.ImageView", rid=RID + "menu", on_tap=_noop, icon="more_vert"),
+                (right - dp(48), y + dp(12), right - dp(4), y + dp(60)),
+            ),
+        ]
+
+
+class _Node(Widget):
+    """A plain node of a composite row (its parent paints it), or an icon button."""
+
+    def __init__(self, cls: str, *, icon: str = "", **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.cls, self.icon = cls, icon
+
+    @property
+    def opaque(self) -> bool:  # type: ignore[override]
+        return bool(self.icon)
+
+    def render_key(self) -> Hashable:
+        return (self.icon,)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        s = round(dp(24) * scale)
+        draw_icon(draw, self.icon, ((width - s) / 2, (height - s) / 2, (width + s) / 2, (height + s) / 2), render.TEXT_SECONDARY)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.cls, self.icon)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.class_name = self.cls
+        return node
+
+
+class MenuRow(Widget):
+    """A popup menu's row (AppCompat's ListMenuItemView: a clickable LinearLayout) with its ``title``."""
+
+    class_name = "android.widget.LinearLayout"
+    default_height = dp(48)
+
+    def __init__(self, title: str, on_tap: Callable[[], None]) -> None:
+        super().__init__(on_tap=on_tap)
+        self.title = title
+
+    def render_key(self) -> Hashable:
+        return (self.title,)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        draw.text((round(dp(16) * scale), height / 2), self.title, font=font(round(dp(16) * scale)), fill=render.TEXT, anchor="lm")
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.title)
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        return [
+            (
+                _Node("android.widget.TextView", text=self.title, rid=RID + "title"),
+                (left + dp(16), top + dp(12), right - dp(16), bottom - dp(12)),
+            )
+        ]
+
+
+class DialogItem(Widget):
+    """An AlertDialog list item (``select_dialog_item_material``: a TextView ``text1``)."""
+
+    class_name = "android.widget.TextView"
+    default_height = dp(48)
+
+    def render_key(self) -> Hashable:
+        return (self.text,)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        draw.text((round(dp(24) * scale), height / 2), self.text, font=font(round(dp(16) * scale)), fill=render.TEXT, anchor="lm")
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.resource_id = "android:id/text1"
+        return node
+
+
+class MiniPlayer(Widget):
+    """fragment_mini_player: the cover, ``miniPlayerTitle``, previous, play/pause and next."""
+
+    class_name = "android.widget.LinearLayout"
+    default_height = dp(56)  # mini_player_height
+
+    def __init__(self, title: str, *, on_tap: Callable[[], None]) -> None:
+        super().__init__(on_tap=on_tap, background=PAGE)
+        self.title = title
+
+    def render_key(self) -> Hashable:
+        return (self.title,)
+
+    def tap(self, phone: Phone, x: int, y: int, bounds: Bounds) -> bool:
+        if x >= bounds[2] - dp(150):
+            return True  # previous, play/pause, next: playback is not simulated
+        return super().tap(phone, x, y, bounds)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        draw.rectangle((0, 0, width, height), fill=(245, 245, 245))
+        s = round(dp(40) * scale)
+        draw.rounded_rectangle(
+            (round(dp(12) * scale), (height - s) // 2, round(dp(12) * scale) + s, (height + s) // 2),
+            radius=round(dp(6) * scale),
+            fill=(224, 224, 224),
+        )
+        left = round(dp(64) * scale)
+        avail = max(1, width - left - round(dp(150) * scale))
+        draw.text(
+            (left, height / 2),
+            text_fit(draw, self.title, round(dp(14) * scale), avail),
+            font=font(round(dp(14) * scale)),
+            fill=render.TEXT,
+            anchor="lm",
+        )
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.title)
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        mid = (top + bottom) // 2
+        return [
+            (_Node("android.widget.ImageView", rid=RID + "image"), (left + dp(12), mid - dp(20), left + dp(52), mid + dp(20))),
+            (
+                _Node("android.widget.TextView", text=self.title, rid=RID + "miniPlayerTitle"),
+                (left + dp(64), mid - dp(12), right - dp(150), mid + dp(12)),
+            ),
+            (
+                _Node("android.widget.ImageView", rid=RID + "actionPrevious", on_tap=_noop, icon="skip_previous"),
+                (right - dp(144), mid - dp(20), right - dp(104), mid + dp(20)),
+            ),
+            (
+                _Node("android.widget.ImageView", rid=RID + "miniPlayerPlayPauseButton", on_tap=_noop, icon="pause"),
+                (right - dp(96), mid - dp(20), right - dp(56), mid + dp(20)),
+            ),
+            (
+                _Node("android.widget.ImageView", rid=RID + "actionNext", on_tap=_noop, icon="skip_next"),
+                (right - dp(48), mid - dp(20), right - dp(8), mid + dp(20)),
+            ),
+        ]
+
+
+class BottomNav(Widget):
+    """The TintedBottomNavigationView ``navigationView`` (menu bottom_navigation_main): one
+    FrameLayout per item, its id the item's, its description the title."""
+
+    class_name = "android.widget.FrameLayout"
+    default_height = dp(80)
+
+    def __init__(self, current: str, go: Callable[[str], None]) -> None:
+        super().__init__(rid=RID + "navigationView", background=PAGE)
+        self.current, self.go = current, go
+
+    def render_key(self) -> Hashable:
+        return (self.current,)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        draw.rectangle((0, 0, width, height), fill=(250, 250, 250))
+        slot = width / len(NAV_ITEMS)
+        for n, (label, _, icon) in enumerate(NAV_ITEMS):
+            colour = ACCENT if label == self.current else render.TEXT_SECONDARY
+            cx = slot * n + slot / 2
+            s = round(dp(24) * scale)
+            draw_icon(draw, icon, (cx - s / 2, height * 0.22, cx + s / 2, height * 0.22 + s), colour)
+            draw.text((cx, height * 0.72), label, font=font(round(dp(12) * scale)), fill=colour, anchor="mm")
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.current)
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        slot = (right - left) // len(NAV_ITEMS)
+        return [
+            (
+                _Node(
+                    "android.widget.FrameLayout",
+                    desc=label,
+                    rid=RID + rid,
+                    on_tap=functools.partial(self.go, label),
+                    selected=label == self.current,
+                ),
+                (left + n * slot, top, left + (n + 1) * slot, bottom),
+            )
+            for n, (label, rid, _) in enumerate(NAV_ITEMS)
+        ]
