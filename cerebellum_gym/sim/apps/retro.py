@@ -466,7 +466,9 @@ class RetroMusicApp(App):
 
             items: list[Widget] = [DialogItem(text="New playlist", on_tap=self._new_playlist_dialog)]
             items += [DialogItem(text=p.get("playlist_name", ""), on_tap=functools.partial(pick, p["_id"])) for p in self._table(PLAYLISTS)]
-            return Dialog("Add to playlist", [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))], body=items)
+            # The sheet's one button is AlertDialog's negative one (setNegativeButton): button2.
+            cancel = Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None), rid="android:id/button2")
+            return Dialog("Add to playlist", [cancel], body=items)
         if kind == "new":
             adding = [dict(song) for song in route.get("adding", [])]
 
