@@ -450,18 +450,15 @@ def _dialog_node(dialog: Dialog, walk: _Walk) -> UINode:
     node = _encode_tree(panel, bounds, bounds, walk)
     node.text = ""
     node.resource_id = "android:id/parentPanel"
-    # A dialog with no title has its title template gone, so no node (a dump leaves out gone views).
-    children = []
-    if dialog.title:
-        children.append(
-            UINode(
-                "android.widget.TextView",
-                (left + PAD, top + PAD, left + width - PAD, top + 130),
-                text=dialog.title,
-                resource_id="android:id/alertTitle",
-                package=package,
-            )
+    children = [
+        UINode(
+            "android.widget.TextView",
+            (left + PAD, top + PAD, left + width - PAD, top + 130),
+            text=dialog.title,
+            resource_id="android:id/alertTitle",
+            package=package,
         )
+    ]
     if dialog.message:
         children.append(
             UINode(
