@@ -24,7 +24,7 @@ from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key, parse_int
 from cerebellum_gym.sim.material import Theme, dp, sp
-from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, MaterialIconButton, MaterialSwitch, OverflowButton, TopAppBar
+from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, MaterialIconButton, OverflowButton, TopAppBar
 from cerebellum_gym.sim.material.pickers import date_picker_dialog, hour12, time_picker_dialog
 from cerebellum_gym.sim.providers import CALENDAR_URI
 from cerebellum_gym.sim.render import font
@@ -155,6 +155,24 @@ def month_days(year: int, month: int) -> list[date]:
     return [start + timedelta(days=i) for i in range(42)]
 
 
+class _Plain(Widget):
+    """A view the tree lists by its id only (the parent paints it)."""
+
+    opaque = False
+
+    def __init__(self, rid: str, class_name: str = "android.view.View") -> None:
+        super().__init__(rid=rid)
+        self.node_class = class_name
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.class_name = self.node_class
+        return node
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.node_class)
+
+
 class _DayBackground(Widget):
     """``month_view_background``: the clickable view over a day cell (the canvas draws the day)."""
 
@@ -191,7 +209,7 @@ class MonthGrid(Widget):
     def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
         left, top, right, bottom = bounds
         cw, ch = (right - left) / 7, (bottom - top - self.LETTERS) / 6
-        out: list[tuple[Widget, Bounds]] = []
+        out: list[tuple[Widget, Bounds]] = [(_Plain(f"{PKG}:id/month_view"), bounds)]
         for i, day in enumerate(self.days):
             x, y = left + (i % 7) * cw, top + self.LETTERS + (i // 7) * ch
             out.append((_DayBackground(functools.partial(self.on_day, day)), (round(x), round(y), round(x + cw), round(y + ch))))
@@ -259,8 +277,30 @@ class SearchMenu(Widget):
         return out
 
 
+class _ImageView(MaterialIconButton):
+    """A clickable ``ImageView`` (the search icon, the top navigation's arrows)."""
+
+    class_name = "android.widget.ImageView"
+
+
+class _Holder(Row):
+    """A ``RelativeLayout`` row of the editor (the event type's, the colour's)."""
+
+    class_name = "android.widget.RelativeLayout"
+
+
 class _Nav(Row):
     """``top_navigation``: the left arrow, the title (``top_value``, described by its text) and the right arrow."""
+
+
+class _Overlay(Widget):
+    """``fab_extended_overlay``: a tap on it folds the chooser away."""
+
+    class_name = "android.widget.RelativeLayout"
+    opaque = False
+
+    def __init__(self, on_tap: Callable[[], None]) -> None:
+        super().__init__(rid=f"{PKG}:id/fab_extended_overlay", on_tap=on_tap)
 
 
 class _FabHolder(Widget):
@@ -289,7 +329,9 @@ class _FabHolder(Widget):
         left, top, right, bottom = bounds
         out: list[tuple[Widget, Bounds]] = []
         if self.extras:
-            event_label, task_icon, task_label = self.extras
+            overlay, event_label, task_icon, task_label = self.extras
+            # fab_extended_overlay covers the calendar under the search bar (84 px status bar + 56 dp).
+            out.append((overlay, (0, 84 + dp(56), right + dp(16), bottom + dp(16))))
             mid = (top + bottom) // 2
             out.append((event_label, (left - dp(96), mid - dp(20), left, mid + dp(20))))
             icon_top = top - dp(16) - dp(40)
@@ -331,6 +373,12 @@ class SimpleCalendarApp(App):
             route.update(year=today.year, month=today.month)
         return route
 
+    def back(self) -> bool:
+        if self.route.get("chooser"):  # back folds the FAB's chooser away first
+            self.route["chooser"] = False
+            return True
+        return super().back()
+
     def rid(self, name: str) -> str:
         return f"{self.package}:id/{name}"
 
@@ -338,25 +386,27 @@ class SimpleCalendarApp(App):
 
     def _search_menu(self, route: Route, *, back: bool, today_shown: bool) -> SearchMenu:
         if back:
-            icon: Widget = MaterialIconButton("Back", "arrow_back", theme=THEME, on_tap=self.pop, rid=self.rid("top_toolbar_search_icon"))
+            icon: Widget = _ImageView("", "arrow_back", theme=THEME, on_tap=self.pop, rid=self.rid("top_toolbar_search_icon"))
         else:
-            icon = MaterialIconButton(
-                "Search",
+            icon = _ImageView(
+                "",
                 "search",
                 theme=THEME,
                 on_tap=lambda: self.phone.focus(field_key(self, route, "search")),
                 rid=self.rid("top_toolbar_search_icon"),
             )
         field = edit_field(self, route, "search", hint="Search", rid=self.rid("top_toolbar_search"))
+        # menu_main.xml: Go to today and Change view always show; Filter (ifRoom) takes the last
+        # slot a 411 dp wide bar has (3, one kept for More options) when Go to today is hidden.
         actions: list[Widget] = []
         if today_shown:
             actions.append(
                 ActionMenuItem("Go to today", "today", theme=THEME, on_tap=lambda: self._go_today(route), rid=self.rid("go_to_today"))
             )
-        actions += [
-            ActionMenuItem("Change view", "view_module", theme=THEME, on_tap=lambda: None, rid=self.rid("change_view")),
-            OverflowButton(on_tap=lambda: None, theme=THEME),
-        ]
+        actions.append(ActionMenuItem("Change view", "view_module", theme=THEME, on_tap=lambda: None, rid=self.rid("change_view")))
+        if not today_shown:
+            actions.append(ActionMenuItem("Filter events by type", "filter_list", theme=THEME, on_tap=lambda: None, rid=self.rid("filter")))
+        actions.append(OverflowButton(on_tap=lambda: None, theme=THEME))
         return SearchMenu(icon, field, actions)
 
     def _go_today(self, route: Route) -> None:
@@ -366,9 +416,9 @@ class SimpleCalendarApp(App):
     def _nav(self, title: str, on_left: Callable[[], None], on_right: Callable[[], None]) -> Row:
         return _Nav(
             [
-                MaterialIconButton("", "chevron_left", theme=THEME, on_tap=on_left, rid=self.rid("top_left_arrow")),
+                _ImageView("", "chevron_left", theme=THEME, on_tap=on_left, rid=self.rid("top_left_arrow")),
                 Text(title, size=sp(22), center=True, desc=title, height=dp(56), rid=self.rid("top_value"), background=THEME.surface),
-                MaterialIconButton("", "chevron_right", theme=THEME, on_tap=on_right, rid=self.rid("top_right_arrow")),
+                _ImageView("", "chevron_right", theme=THEME, on_tap=on_right, rid=self.rid("top_right_arrow")),
             ],
             height=dp(56),
         )
@@ -389,6 +439,7 @@ class SimpleCalendarApp(App):
         extras: list[Widget] = []
         if route.get("chooser"):
             extras = [
+                _Overlay(lambda: route.update(chooser=False)),
                 Text("Event", size=sp(18), rid=self.rid("fab_event_label"), on_tap=new_event),
                 MaterialIconButton("", "task_alt", theme=THEME, on_tap=lambda: route.update(chooser=False), rid=self.rid("fab_task_icon")),
                 Text("Task", size=sp(18), rid=self.rid("fab_task_label"), on_tap=lambda: route.update(chooser=False)),
@@ -689,11 +740,10 @@ class SimpleCalendarApp(App):
             edit_field(self, route, "title", hint="Title", rid=self.rid("event_title")),
             edit_field(self, route, "location", hint="Location", rid=self.rid("event_location")),
             edit_field(self, route, "description", hint="Description", rid=self.rid("event_description")),
-            MaterialSwitch(
+            _SwitchCompat(
                 "All-day",
-                bool(route.get("all_day")),
-                on_toggle=lambda: route.update(all_day=not route.get("all_day")),
-                theme=THEME,
+                checked=bool(route.get("all_day")),
+                on_tap=lambda: route.update(all_day=not route.get("all_day")),
                 rid=self.rid("event_all_day"),
             ),
             Row(
@@ -743,13 +793,13 @@ class SimpleCalendarApp(App):
                 )
             )
         body += [
-            Row(
+            _Holder(
                 [Text("Regular event", size=sp(16), rid=self.rid("event_type"))],
                 height=dp(48),
                 rid=self.rid("event_type_holder"),
                 on_tap=lambda: None,
             ),
-            Row(
+            _Holder(
                 [Text("Event color", size=sp(16), rid=self.rid("event_color_text"))],
                 height=dp(48),
                 rid=self.rid("event_color_holder"),
@@ -763,7 +813,7 @@ class SimpleCalendarApp(App):
             actions += [
                 ActionMenuItem("Delete", "delete", theme=THEME, on_tap=lambda: self.set_dialog("delete"), rid=self.rid("delete")),
                 ActionMenuItem("Duplicate event", "content_copy", theme=THEME, on_tap=lambda: None, rid=self.rid("duplicate")),
-                ActionMenuItem("Share", "share", theme=THEME, on_tap=lambda: None, rid=self.rid("share")),
+                OverflowButton(on_tap=lambda: None, theme=THEME),  # Share (ifRoom) finds no room
             ]
         bar = TopAppBar(
             "Edit Event" if editing else "New Event",
@@ -804,8 +854,13 @@ class _EventItem(Widget):
         )
 
     def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
-        left, top, right, _bottom = bounds
-        out: list[tuple[Widget, Bounds]] = []
+        left, top, right, bottom = bounds
+        out: list[tuple[Widget, Bounds]] = [
+            (
+                _Plain(f"{PKG}:id/event_item_color_bar", "android.widget.ImageView"),
+                (left + dp(12), top + dp(8), left + dp(16), bottom - dp(8)),
+            )
+        ]
         y = top + dp(4)
         for w in self.items:
             out.append((w, (left + dp(28), y, right - dp(16), y + w.height)))
@@ -830,3 +885,21 @@ class _Radio(Text):
         node.checkable = True
         node.checked = self.checked
         return node
+
+
+class _SwitchCompat(_Radio):
+    """``MySwitchCompat``: one ``Switch`` node holding its text, the track drawn at the end."""
+
+    class_name = "android.widget.Switch"
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        super().paint(draw, width, height, scale)
+        w, h = dp(36) * scale, dp(14) * scale
+        x, y = width - w - dp(8) * scale, (height - h) / 2
+        draw.rounded_rectangle((x, y, x + w, y + h), radius=h / 2, fill=(250, 190, 130) if self.checked else (190, 190, 190))
+        r = dp(10) * scale
+        cx = x + w - r if self.checked else x + r
+        draw.ellipse((cx - r, height / 2 - r, cx + r, height / 2 + r), fill=THEME.primary if self.checked else (245, 245, 245))
+
+    def render_key(self) -> Hashable:
+        return (super().render_key(), self.checked)

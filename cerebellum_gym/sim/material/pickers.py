@@ -86,6 +86,8 @@ class _WeekdayLetters(Widget):
 class _DayCell(Text):
     """A day of ``SimpleMonthView`` as its virtual node: the number, described by its date."""
 
+    class_name = "android.view.View"
+
     def __init__(self, day: date, *, selected: bool, theme: Theme, on_tap: Callable[[], None]) -> None:
         super().__init__(
             str(day.day),
@@ -166,6 +168,18 @@ def date_picker_dialog(
         body.append(Row(cells, height=dp(40)))
     buttons = [Button("Cancel", filled=False, on_tap=on_cancel), Button("OK", filled=False, on_tap=on_ok)]
     return Dialog("", buttons, body=body)
+
+
+class _Checked(Text):
+    """``CheckedTextView``: the AM and PM labels of the time header."""
+
+    class_name = "android.widget.CheckedTextView"
+
+
+class _Spinner(Text):
+    """The text mode's AM/PM ``Spinner`` (a tap flips it)."""
+
+    class_name = "android.widget.Spinner"
 
 
 class RadialPicker(Widget):
@@ -263,7 +277,9 @@ def time_picker_dialog(
                     selected=not pm,
                     on_tap=lambda: on_am_pm(False),
                 ),
-                Text("PM", size=sp(14), center=True, height=dp(96), rid="android:id/pm_label", selected=pm, on_tap=lambda: on_am_pm(True)),
+                _Checked(
+                    "PM", size=sp(14), center=True, height=dp(96), rid="android:id/pm_label", selected=pm, on_tap=lambda: on_am_pm(True)
+                ),
             ]
         body.append(Row(header, height=dp(96), rid="android:id/time_header"))
         body.append(
@@ -278,7 +294,7 @@ def time_picker_dialog(
         row: list[Widget] = [*fields[:1], Text(":", size=sp(24), center=True, rid="android:id/input_separator"), *fields[1:]]
         if not is24:
             row.append(
-                Text("PM" if pm else "AM", size=sp(16), center=True, rid="android:id/am_pm_spinner", on_tap=lambda: on_am_pm(not pm))
+                _Spinner("PM" if pm else "AM", size=sp(16), center=True, rid="android:id/am_pm_spinner", on_tap=lambda: on_am_pm(not pm))
             )
         body.append(Row(row, height=dp(72)))
         labels: list[Widget] = [
