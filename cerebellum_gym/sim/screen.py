@@ -441,8 +441,10 @@ def layout(spec: ScreenSpec, package: str, *, build_tree: bool = True) -> Layout
 def _dialog_node(dialog: Dialog, walk: _Walk) -> UINode:
     package = walk.package
     width = SCREEN_WIDTH - 2 * 90
-    # An AlertDialog without a title (a picker, a custom view) hides its title panel.
-    header = 150 + (110 if dialog.message else 0) if dialog.title or dialog.message else 60
+    # An AlertDialog made without a title (a platform picker, a custom view: ``untitled``) hides
+    # its title panel.
+    untitled = getattr(dialog, "untitled", False) and not dialog.title
+    header = 60 if untitled and not dialog.message else 150 + (110 if dialog.message else 0)
     body_height = sum(w.height for w in dialog.body)
     total = header + body_height + 168
     left, top = 90, (SCREEN_HEIGHT - total) // 2
@@ -461,7 +463,7 @@ def _dialog_node(dialog: Dialog, walk: _Walk) -> UINode:
                 package=package,
             )
         ]
-        if dialog.title
+        if not untitled
         else []
     )
     if dialog.message:

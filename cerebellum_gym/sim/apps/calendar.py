@@ -15,7 +15,7 @@ import calendar as pycal
 import functools
 from collections.abc import Callable, Hashable, Sequence
 from datetime import date, datetime, timedelta, timezone
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
 from PIL import ImageDraw
 
@@ -25,7 +25,7 @@ from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key, parse_int
 from cerebellum_gym.sim.material import Theme, dp, sp
 from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, MaterialIconButton, OverflowButton, TopAppBar
-from cerebellum_gym.sim.material.pickers import date_picker_dialog, hour12, time_picker_dialog
+from cerebellum_gym.sim.material.pickers import UntitledDialog, date_picker_dialog, hour12, time_picker_dialog
 from cerebellum_gym.sim.providers import CALENDAR_URI
 from cerebellum_gym.sim.render import font
 from cerebellum_gym.sim.screen import ScreenSpec
@@ -277,6 +277,33 @@ class SearchMenu(Widget):
         return out
 
 
+class _ShownRoute(dict[str, Any]):
+    """The route of the screen the app shows, whichever it is when read: a reused screen's
+    callbacks hold this, not the route of the episode that first made the screen."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__()
+        self.app = app
+
+    def __getitem__(self, key: str) -> Any:
+        return self.app.route[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.app.route[key] = value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.app.route
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.app.route.get(key, default)
+
+    def pop(self, key: str, default: Any = None) -> Any:
+        return self.app.route.pop(key, default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self.app.route.update(*args, **kwargs)
+
+
 class _ImageView(MaterialIconButton):
     """A clickable ``ImageView`` (the search icon, the top navigation's arrows)."""
 
@@ -458,19 +485,26 @@ class SimpleCalendarApp(App):
         days = month_days(year, month)
         events = self.events()
         titles = tuple(tuple(e.get("title", "") for e in self.events_on(d, events)) for d in days)
+        state = tuple(sorted((k, repr(v)) for k, v in route.items() if k != "scroll"))
+        # The month screen depends on nothing else: made once per key (reused_spec), its
+        # callbacks reading the shown route.
+        return self.reused_spec(("main", today, titles, state), lambda: self._month_screen(year, month, today, days, titles))
+
+    def _month_screen(self, year: int, month: int, today: date, days: list[date], titles: tuple[tuple[str, ...], ...]) -> ScreenSpec:
+        shown = _ShownRoute(self)
         grid = MonthGrid(
             days, month, today, titles, lambda d: self.push("day", day=d.isoformat()), height=2400 - 84 - dp(56) - dp(56) - 126 - 2
         )
         body: list[Widget] = [
-            self._nav(month_title(year, month, today), lambda: self._shift_month(route, -1), lambda: self._shift_month(route, 1)),
+            self._nav(month_title(year, month, today), lambda: self._shift_month(shown, -1), lambda: self._shift_month(shown, 1)),
             grid,
         ]
         today_shown = (year, month) != (today.year, today.month)
         return ScreenSpec(
             title=None,
-            app_bar=self._search_menu(route, back=False, today_shown=today_shown),
+            app_bar=self._search_menu(shown, back=False, today_shown=today_shown),
             body=body,
-            fab=self._fab(route, today),
+            fab=self._fab(shown, today),
             background=THEME.surface,
             list_id="fragments_holder",
             list_class="android.widget.FrameLayout",
@@ -620,7 +654,7 @@ class SimpleCalendarApp(App):
             route["error"] = "Title cannot be empty"
             return
         if int(route["end"]) < int(route["start"]):
-            route["error"] = "The end date cannot be before the start date"
+            route["error"] = "The event cannot end earlier than it starts"
             return
         values = {
             "title": title,
@@ -697,7 +731,7 @@ class SimpleCalendarApp(App):
                 _Radio(name, checked=seconds == current, on_tap=lambda s=seconds: choose(s)) for name, seconds in REPETITIONS.items()
             ]
             items.append(_Radio("Custom", checked=current not in REPETITIONS.values(), on_tap=close))
-            return Dialog("", [], body=items)
+            return UntitledDialog([], body=items)
         if kind == "delete":
             body: list[Widget] = [
                 Text("Are you sure you want to proceed with the deletion?", size=sp(16), rid=self.rid("delete_event_description"))
@@ -724,8 +758,8 @@ class SimpleCalendarApp(App):
                         rid=self.rid("delete_event_all"),
                     ),
                 ]
-            return Dialog(
-                "", [Button("No", filled=False, on_tap=close), Button("Yes", filled=False, on_tap=lambda: self._delete(route))], body=body
+            return UntitledDialog(
+                [Button("No", filled=False, on_tap=close), Button("Yes", filled=False, on_tap=lambda: self._delete(route))], body=body
             )
         return None
 

@@ -34,6 +34,15 @@ TO_TEXT_MODE = "Switch to text input mode for the time input."
 TO_CLOCK_MODE = "Switch to clock mode for the time input."
 
 
+class UntitledDialog(Dialog):
+    """An AlertDialog made without a title: no ``alertTitle`` (its title panel is gone)."""
+
+    untitled = True
+
+    def __init__(self, buttons: Sequence[Button], *, message: str = "", body: Sequence[Widget] = ()) -> None:
+        super().__init__("", buttons, message=message, body=body)
+
+
 def day_description(day: date) -> str:
     """``SimpleMonthView``'s description of a day cell (``dd MMMM yyyy``)."""
     return f"{day.day:02d} {day.strftime('%B')} {day.year}"
@@ -167,7 +176,7 @@ def date_picker_dialog(
             cells.append(_DayCell(day, selected=day == selected, theme=theme, on_tap=functools.partial(on_pick, day)))
         body.append(Row(cells, height=dp(40)))
     buttons = [Button("Cancel", filled=False, on_tap=on_cancel), Button("OK", filled=False, on_tap=on_ok)]
-    return Dialog("", buttons, body=body)
+    return UntitledDialog(buttons, body=body)
 
 
 class _Checked(Text):
@@ -305,4 +314,4 @@ def time_picker_dialog(
         toggle = MaterialIconButton(TO_CLOCK_MODE, "schedule", theme=theme, on_tap=on_toggle, rid="android:id/toggle_mode")
     body.append(Row([toggle, _Painted("", height=dp(48))], height=dp(48)))
     buttons = [Button("Cancel", filled=False, on_tap=on_cancel), Button("OK", filled=False, on_tap=on_ok)]
-    return Dialog("", buttons, body=body)
+    return UntitledDialog(buttons, body=body)
