@@ -115,7 +115,23 @@ def occurrences(event: dict[str, str], low: int, high: int) -> list[tuple[int, i
         while start + k * interval < min(high, last + 1):
             starts.append(start + k * interval)
             k += 1
-    return [(s, s + duration) for s in starts if start <= s < high and s <= last and s + duration >= low]
+    skipped = set(repetition_exceptions(event))
+    return [
+        (s, s + duration)
+        for s in starts
+        if start <= s < high and s <= last and s + duration >= low and from_ts(s).strftime("%Y%m%d") not in skipped
+    ]
+
+
+def repetition_exceptions(event: dict[str, str]) -> list[str]:
+    """The day codes (``YYYYMMDD``) a repeating event skips: ``repetition_exceptions`` as the
+    app writes it (a Kotlin list's text, ``[20231016, 20231023]``) or as JSON."""
+    text = str(event.get("repetition_exceptions", "") or "").strip("[] ")
+    return [part.strip().strip('"') for part in text.split(",") if part.strip().strip('"')]
+
+
+def exceptions_text(codes: list[str]) -> str:
+    return "[" + ", ".join(codes) + "]"
 
 
 def _runs_on(start_ts: int, end_ts: int, day_start: int, day_end: int) -> bool:
@@ -565,6 +581,7 @@ class SimpleCalendarApp(App):
                 from_ts(e["end_ts"]),
                 interval,
             )
+            self.route["occurrence"] = occurrence or int(e["start_ts"])
 
     def _push_editor(
         self, event_id: str | None, title: str, location: str, description: str, start: datetime, end: datetime, repeat: int
@@ -673,7 +690,23 @@ class SimpleCalendarApp(App):
         self.pop()
 
     def _delete(self, route: Route) -> None:
+        """``DeleteEventDialog``'s rule: a plain event goes; of a repeating one the shown
+        occurrence only (a repetition exception: its day code), it and the later ones
+        (``EventsHelper.addEventRepeatLimit``: the repetition ends at 23:59:59 on the previous
+        occurrence's day), or all of them."""
+        rows = self.phone.content_query(CALENDAR_URI, where={"_id": route["event_id"]})
+        interval = int(route.get("repeat", 0))
+        rule = str(route.get("delete_rule", "one")) if interval else "all"
         self.phone.content_delete(CALENDAR_URI, where={"_id": route["event_id"]})
+        if rows and rule != "all":
+            row = {k: v for k, v in rows[0].items() if k != "_id"}
+            occurrence = int(route.get("occurrence") or row["start_ts"])
+            if rule == "future":
+                previous = from_ts(occurrence - interval).date()
+                row["repeat_limit"] = str(ts(previous, 23, 59) + 59)
+            else:
+                row["repetition_exceptions"] = exceptions_text([*repetition_exceptions(row), from_ts(occurrence).strftime("%Y%m%d")])
+            self.phone.content_insert(CALENDAR_URI, row)
         self.pop()
 
     def _dialog(self, route: Route) -> Dialog | None:
@@ -737,27 +770,16 @@ class SimpleCalendarApp(App):
                 Text("Are you sure you want to proceed with the deletion?", size=sp(16), rid=self.rid("delete_event_description"))
             ]
             if int(route.get("repeat", 0)):
-                body += [
-                    Text("The event is repeatable", size=sp(16), rid=self.rid("delete_event_repeat_description")),
-                    _Radio(
-                        "Delete the selected occurrence only",
-                        checked=False,
-                        on_tap=lambda: route.update(delete_rule="one"),
-                        rid=self.rid("delete_event_one_only"),
-                    ),
-                    _Radio(
-                        "Delete this and all future occurrences",
-                        checked=False,
-                        on_tap=lambda: route.update(delete_rule="future"),
-                        rid=self.rid("delete_event_future"),
-                    ),
-                    _Radio(
-                        "Delete all occurrences",
-                        checked=True,
-                        on_tap=lambda: route.update(delete_rule="all"),
-                        rid=self.rid("delete_event_all"),
-                    ),
-                ]
+                rule = route.get("delete_rule", "one")  # dialog_delete_event.xml checks "one only"
+                body.append(Text("The event is repeatable", size=sp(16), rid=self.rid("delete_event_repeat_description")))
+                for name, text, rid in (
+                    ("one", "Delete the selected occurrence only", "delete_event_one_only"),
+                    ("future", "Delete this and all future occurrences", "delete_event_future"),
+                    ("all", "Delete all occurrences", "delete_event_all"),
+                ):
+                    body.append(
+                        _Radio(text, checked=rule == name, on_tap=functools.partial(route.update, delete_rule=name), rid=self.rid(rid))
+                    )
             return UntitledDialog(
                 [Button("No", filled=False, on_tap=close), Button("Yes", filled=False, on_tap=lambda: self._delete(route))], body=body
             )

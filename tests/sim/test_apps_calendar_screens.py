@@ -1,0 +1,143 @@
+"""Simple Calendar Pro's screens as the real app (tag 6.22.2) shows them: the FAB's Event / Task
+chooser, the platform's date and time pickers, and the delete confirmation with its repeat
+choices, each checked through the screen and the events provider."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from cerebellum_gym.core.tree import UINode
+from cerebellum_gym.devices.base import KEYCODE_BACK
+from cerebellum_gym.sim.apps.calendar import month_days, ts
+from cerebellum_gym.sim.phone import Phone
+from cerebellum_gym.sim.providers import CALENDAR_URI
+
+PKG = "com.simplemobiletools.calendar.pro"
+
+
+def nodes(phone: Phone, rid: str) -> list[UINode]:
+    full = rid if ":" in rid else f"{PKG}:id/{rid}"
+    return [n for n in phone.ui_tree().iter() if n.resource_id == full]
+
+
+def tap(phone: Phone, *, rid: str | None = None, text: str | None = None, desc: str | None = None, nth: int = 0) -> None:
+    if rid is not None:
+        hit = nodes(phone, rid)[nth]
+    else:
+        found = phone.ui_tree().find(text=text) if text is not None else phone.ui_tree().find(content_desc=desc)
+        assert found is not None, phone.dump_xml()
+        hit = found
+    phone.tap(*hit.center)
+
+
+def open_day(phone: Phone, day: date) -> None:
+    tap(phone, rid="month_view_background", nth=month_days(day.year, day.month).index(day))
+
+
+def test_the_fab_opens_the_event_task_chooser_and_back_folds_it() -> None:
+    phone = Phone()
+    phone.start_app(PKG)
+    assert not nodes(phone, "fab_event_label")
+    tap(phone, rid="calendar_fab")
+    assert [n.text for n in nodes(phone, "fab_event_label") + nodes(phone, "fab_task_label")] == ["Event", "Task"]
+    assert nodes(phone, "month_view_wrapper")  # the month stays underneath
+    phone.press_key(KEYCODE_BACK)
+    assert not nodes(phone, "fab_event_label") and phone.foreground_package() == PKG
+    tap(phone, rid="calendar_fab")
+    tap(phone, rid="calendar_fab")  # the FAB itself, now "Event", opens the editor
+    assert phone.ui_tree().find(text="New Event") is not None and nodes(phone, "event_title")
+
+
+def test_the_month_view_starts_on_sunday_and_names_other_years() -> None:
+    phone = Phone()  # October 15, 2023
+    phone.start_app(PKG)
+    assert nodes(phone, "top_value")[0].text == "October"
+    assert len(nodes(phone, "month_view_background")) == 42
+    for _ in range(3):
+        tap(phone, rid="top_right_arrow")
+    assert nodes(phone, "top_value")[0].text == "January 2024"
+    assert nodes(phone, "go_to_today")
+    tap(phone, rid="go_to_today")
+    assert nodes(phone, "top_value")[0].text == "October" and not nodes(phone, "go_to_today")
+
+
+def test_the_clock_dial_and_the_text_mode_set_the_time() -> None:
+    phone = Phone()
+    phone.start_app(PKG)
+    tap(phone, rid="calendar_fab")
+    tap(phone, rid="fab_event_label")
+    tap(phone, rid="event_start_time")
+    assert nodes(phone, "android:id/radial_picker") and phone.ui_tree().find(resource_id="android:id/alertTitle") is None
+    dial = nodes(phone, "android:id/radial_picker")[0]
+    left, top, right, bottom = dial.bounds
+    phone.tap((left + right) // 2 + (right - left) // 3, (top + bottom) // 2)  # 3 o'clock on the face
+    assert nodes(phone, "android:id/hours")[0].text == "3"
+    phone.tap((left + right) // 2, top + (bottom - top) // 6)  # then the minutes: 12 o'clock is :00
+    tap(phone, rid="android:id/am_label")
+    tap(phone, text="OK")
+    assert nodes(phone, "event_start_time")[0].text == "03:00 AM"
+    assert nodes(phone, "event_end_time")[0].text == "04:00 AM"  # the start carries the end along
+    tap(phone, rid="event_end_time")
+    tap(phone, desc="Switch to text input mode for the time input.")
+    phone.type_text("11")
+    tap(phone, rid="android:id/input_minute")
+    phone.type_text("45")
+    tap(phone, text="OK")
+    assert nodes(phone, "event_end_time")[0].text == "11:45 AM"
+
+
+def test_the_date_picker_pages_months_and_cancel_keeps_the_date() -> None:
+    phone = Phone()
+    phone.start_app(PKG)
+    tap(phone, rid="calendar_fab")
+    tap(phone, rid="fab_event_label")
+    tap(phone, rid="event_start_date")
+    assert nodes(phone, "android:id/date_picker_header_date")[0].text == "Sun, Oct 15"
+    tap(phone, desc="Next month")
+    tap(phone, desc="02 November 2023")
+    tap(phone, text="Cancel")
+    assert nodes(phone, "event_start_date")[0].text == "October 15 (Sun)"
+    tap(phone, rid="event_start_date")
+    tap(phone, desc="Next month")
+    tap(phone, desc="02 November 2023")
+    tap(phone, text="OK")
+    assert nodes(phone, "event_start_date")[0].text == "November 2 (Thu)"
+
+
+def test_deleting_asks_yes_or_no_and_a_repeating_event_offers_its_occurrences() -> None:
+    phone = Phone()
+    monday = ts(date(2023, 10, 16), 9, 0)
+    phone.content_insert(CALENDAR_URI, {"title": "Once", "start_ts": str(monday), "end_ts": str(monday + 1800)})
+    phone.content_insert(CALENDAR_URI, {"title": "Run", "start_ts": str(monday), "end_ts": str(monday + 1800), "repeat_interval": "86400"})
+    phone.start_app(PKG)
+    open_day(phone, date(2023, 10, 16))
+    tap(phone, text="Once")
+    tap(phone, desc="Delete")
+    assert [n.text for n in nodes(phone, "android:id/button2") + nodes(phone, "android:id/button1")] == ["No", "Yes"]
+    assert not nodes(phone, "delete_event_one_only")  # a plain event has no repeat choices
+    tap(phone, text="No")
+    tap(phone, desc="Delete")
+    tap(phone, text="Yes")
+    assert [r["title"] for r in phone.content_query(CALENDAR_URI)] == ["Run"]
+    # The 18th's occurrence only: the 17th and 19th keep theirs.
+    phone.press_key(KEYCODE_BACK)
+    open_day(phone, date(2023, 10, 18))
+    tap(phone, text="Run")
+    tap(phone, desc="Delete")
+    assert [n.checked for n in nodes(phone, "delete_event_one_only") + nodes(phone, "delete_event_all")] == [True, False]
+    tap(phone, text="Yes")
+    (row,) = phone.content_query(CALENDAR_URI)
+    assert row["repetition_exceptions"] == "[20231018]"
+
+    def shown(day: date) -> list[str]:
+        phone.press_key(KEYCODE_BACK)
+        open_day(phone, day)
+        return [n.text for n in nodes(phone, "event_item_title")]
+
+    assert shown(date(2023, 10, 18)) == [] and shown(date(2023, 10, 19)) == ["Run"]
+    # This and the future ones: the repetition ends the day before.
+    tap(phone, text="Run")
+    tap(phone, desc="Delete")
+    tap(phone, rid="delete_event_future")
+    tap(phone, text="Yes")
+    assert shown(date(2023, 10, 17)) == ["Run"] and shown(date(2023, 10, 19)) == [] and shown(date(2023, 10, 20)) == []
