@@ -335,6 +335,16 @@ class _Holder(Row):
 class _Nav(Row):
     """``top_navigation``: the left arrow, the title (``top_value``, described by its text) and the right arrow."""
 
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        arrow = dp(56)  # the chevron with activity_margin padding each side
+        first, title, last = self.items
+        return [
+            (first, (left, top, left + arrow, bottom)),
+            (title, (left + arrow, top, right - arrow, bottom)),
+            (last, (right - arrow, top, right, bottom)),
+        ]
+
 
 class _Overlay(Widget):
     """``fab_extended_overlay``: a tap on it folds the chooser away."""
@@ -942,6 +952,24 @@ class _Radio(Text):
         node.checked = self.checked
         return node
 
+    def render_key(self) -> Hashable:
+        return (super().render_key(), self.checked)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        r, cx, cy = dp(10) * scale, dp(24) * scale, height / 2
+        color = THEME.primary if self.checked else (117, 117, 117)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=color, width=max(1, round(2 * scale)))
+        if self.checked:
+            draw.ellipse((cx - r / 2, cy - r / 2, cx + r / 2, cy + r / 2), fill=color)
+        f = font(max(1, round(sp(16) * scale)))
+        draw.text(
+            (dp(48) * scale, cy),
+            render.text_fit(draw, self.text, round(sp(16) * scale), round(width - dp(56) * scale), "regular"),
+            font=f,
+            fill=THEME.on_surface,
+            anchor="lm",
+        )
+
 
 class _SwitchCompat(_Radio):
     """``MySwitchCompat``: one ``Switch`` node holding its text, the track drawn at the end."""
@@ -949,7 +977,7 @@ class _SwitchCompat(_Radio):
     class_name = "android.widget.Switch"
 
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
-        super().paint(draw, width, height, scale)
+        Text.paint(self, draw, width, height, scale)
         w, h = dp(36) * scale, dp(14) * scale
         x, y = width - w - dp(8) * scale, (height - h) / 2
         draw.rounded_rectangle((x, y, x + w, y + h), radius=h / 2, fill=(250, 190, 130) if self.checked else (190, 190, 190))
