@@ -774,7 +774,9 @@ class SimpleCalendarApp(App):
                 _Radio(name, checked=seconds == current, on_tap=lambda s=seconds: choose(s)) for name, seconds in REPETITIONS.items()
             ]
             items.append(_Radio("Custom", checked=current not in REPETITIONS.values(), on_tap=close))
-            return UntitledDialog([], body=items)
+            # Simple-Commons' RadioGroupDialog: dialog_radio_holder (ScrollView) > dialog_radio_group.
+            group = _Stack("android.widget.RadioGroup", self.rid("dialog_radio_group"), items)
+            return UntitledDialog([], body=[_Stack("android.widget.ScrollView", self.rid("dialog_radio_holder"), [group])])
         if kind == "delete":
             body: list[Widget] = [
                 Text("Are you sure you want to proceed with the deletion?", size=sp(16), rid=self.rid("delete_event_description"))
@@ -931,6 +933,36 @@ class _EventItem(Widget):
         for w in self.items:
             out.append((w, (left + dp(28), y, right - dp(16), y + w.height)))
             y += w.height
+        return out
+
+
+class _Stack(Widget):
+    """Views stacked top to bottom inside one node (a ``RadioGroup``, its ``ScrollView``)."""
+
+    opaque = False
+
+    def __init__(self, class_name: str, rid: str, items: Sequence[Widget]) -> None:
+        super().__init__(rid=rid, height=sum(w.height for w in items))
+        self.node_class = class_name
+        self.items = list(items)
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.node_class, len(self.items))
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.class_name = self.node_class
+        return node
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, _ = bounds
+        out: list[tuple[Widget, Bounds]] = []
+        for w in self.items:
+            out.append((w, (left, top, right, top + w.height)))
+            top += w.height
         return out
 
 
