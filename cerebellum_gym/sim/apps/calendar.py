@@ -449,8 +449,10 @@ class SimpleCalendarApp(App):
                 rid=self.rid("top_toolbar_search_icon"),
             )
         field = edit_field(self, route, "search", hint="Search", rid=self.rid("top_toolbar_search"))
-        # menu_main.xml: Go to today and Change view always show; Filter (ifRoom) takes the last
-        # slot a 411 dp wide bar has (3, one kept for More options) when Go to today is hidden.
+        # menu_main.xml: Go to today and Change view always show; of the ifRoom items (Filter,
+        # hidden with one event type shown; CalDAV refresh, hidden unsynced; Settings, About...)
+        # the first visible takes the last slot a 411 dp bar has (3, one kept for More options)
+        # when Go to today is hidden.
         actions: list[Widget] = []
         if today_shown:
             actions.append(
@@ -458,7 +460,7 @@ class SimpleCalendarApp(App):
             )
         actions.append(ActionMenuItem("Change view", "view_module", theme=THEME, on_tap=lambda: None, rid=self.rid("change_view")))
         if not today_shown:
-            actions.append(ActionMenuItem("Filter events by type", "filter_list", theme=THEME, on_tap=lambda: None, rid=self.rid("filter")))
+            actions.append(ActionMenuItem("Settings", "settings", theme=THEME, on_tap=lambda: None, rid=self.rid("settings")))
         actions.append(OverflowButton(on_tap=lambda: None, theme=THEME))
         return SearchMenu(icon, field, actions)
 
