@@ -141,3 +141,23 @@ def test_deleting_asks_yes_or_no_and_a_repeating_event_offers_its_occurrences() 
     tap(phone, rid="delete_event_future")
     tap(phone, text="Yes")
     assert shown(date(2023, 10, 17)) == ["Run"] and shown(date(2023, 10, 19)) == [] and shown(date(2023, 10, 20)) == []
+
+
+def test_search_lists_matching_events_under_month_and_day_sections() -> None:
+    phone = Phone()
+    for title, day in (("Dentist", date(2023, 10, 17)), ("Budget review", date(2023, 11, 2)), ("Dentist again", date(2023, 11, 2))):
+        start = ts(day, 10, 0)
+        phone.content_insert(CALENDAR_URI, {"title": title, "description": "", "start_ts": str(start), "end_ts": str(start + 3600)})
+    phone.start_app(PKG)
+    tap(phone, rid="top_toolbar_search")
+    phone.type_text("d")
+    assert [n.text for n in nodes(phone, "search_placeholder")] == ["No items found"]  # one character: no search yet
+    phone.type_text("ent")
+    sections = [n.text for n in nodes(phone, "event_section_title")]
+    assert sections == ["October", "17 Tuesday", "November", "2 Thursday"]
+    assert [n.text for n in nodes(phone, "event_item_title")] == ["Dentist", "Dentist again"]
+    tap(phone, text="Dentist again")
+    assert nodes(phone, "event_title")[0].text == "Dentist again"
+    phone.press_key(KEYCODE_BACK)  # the editor, then the search closes
+    phone.press_key(KEYCODE_BACK)
+    assert nodes(phone, "month_view_wrapper") and not nodes(phone, "search_holder")

@@ -430,6 +430,9 @@ class SimpleCalendarApp(App):
         if self.route.get("chooser"):  # back folds the FAB's chooser away first
             self.route["chooser"] = False
             return True
+        if str(self.route.get("search", "")):  # and closes an open search
+            self.route["search"] = ""
+            return True
         return super().back()
 
     def rid(self, name: str) -> str:
@@ -437,9 +440,13 @@ class SimpleCalendarApp(App):
 
     # --- the main screen's parts -------------------------------------------------------------
 
-    def _search_menu(self, route: Route, *, back: bool, today_shown: bool) -> SearchMenu:
-        if back:
-            icon: Widget = _ImageView("", "arrow_back", theme=THEME, on_tap=self.pop, rid=self.rid("top_toolbar_search_icon"))
+    def _search_menu(self, route: Route, *, back: bool, today_shown: bool, searching: bool = False) -> SearchMenu:
+        if searching:  # MySearchMenu's open search: the icon is an arrow that closes it
+            icon: Widget = _ImageView(
+                "", "arrow_back", theme=THEME, on_tap=lambda: route.update(search=""), rid=self.rid("top_toolbar_search_icon")
+            )
+        elif back:
+            icon = _ImageView("", "arrow_back", theme=THEME, on_tap=self.pop, rid=self.rid("top_toolbar_search_icon"))
         else:
             icon = _ImageView(
                 "",
@@ -514,12 +521,17 @@ class SimpleCalendarApp(App):
         events = self.events()
         titles = tuple(tuple(e.get("title", "") for e in self.events_on(d, events)) for d in days)
         state = tuple(sorted((k, repr(v)) for k, v in route.items() if k != "scroll"))
+        if str(route.get("search", "")).strip():
+            titles = (tuple(e.get("_id", "") + e.get("title", "") + e.get("description", "") + e.get("location", "") for e in events),)
         # The month screen depends on nothing else: made once per key (reused_spec), its
         # callbacks reading the shown route.
         return self.reused_spec(("main", today, titles, state), lambda: self._month_screen(year, month, today, days, titles))
 
     def _month_screen(self, year: int, month: int, today: date, days: list[date], titles: tuple[tuple[str, ...], ...]) -> ScreenSpec:
         shown = _ShownRoute(self)
+        query = str(self.route.get("search", "")).strip()
+        if query:
+            return self._search_screen(shown, query, today)
         grid = MonthGrid(
             days, month, today, titles, lambda d: self.push("day", day=d.isoformat()), height=2400 - 84 - dp(56) - dp(56) - 126 - 2
         )
@@ -536,6 +548,48 @@ class SimpleCalendarApp(App):
             background=THEME.surface,
             list_id="fragments_holder",
             list_class="android.widget.FrameLayout",
+        )
+
+    def _search_screen(self, route: Route, query: str, today: date) -> ScreenSpec:
+        """``search_holder`` over the calendar while the search field holds text: from two
+        characters on, the events whose title, location or description hold it (within two years
+        either side of today, as ``searchQueryChanged`` fetches first), under month and day
+        sections (``getEventListItems``); "No items found" when none match or one character is typed."""
+        rows: list[Widget] = []
+        if len(query) >= 2:
+            low, high = ts(today - timedelta(days=730), 0, 0), ts(today + timedelta(days=730), 0, 0)
+            needle = query.lower()
+            found: list[tuple[int, int, dict[str, str]]] = []
+            for event in self.events():
+                if any(needle in event.get(k, "").lower() for k in ("title", "location", "description")):
+                    found += [(begin, finish, event) for begin, finish in occurrences(event, low, high)]
+            found.sort(key=lambda f: (f[0], f[1], f[2].get("title", "")))
+            month_label = day_label = ""
+            for begin, finish, event in found:
+                start, end = from_ts(begin), from_ts(finish)
+                label = month_title(start.year, start.month, today)
+                if label != month_label:
+                    rows.append(Text(label, size=sp(22), height=dp(48), rid=self.rid("event_section_title")))
+                    month_label, day_label = label, ""
+                day = f"{start.day} {start:%A}"  # Formatter.getDateDayTitle: "d EEEE"
+                if day != day_label:
+                    rows.append(Text(day, size=sp(14), height=dp(32), color=(96, 94, 102), rid=self.rid("event_section_title")))
+                    day_label = day
+                rows.append(self._event_row({**event, "start_ts": str(begin), "end_ts": str(finish)}, start, end))
+        holder: list[Widget]
+        if rows:
+            holder = [_Stack("androidx.recyclerview.widget.RecyclerView", self.rid("search_results_list"), rows)]
+        else:
+            holder = [
+                Text("No items found", size=sp(18), center=True, height=dp(64), color=(96, 94, 102), rid=self.rid("search_placeholder"))
+            ]
+        return ScreenSpec(
+            title=None,
+            app_bar=self._search_menu(route, back=False, today_shown=False, searching=True),
+            body=[_Stack("android.widget.RelativeLayout", self.rid("search_holder"), holder)],
+            background=THEME.surface,
+            list_id="calendar_coordinator",
+            list_class="android.view.ViewGroup",
         )
 
     # --- day ---------------------------------------------------------------------------------
