@@ -161,3 +161,36 @@ def test_search_lists_matching_events_under_month_and_day_sections() -> None:
     phone.press_key(KEYCODE_BACK)  # the editor, then the search closes
     phone.press_key(KEYCODE_BACK)
     assert nodes(phone, "month_view_wrapper") and not nodes(phone, "search_holder")
+
+
+def test_saving_an_occurrence_asks_which_occurrences_to_update() -> None:
+    phone = Phone()
+    monday = ts(date(2023, 10, 16), 9, 0)
+    phone.content_insert(CALENDAR_URI, {"title": "Run", "start_ts": str(monday), "end_ts": str(monday + 1800), "repeat_interval": "86400"})
+    phone.start_app(PKG)
+    open_day(phone, date(2023, 10, 18))
+    tap(phone, text="Run")
+    assert nodes(phone, "event_start_date")[0].text == "October 18 (Wed)"  # the occurrence opened
+    tap(phone, rid="event_title")
+    phone.type_text(" late")
+    tap(phone, desc="Save")
+    assert [n.text for n in phone.ui_tree().iter() if n.class_name == "android.widget.RadioButton"] == [
+        "Update the selected occurrence only",
+        "Update this and all future occurrences",
+        "Update all occurrences",
+    ]
+    tap(phone, rid="edit_repeating_event_one_only")
+    rows = sorted(phone.content_query(CALENDAR_URI), key=lambda r: r["title"])
+    assert (rows[0]["title"], rows[0]["repeat_interval"], rows[0]["repetition_exceptions"]) == ("Run", "86400", "[20231018]")
+    assert (rows[1]["title"], rows[1]["repeat_interval"], int(rows[1]["start_ts"])) == ("Run late", "0", monday + 2 * 86400)
+    # All occurrences: the series keeps its first day, whichever occurrence was edited.
+    assert [n.text for n in nodes(phone, "event_item_title")] == ["Run late"]  # back on the 18th
+    phone.press_key(KEYCODE_BACK)
+    open_day(phone, date(2023, 10, 19))
+    tap(phone, text="Run")
+    tap(phone, rid="event_title")
+    phone.type_text("!")
+    tap(phone, desc="Save")
+    tap(phone, rid="edit_repeating_event_all_occurrences")
+    series = [r for r in phone.content_query(CALENDAR_URI) if r["repeat_interval"] == "86400"]
+    assert [(r["title"], int(r["start_ts"]), r["repetition_exceptions"]) for r in series] == [("Run!", monday, "[20231018]")]

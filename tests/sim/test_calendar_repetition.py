@@ -48,7 +48,8 @@ def test_the_picker_writes_the_real_apps_values(choice: str, interval: int, rule
     phone.type_text("Standup")
     tap(phone, rid="event_start_date")
     tap(phone, desc="16 October 2023")  # the date picker's day cell: Monday the 16th
-    assert phone.ui_tree().find(resource_id="android:id/date_picker_header_date").text == "Mon, Oct 16"
+    header = phone.ui_tree().find(resource_id="android:id/date_picker_header_date")
+    assert header is not None and header.text == "Mon, Oct 16"
     tap(phone, text="OK")
     assert text_of(phone, "event_start_date") == "October 16 (Mon)"
     tap(phone, rid="event_repetition")

@@ -638,16 +638,18 @@ class SimpleCalendarApp(App):
         if rows:
             e = rows[0]
             interval = parse_int(e.get("repeat_interval", "0"), 0, 2**62) or 0
+            first = int(e["start_ts"])
+            shift = (occurrence or first) - first  # the editor shows the occurrence opened
             self._push_editor(
                 event_id,
                 e.get("title", ""),
                 e.get("location", ""),
                 e.get("description", ""),
-                from_ts(e["start_ts"]),
-                from_ts(e["end_ts"]),
+                from_ts(first + shift),
+                from_ts(int(e["end_ts"]) + shift),
                 interval,
             )
-            self.route["occurrence"] = occurrence or int(e["start_ts"])
+            self.route.update(occurrence=first + shift, original=first, was_repeating=interval > 0)
 
     def _push_editor(
         self, event_id: str | None, title: str, location: str, description: str, start: datetime, end: datetime, repeat: int
@@ -739,20 +741,52 @@ class SimpleCalendarApp(App):
         if int(route["end"]) < int(route["start"]):
             route["error"] = "The event cannot end earlier than it starts"
             return
+        repeat = int(route.get("repeat", 0))
+        if route["event_id"] is not None and repeat and route.get("was_repeating") and route.get("dialog") != "edit_repeat":
+            self.set_dialog("edit_repeat")  # EditRepeatingEventDialog: which occurrences to update
+            return
+        self._store(route, "all")
+
+    def _values(self, route: Route, start: int, end: int) -> dict[str, str]:
+        repeat = int(route.get("repeat", 0))
         values = {
-            "title": title,
+            "title": str(route.get("title", "")).strip(),
             "location": str(route.get("location", "")).strip(),
             "description": str(route.get("description", "")).strip(),
-            "start_ts": str(route["start"]),
-            "end_ts": str(route["end"]),
-            "repeat_interval": "0",
+            "start_ts": str(start),
+            "end_ts": str(end),
+            "repeat_interval": str(repeat),
+            "repeat_rule": str(repeat_rule(repeat, from_ts(start))) if repeat else "0",
         }
-        repeat = int(route.get("repeat", 0))
-        if repeat:
-            values.update(repeat_interval=str(repeat), repeat_rule=str(repeat_rule(repeat, from_ts(route["start"]))))
+        return values
+
+    def _store(self, route: Route, rule: str) -> None:
+        """Write the edited event: a new one, or an edit of all occurrences (moved by as much as
+        the shown occurrence was), of the shown one only (a repetition exception on the series
+        and a single event in its place) or of it and the later ones (the series ends before it,
+        a new series starts), as ``EventActivity`` does after EditRepeatingEventDialog."""
+        start, end = int(route["start"]), int(route["end"])
+        old: dict[str, str] = {}
         if route["event_id"] is not None:
+            rows = self.phone.content_query(CALENDAR_URI, where={"_id": route["event_id"]})
+            old = {k: v for k, v in rows[0].items() if k != "_id"} if rows else {}
             self.phone.content_delete(CALENDAR_URI, where={"_id": route["event_id"]})
-        self.phone.content_insert(CALENDAR_URI, values)
+        occurrence = int(route.get("occurrence") or start)
+        if old and rule in ("one", "future"):
+            series = dict(old)
+            if rule == "one":
+                series["repetition_exceptions"] = exceptions_text([*repetition_exceptions(old), from_ts(occurrence).strftime("%Y%m%d")])
+            else:
+                interval = int(old.get("repeat_interval", 0) or 0)
+                series["repeat_limit"] = str(ts(from_ts(occurrence - interval).date(), 23, 59) + 59)
+            self.phone.content_insert(CALENDAR_URI, series)
+            values = self._values(route, start, end)
+            if rule == "one":
+                values.update(repeat_interval="0", repeat_rule="0")
+            self.phone.content_insert(CALENDAR_URI, values)
+        else:
+            shift = occurrence - int(route.get("original") or occurrence)
+            self.phone.content_insert(CALENDAR_URI, {**old, **self._values(route, start - shift, end - shift)})
         self.pop()
 
     def _delete(self, route: Route) -> None:
@@ -833,6 +867,22 @@ class SimpleCalendarApp(App):
             # Simple-Commons' RadioGroupDialog: dialog_radio_holder (ScrollView) > dialog_radio_group.
             group = _Stack("android.widget.RadioGroup", self.rid("dialog_radio_group"), items)
             return UntitledDialog([], body=[_Stack("android.widget.ScrollView", self.rid("dialog_radio_holder"), [group])])
+        if kind == "edit_repeat":
+            radios: list[Widget] = [
+                _Radio(text, checked=False, on_tap=functools.partial(self._store, route, name), rid=self.rid(rid))
+                for name, text, rid in (
+                    ("one", "Update the selected occurrence only", "edit_repeating_event_one_only"),
+                    ("future", "Update this and all future occurrences", "edit_repeating_event_this_and_future_occurences"),
+                    ("all", "Update all occurrences", "edit_repeating_event_all_occurrences"),
+                )
+            ]
+            return UntitledDialog(
+                [],
+                body=[
+                    Text("The event is repeatable", size=sp(16), rid=self.rid("edit_repeating_event_title")),
+                    _Stack("android.widget.RadioGroup", self.rid("edit_repeating_event_radiogroup"), radios),
+                ],
+            )
         if kind == "delete":
             body: list[Widget] = [
                 Text("Are you sure you want to proceed with the deletion?", size=sp(16), rid=self.rid("delete_event_description"))
