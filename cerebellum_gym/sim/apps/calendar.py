@@ -1,12 +1,19 @@
-"""Simple Calendar Pro (versionCode 238, tag 6.22.2): the month view under the search bar, a
-day's events, the FAB's Event / Task chooser, and the event editor with the platform's date and
-time pickers, a repetition picker (daily, weekly, monthly, yearly,
-written as the real app writes ``repeat_interval`` and ``repeat_rule``); a repeating event shows
-on every occurrence.
+"""Simple Calendar Pro (versionCode 238, tag 6.22.2) as AndroidWorld's emulator shows it:
+
+- the main screen under Simple-Commons' search bar (``MySearchMenu``): the month view, weeks from
+  Sunday, its days and events drawn on a canvas under 42 clickable ``month_view_background``
+  cells; a typed search lists matching events under month and day sections;
+- a tapped day opens the day view (``top_navigation`` and ``event_list_item`` rows);
+- the FAB opens the Event / Task chooser; the event editor (``activity_event.xml``) sets dates and
+  times on the platform's date and time pickers (:mod:`cerebellum_gym.sim.material.pickers`) and
+  the repetition on a radio-group dialog (``repeat_interval`` and ``repeat_rule`` written as the
+  app writes them); a repeating event shows on every occurrence;
+- deleting asks Yes / No (``DeleteEventDialog``) and, for a repeating event, which occurrences;
+  saving an edited occurrence asks which to update (``EditRepeatingEventDialog``).
 
 Events live in ``content://com.simplemobiletools.calendar.pro/events``, the sim's stand-in for
 the app's ``events`` table that AndroidWorld reads with sqlite. Times are POSIX seconds; the
-device's time zone is UTC.
+device's time zone is UTC; times read in the 12-hour form of a US-English phone.
 """
 
 from __future__ import annotations
