@@ -194,3 +194,22 @@ def test_saving_an_occurrence_asks_which_occurrences_to_update() -> None:
     tap(phone, rid="edit_repeating_event_all_occurrences")
     series = [r for r in phone.content_query(CALENDAR_URI) if r["repeat_interval"] == "86400"]
     assert [(r["title"], int(r["start_ts"]), r["repetition_exceptions"]) for r in series] == [("Run!", monday, "[20231018]")]
+
+
+def test_the_chooser_task_opens_the_task_editor_and_saves_a_task() -> None:
+    phone = Phone()
+    phone.start_app(PKG)
+    tap(phone, rid="calendar_fab")
+    tap(phone, rid="fab_task_label")
+    assert phone.ui_tree().find(text="New Task") is not None
+    assert nodes(phone, "task_title") and nodes(phone, "task_date") and nodes(phone, "task_time")
+    assert not nodes(phone, "event_location") and not nodes(phone, "task_end_date")  # a task has no place or end
+    assert nodes(phone, "task_color_text")[0].text == "Task color"
+    tap(phone, rid="task_title")
+    phone.type_text("Pay rent")
+    tap(phone, desc="Save")
+    (row,) = phone.content_query(CALENDAR_URI)
+    assert (row["title"], row["type"], row["start_ts"] == row["end_ts"]) == ("Pay rent", "1", True)
+    open_day(phone, date(2023, 10, 15))
+    tap(phone, text="Pay rent")
+    assert phone.ui_tree().find(text="Edit Task") is not None and nodes(phone, "toggle_mark_complete")

@@ -504,14 +504,18 @@ class SimpleCalendarApp(App):
             route["chooser"] = False
             self._new_event(day)
 
+        def new_task() -> None:
+            route["chooser"] = False
+            self._new_event(day, task=True)
+
         fab = Fab("New Event", "add", theme=THEME, on_tap=tap, rid=self.rid("calendar_fab"))
         extras: list[Widget] = []
         if route.get("chooser"):
             extras = [
                 _Overlay(lambda: route.update(chooser=False)),
                 Text("Event", size=sp(18), rid=self.rid("fab_event_label"), on_tap=new_event),
-                MaterialIconButton("", "task_alt", theme=THEME, on_tap=lambda: route.update(chooser=False), rid=self.rid("fab_task_icon")),
-                Text("Task", size=sp(18), rid=self.rid("fab_task_label"), on_tap=lambda: route.update(chooser=False)),
+                _ImageView("", "task_alt", theme=THEME, on_tap=new_task, rid=self.rid("fab_task_icon")),
+                Text("Task", size=sp(18), rid=self.rid("fab_task_label"), on_tap=new_task),
             ]
         return _FabHolder(fab, extras)
 
@@ -635,10 +639,11 @@ class SimpleCalendarApp(App):
 
     # --- event editor ------------------------------------------------------------------------
 
-    def _new_event(self, day: date) -> None:
+    def _new_event(self, day: date, *, task: bool = False) -> None:
         now = self.phone.now()
         start = datetime(day.year, day.month, day.day, now.hour, tzinfo=timezone.utc) + timedelta(hours=1)
-        self._push_editor(None, "", "", "", start, start + timedelta(hours=1), 0)
+        self._push_editor(None, "", "", "", start, start if task else start + timedelta(hours=1), 0)
+        self.route["task"] = task  # TaskActivity: a task is an events row of type 1, ending as it starts
 
     def _open_event(self, event_id: str, occurrence: int | None = None) -> None:
         rows = self.phone.content_query(CALENDAR_URI, where={"_id": event_id})
@@ -656,7 +661,7 @@ class SimpleCalendarApp(App):
                 from_ts(int(e["end_ts"]) + shift),
                 interval,
             )
-            self.route.update(occurrence=first + shift, original=first, was_repeating=interval > 0)
+            self.route.update(occurrence=first + shift, original=first, was_repeating=interval > 0, task=e.get("type") == "1")
 
     def _push_editor(
         self, event_id: str | None, title: str, location: str, description: str, start: datetime, end: datetime, repeat: int
@@ -765,6 +770,8 @@ class SimpleCalendarApp(App):
             "repeat_interval": str(repeat),
             "repeat_rule": str(repeat_rule(repeat, from_ts(start))) if repeat else "0",
         }
+        if route.get("task"):
+            values.update(location="", end_ts=str(start), type="1")
         return values
 
     def _store(self, route: Route, rule: str) -> None:
@@ -914,18 +921,33 @@ class SimpleCalendarApp(App):
         start, end = from_ts(route["start"]), from_ts(route["end"])
         today = self.phone.now().date()
         editing = route["event_id"] is not None
+        task = bool(route.get("task"))
+        k = "task" if task else "event"  # activity_task.xml names its views as activity_event.xml does
         body: list[Widget] = []
         if route.get("error"):
             body.append(Text(route["error"], size=sp(14), color=(200, 30, 30)))
+        body.append(edit_field(self, route, "title", hint="Title", rid=self.rid(f"{k}_title")))
+        if not task:
+            body.append(edit_field(self, route, "location", hint="Location", rid=self.rid("event_location")))
+        end_row = Row(
+            [
+                Text(
+                    day_title(end.date(), today),
+                    size=sp(16),
+                    on_tap=lambda: self._open_date(route, "end"),
+                    rid=self.rid(f"{k}_end_date"),
+                ),
+                Text(time_text(end), size=sp(16), on_tap=lambda: self._open_time(route, "end"), rid=self.rid(f"{k}_end_time")),
+            ],
+            height=dp(48),
+        )
         body += [
-            edit_field(self, route, "title", hint="Title", rid=self.rid("event_title")),
-            edit_field(self, route, "location", hint="Location", rid=self.rid("event_location")),
-            edit_field(self, route, "description", hint="Description", rid=self.rid("event_description")),
+            edit_field(self, route, "description", hint="Description", rid=self.rid(f"{k}_description")),
             _SwitchCompat(
                 "All-day",
                 checked=bool(route.get("all_day")),
                 on_tap=lambda: route.update(all_day=not route.get("all_day")),
-                rid=self.rid("event_all_day"),
+                rid=self.rid(f"{k}_all_day"),
             ),
             Row(
                 [
@@ -933,75 +955,77 @@ class SimpleCalendarApp(App):
                         day_title(start.date(), today),
                         size=sp(16),
                         on_tap=lambda: self._open_date(route, "start"),
-                        rid=self.rid("event_start_date"),
+                        rid=self.rid("task_date" if task else "event_start_date"),
                     ),
-                    Text(time_text(start), size=sp(16), on_tap=lambda: self._open_time(route, "start"), rid=self.rid("event_start_time")),
-                ],
-                height=dp(48),
-            ),
-            Row(
-                [
                     Text(
-                        day_title(end.date(), today),
+                        time_text(start),
                         size=sp(16),
-                        on_tap=lambda: self._open_date(route, "end"),
-                        rid=self.rid("event_end_date"),
+                        on_tap=lambda: self._open_time(route, "start"),
+                        rid=self.rid("task_time" if task else "event_start_time"),
                     ),
-                    Text(time_text(end), size=sp(16), on_tap=lambda: self._open_time(route, "end"), rid=self.rid("event_end_time")),
                 ],
                 height=dp(48),
             ),
-            Text(DEFAULT_REMINDER, size=sp(16), height=dp(48), on_tap=lambda: None, rid=self.rid("event_reminder_1")),
-            Text("Add another reminder", size=sp(16), height=dp(48), on_tap=lambda: None, rid=self.rid("event_reminder_2")),
+            *([] if task else [end_row]),
+            Text(DEFAULT_REMINDER, size=sp(16), height=dp(48), on_tap=lambda: None, rid=self.rid(f"{k}_reminder_1")),
+            Text("Add another reminder", size=sp(16), height=dp(48), on_tap=lambda: None, rid=self.rid(f"{k}_reminder_2")),
             Text(
                 repetition_name(int(route.get("repeat", 0))),
                 size=sp(16),
                 height=dp(48),
                 on_tap=lambda: self.set_dialog("repeat"),
-                rid=self.rid("event_repetition"),
+                rid=self.rid(f"{k}_repetition"),
             ),
         ]
         if int(route.get("repeat", 0)):
             body.append(
                 Row(
                     [
-                        Text("Repeat till", size=sp(16), rid=self.rid("event_repetition_limit_label")),
-                        Text("Forever", size=sp(16), rid=self.rid("event_repetition_limit")),
+                        Text("Repeat till", size=sp(16), rid=self.rid(f"{k}_repetition_limit_label")),
+                        Text("Forever", size=sp(16), rid=self.rid(f"{k}_repetition_limit")),
                     ],
                     height=dp(48),
-                    rid=self.rid("event_repetition_limit_holder"),
+                    rid=self.rid(f"{k}_repetition_limit_holder"),
                     on_tap=lambda: None,
                 )
             )
         body += [
             _Holder(
-                [Text("Regular event", size=sp(16), rid=self.rid("event_type"))],
+                [Text("Regular event", size=sp(16), rid=self.rid(f"{k}_type"))],
                 height=dp(48),
-                rid=self.rid("event_type_holder"),
+                rid=self.rid(f"{k}_type_holder"),
                 on_tap=lambda: None,
             ),
             _Holder(
-                [Text("Event color", size=sp(16), rid=self.rid("event_color_text"))],
+                [Text("Task color" if task else "Event color", size=sp(16), rid=self.rid(f"{k}_color_text"))],
                 height=dp(48),
-                rid=self.rid("event_color_holder"),
+                rid=self.rid(f"{k}_color_holder"),
                 on_tap=lambda: None,
             ),
         ]
+        if task and editing:
+            body.append(Button("Mark completed", filled=False, on_tap=lambda: None, rid=self.rid("toggle_mark_complete")))
         actions: list[MaterialIconButton] = [
             ActionMenuItem("Save", "check", theme=THEME, on_tap=lambda: self._save(route), rid=self.rid("save"))
         ]
         if editing:
             actions += [
                 ActionMenuItem("Delete", "delete", theme=THEME, on_tap=lambda: self.set_dialog("delete"), rid=self.rid("delete")),
-                ActionMenuItem("Duplicate event", "content_copy", theme=THEME, on_tap=lambda: None, rid=self.rid("duplicate")),
+                ActionMenuItem(
+                    "Duplicate task" if task else "Duplicate event",
+                    "content_copy",
+                    theme=THEME,
+                    on_tap=lambda: None,
+                    rid=self.rid("duplicate"),
+                ),
                 OverflowButton(on_tap=lambda: None, theme=THEME),  # Share (ifRoom) finds no room
             ]
         bar = TopAppBar(
-            "Edit Event" if editing else "New Event",
+            ("Edit Task" if editing else "New Task") if task else ("Edit Event" if editing else "New Event"),
             navigation=MaterialIconButton("Navigate up", "arrow_back", theme=THEME, on_tap=self.pop),
             actions=actions,
             theme=THEME,
-            rid=self.rid("event_toolbar"),
+            rid=self.rid(f"{k}_toolbar"),
         )
         return ScreenSpec(
             title=None,
@@ -1009,7 +1033,7 @@ class SimpleCalendarApp(App):
             body=body,
             dialog=self._dialog(route),
             background=THEME.surface,
-            list_id="event_nested_scrollview",
+            list_id=f"{k}_nested_scrollview",
             list_class="android.widget.ScrollView",
         )
 
