@@ -32,10 +32,6 @@ def ts(day: date, hour: int, minute: int = 0) -> int:
     return int(datetime(day.year, day.month, day.day, hour, minute, tzinfo=timezone.utc).timestamp())
 
 
-def long_date(day: date) -> str:
-    return f"{day.strftime('%B')} {day.day}, {day.year}"
-
-
 def random_title(rng: np.random.Generator) -> str:
     """``events_generator.generate_event_title``: "Meeting with Bob", "Workshop on Budget Planning"."""
     prefix = awdata.pick(rng, awdata.EVENT_TITLES_PREFIXES)

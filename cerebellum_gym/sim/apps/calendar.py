@@ -74,10 +74,6 @@ def from_ts(value: str | int) -> datetime:
     return datetime.fromtimestamp(int(value), timezone.utc)
 
 
-def long_date(day: date) -> str:
-    return f"{day.strftime('%B')} {day.day}, {day.year}"
-
-
 def occurrences(event: dict[str, str], low: int, high: int) -> list[tuple[int, int]]:
     """The (start, end) times of ``event``'s occurrences that start before ``high`` and end at or
     after ``low``: the event itself, and for a repeating one (``repeat_interval``; forever unless
