@@ -213,3 +213,12 @@ def test_the_chooser_task_opens_the_task_editor_and_saves_a_task() -> None:
     open_day(phone, date(2023, 10, 15))
     tap(phone, text="Pay rent")
     assert phone.ui_tree().find(text="Edit Task") is not None and nodes(phone, "toggle_mark_complete")
+
+
+def test_go_to_today_on_a_day_view_opens_today() -> None:
+    phone = Phone()
+    phone.start_app(PKG)
+    open_day(phone, date(2023, 10, 20))
+    assert nodes(phone, "top_value")[0].text == "October 20 (Fri)"
+    tap(phone, rid="go_to_today")
+    assert nodes(phone, "top_value")[0].text == "October 15 (Sun)" and not nodes(phone, "go_to_today")

@@ -476,7 +476,10 @@ class SimpleCalendarApp(App):
 
     def _go_today(self, route: Route) -> None:
         today = self.phone.now().date()
-        route.update(year=today.year, month=today.month)
+        if route.get("screen") == "day":  # the day view goes to today's day, the month view to its month
+            route.update(day=today.isoformat(), scroll=0)
+        else:
+            route.update(year=today.year, month=today.month)
 
     def _nav(self, title: str, on_left: Callable[[], None], on_right: Callable[[], None]) -> Row:
         return _Nav(
