@@ -441,7 +441,10 @@ def layout(spec: ScreenSpec, package: str, *, build_tree: bool = True) -> Layout
 def _dialog_node(dialog: Dialog, walk: _Walk) -> UINode:
     package = walk.package
     width = SCREEN_WIDTH - 2 * 90
-    header = 150 + (110 if dialog.message else 0)
+    # An AlertDialog made without a title (a platform picker, a custom view: ``untitled``) hides
+    # its title panel.
+    untitled = getattr(dialog, "untitled", False) and not dialog.title
+    header = 60 if untitled and not dialog.message else 150 + (110 if dialog.message else 0)
     body_height = sum(w.height for w in dialog.body)
     total = header + body_height + 168
     left, top = 90, (SCREEN_HEIGHT - total) // 2
@@ -450,15 +453,19 @@ def _dialog_node(dialog: Dialog, walk: _Walk) -> UINode:
     node = _encode_tree(panel, bounds, bounds, walk)
     node.text = ""
     node.resource_id = "android:id/parentPanel"
-    children = [
-        UINode(
-            "android.widget.TextView",
-            (left + PAD, top + PAD, left + width - PAD, top + 130),
-            text=dialog.title,
-            resource_id="android:id/alertTitle",
-            package=package,
-        )
-    ]
+    children = (
+        [
+            UINode(
+                "android.widget.TextView",
+                (left + PAD, top + PAD, left + width - PAD, top + 130),
+                text=dialog.title,
+                resource_id="android:id/alertTitle",
+                package=package,
+            )
+        ]
+        if not untitled
+        else []
+    )
     if dialog.message:
         children.append(
             UINode(

@@ -3,6 +3,7 @@ table that AndroidWorld pulls with root sqlite)."""
 
 from __future__ import annotations
 
+import calendar
 import contextlib
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, timedelta, timezone
@@ -11,12 +12,13 @@ from typing import Any, ClassVar
 import numpy as np
 
 from cerebellum_gym.core.som import LabelledScreen
+from cerebellum_gym.core.tree import UINode
 from cerebellum_gym.devices.base import Device, Row
 from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.answers import Expected, score_answer
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import fraction, fuzzy_match, same_items
-from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
+from cerebellum_gym.tasks.oracle import ScriptedOracle, by_desc, by_id, find, label_for
 from cerebellum_gym.tasks.registry import register_task
 
 CAL_PACKAGE = "com.simplemobiletools.calendar.pro"
@@ -28,10 +30,6 @@ NOW = datetime(2023, 10, 15, 15, 34, tzinfo=timezone.utc)
 
 def ts(day: date, hour: int, minute: int = 0) -> int:
     return int(datetime(day.year, day.month, day.day, hour, minute, tzinfo=timezone.utc).timestamp())
-
-
-def long_date(day: date) -> str:
-    return f"{day.strftime('%B')} {day.day}, {day.year}"
 
 
 def random_title(rng: np.random.Generator) -> str:
@@ -129,34 +127,68 @@ def day_params(day: date) -> dict[str, Any]:
     return {"year": day.year, "month": day.month, "day": day.day, "day_of_week": day.strftime("%A")}
 
 
+def day_title(day: date) -> str:
+    """Simple Calendar's day title (``Formatter.getDayTitle``): "October 15 (Sun)", the year
+    added outside the device's year."""
+    year = f" {day.year}" if day.year != TODAY.year else ""
+    return f"{day.strftime('%B')} {day.day}{year} ({day.strftime('%a')})"
+
+
+def clock_text(moment: datetime) -> str:
+    """The editor's time (``hh:mm a`` on the 12-hour phone)."""
+    return moment.strftime("%I:%M %p")
+
+
+def cell_index(day: date) -> int:
+    """Where ``day`` lies among the month view's 42 cells (weeks from Sunday)."""
+    first = day.replace(day=1)
+    return (first.weekday() + 1) % 7 + day.day - 1
+
+
 class CalendarOracle(ScriptedOracle):
-    """Moves shared by the calendar tasks: open the app and walk to a day's agenda."""
+    """Moves shared by the calendar tasks: open the app and walk to a day's events (the month
+    view's day cells carry no text: the oracle knows the grid, as a person reading it does)."""
 
     def __init__(self, day: date) -> None:
         super().__init__()
         self.day = day
 
     @staticmethod
-    def title(screen: LabelledScreen) -> str:
-        bar = screen.root.find(resource_id=f"{CAL_PACKAGE}:id/toolbar")
-        texts = [n.text for n in bar.iter() if n.text] if bar is not None else []
-        return texts[0] if texts else ""
+    def node(screen: LabelledScreen, name: str) -> UINode | None:
+        return screen.root.find(resource_id=name if ":" in name else f"{CAL_PACKAGE}:id/{name}")
+
+    @classmethod
+    def title(cls, screen: LabelledScreen) -> str:
+        """The editor's title ("New Event" / "Edit Event"), else the month or day shown."""
+        bar = cls.node(screen, "event_toolbar")
+        if bar is not None:
+            texts = [n.text for n in bar.iter() if n.text]
+            return texts[0] if texts else ""
+        value = cls.node(screen, "top_value")
+        return value.text if value is not None else ""
+
+    def tap_id(self, screen: LabelledScreen, name: str, nth: int = 0) -> str:
+        rid = name if ":" in name else f"{CAL_PACKAGE}:id/{name}"
+        hits = [label for label, node in zip(screen.labels, screen.nodes, strict=True) if node.resource_id == rid]
+        return self.tap(hits[nth]) if len(hits) > nth else self.scroll_search(screen)
 
     def to_day(self, screen: LabelledScreen) -> str | None:
         step = self.open_app(screen, CAL_PACKAGE, "Simple Calendar Pro")
         if step is not None:
             return step
-        title = self.title(screen)
-        if title == long_date(self.day):
-            return None
-        if "," in title or title in ("New Event", "Edit Event"):
+        if self.node(screen, "event_toolbar") is not None or self.node(screen, "android:id/parentPanel") is not None:
             return "B"
-        want = f"{self.day.strftime('%B')} {self.day.year}"
-        if title != want:
-            month, year = datetime.strptime(title, "%B %Y").date(), self.day.replace(day=1)
-            return self.tap(label_for(screen, desc="Next month" if month < year else "Previous month") or "")
-        hit = find(screen, lambda n: n.content_desc.startswith(long_date(self.day)))
-        return self.tap(hit[0]) if hit else self.scroll_search(screen)
+        title = self.title(screen)
+        if self.node(screen, "day_events") is not None or "(" in title:
+            return None if title == day_title(self.day) else "B"
+        words = title.split()
+        if not words:
+            return "B"
+        shown = (int(words[1]) if len(words) > 1 else TODAY.year, list(calendar.month_name).index(words[0]))
+        want = (self.day.year, self.day.month)
+        if shown != want:
+            return self.tap_id(screen, "top_right_arrow" if shown < want else "top_left_arrow")
+        return self.tap_id(screen, "month_view_background", cell_index(self.day))
 
 
 class AddEventOracle(CalendarOracle):
@@ -164,58 +196,81 @@ class AddEventOracle(CalendarOracle):
         super().__init__(day)
         self.start, self.end, self.event_title, self.description = start, end, title, description
         self.saved = False
-        self.pending: tuple[str, ...] = ()
-
-    def fill(self, screen: LabelledScreen, values: tuple[str, ...]) -> str:
-        for i, value in enumerate(values, start=1):
-            hit = find(screen, by_id(f":id/p{i}"))
-            if hit is None:
-                continue
-            node = hit[1]
-            if node.text == value or node.text.endswith(f"({value})"):
-                continue
-            return self.type_into(screen, node, hit[0], value)
-        return self.tap(label_for(screen, text="OK") or "")
+        self.pending: datetime = start
 
     #: The repetition to pick (the picker's name), or ``None`` to leave it as it is.
     repetition: str | None = None
 
+    def pick_date(self, screen: LabelledScreen) -> str:
+        """The platform date picker: page to the month, tap the day, OK."""
+        want = self.pending.date()
+        header = self.node(screen, "android:id/date_picker_header_date")
+        year = self.node(screen, "android:id/date_picker_header_year")
+        if header is not None and year is not None and header.text == f"{want:%a, %b} {want.day}" and year.text == str(want.year):
+            return self.tap(label_for(screen, text="OK") or "")
+        hit = find(screen, by_desc(f"{want.day:02d} {want:%B} {want.year}"))
+        if hit is not None:
+            return self.tap(hit[0])
+        days = [n.content_desc for n in screen.root.iter() if n.content_desc[:2].isdigit()]
+        if not days:
+            return "B"
+        shown = datetime.strptime(days[0], "%d %B %Y").date()
+        return self.tap_id(screen, "android:id/next" if (shown.year, shown.month) < (want.year, want.month) else "android:id/prev")
+
+    def pick_time(self, screen: LabelledScreen) -> str:
+        """The platform time picker: to its text mode, type the hour and minute, AM/PM, OK."""
+        want = self.pending
+        hour = find(screen, by_id("android:id/input_hour"))
+        if hour is None:
+            return self.tap_id(screen, "android:id/toggle_mode")
+        if hour[1].text != str(want.hour % 12 or 12):
+            return self.type_into(screen, hour[1], hour[0], str(want.hour % 12 or 12))
+        minute = find(screen, by_id("android:id/input_minute"))
+        if minute is not None and minute[1].text != f"{want.minute:02d}":
+            return self.type_into(screen, minute[1], minute[0], f"{want.minute:02d}")
+        spinner = self.node(screen, "android:id/am_pm_spinner")
+        if spinner is not None and spinner.text != want.strftime("%p"):
+            return self.tap_id(screen, "android:id/am_pm_spinner")
+        return self.tap(label_for(screen, text="OK") or "")
+
     def act(self, screen: LabelledScreen) -> str:
         if self.saved:
             return "F"
-        dialog = screen.root.find(resource_id="android:id/alertTitle")
-        if dialog is not None and dialog.text == "Repetition" and self.repetition is not None:
-            return self.tap(label_for(screen, text=self.repetition) or "")
-        if dialog is not None:
-            return self.fill(screen, self.pending)
+        if self.node(screen, "android:id/parentPanel") is not None:
+            if self.node(screen, "android:id/date_picker_header_date") is not None:
+                return self.pick_date(screen)
+            if self.node(screen, "android:id/toggle_mode") is not None:
+                return self.pick_time(screen)
+            if self.repetition is not None and screen.root.find(text="No repetition") is not None:
+                return self.tap(label_for(screen, text=self.repetition) or "")
+            return "B"
         if self.title(screen) == "New Event":
-            for rid, value in (("title", self.event_title), ("description", self.description)):
+            for rid, value in (("event_title", self.event_title), ("event_description", self.description)):
                 hit = find(screen, by_id(f"{CAL_PACKAGE}:id/{rid}"))
                 if hit is not None and hit[1].text != value:
                     return self.type_into(screen, hit[1], hit[0], value)
             for which, moment in (("start", self.start), ("end", self.end)):
-                for kind, shown, values in (
-                    ("date", long_date(moment.date()), (str(moment.month), str(moment.day), str(moment.year))),
-                    ("time", f"{moment:%H:%M}", (f"{moment.hour:02d}", f"{moment.minute:02d}")),
-                ):
-                    hit = find(screen, by_id(f"event_{which}_{kind}"))
-                    if hit is None:
+                for kind, shown in (("date", day_title(moment.date())), ("time", clock_text(moment))):
+                    node = self.node(screen, f"event_{which}_{kind}")
+                    if node is None:
                         return self.scroll_search(screen)
-                    if screen.root.find(text=shown) is None or not any(n.text == shown for n in hit[1].iter()):
-                        self.pending = values
-                        return self.tap(hit[0])
+                    if node.text != shown:
+                        self.pending = moment
+                        return self.tap_id(screen, f"event_{which}_{kind}")
             if self.repetition is not None:
-                hit = find(screen, by_id(f"{CAL_PACKAGE}:id/event_repetition"))
-                if hit is None:
+                node = self.node(screen, "event_repetition")
+                if node is None:
                     return self.scroll_search(screen)
-                if not any(n.text == self.repetition for n in hit[1].iter()):
-                    return self.tap(hit[0])
+                if node.text != self.repetition:
+                    return self.tap_id(screen, "event_repetition")
             self.saved = True
             return self.tap(label_for(screen, desc="Save") or "")
         step = self.to_day(screen)
         if step is not None:
             return step
-        return self.tap(label_for(screen, desc="New Event") or "")
+        if self.node(screen, "fab_event_label") is not None:
+            return self.tap_id(screen, "fab_event_label")  # the chooser: Event, not Task
+        return self.tap_id(screen, "calendar_fab")
 
 
 class _AddEvent(Task):
@@ -404,9 +459,8 @@ class DeleteEventsOracle(CalendarOracle):
         self.titles = titles
 
     def act(self, screen: LabelledScreen) -> str:
-        dialog = screen.root.find(resource_id="android:id/alertTitle")
-        if dialog is not None:
-            return self.tap(label_for(screen, text="Delete") or "")
+        if self.node(screen, "delete_event_description") is not None:
+            return self.tap(label_for(screen, text="Yes") or "")
         if self.title(screen) == "Edit Event":
             return self.tap(label_for(screen, desc="Delete") or "")
         step = self.to_day(screen)

@@ -7,6 +7,7 @@ from datetime import date
 
 import pytest
 
+from cerebellum_gym.devices.base import KEYCODE_BACK
 from cerebellum_gym.sim import databases
 from cerebellum_gym.sim.apps.calendar import SimpleCalendarApp
 from cerebellum_gym.sim.phone import Phone
@@ -15,11 +16,21 @@ from cerebellum_gym.sim.shell import Shell
 PACKAGE = "com.simplemobiletools.calendar.pro"
 
 
-def tap(phone: Phone, *, text: str | None = None, desc: str | None = None) -> None:
-    node = phone.ui_tree().find(text=text) if text is not None else phone.ui_tree().find(content_desc=desc)
+def tap(phone: Phone, *, text: str | None = None, desc: str | None = None, rid: str | None = None, nth: int = 0) -> None:
+    if rid is not None:
+        hits = [n for n in phone.ui_tree().iter() if n.resource_id == (rid if ":" in rid else f"{PACKAGE}:id/{rid}")]
+        node = hits[nth] if len(hits) > nth else None
+    else:
+        node = phone.ui_tree().find(text=text) if text is not None else phone.ui_tree().find(content_desc=desc)
     assert node is not None, phone.dump_xml()
     left, top, right, bottom = node.bounds
     phone.tap((left + right) // 2, (top + bottom) // 2)
+
+
+def text_of(phone: Phone, rid: str) -> str:
+    node = phone.ui_tree().find(resource_id=f"{PACKAGE}:id/{rid}")
+    assert node is not None, phone.dump_xml()
+    return node.text
 
 
 @pytest.mark.parametrize(
@@ -31,33 +42,37 @@ def test_the_picker_writes_the_real_apps_values(choice: str, interval: int, rule
     shell.root = True
     phone = shell.phone
     phone.start_app(PACKAGE)
-    tap(phone, desc="New Event")  # on today's month: October 15, 2023 (a Sunday)
+    tap(phone, desc="New Event")  # the chooser: Event or Task
+    tap(phone, text="Event")  # on today's month: October 15, 2023 (a Sunday)
     tap(phone, text="Title")
     phone.type_text("Standup")
-    tap(phone, text="Start date")
-    phone.type_text("10")  # month: October, day: the 16th, a Monday
-    tap(phone, text="Day (15)")
-    phone.type_text("16")
+    tap(phone, rid="event_start_date")
+    tap(phone, desc="16 October 2023")  # the date picker's day cell: Monday the 16th
+    header = phone.ui_tree().find(resource_id="android:id/date_picker_header_date")
+    assert header is not None and header.text == "Mon, Oct 16"
     tap(phone, text="OK")
-    tap(phone, text="Repetition")
+    assert text_of(phone, "event_start_date") == "October 16 (Mon)"
+    tap(phone, rid="event_repetition")
     tap(phone, text=choice)
-    assert phone.ui_tree().find(text=choice) is not None  # the row shows the choice
+    assert text_of(phone, "event_repetition") == choice  # the row shows the choice
     tap(phone, desc="Save")
     out = shell.run(f"sqlite3 {databases.CALENDAR_DB.path} 'SELECT title, repeat_interval, repeat_rule FROM events;'")
     assert out.stdout.decode() == f"Standup|{interval}|{rule}\n"
-    # Opened again, the editor shows the event's repetition.
-    tap(phone, text="16")
+    # Opened again (the 16th is the month view's 16th cell: October 1 is a Sunday), the editor shows it.
+    tap(phone, rid="month_view_background", nth=15)
     tap(phone, text="Standup")
-    assert phone.ui_tree().find(text=choice) is not None, phone.dump_xml()
+    assert text_of(phone, "event_repetition") == choice, phone.dump_xml()
 
 
-def test_cancel_leaves_the_repetition_as_it_was() -> None:
+def test_back_leaves_the_repetition_as_it_was() -> None:
     phone = Phone()
     phone.start_app(PACKAGE)
     tap(phone, desc="New Event")
-    tap(phone, text="Repetition")
-    tap(phone, text="Cancel")
-    assert phone.ui_tree().find(text="No repetition") is not None
+    tap(phone, text="Event")
+    tap(phone, rid="event_repetition")
+    assert phone.ui_tree().find(text="Custom") is not None
+    phone.press_key(KEYCODE_BACK)
+    assert text_of(phone, "event_repetition") == "No repetition"
 
 
 def test_a_repeating_event_shows_on_every_occurrence() -> None:
@@ -85,5 +100,8 @@ def test_a_repeating_event_shows_on_every_occurrence() -> None:
     (run,) = [e for e in app.events_on(date(2023, 10, 30)) if e["title"] == "Run"]
     assert int(run["start_ts"]) == monday + 2 * 604800  # shown at its own time
     phone.start_app(PACKAGE)
-    xml = phone.dump_xml()
-    assert "October 23, 2023, 2 events" in xml and "October 17, 2023, 1 event" in xml and "October 15, 2023" in xml
+    # The month view draws days on its canvas; the 23rd's cell opens the day with both events.
+    tap(phone, rid="month_view_background", nth=22)
+    assert text_of(phone, "top_value") == "October 23 (Mon)"
+    shown = sorted(n.text for n in phone.ui_tree().iter() if n.resource_id.endswith("event_item_title"))
+    assert shown == ["Pills", "Run"]

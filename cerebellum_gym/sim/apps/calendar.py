@@ -1,25 +1,42 @@
-"""Simple Calendar Pro: a month view, a day's agenda, and an event editor with date and time
-pickers (in their keyboard-entry form) and a repetition picker (daily, weekly, monthly, yearly,
-written as the real app writes ``repeat_interval`` and ``repeat_rule``); a repeating event shows
-on every occurrence.
+"""Simple Calendar Pro (versionCode 238, tag 6.22.2) as AndroidWorld's emulator shows it:
+
+- the main screen under Simple-Commons' search bar (``MySearchMenu``): the month view, weeks from
+  Sunday, its days and events drawn on a canvas under 42 clickable ``month_view_background``
+  cells; a typed search lists matching events under month and day sections;
+- a tapped day opens the day view (``top_navigation`` and ``event_list_item`` rows);
+- the FAB opens the Event / Task chooser; the event editor (``activity_event.xml``) sets dates and
+  times on the platform's date and time pickers (:mod:`cerebellum_gym.sim.material.pickers`) and
+  the repetition on a radio-group dialog (``repeat_interval`` and ``repeat_rule`` written as the
+  app writes them); a repeating event shows on every occurrence;
+- deleting asks Yes / No (``DeleteEventDialog``) and, for a repeating event, which occurrences;
+  saving an edited occurrence asks which to update (``EditRepeatingEventDialog``).
 
 Events live in ``content://com.simplemobiletools.calendar.pro/events``, the sim's stand-in for
 the app's ``events`` table that AndroidWorld reads with sqlite. Times are POSIX seconds; the
-device's time zone is UTC.
+device's time zone is UTC; times read in the 12-hour form of a US-English phone.
 """
 
 from __future__ import annotations
 
 import calendar as pycal
 import functools
+from collections.abc import Callable, Hashable, Sequence
 from datetime import date, datetime, timedelta, timezone
-from typing import ClassVar
+from typing import Any, ClassVar, Final
 
+from PIL import ImageDraw
+
+from cerebellum_gym.core.tree import Bounds, UINode
+from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
-from cerebellum_gym.sim.apps.common import confirm_dialog, edit_field, field_key, number_dialog, parse_int
+from cerebellum_gym.sim.apps.common import edit_field, field_key, parse_int
+from cerebellum_gym.sim.material import Theme, dp, sp
+from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, MaterialIconButton, OverflowButton, TopAppBar
+from cerebellum_gym.sim.material.pickers import UntitledDialog, date_picker_dialog, hour12, time_picker_dialog
 from cerebellum_gym.sim.providers import CALENDAR_URI
+from cerebellum_gym.sim.render import font
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Row, Text, Widget
+from cerebellum_gym.sim.widgets import Button, Dialog, Row, Text, Widget
 
 ORANGE = (255, 111, 0)
 WEEKDAYS = ("M", "T", "W", "T", "F", "S", "S")
@@ -55,10 +72,6 @@ def ts(day: date, hour: int, minute: int) -> int:
 
 def from_ts(value: str | int) -> datetime:
     return datetime.fromtimestamp(int(value), timezone.utc)
-
-
-def long_date(day: date) -> str:
-    return f"{day.strftime('%B')} {day.day}, {day.year}"
 
 
 def occurrences(event: dict[str, str], low: int, high: int) -> list[tuple[int, int]]:
@@ -105,7 +118,23 @@ def occurrences(event: dict[str, str], low: int, high: int) -> list[tuple[int, i
         while start + k * interval < min(high, last + 1):
             starts.append(start + k * interval)
             k += 1
-    return [(s, s + duration) for s in starts if start <= s < high and s <= last and s + duration >= low]
+    skipped = set(repetition_exceptions(event))
+    return [
+        (s, s + duration)
+        for s in starts
+        if start <= s < high and s <= last and s + duration >= low and from_ts(s).strftime("%Y%m%d") not in skipped
+    ]
+
+
+def repetition_exceptions(event: dict[str, str]) -> list[str]:
+    """The day codes (``YYYYMMDD``) a repeating event skips: ``repetition_exceptions`` as the
+    app writes it (a Kotlin list's text, ``[20231016, 20231023]``) or as JSON."""
+    text = str(event.get("repetition_exceptions", "") or "").strip("[] ")
+    return [part.strip().strip('"') for part in text.split(",") if part.strip().strip('"')]
+
+
+def exceptions_text(codes: list[str]) -> str:
+    return "[" + ", ".join(codes) + "]"
 
 
 def _runs_on(start_ts: int, end_ts: int, day_start: int, day_end: int) -> bool:
@@ -113,28 +142,264 @@ def _runs_on(start_ts: int, end_ts: int, day_start: int, day_end: int) -> bool:
     return start_ts < day_end and (end_ts > day_start or start_ts >= day_start)
 
 
-@functools.lru_cache(maxsize=64)
-def _month_cells(year: int, month: int, spans: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[date, str] | None, ...], ...]:
-    """The month grid's weeks: per cell its day and description (``None`` for padding), given
-    the events' (start, end) times. The grid is worked out once per month and set of events:
-    the month screen is built again on every input."""
-    weeks = []
-    for week in pycal.Calendar().monthdayscalendar(year, month):
-        cells: list[tuple[date, str] | None] = []
-        for d in week:
-            if d == 0:
-                cells.append(None)
-                continue
-            day = date(year, month, d)
-            start, end = ts(day, 0, 0), ts(day + timedelta(days=1), 0, 0)
-            count = sum(1 for s, e in spans if _runs_on(s, e, start, end))
-            cells.append((day, f"{long_date(day)}, {count} event{'s' if count != 1 else ''}" if count else long_date(day)))
-        weeks.append(tuple(cells))
-    return tuple(weeks)
+#: Simple Calendar's colours (Simple-Commons defaults: primary #F57C00, light theme).
+THEME: Final = Theme(primary=(245, 124, 0), on_primary=(255, 255, 255), surface=(255, 255, 255), on_surface=(51, 51, 51))
+PKG: Final = "com.simplemobiletools.calendar.pro"
+#: The month view starts weeks on Sunday (``config.isSundayFirst`` on a US-English phone).
+FIRST_WEEKDAY: Final = pycal.SUNDAY
+DEFAULT_REMINDER: Final = "10 minutes before"
+
+
+def time_text(moment: datetime) -> str:
+    """``Formatter.getTime`` with the 12-hour pattern ``hh:mm a`` (``use24HourFormat`` follows
+    the phone, 12-hour on AndroidWorld's US-English emulator)."""
+    return moment.strftime("%I:%M %p")
+
+
+def day_title(day: date, today: date) -> str:
+    """``Formatter.getDayTitle``: "October 15 (Sun)", the year added when it is not this year's."""
+    year = f" {day.year}" if day.year != today.year else ""
+    return f"{day.strftime('%B')} {day.day}{year} ({day.strftime('%a')})"
+
+
+def month_title(year: int, month: int, today: date) -> str:
+    """``Formatter.getLongMonthYear``: the month's name, with the year when it is not this year."""
+    return pycal.month_name[month] + (f" {year}" if year != today.year else "")
+
+
+def month_days(year: int, month: int) -> list[date]:
+    """The 42 days the month view lays out: six weeks from the Sunday on or before the 1st."""
+    first = date(year, month, 1)
+    start = first - timedelta(days=(first.weekday() - FIRST_WEEKDAY) % 7)
+    return [start + timedelta(days=i) for i in range(42)]
+
+
+class _Plain(Widget):
+    """A view the tree lists by its id only (the parent paints it)."""
+
+    opaque = False
+
+    def __init__(self, rid: str, class_name: str = "android.view.View") -> None:
+        super().__init__(rid=rid)
+        self.node_class = class_name
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.class_name = self.node_class
+        return node
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.node_class)
+
+
+class _DayBackground(Widget):
+    """``month_view_background``: the clickable view over a day cell (the canvas draws the day)."""
+
+    opaque = False
+
+    def __init__(self, on_tap: Callable[[], None]) -> None:
+        super().__init__(rid=f"{PKG}:id/month_view_background", on_tap=on_tap)
+
+
+class MonthGrid(Widget):
+    """``MonthViewWrapper``: ``MonthView`` draws the weekday letters, the day numbers and each
+    day's events (their titles on coloured bars) on a canvas; over every day lies a clickable
+    ``month_view_background`` with no text."""
+
+    class_name = "android.widget.FrameLayout"
+    LETTERS: ClassVar[int] = dp(24)
+
+    def __init__(
+        self, days: list[date], month: int, today: date, titles: tuple[tuple[str, ...], ...], on_day: Callable[[date], None], height: int
+    ) -> None:
+        super().__init__(rid=f"{PKG}:id/month_view_wrapper", height=height, background=THEME.surface)
+        self.days = days
+        self.month = month
+        self.today = today
+        self.titles = titles
+        self.on_day = on_day
+
+    def render_key(self) -> Hashable:
+        return (tuple(self.days), self.month, self.today, self.titles)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.days[0])
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        cw, ch = (right - left) / 7, (bottom - top - self.LETTERS) / 6
+        out: list[tuple[Widget, Bounds]] = [(_Plain(f"{PKG}:id/month_view"), bounds)]
+        for i, day in enumerate(self.days):
+            x, y = left + (i % 7) * cw, top + self.LETTERS + (i // 7) * ch
+            out.append((_DayBackground(functools.partial(self.on_day, day)), (round(x), round(y), round(x + cw), round(y + ch))))
+        return out
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        letters = round(self.LETTERS * scale)
+        cw, ch = width / 7, (height - letters) / 6
+        small = font(max(1, round(sp(12) * scale)))
+        tiny = font(max(1, round(sp(10) * scale)))
+        for i in range(7):
+            draw.text(
+                (cw * (i + 0.5), letters / 2), pycal.day_abbr[(FIRST_WEEKDAY + i) % 7][0], font=small, fill=(120, 120, 120), anchor="mm"
+            )
+        for i, day in enumerate(self.days):
+            x, y = (i % 7) * cw, letters + (i // 7) * ch
+            color = THEME.on_surface if day.month == self.month else (170, 170, 170)
+            if day == self.today:
+                r = sp(12) * scale
+                draw.ellipse((x + cw / 2 - r, y + 4 * scale, x + cw / 2 + r, y + 4 * scale + 2 * r), fill=THEME.primary)
+                color = THEME.on_primary
+            draw.text((x + cw / 2, y + 4 * scale + sp(12) * scale), str(day.day), font=small, fill=color, anchor="mm")
+            line = sp(13) * scale
+            for j, title in enumerate(self.titles[i]):
+                ty = y + sp(28) * scale + j * line
+                if ty + line > y + ch:
+                    break
+                draw.rectangle((x + 2, ty, x + cw - 2, ty + line - 2), fill=THEME.primary)
+                draw.text(
+                    (x + 4, ty + (line - 2) / 2),
+                    render.text_fit(draw, title, round(sp(10) * scale), round(cw - 6), "regular"),
+                    font=tiny,
+                    fill=THEME.on_primary,
+                    anchor="lm",
+                )
+
+
+class SearchMenu(Widget):
+    """Simple-Commons' ``MySearchMenu`` (``top_app_bar_layout``): the toolbar holding the search
+    icon (an up arrow when a day is open), the search field ("Search") and the menu's items."""
+
+    class_name = "android.widget.LinearLayout"
+    opaque = False
+
+    def __init__(self, icon: Widget, field: Widget, actions: Sequence[Widget]) -> None:
+        super().__init__(rid=f"{PKG}:id/top_app_bar_layout", height=dp(56))
+        self.items = [icon, field, *actions]
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), len(self.items))
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        icon, field, *actions = self.items
+        end = right - dp(4) - dp(48) * len(actions)
+        out: list[tuple[Widget, Bounds]] = [
+            (icon, (left + dp(8), top + dp(4), left + dp(56), bottom - dp(4))),
+            (field, (left + dp(56), top + dp(4), end, bottom - dp(4))),
+        ]
+        for i, action in enumerate(actions):
+            out.append((action, (end + i * dp(48), top + dp(4), end + (i + 1) * dp(48), bottom - dp(4))))
+        return out
+
+
+class _ShownRoute(dict[str, Any]):
+    """The route of the screen the app shows, whichever it is when read: a reused screen's
+    callbacks hold this, not the route of the episode that first made the screen."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__()
+        self.app = app
+
+    def __getitem__(self, key: str) -> Any:
+        return self.app.route[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.app.route[key] = value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.app.route
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.app.route.get(key, default)
+
+    def pop(self, key: str, default: Any = None) -> Any:
+        return self.app.route.pop(key, default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        self.app.route.update(*args, **kwargs)
+
+
+class _ImageView(MaterialIconButton):
+    """A clickable ``ImageView`` (the search icon, the top navigation's arrows)."""
+
+    class_name = "android.widget.ImageView"
+
+
+class _Holder(Row):
+    """A ``RelativeLayout`` row of the editor (the event type's, the colour's)."""
+
+    class_name = "android.widget.RelativeLayout"
+
+
+class _Nav(Row):
+    """``top_navigation``: the left arrow, the title (``top_value``, described by its text) and the right arrow."""
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        arrow = dp(56)  # the chevron with activity_margin padding each side
+        first, title, last = self.items
+        return [
+            (first, (left, top, left + arrow, bottom)),
+            (title, (left + arrow, top, right - arrow, bottom)),
+            (last, (right - arrow, top, right, bottom)),
+        ]
+
+
+class _Overlay(Widget):
+    """``fab_extended_overlay``: a tap on it folds the chooser away."""
+
+    class_name = "android.widget.RelativeLayout"
+    opaque = False
+
+    def __init__(self, on_tap: Callable[[], None]) -> None:
+        super().__init__(rid=f"{PKG}:id/fab_extended_overlay", on_tap=on_tap)
+
+
+class _FabHolder(Widget):
+    """The FAB and, while the chooser is out, the Event label, the Task button and its label above it."""
+
+    class_name = "android.view.ViewGroup"
+    opaque = False
+
+    def __init__(self, fab: Widget, extras: Sequence[Widget]) -> None:
+        super().__init__(rid=f"{PKG}:id/main_holder", height=fab.height)
+        self.fab = fab
+        self.extras = list(extras)
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), len(self.extras))
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.clickable = node.focusable = False
+        return node
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        out: list[tuple[Widget, Bounds]] = []
+        if self.extras:
+            overlay, event_label, task_icon, task_label = self.extras
+            # fab_extended_overlay covers the calendar under the search bar (84 px status bar + 56 dp).
+            out.append((overlay, (0, 84 + dp(56), right + dp(16), bottom + dp(16))))
+            mid = (top + bottom) // 2
+            out.append((event_label, (left - dp(96), mid - dp(20), left, mid + dp(20))))
+            icon_top = top - dp(16) - dp(40)
+            cx = (left + right) // 2
+            out.append((task_icon, (cx - dp(20), icon_top, cx + dp(20), icon_top + dp(40))))
+            out.append((task_label, (left - dp(96), icon_top, left, icon_top + dp(40))))
+        out.append((self.fab, bounds))
+        return out
 
 
 class SimpleCalendarApp(App):
-    package: ClassVar[str] = "com.simplemobiletools.calendar.pro"
+    package: ClassVar[str] = PKG
     #: Its screens show no time finer than the minute (the phone rebuilds every screen on a new one).
     clock_dependent: ClassVar[bool] = False
     activity: ClassVar[str] = "com.simplemobiletools.calendar.pro.activities.MainActivity"
@@ -164,6 +429,95 @@ class SimpleCalendarApp(App):
             route.update(year=today.year, month=today.month)
         return route
 
+    def back(self) -> bool:
+        if self.route.get("chooser"):  # back folds the FAB's chooser away first
+            self.route["chooser"] = False
+            return True
+        if str(self.route.get("search", "")):  # and closes an open search
+            self.route["search"] = ""
+            return True
+        return super().back()
+
+    def rid(self, name: str) -> str:
+        return f"{self.package}:id/{name}"
+
+    # --- the main screen's parts -------------------------------------------------------------
+
+    def _search_menu(self, route: Route, *, back: bool, today_shown: bool, searching: bool = False) -> SearchMenu:
+        if searching:  # MySearchMenu's open search: the icon is an arrow that closes it
+            icon: Widget = _ImageView(
+                "", "arrow_back", theme=THEME, on_tap=lambda: route.update(search=""), rid=self.rid("top_toolbar_search_icon")
+            )
+        elif back:
+            icon = _ImageView("", "arrow_back", theme=THEME, on_tap=self.pop, rid=self.rid("top_toolbar_search_icon"))
+        else:
+            icon = _ImageView(
+                "",
+                "search",
+                theme=THEME,
+                on_tap=lambda: self.phone.focus(field_key(self, route, "search")),
+                rid=self.rid("top_toolbar_search_icon"),
+            )
+        field = edit_field(self, route, "search", hint="Search", rid=self.rid("top_toolbar_search"))
+        # menu_main.xml: Go to today and Change view always show; of the ifRoom items (Filter,
+        # hidden with one event type shown; CalDAV refresh, hidden unsynced; Settings, About...)
+        # the first visible takes the last slot a 411 dp bar has (3, one kept for More options)
+        # when Go to today is hidden.
+        actions: list[Widget] = []
+        if today_shown:
+            actions.append(
+                ActionMenuItem("Go to today", "today", theme=THEME, on_tap=lambda: self._go_today(route), rid=self.rid("go_to_today"))
+            )
+        actions.append(ActionMenuItem("Change view", "view_module", theme=THEME, on_tap=lambda: None, rid=self.rid("change_view")))
+        if not today_shown:
+            actions.append(ActionMenuItem("Settings", "settings", theme=THEME, on_tap=lambda: None, rid=self.rid("settings")))
+        actions.append(OverflowButton(on_tap=lambda: None, theme=THEME))
+        return SearchMenu(icon, field, actions)
+
+    def _go_today(self, route: Route) -> None:
+        today = self.phone.now().date()
+        if route.get("screen") == "day":  # the day view goes to today's day, the month view to its month
+            route.update(day=today.isoformat(), scroll=0)
+        else:
+            route.update(year=today.year, month=today.month)
+
+    def _nav(self, title: str, on_left: Callable[[], None], on_right: Callable[[], None]) -> Row:
+        return _Nav(
+            [
+                _ImageView("", "chevron_left", theme=THEME, on_tap=on_left, rid=self.rid("top_left_arrow")),
+                Text(title, size=sp(22), center=True, desc=title, height=dp(56), rid=self.rid("top_value"), background=THEME.surface),
+                _ImageView("", "chevron_right", theme=THEME, on_tap=on_right, rid=self.rid("top_right_arrow")),
+            ],
+            height=dp(56),
+        )
+
+    def _fab(self, route: Route, day: date) -> Widget:
+        def tap() -> None:
+            if route.get("chooser"):
+                route["chooser"] = False
+                self._new_event(day)
+            else:
+                route["chooser"] = True
+
+        def new_event() -> None:
+            route["chooser"] = False
+            self._new_event(day)
+
+        def new_task() -> None:
+            route["chooser"] = False
+            self._new_event(day, task=True)
+
+        fab = Fab("New Event", "add", theme=THEME, on_tap=tap, rid=self.rid("calendar_fab"))
+        extras: list[Widget] = []
+        if route.get("chooser"):
+            extras = [
+                _Overlay(lambda: route.update(chooser=False)),
+                Text("Event", size=sp(18), rid=self.rid("fab_event_label"), on_tap=new_event),
+                _ImageView("", "task_alt", theme=THEME, on_tap=new_task, rid=self.rid("fab_task_icon")),
+                Text("Task", size=sp(18), rid=self.rid("fab_task_label"), on_tap=new_task),
+            ]
+        return _FabHolder(fab, extras)
+
     # --- month -------------------------------------------------------------------------------
 
     def _shift_month(self, route: Route, delta: int) -> None:
@@ -173,92 +527,140 @@ class SimpleCalendarApp(App):
     def screen_main(self, route: Route) -> ScreenSpec:
         year, month = route["year"], route["month"]
         today = self.phone.now().date()
-        first = ts(date(year, month, 1), 0, 0)
-        after = ts(date(year + month // 12, month % 12 + 1, 1), 0, 0)
-        spans = tuple(span for event in self.events() for span in occurrences(event, first - DAY, after + DAY))
-        # The month screen depends on nothing else: made once per key (reused_spec).
-        return self.reused_spec(("main", year, month, today, spans), lambda: self._month_screen(year, month, today, spans))
+        days = month_days(year, month)
+        events = self.events()
+        titles = tuple(tuple(e.get("title", "") for e in self.events_on(d, events)) for d in days)
+        state = tuple(sorted((k, repr(v)) for k, v in route.items() if k != "scroll"))
+        if str(route.get("search", "")).strip():
+            titles = (tuple(e.get("_id", "") + e.get("title", "") + e.get("description", "") + e.get("location", "") for e in events),)
+        # The month screen depends on nothing else: made once per key (reused_spec), its
+        # callbacks reading the shown route.
+        return self.reused_spec(("main", today, titles, state), lambda: self._month_screen(year, month, today, days, titles))
 
-    def _month_screen(self, year: int, month: int, today: date, spans: tuple[tuple[int, int], ...]) -> ScreenSpec:
-        body: list[Widget] = [Row([Text(d, size=36, center=True, color=(96, 94, 102), height=100) for d in WEEKDAYS], height=100)]
-        for week in _month_cells(year, month, spans):
-            cells: list[Widget] = []
-            for cell in week:
-                if cell is None:
-                    cells.append(Text("", height=200))
-                    continue
-                day, desc = cell
-                cells.append(
-                    Text(
-                        str(day.day),
-                        size=44,
-                        center=True,
-                        height=200,
-                        desc=desc,
-                        selected=day == today,
-                        on_tap=lambda dd=day: self.push("day", day=dd.isoformat()),
-                    )
-                )
-            body.append(Row(cells, height=200))
-        body.append(Text("Tap a day to see its events", size=36, center=True, color=(96, 94, 102)))
-        title = f"{pycal.month_name[month]} {year}"
-        actions: list[Widget] = [
-            IconButton("Previous month", "‹", on_tap=lambda: self._shift_month(self.route, -1)),
-            IconButton("Next month", "›", on_tap=lambda: self._shift_month(self.route, 1)),
+    def _month_screen(self, year: int, month: int, today: date, days: list[date], titles: tuple[tuple[str, ...], ...]) -> ScreenSpec:
+        shown = _ShownRoute(self)
+        query = str(self.route.get("search", "")).strip()
+        if query:
+            return self._search_screen(shown, query, today)
+        grid = MonthGrid(
+            days, month, today, titles, lambda d: self.push("day", day=d.isoformat()), height=2400 - 84 - dp(56) - dp(56) - 126 - 2
+        )
+        body: list[Widget] = [
+            self._nav(month_title(year, month, today), lambda: self._shift_month(shown, -1), lambda: self._shift_month(shown, 1)),
+            grid,
         ]
-        fab = IconButton("New Event", "+", color=(255, 255, 255), round_fill=ORANGE, on_tap=lambda: self._new_event(today))
-        return ScreenSpec(title=title, body=body, actions=actions, fab=fab)
+        today_shown = (year, month) != (today.year, today.month)
+        return ScreenSpec(
+            title=None,
+            app_bar=self._search_menu(shown, back=False, today_shown=today_shown),
+            body=body,
+            fab=self._fab(shown, today),
+            background=THEME.surface,
+            list_id="fragments_holder",
+            list_class="android.widget.FrameLayout",
+        )
+
+    def _search_screen(self, route: Route, query: str, today: date) -> ScreenSpec:
+        """``search_holder`` over the calendar while the search field holds text: from two
+        characters on, the events whose title, location or description hold it (within two years
+        either side of today, as ``searchQueryChanged`` fetches first), under month and day
+        sections (``getEventListItems``); "No items found" when none match or one character is typed."""
+        rows: list[Widget] = []
+        if len(query) >= 2:
+            low, high = ts(today - timedelta(days=730), 0, 0), ts(today + timedelta(days=730), 0, 0)
+            needle = query.lower()
+            found: list[tuple[int, int, dict[str, str]]] = []
+            for event in self.events():
+                if any(needle in event.get(k, "").lower() for k in ("title", "location", "description")):
+                    found += [(begin, finish, event) for begin, finish in occurrences(event, low, high)]
+            found.sort(key=lambda f: (f[0], f[1], f[2].get("title", "")))
+            month_label = day_label = ""
+            for begin, finish, event in found:
+                start, end = from_ts(begin), from_ts(finish)
+                label = month_title(start.year, start.month, today)
+                if label != month_label:
+                    rows.append(Text(label, size=sp(22), height=dp(48), rid=self.rid("event_section_title")))
+                    month_label, day_label = label, ""
+                day = f"{start.day} {start:%A}"  # Formatter.getDateDayTitle: "d EEEE"
+                if day != day_label:
+                    rows.append(Text(day, size=sp(14), height=dp(32), color=(96, 94, 102), rid=self.rid("event_section_title")))
+                    day_label = day
+                rows.append(self._event_row({**event, "start_ts": str(begin), "end_ts": str(finish)}, start, end))
+        holder: list[Widget]
+        if rows:
+            holder = [_Stack("androidx.recyclerview.widget.RecyclerView", self.rid("search_results_list"), rows)]
+        else:
+            holder = [
+                Text("No items found", size=sp(18), center=True, height=dp(64), color=(96, 94, 102), rid=self.rid("search_placeholder"))
+            ]
+        return ScreenSpec(
+            title=None,
+            app_bar=self._search_menu(route, back=False, today_shown=False, searching=True),
+            body=[_Stack("android.widget.RelativeLayout", self.rid("search_holder"), holder)],
+            background=THEME.surface,
+            list_id="calendar_coordinator",
+            list_class="android.view.ViewGroup",
+        )
 
     # --- day ---------------------------------------------------------------------------------
 
     def screen_day(self, route: Route) -> ScreenSpec:
         day = date.fromisoformat(route["day"])
-        body: list[Widget] = []
-        for event in self.events_on(day):
-            start, end = from_ts(event["start_ts"]), from_ts(event["end_ts"])
-            body.append(
-                ListItem(
-                    event.get("title", ""),
-                    f"{start:%H:%M} - {end:%H:%M}",
-                    avatar="•",
-                    avatar_color=ORANGE,
-                    on_tap=lambda e=event["_id"]: self._open_event(e),
-                )
-            )
-        if not body:
-            body = [Text("No events on this day", size=44, center=True, height=300)]
+        today = self.phone.now().date()
 
         def shift(delta: int) -> None:
             route.update(day=(day + timedelta(days=delta)).isoformat(), scroll=0)
 
-        actions: list[Widget] = [
-            IconButton("Previous day", "‹", on_tap=lambda: shift(-1)),
-            IconButton("Next day", "›", on_tap=lambda: shift(1)),
+        body: list[Widget] = [self._nav(day_title(day, today), lambda: shift(-1), lambda: shift(1))]
+        for event in self.events_on(day):
+            start, end = from_ts(event["start_ts"]), from_ts(event["end_ts"])
+            body.append(self._event_row(event, start, end))
+        return ScreenSpec(
+            title=None,
+            app_bar=self._search_menu(route, back=True, today_shown=day != today),
+            body=body,
+            fab=self._fab(route, day),
+            background=THEME.surface,
+            list_id="day_events",
+        )
+
+    def _event_row(self, event: dict[str, str], start: datetime, end: datetime) -> Widget:
+        items: list[Widget] = [
+            Text(event.get("title", ""), size=sp(16), bold=True, height=dp(24), rid=self.rid("event_item_title")),
+            Text(f"{time_text(start)} - {time_text(end)}", size=sp(14), height=dp(20), rid=self.rid("event_item_time")),
         ]
-        fab = IconButton("New Event", "+", color=(255, 255, 255), round_fill=ORANGE, on_tap=lambda: self._new_event(day))
-        return ScreenSpec(title=long_date(day), up=self.pop, body=body, actions=actions, fab=fab)
+        description = event.get("description", "").replace("\n", " ")
+        if description:
+            items.append(
+                Text(description, size=sp(14), height=dp(20), ellipsize=True, color=(96, 94, 102), rid=self.rid("event_item_description"))
+            )
+        return _EventItem(items, on_tap=lambda: self._open_event(event["_id"], int(event["start_ts"])), rid=self.rid("event_item_holder"))
 
     # --- event editor ------------------------------------------------------------------------
 
-    def _new_event(self, day: date) -> None:
+    def _new_event(self, day: date, *, task: bool = False) -> None:
         now = self.phone.now()
         start = datetime(day.year, day.month, day.day, now.hour, tzinfo=timezone.utc) + timedelta(hours=1)
-        self._push_editor(None, "", "", "", start, start + timedelta(hours=1), 0)
+        self._push_editor(None, "", "", "", start, start if task else start + timedelta(hours=1), 0)
+        self.route["task"] = task  # TaskActivity: a task is an events row of type 1, ending as it starts
 
-    def _open_event(self, event_id: str) -> None:
+    def _open_event(self, event_id: str, occurrence: int | None = None) -> None:
         rows = self.phone.content_query(CALENDAR_URI, where={"_id": event_id})
         if rows:
             e = rows[0]
             interval = parse_int(e.get("repeat_interval", "0"), 0, 2**62) or 0
+            first = int(e["start_ts"])
+            shift = (occurrence or first) - first  # the editor shows the occurrence opened
             self._push_editor(
                 event_id,
                 e.get("title", ""),
                 e.get("location", ""),
                 e.get("description", ""),
-                from_ts(e["start_ts"]),
-                from_ts(e["end_ts"]),
+                from_ts(first + shift),
+                from_ts(int(e["end_ts"]) + shift),
                 interval,
             )
+            self.route.update(occurrence=first + shift, original=first, was_repeating=interval > 0, task=e.get("type") == "1")
 
     def _push_editor(
         self, event_id: str | None, title: str, location: str, description: str, start: datetime, end: datetime, repeat: int
@@ -272,39 +674,75 @@ class SimpleCalendarApp(App):
             start=int(start.timestamp()),
             end=int(end.timestamp()),
             repeat=repeat,
+            all_day=False,
             error="",
         )
 
-    def _pick(self, route: Route, which: str, kind: str) -> None:
-        route.update(dialog=f"{which}_{kind}", p1="", p2="", p3="")
-        self.phone.focus(field_key(self, route, "p1"))
+    def _open_date(self, route: Route, which: str) -> None:
+        current = from_ts(route[which]).date()
+        route.update(dialog=f"{which}_date", pick=current.isoformat(), page=f"{current.year}-{current.month}")
 
-    def _apply_pick(self, route: Route) -> None:
-        which, kind = str(route["dialog"]).split("_")
+    def _open_time(self, route: Route, which: str) -> None:
         current = from_ts(route[which])
-        if kind == "time":
-            hour = current.hour if not str(route["p1"]).strip() else parse_int(route["p1"], 0, 23)
-            minute = current.minute if not str(route["p2"]).strip() else parse_int(route["p2"], 0, 59)
-            if hour is None or minute is None:
-                route["error"] = "Invalid time"
-                return
-            new = current.replace(hour=hour, minute=minute)
-        else:
-            month = current.month if not str(route["p1"]).strip() else parse_int(route["p1"], 1, 12)
-            year = current.year if not str(route["p3"]).strip() else parse_int(route["p3"], 1970, 2100)
-            if month is None or year is None:
-                route["error"] = "Invalid date"
-                return
-            day = current.day if not str(route["p2"]).strip() else parse_int(route["p2"], 1, pycal.monthrange(year, month)[1])
-            if day is None:
-                route["error"] = "Invalid date"
-                return
-            new = current.replace(year=year, month=month, day=day)
+        route.update(dialog=f"{which}_time", hour=current.hour, minute=current.minute, text_mode=False, minutes=False, p1="", p2="")
+
+    def _set_moment(self, route: Route, which: str, new: datetime) -> None:
         if which == "start":
             # Moving the start keeps the duration, as Simple Calendar does.
             route["end"] = int(route["end"]) + int(new.timestamp()) - int(route["start"])
         route[which] = int(new.timestamp())
         route.update(dialog=None, error="")
+
+    def _apply_date(self, route: Route) -> None:
+        which = str(route["dialog"]).split("_")[0]
+        day = date.fromisoformat(route["pick"])
+        self._set_moment(route, which, from_ts(route[which]).replace(year=day.year, month=day.month, day=day.day))
+
+    def _typed_time(self, route: Route) -> tuple[int, int] | None:
+        """The hour and minute the text-input mode holds (what is typed, else what was shown)."""
+        hour, minute = int(route["hour"]), int(route["minute"])
+        if str(route.get("p1", "")).strip():
+            typed = parse_int(route["p1"], 1, 12)
+            if typed is None:
+                return None
+            hour = typed % 12 + (12 if hour >= 12 else 0)
+        if str(route.get("p2", "")).strip():
+            typed = parse_int(route["p2"], 0, 59)
+            if typed is None:
+                return None
+            minute = typed
+        return hour, minute
+
+    def _apply_time(self, route: Route) -> None:
+        which = str(route["dialog"]).split("_")[0]
+        picked = self._typed_time(route) if route.get("text_mode") else (int(route["hour"]), int(route["minute"]))
+        if picked is None:
+            return  # the platform picker keeps the dialog open on an invalid entry
+        self._set_moment(route, which, from_ts(route[which]).replace(hour=picked[0], minute=picked[1]))
+
+    def _toggle_mode(self, route: Route) -> None:
+        if route.get("text_mode"):
+            picked = self._typed_time(route)
+            if picked is not None:
+                route.update(hour=picked[0], minute=picked[1])
+            route.update(text_mode=False, p1="", p2="")
+        else:
+            route.update(text_mode=True, p1="", p2="")
+            self.phone.focus(field_key(self, route, "p1"))
+
+    def _am_pm(self, route: Route, pm: bool) -> None:
+        if route.get("text_mode"):
+            picked = self._typed_time(route)
+            if picked is not None:
+                route.update(hour=picked[0], minute=picked[1], p1="", p2="")
+        hour = int(route["hour"]) % 12
+        route["hour"] = hour + 12 if pm else hour
+
+    def _dial(self, route: Route, value: int) -> None:
+        if route.get("minutes"):
+            route["minute"] = value
+        else:
+            route.update(hour=value % 12 + (12 if int(route["hour"]) >= 12 else 0), minutes=True)
 
     def _save(self, route: Route) -> None:
         title = str(route.get("title", "")).strip()
@@ -312,90 +750,408 @@ class SimpleCalendarApp(App):
             route["error"] = "Title cannot be empty"
             return
         if int(route["end"]) < int(route["start"]):
-            route["error"] = "The end date cannot be before the start date"
+            route["error"] = "The event cannot end earlier than it starts"
             return
+        repeat = int(route.get("repeat", 0))
+        if route["event_id"] is not None and repeat and route.get("was_repeating") and route.get("dialog") != "edit_repeat":
+            self.set_dialog("edit_repeat")  # EditRepeatingEventDialog: which occurrences to update
+            return
+        self._store(route, "all")
+
+    def _values(self, route: Route, start: int, end: int) -> dict[str, str]:
+        repeat = int(route.get("repeat", 0))
         values = {
-            "title": title,
+            "title": str(route.get("title", "")).strip(),
             "location": str(route.get("location", "")).strip(),
             "description": str(route.get("description", "")).strip(),
-            "start_ts": str(route["start"]),
-            "end_ts": str(route["end"]),
-            "repeat_interval": "0",
+            "start_ts": str(start),
+            "end_ts": str(end),
+            "repeat_interval": str(repeat),
+            "repeat_rule": str(repeat_rule(repeat, from_ts(start))) if repeat else "0",
         }
-        repeat = int(route.get("repeat", 0))
-        if repeat:
-            values.update(repeat_interval=str(repeat), repeat_rule=str(repeat_rule(repeat, from_ts(route["start"]))))
+        if route.get("task"):
+            values.update(location="", end_ts=str(start), type="1")
+        return values
+
+    def _store(self, route: Route, rule: str) -> None:
+        """Write the edited event: a new one, or an edit of all occurrences (moved by as much as
+        the shown occurrence was), of the shown one only (a repetition exception on the series
+        and a single event in its place) or of it and the later ones (the series ends before it,
+        a new series starts), as ``EventActivity`` does after EditRepeatingEventDialog."""
+        start, end = int(route["start"]), int(route["end"])
+        old: dict[str, str] = {}
         if route["event_id"] is not None:
+            rows = self.phone.content_query(CALENDAR_URI, where={"_id": route["event_id"]})
+            old = {k: v for k, v in rows[0].items() if k != "_id"} if rows else {}
             self.phone.content_delete(CALENDAR_URI, where={"_id": route["event_id"]})
-        self.phone.content_insert(CALENDAR_URI, values)
+        occurrence = int(route.get("occurrence") or start)
+        if old and rule in ("one", "future"):
+            series = dict(old)
+            if rule == "one":
+                series["repetition_exceptions"] = exceptions_text([*repetition_exceptions(old), from_ts(occurrence).strftime("%Y%m%d")])
+            else:
+                interval = int(old.get("repeat_interval", 0) or 0)
+                series["repeat_limit"] = str(ts(from_ts(occurrence - interval).date(), 23, 59) + 59)
+            self.phone.content_insert(CALENDAR_URI, series)
+            values = self._values(route, start, end)
+            if rule == "one":
+                values.update(repeat_interval="0", repeat_rule="0")
+            self.phone.content_insert(CALENDAR_URI, values)
+        else:
+            shift = occurrence - int(route.get("original") or occurrence)
+            self.phone.content_insert(CALENDAR_URI, {**old, **self._values(route, start - shift, end - shift)})
         self.pop()
 
     def _delete(self, route: Route) -> None:
+        """``DeleteEventDialog``'s rule: a plain event goes; of a repeating one the shown
+        occurrence only (a repetition exception: its day code), it and the later ones
+        (``EventsHelper.addEventRepeatLimit``: the repetition ends at 23:59:59 on the previous
+        occurrence's day), or all of them."""
+        rows = self.phone.content_query(CALENDAR_URI, where={"_id": route["event_id"]})
+        interval = int(route.get("repeat", 0))
+        rule = str(route.get("delete_rule", "one")) if interval else "all"
         self.phone.content_delete(CALENDAR_URI, where={"_id": route["event_id"]})
+        if rows and rule != "all":
+            row = {k: v for k, v in rows[0].items() if k != "_id"}
+            occurrence = int(route.get("occurrence") or row["start_ts"])
+            if rule == "future":
+                previous = from_ts(occurrence - interval).date()
+                row["repeat_limit"] = str(ts(previous, 23, 59) + 59)
+            else:
+                row["repetition_exceptions"] = exceptions_text([*repetition_exceptions(row), from_ts(occurrence).strftime("%Y%m%d")])
+            self.phone.content_insert(CALENDAR_URI, row)
         self.pop()
 
-    def screen_event(self, route: Route) -> ScreenSpec:
-        start, end = from_ts(route["start"]), from_ts(route["end"])
-        body: list[Widget] = []
-        if route.get("error"):
-            body.append(Text(route["error"], size=40, color=(200, 30, 30)))
-        body += [
-            edit_field(self, route, "title", hint="Title"),
-            edit_field(self, route, "location", hint="Location"),
-            edit_field(self, route, "description", hint="Description"),
-            ListItem(
-                "Start date",
-                long_date(start.date()),
-                on_tap=lambda: self._pick(route, "start", "date"),
-                rid=f"{self.package}:id/event_start_date",
-            ),
-            ListItem(
-                "Start time", f"{start:%H:%M}", on_tap=lambda: self._pick(route, "start", "time"), rid=f"{self.package}:id/event_start_time"
-            ),
-            ListItem(
-                "End date", long_date(end.date()), on_tap=lambda: self._pick(route, "end", "date"), rid=f"{self.package}:id/event_end_date"
-            ),
-            ListItem("End time", f"{end:%H:%M}", on_tap=lambda: self._pick(route, "end", "time"), rid=f"{self.package}:id/event_end_time"),
-            ListItem(
-                "Repetition",
-                repetition_name(int(route.get("repeat", 0))),
-                on_tap=lambda: self.set_dialog("repeat"),
-                rid=f"{self.package}:id/event_repetition",
-            ),
-        ]
-        dialog = None
+    def _dialog(self, route: Route) -> Dialog | None:
         kind = route.get("dialog")
-        if kind in ("start_time", "end_time"):
-            current = start if kind == "start_time" else end
-            dialog = number_dialog(
-                self,
-                route,
-                "Set time",
-                (("p1", f"Hour ({current.hour:02d})"), ("p2", f"Minute ({current.minute:02d})")),
-                lambda: self._apply_pick(route),
+        close = lambda: self.set_dialog(None)  # noqa: E731
+        if kind in ("start_date", "end_date"):
+            year, month = (int(x) for x in str(route["page"]).split("-"))
+
+            def page(delta: int) -> None:
+                total = year * 12 + month - 1 + delta
+                route["page"] = f"{total // 12}-{total % 12 + 1}"
+
+            return date_picker_dialog(
+                date.fromisoformat(route["pick"]),
+                (year, month),
+                on_pick=lambda d: route.update(pick=d.isoformat()),
+                on_month=page,
+                on_ok=lambda: self._apply_date(route),
+                on_cancel=close,
+                first_weekday=FIRST_WEEKDAY,
+                theme=THEME,
             )
-        elif kind in ("start_date", "end_date"):
-            current = start if kind == "start_date" else end
-            fields = (("p1", f"Month ({current.month})"), ("p2", f"Day ({current.day})"), ("p3", f"Year ({current.year})"))
-            dialog = number_dialog(self, route, "Set date", fields, lambda: self._apply_pick(route))
-        elif kind == "repeat":
+        if kind in ("start_time", "end_time"):
+            hour, minute = int(route["hour"]), int(route["minute"])
+            fields = None
+            if route.get("text_mode"):
+                fields = (
+                    edit_field(self, route, "p1", hint=str(hour12(hour)), rid="android:id/input_hour"),
+                    edit_field(self, route, "p2", hint=f"{minute:02d}", rid="android:id/input_minute"),
+                )
+            return time_picker_dialog(
+                hour,
+                minute,
+                is24=False,
+                text_mode=bool(route.get("text_mode")),
+                selecting_minutes=bool(route.get("minutes")),
+                on_hours=lambda: route.update(minutes=False),
+                on_minutes=lambda: route.update(minutes=True),
+                on_dial=lambda v: self._dial(route, v),
+                on_am_pm=lambda pm: self._am_pm(route, pm),
+                on_toggle=lambda: self._toggle_mode(route),
+                on_ok=lambda: self._apply_time(route),
+                on_cancel=close,
+                input_fields=fields,
+                theme=THEME,
+            )
+        if kind == "repeat":
 
             def choose(seconds: int) -> None:
                 route["repeat"] = seconds
                 self.set_dialog(None)
 
-            dialog = Dialog(
-                "Repetition",
-                [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None))],
-                body=[ListItem(name, on_tap=lambda s=seconds: choose(s), height=120) for name, seconds in REPETITIONS.items()],
+            current = int(route.get("repeat", 0))
+            items: list[Widget] = [
+                _Radio(name, checked=seconds == current, on_tap=lambda s=seconds: choose(s)) for name, seconds in REPETITIONS.items()
+            ]
+            items.append(_Radio("Custom", checked=current not in REPETITIONS.values(), on_tap=close))
+            # Simple-Commons' RadioGroupDialog: dialog_radio_holder (ScrollView) > dialog_radio_group.
+            group = _Stack("android.widget.RadioGroup", self.rid("dialog_radio_group"), items)
+            return UntitledDialog([], body=[_Stack("android.widget.ScrollView", self.rid("dialog_radio_holder"), [group])])
+        if kind == "edit_repeat":
+            radios: list[Widget] = [
+                _Radio(text, checked=False, on_tap=functools.partial(self._store, route, name), rid=self.rid(rid))
+                for name, text, rid in (
+                    ("one", "Update the selected occurrence only", "edit_repeating_event_one_only"),
+                    ("future", "Update this and all future occurrences", "edit_repeating_event_this_and_future_occurences"),
+                    ("all", "Update all occurrences", "edit_repeating_event_all_occurrences"),
+                )
+            ]
+            return UntitledDialog(
+                [],
+                body=[
+                    Text("The event is repeatable", size=sp(16), rid=self.rid("edit_repeating_event_title")),
+                    _Stack("android.widget.RadioGroup", self.rid("edit_repeating_event_radiogroup"), radios),
+                ],
             )
-        elif kind == "delete":
-            dialog = confirm_dialog(
-                self, "Delete event", "Are you sure you want to delete this event?", "Delete", lambda: self._delete(route)
+        if kind == "delete":
+            body: list[Widget] = [
+                Text("Are you sure you want to proceed with the deletion?", size=sp(16), rid=self.rid("delete_event_description"))
+            ]
+            if int(route.get("repeat", 0)):
+                rule = route.get("delete_rule", "one")  # dialog_delete_event.xml checks "one only"
+                body.append(Text("The event is repeatable", size=sp(16), rid=self.rid("delete_event_repeat_description")))
+                for name, text, rid in (
+                    ("one", "Delete the selected occurrence only", "delete_event_one_only"),
+                    ("future", "Delete this and all future occurrences", "delete_event_future"),
+                    ("all", "Delete all occurrences", "delete_event_all"),
+                ):
+                    body.append(
+                        _Radio(text, checked=rule == name, on_tap=functools.partial(route.update, delete_rule=name), rid=self.rid(rid))
+                    )
+            return UntitledDialog(
+                [Button("No", filled=False, on_tap=close), Button("Yes", filled=False, on_tap=lambda: self._delete(route))], body=body
             )
-        actions: list[Widget] = [IconButton("Save", "✓", on_tap=lambda: self._save(route))]
-        if route["event_id"] is not None:
-            actions.insert(0, IconButton("Delete", "✕", on_tap=lambda: self.set_dialog("delete")))
-        return ScreenSpec(
-            title="Edit Event" if route["event_id"] is not None else "New Event", up=self.pop, body=body, actions=actions, dialog=dialog
+        return None
+
+    def screen_event(self, route: Route) -> ScreenSpec:
+        start, end = from_ts(route["start"]), from_ts(route["end"])
+        today = self.phone.now().date()
+        editing = route["event_id"] is not None
+        task = bool(route.get("task"))
+        k = "task" if task else "event"  # activity_task.xml names its views as activity_event.xml does
+        body: list[Widget] = []
+        if route.get("error"):
+            body.append(Text(route["error"], size=sp(14), color=(200, 30, 30)))
+        body.append(edit_field(self, route, "title", hint="Title", rid=self.rid(f"{k}_title")))
+        if not task:
+            body.append(edit_field(self, route, "location", hint="Location", rid=self.rid("event_location")))
+        end_row = Row(
+            [
+                Text(
+                    day_title(end.date(), today),
+                    size=sp(16),
+                    on_tap=lambda: self._open_date(route, "end"),
+                    rid=self.rid(f"{k}_end_date"),
+                ),
+                Text(time_text(end), size=sp(16), on_tap=lambda: self._open_time(route, "end"), rid=self.rid(f"{k}_end_time")),
+            ],
+            height=dp(48),
         )
+        body += [
+            edit_field(self, route, "description", hint="Description", rid=self.rid(f"{k}_description")),
+            _SwitchCompat(
+                "All-day",
+                checked=bool(route.get("all_day")),
+                on_tap=lambda: route.update(all_day=not route.get("all_day")),
+                rid=self.rid(f"{k}_all_day"),
+            ),
+            Row(
+                [
+                    Text(
+                        day_title(start.date(), today),
+                        size=sp(16),
+                        on_tap=lambda: self._open_date(route, "start"),
+                        rid=self.rid("task_date" if task else "event_start_date"),
+                    ),
+                    Text(
+                        time_text(start),
+                        size=sp(16),
+                        on_tap=lambda: self._open_time(route, "start"),
+                        rid=self.rid("task_time" if task else "event_start_time"),
+                    ),
+                ],
+                height=dp(48),
+            ),
+            *([] if task else [end_row]),
+            Text(DEFAULT_REMINDER, size=sp(16), height=dp(48), on_tap=lambda: None, rid=self.rid(f"{k}_reminder_1")),
+            Text("Add another reminder", size=sp(16), height=dp(48), on_tap=lambda: None, rid=self.rid(f"{k}_reminder_2")),
+            Text(
+                repetition_name(int(route.get("repeat", 0))),
+                size=sp(16),
+                height=dp(48),
+                on_tap=lambda: self.set_dialog("repeat"),
+                rid=self.rid(f"{k}_repetition"),
+            ),
+        ]
+        if int(route.get("repeat", 0)):
+            body.append(
+                Row(
+                    [
+                        Text("Repeat till", size=sp(16), rid=self.rid(f"{k}_repetition_limit_label")),
+                        Text("Forever", size=sp(16), rid=self.rid(f"{k}_repetition_limit")),
+                    ],
+                    height=dp(48),
+                    rid=self.rid(f"{k}_repetition_limit_holder"),
+                    on_tap=lambda: None,
+                )
+            )
+        body += [
+            _Holder(
+                [Text("Regular event", size=sp(16), rid=self.rid(f"{k}_type"))],
+                height=dp(48),
+                rid=self.rid(f"{k}_type_holder"),
+                on_tap=lambda: None,
+            ),
+            _Holder(
+                [Text("Task color" if task else "Event color", size=sp(16), rid=self.rid(f"{k}_color_text"))],
+                height=dp(48),
+                rid=self.rid(f"{k}_color_holder"),
+                on_tap=lambda: None,
+            ),
+        ]
+        if task and editing:
+            body.append(Button("Mark completed", filled=False, on_tap=lambda: None, rid=self.rid("toggle_mark_complete")))
+        actions: list[MaterialIconButton] = [
+            ActionMenuItem("Save", "check", theme=THEME, on_tap=lambda: self._save(route), rid=self.rid("save"))
+        ]
+        if editing:
+            actions += [
+                ActionMenuItem("Delete", "delete", theme=THEME, on_tap=lambda: self.set_dialog("delete"), rid=self.rid("delete")),
+                ActionMenuItem(
+                    "Duplicate task" if task else "Duplicate event",
+                    "content_copy",
+                    theme=THEME,
+                    on_tap=lambda: None,
+                    rid=self.rid("duplicate"),
+                ),
+                OverflowButton(on_tap=lambda: None, theme=THEME),  # Share (ifRoom) finds no room
+            ]
+        bar = TopAppBar(
+            ("Edit Task" if editing else "New Task") if task else ("Edit Event" if editing else "New Event"),
+            navigation=MaterialIconButton("Navigate up", "arrow_back", theme=THEME, on_tap=self.pop),
+            actions=actions,
+            theme=THEME,
+            rid=self.rid(f"{k}_toolbar"),
+        )
+        return ScreenSpec(
+            title=None,
+            app_bar=bar,
+            body=body,
+            dialog=self._dialog(route),
+            background=THEME.surface,
+            list_id=f"{k}_nested_scrollview",
+            list_class="android.widget.ScrollView",
+        )
+
+
+class _EventItem(Widget):
+    """``event_list_item``: the row (``event_item_holder``) with its colour bar, title, time and description."""
+
+    class_name = "android.view.ViewGroup"
+
+    def __init__(self, items: Sequence[Widget], **kwargs: object) -> None:
+        super().__init__(height=dp(72), background=THEME.surface, **kwargs)  # type: ignore[arg-type]
+        self.items = list(items)
+
+    def render_key(self) -> Hashable:
+        return tuple(w.text for w in self.items)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), tuple(w.text for w in self.items))
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        draw.rectangle(
+            (round(dp(12) * scale), round(dp(8) * scale), round(dp(16) * scale), height - round(dp(8) * scale)), fill=THEME.primary
+        )
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        out: list[tuple[Widget, Bounds]] = [
+            (
+                _Plain(f"{PKG}:id/event_item_color_bar", "android.widget.ImageView"),
+                (left + dp(12), top + dp(8), left + dp(16), bottom - dp(8)),
+            )
+        ]
+        y = top + dp(4)
+        for w in self.items:
+            out.append((w, (left + dp(28), y, right - dp(16), y + w.height)))
+            y += w.height
+        return out
+
+
+class _Stack(Widget):
+    """Views stacked top to bottom inside one node (a ``RadioGroup``, its ``ScrollView``)."""
+
+    opaque = False
+
+    def __init__(self, class_name: str, rid: str, items: Sequence[Widget]) -> None:
+        super().__init__(rid=rid, height=sum(w.height for w in items))
+        self.node_class = class_name
+        self.items = list(items)
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.node_class, len(self.items))
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.class_name = self.node_class
+        return node
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, _ = bounds
+        out: list[tuple[Widget, Bounds]] = []
+        for w in self.items:
+            out.append((w, (left, top, right, top + w.height)))
+            top += w.height
+        return out
+
+
+class _Radio(Text):
+    """A ``RadioButton`` of ``RadioGroupDialog`` / ``DeleteEventDialog``."""
+
+    class_name = "android.widget.RadioButton"
+
+    def __init__(self, text: str, *, checked: bool, **kwargs: object) -> None:
+        super().__init__(text, size=sp(16), height=dp(48), **kwargs)  # type: ignore[arg-type]
+        self.checked = checked
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.checked)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.checkable = True
+        node.checked = self.checked
+        return node
+
+    def render_key(self) -> Hashable:
+        return (super().render_key(), self.checked)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        r, cx, cy = dp(10) * scale, dp(24) * scale, height / 2
+        color = THEME.primary if self.checked else (117, 117, 117)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=color, width=max(1, round(2 * scale)))
+        if self.checked:
+            draw.ellipse((cx - r / 2, cy - r / 2, cx + r / 2, cy + r / 2), fill=color)
+        f = font(max(1, round(sp(16) * scale)))
+        draw.text(
+            (dp(48) * scale, cy),
+            render.text_fit(draw, self.text, round(sp(16) * scale), round(width - dp(56) * scale), "regular"),
+            font=f,
+            fill=THEME.on_surface,
+            anchor="lm",
+        )
+
+
+class _SwitchCompat(_Radio):
+    """``MySwitchCompat``: one ``Switch`` node holding its text, the track drawn at the end."""
+
+    class_name = "android.widget.Switch"
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        Text.paint(self, draw, width, height, scale)
+        w, h = dp(36) * scale, dp(14) * scale
+        x, y = width - w - dp(8) * scale, (height - h) / 2
+        draw.rounded_rectangle((x, y, x + w, y + h), radius=h / 2, fill=(250, 190, 130) if self.checked else (190, 190, 190))
+        r = dp(10) * scale
+        cx = x + w - r if self.checked else x + r
+        draw.ellipse((cx - r, height / 2 - r, cx + r, height / 2 + r), fill=THEME.primary if self.checked else (245, 245, 245))
+
+    def render_key(self) -> Hashable:
+        return (super().render_key(), self.checked)
