@@ -407,19 +407,29 @@ def _registry(family: str) -> dict[str, Any]:
 
 def _register_state_types() -> None:
     """AndroidWorld's TaskEvals (and their validators) and the rows and files they keep are plain
-    data between their calls: an episode state may hold them (``core/state.py``)."""
+    data between their calls: an episode state may hold them (``core/state.py``). A build of
+    AndroidWorld without one of these modules has nothing of it to keep."""
     import dataclasses
 
     from cerebellum_gym.devices.androidworld import import_android_world
 
-    register_state_base(import_android_world("task_evals.task_eval").TaskEval)
-    schema = import_android_world("task_evals.utils.sqlite_schema_utils")
-    for value in vars(schema).values():
-        if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == schema.__name__:
-            register_state_type(value)
-    register_state_type(import_android_world("utils.file_utils").FileWithMetadata)
+    def module(name: str) -> Any:
+        try:
+            return import_android_world(name)
+        except CerebellumError:
+            return None
+
+    if (evals := module("task_evals.task_eval")) is not None:
+        register_state_base(evals.TaskEval)
+    if (schema := module("task_evals.utils.sqlite_schema_utils")) is not None:
+        for value in vars(schema).values():
+            if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == schema.__name__:
+                register_state_type(value)
+    if (files := module("utils.file_utils")) is not None:
+        register_state_type(files.FileWithMetadata)
     # an information-retrieval task's proto (a protobuf message pickles as its serialized bytes)
-    register_state_type(import_android_world("task_evals.information_retrieval.proto.task_pb2").Task)
+    if (proto := module("task_evals.information_retrieval.proto.task_pb2")) is not None:
+        register_state_type(proto.Task)
 
 
 def _sample(aw_class: Any) -> Any:

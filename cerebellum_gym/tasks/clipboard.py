@@ -22,7 +22,7 @@ from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import JudgeMode, Oracle, Task
 from cerebellum_gym.tasks.common import file_text, find_under, fraction, fuzzy_match
 from cerebellum_gym.tasks.markor import EDITOR_ID, ROOT, CreateNoteOracle, reset_markor
-from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for
+from cerebellum_gym.tasks.oracle import ScriptedOracle, find, label_for, paste_step, toolbar_item
 from cerebellum_gym.tasks.registry import register_task
 from cerebellum_gym.tasks.sms import MESSAGES, SMS_PACKAGE, SMS_URI, SmsOracle, _SmsTask
 
@@ -67,7 +67,6 @@ CLIPBOARD_CONTENTS: tuple[str, ...] = (
 )
 #: What AndroidWorld's set-up and tear-down leave in the clipboard.
 RESET = "~~~RESET~~~"
-TOOLBAR_ITEM = "android:id/floating_toolbar_menu_item_text"
 
 
 def note_checks(device: Device, name: str, text: str) -> list[bool]:
@@ -81,18 +80,6 @@ def note_checks(device: Device, name: str, text: str) -> list[bool]:
 def menu_item(text: str, node: UINode) -> bool:
     """Whether ``node`` is the popup menu entry ``text``."""
     return node.resource_id == "android:id/title" and node.text == text
-
-
-def toolbar_item(screen: LabelledScreen, name: str) -> str | None:
-    """The label of the selection toolbar's ``name`` item (Cut, Copy, Paste), if it shows."""
-    hit = find(screen, lambda n: n.resource_id == TOOLBAR_ITEM and n.text == name)
-    return hit[0] if hit else None
-
-
-def paste_step(oracle: ScriptedOracle, screen: LabelledScreen, label: str) -> str:
-    """Paste into the field labelled ``label``: a long press brings the toolbar, then Paste."""
-    paste = toolbar_item(screen, "Paste")
-    return oracle.tap(paste) if paste else f"P {label}"
 
 
 class CopyOracle(ScriptedOracle):

@@ -152,3 +152,19 @@ class ScriptedOracle(Oracle):
             self._moved()
             return f"K {text}"
         return self.tap(label)
+
+
+#: The floating text toolbar's items (Cut, Copy, Paste) carry this id.
+TOOLBAR_ITEM = "android:id/floating_toolbar_menu_item_text"
+
+
+def toolbar_item(screen: LabelledScreen, name: str) -> str | None:
+    """The label of the selection toolbar's ``name`` item (Cut, Copy, Paste), if it shows."""
+    hit = find(screen, lambda n: n.resource_id == TOOLBAR_ITEM and n.text == name)
+    return hit[0] if hit else None
+
+
+def paste_step(oracle: ScriptedOracle, screen: LabelledScreen, label: str) -> str:
+    """Paste into the field labelled ``label``: a long press brings the toolbar, then Paste."""
+    paste = toolbar_item(screen, "Paste")
+    return oracle.tap(paste) if paste else f"P {label}"

@@ -12,7 +12,7 @@ from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import fuzzy_match
 from cerebellum_gym.tasks.contacts import CONTACTS_URI, digits
-from cerebellum_gym.tasks.oracle import ScriptedOracle, find
+from cerebellum_gym.tasks.oracle import ScriptedOracle, find, paste_step
 from cerebellum_gym.tasks.registry import register_task
 
 SMS_PACKAGE = "com.simplemobiletools.smsmessenger"
@@ -242,8 +242,6 @@ class ResendOracle(SmsOracle):
                 return f"P {hit[0]}" if hit else self.scroll_search(screen)
             field = find(screen, lambda n: n.resource_id == f"{SMS_PACKAGE}:id/thread_type_message")
             if field is not None and field[1].text != self.message:
-                from cerebellum_gym.tasks.clipboard import paste_step
-
                 return paste_step(self, screen, field[0])
             return self.send_step(screen)
         return super().act(screen)

@@ -256,7 +256,8 @@ class MonthGrid(Widget):
                 ty = y + sp(28) * scale + j * line
                 if ty + line > y + ch:
                     break
-                draw.rectangle((x + 2, ty, x + cw - 2, ty + line - 2), fill=THEME.primary)
+                # (at a tiny screenshot width a chip may be under 4 px: never a negative box)
+                draw.rectangle((x + 2, ty, max(x + 2, x + cw - 2), ty + max(0.0, line - 2)), fill=THEME.primary)
                 draw.text(
                     (x + 4, ty + (line - 2) / 2),
                     render.text_fit(draw, title, round(sp(10) * scale), round(cw - 6), "regular"),
