@@ -104,8 +104,8 @@ def markers_hold(device: Device, location: str) -> bool:
 
 
 class PlaceOracle(ScriptedOracle):
-    """Search for the location, open the first result, then tap ``button`` (Favorite or Marker),
-    and Save in the favourite's dialog."""
+    """Search for the location, open the first result, then tap ``button`` in its context menu
+    (Add, the favourite's editor, or Marker), and Save in the favourite's editor."""
 
     def __init__(self, location: str, button: str) -> None:
         super().__init__()
@@ -118,7 +118,7 @@ class PlaceOracle(ScriptedOracle):
         step = self.open_app(screen, OSMAND_PACKAGE, "OsmAnd")
         if step is not None:
             return step
-        if screen.root.find(resource_id="android:id/alertTitle", text="Add favorite") is not None:
+        if screen.root.find(resource_id=f"{OSMAND_PACKAGE}:id/right_bottom_button") is not None:  # the favourite's editor
             self.done = True
             return self.tap(label_for(screen, text="Save") or "")
         if screen.root.find(resource_id=f"{OSMAND_PACKAGE}:id/context_menu_line1") is not None:
@@ -163,7 +163,7 @@ class OsmAndFavorite(_OsmAndTask):
         return 1.0 if favorites_hold(device, self.params["location"]) else 0.0
 
     def oracle(self) -> Oracle:
-        return PlaceOracle(self.params["location"], "Favorite")
+        return PlaceOracle(self.params["location"], "Add")
 
 
 @register_task
@@ -221,7 +221,7 @@ def ascii_fold(text: str) -> str:
 
 
 class TrackOracle(ScriptedOracle):
-    """Plan a route: search the first waypoint and take Plan route on its panel, then per further
+    """Plan a route: search the first waypoint and take Actions > Plan a route in its context menu, then per further
     waypoint Add point, search it and take the place; then Save, and Save in the name dialog
     (the default name)."""
 
@@ -257,10 +257,14 @@ class TrackOracle(ScriptedOracle):
             if len(shown) < len(self.names):
                 return self.tap(label_for(screen, text="Add point") or "")
             return self.tap(label_for(screen, text="Save") or "")
+        plan = label_for(screen, text="Plan a route")
+        if plan is not None:  # the context menu's Actions
+            return self.tap(plan)
         place = screen.root.find(resource_id=f"{OSMAND_PACKAGE}:id/context_menu_line1")
         if place is not None:  # a place's panel: the first waypoint starts the route
-            button = "Plan route" if place.text == self.names[0] else "Close"
-            return self.tap(label_for(screen, text=button) or "")
+            if place.text != self.names[0]:
+                return "B"
+            return self.tap(label_for(screen, text="Actions") or "")
         search = label_for(screen, desc="Search")
         return self.tap(search) if search is not None else "B"
 

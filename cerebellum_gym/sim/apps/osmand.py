@@ -45,13 +45,16 @@ from xml.sax.saxutils import escape
 
 from PIL import ImageDraw
 
+from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare
-from cerebellum_gym.sim.render import font
-from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, ListItem, Row, Text, Widget
+from cerebellum_gym.sim.material import dp
+from cerebellum_gym.sim.material.simple import MenuEntry
+from cerebellum_gym.sim.render import draw_icon, font
+from cerebellum_gym.sim.screen import NAV_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_HEIGHT, ScreenSpec
+from cerebellum_gym.sim.widgets import Button, Callback, Dialog, ListItem, Row, Text, Widget
 
 PACKAGE: Final = "net.osmand"
 GREEN: Final = (16, 124, 94)
@@ -64,6 +67,14 @@ MARKERS_URI: Final = "content://net.osmand/map_markers"
 TRACKS_DIR: Final = "/sdcard/Android/data/net.osmand/files/tracks"
 #: Degrees between the points of a planned route's straight line (about 50 m).
 TRACK_STEP_DEG: Final = 0.0005
+#: The map fills the window under the status bar; the HUD's buttons sit over it.
+SCREEN_W: Final = SCREEN_WIDTH
+MAP_TOP: Final = STATUS_HEIGHT
+MAP_HEIGHT: Final = SCREEN_HEIGHT - STATUS_HEIGHT - NAV_HEIGHT
+#: ``@dimen/map_button_size`` and ``map_small_button_size`` (dp), and the context menu's height.
+MAP_BUTTON_DP: Final = 48
+SMALL_BUTTON_DP: Final = 48
+CONTEXT_MENU_DP: Final = 200
 #: A planned route holds at most this many points (a bound on what one screen keeps).
 MAX_ROUTE_POINTS: Final = 100
 
@@ -272,7 +283,7 @@ class MapView(Widget):
         line: tuple[tuple[float, float], ...] = (),
         **kwargs: object,
     ) -> None:
-        super().__init__(desc="Map", rid=f"{PACKAGE}:id/map_view", **kwargs)  # type: ignore[arg-type]
+        super().__init__(**kwargs)  # type: ignore[arg-type]
         self.stars, self.flags, self.pin = stars, flags, pin
         #: A planned route's points, drawn as a line through them with a dot at each.
         self.line = line
@@ -314,6 +325,126 @@ class MapView(Widget):
 
     def tree_key(self) -> Hashable:
         return (super().tree_key(), self.stars, self.flags, self.pin, self.line)
+
+
+class HudButton(Widget):
+    """A round map button (``ImageButton`` on ``btn_circle``) labelled by its content-desc."""
+
+    class_name = "android.widget.ImageButton"
+    background = (255, 255, 255)
+
+    def __init__(self, desc: str, icon: str, **kwargs: Any) -> None:
+        super().__init__(desc=desc, **kwargs)
+        self.icon = icon
+
+    def render_key(self) -> Hashable:
+        return (self.icon,)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        draw.rectangle((0, 0, width, height), fill=(242, 239, 233))
+        draw.ellipse((0, 0, width - 1, height - 1), fill=render.SURFACE, outline=(200, 200, 200))
+        size = round(min(width, height) * 0.5)
+        draw_icon(draw, self.icon, ((width - size) / 2, (height - size) / 2, (width + size) / 2, (height + size) / 2), (80, 80, 80))
+
+
+class Panel(Widget):
+    """The context menu's sheet (a plain background)."""
+
+    class_name = "android.widget.LinearLayout"
+
+    def render_key(self) -> Hashable:
+        return ()
+
+
+class ContextAction(Widget):
+    """One of the context menu's main actions: a clickable ``LinearLayout``
+    (``<name>_view``) holding its icon and its ``TextViewEx`` (``<name>_text_view``)."""
+
+    class_name = "android.widget.LinearLayout"
+
+    def __init__(self, name: str, label: str, icon: str, *, on_tap: Callback) -> None:
+        super().__init__(rid=f"{PACKAGE}:id/{name}_view", on_tap=on_tap)
+        self.name, self.label, self.icon = name, label, icon
+
+    def render_key(self) -> Hashable:
+        return (self.label, self.icon)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        size = round(dp(24) * scale)
+        draw_icon(draw, self.icon, ((width - size) / 2, height * 0.12, (width + size) / 2, height * 0.12 + size), (110, 110, 110))
+        draw.text((width / 2, height * 0.78), self.label, font=font(round(dp(14) * scale)), fill=(110, 110, 110), anchor="mm")
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.name, self.label)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        left, top, right, bottom = bounds
+        cx, text_top = (left + right) // 2, top + (bottom - top) * 6 // 10
+        node.children.append(UINode("android.widget.ImageView", (cx - dp(12), top + dp(8), cx + dp(12), top + dp(32)), resource_id=f"{package}:id/{self.name}_image_view", package=package))
+        node.children.append(UINode("android.widget.TextView", (left + dp(8), text_top, right - dp(8), bottom - dp(6)), text=self.label, resource_id=f"{package}:id/{self.name}_text_view", package=package))
+        return node
+
+
+class BottomTextButton(Widget):
+    """A text button: the context menu's ``TextViewEx`` buttons (all caps), or with ``center``
+    the editor's bottom buttons (``bottom_sheet_dialog_button``: a clickable frame around its
+    ``button_text``)."""
+
+    class_name = "android.widget.TextView"
+    default_height = dp(48)
+
+    def __init__(self, text: str, *, rid: str, on_tap: Callback, end: bool = False, center: bool = False) -> None:
+        super().__init__(text="" if center else text, rid=rid, on_tap=on_tap)
+        self.label, self.end, self.center = text, end, center
+        if center:
+            self.class_name = "android.widget.FrameLayout"  # type: ignore[misc]
+
+    def render_key(self) -> Hashable:
+        return (self.label, self.end, self.center)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        f = font(round(dp(14) * scale), "medium")
+        if self.center:
+            pad = round(dp(6) * scale)
+            filled = self.label == "Save"
+            draw.rounded_rectangle((pad, pad, width - pad, height - pad), radius=round(dp(4) * scale), fill=GREEN if filled else (235, 235, 235))
+            draw.text((width / 2, height / 2), self.label, font=f, fill=render.SURFACE if filled else render.TEXT, anchor="mm")
+            return
+        x = width - round(dp(16) * scale) if self.end else round(dp(16) * scale)
+        draw.text((x, height / 2), self.label, font=f, fill=GREEN, anchor="rm" if self.end else "lm")
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.label, self.center)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        if self.center:
+            left, top, right, bottom = bounds
+            node.children.append(UINode("android.widget.TextView", (left + dp(8), top + dp(8), right - dp(8), bottom - dp(8)), text=self.label, resource_id=f"{package}:id/button_text", package=package))
+        return node
+
+
+class MapCanvas(MapView):
+    """The whole map window: the drawing, with the HUD (and the context menu) over it."""
+
+    def __init__(
+        self,
+        stars: tuple[tuple[float, float], ...],
+        flags: tuple[tuple[float, float], ...],
+        pin: tuple[float, float] | None,
+        hud: list[tuple[Widget, Bounds]],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(stars, flags, pin, height=MAP_HEIGHT, **kwargs)
+        self.hud = hud
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        dy = bounds[1] - MAP_TOP
+        return [(w, (b[0], b[1] + dy, b[2], b[3] + dy)) for w, b in self.hud]
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), tuple((w.tree_key(), b) for w, b in self.hud))
 
 
 class OsmAndApp(App):
@@ -358,49 +489,89 @@ class OsmAndApp(App):
         flags = tuple(c for c in (self._coords(r) for r in self.markers()) if c is not None)
         place = route.get("place")
         pin = (place[2], place[3]) if place else None
-        buttons = Row(
-            [
-                # The map's search button (``map_search_button``, described @string/map_widget_search).
-                IconButton("Search", "⌕", on_tap=self._open_search, rid=f"{PACKAGE}:id/map_search_button"),
-                IconButton("My places", "☰", on_tap=lambda: self.push("places")),
-                IconButton("Map markers", "●", on_tap=lambda: self.push("markers")),
-            ],
-            height=147,
-        )
-        body: list[Widget] = [buttons, MapView(stars, flags, pin, height=1300 if place else 1700)]
-        dialog = None
+        hud: list[tuple[Widget, Bounds]] = []
+        top, bottom = MAP_TOP, MAP_TOP + MAP_HEIGHT
+        size, small, margin, gap = dp(MAP_BUTTON_DP), dp(SMALL_BUTTON_DP), dp(12), dp(8)
+
+        def button(name: str, desc: str, glyph: str, x: int, y: int, side: int, tap: Any = None) -> None:
+            hud.append((HudButton(desc, glyph, rid=f"{PACKAGE}:id/{name}", on_tap=tap or (lambda: None)), (x, y, x + side, y + side)))
+
+        # map_hud_top.xml: the layers and compass column, then the search button beside it.
+        button("map_layers_button", "Configure map", "layers", margin, top + margin, small)
+        button("map_compass_button", "Compass", "navigation", margin, top + margin + small + gap, small)
+        button("map_search_button", "Search", "search", margin + small + gap, top + margin, small, self._open_search)
         if place:
-            name, region, lat, lon = place
-            body += [
-                Text(name, size=56, height=130, rid=f"{PACKAGE}:id/context_menu_line1"),
-                Text(
-                    f"{region} · {lat:.5f}, {lon:.5f}",
-                    size=38,
-                    height=100,
-                    color=render.TEXT_SECONDARY,
-                    rid=f"{PACKAGE}:id/context_menu_line2",
-                ),
-            ]
-            if route.get("note"):
-                body.append(Text(route["note"], size=38, height=100, color=GREEN))
-            body.append(
-                Row(
-                    [
-                        Button("Favorite", filled=False, on_tap=lambda: self._open_favorite(route)),
-                        Button("Marker", filled=False, on_tap=lambda: self._add_marker(route)),
-                        Button("Plan route", filled=False, on_tap=lambda: self._plan_from(route)),
-                        Button("Close", filled=False, on_tap=lambda: route.update(place=None, note="")),
-                    ],
-                    height=150,
-                )
+            hud += self._context_menu(route, place)
+        else:
+            # map_hud_bottom.xml: menu and route buttons at the bottom left; map_hud_controls.xml:
+            # my location, then zoom in over zoom out at the bottom right.
+            y = bottom - margin - size
+            button("map_menu_button", "Back to menu", "menu", margin, y, size, lambda: self.set_dialog("drawer"))
+            button("map_route_info_button", "Route", "directions", margin + size + gap, y, size)
+            right = SCREEN_W - margin - size
+            button("map_my_location_button", "My location", "my_location", right - gap - size, y, size)
+            button("map_zoom_in_button", "Zoom in", "add", right, y - gap - size, size)
+            button("map_zoom_out_button", "Zoom out", "remove", right, y, size)
+        canvas = MapCanvas(stars, flags, pin, hud, on_long_press=None)
+        return ScreenSpec(title=None, body=[canvas], dialog=self._drawer(route), list_id="map_hud_layout", list_class="android.widget.FrameLayout")
+
+    def _context_menu(self, route: Route, place: list[Any]) -> list[tuple[Widget, Bounds]]:
+        """map_context_menu_fragment.xml: the place's title and type, the four main actions
+        (favourite, marker, share, actions) and the bottom buttons."""
+        name, region, lat, lon = place
+        bottom = MAP_TOP + MAP_HEIGHT
+        panel_top = bottom - dp(CONTEXT_MENU_DP)
+        out: list[tuple[Widget, Bounds]] = [(Panel(), (0, panel_top, SCREEN_W, bottom))]
+        pad = dp(16)
+        out.append((Text(name, size=dp(20), height=dp(28), rid=f"{PACKAGE}:id/context_menu_line1", bold=True), (pad, panel_top + dp(12), SCREEN_W - pad, panel_top + dp(40))))
+        out.append(
+            (
+                Text(f"{region} · {lat:.5f}, {lon:.5f}", size=dp(14), height=dp(20), color=render.TEXT_SECONDARY, rid=f"{PACKAGE}:id/context_menu_line2"),
+                (pad, panel_top + dp(44), SCREEN_W - pad, panel_top + dp(64)),
             )
-            dialog = self._favorite_dialog(route)
-        return ScreenSpec(title=None, body=body, dialog=dialog)
+        )
+        actions = (
+            ("context_menu_fav", "Add", "star_border", lambda: self._open_favorite(route)),
+            ("context_menu_route", "Marker", "flag", lambda: self._add_marker(route)),
+            ("context_menu_share", "Share", "share", lambda: None),
+            ("context_menu_more", "Actions", "more_horiz", lambda: self.set_dialog("actions")),
+        )
+        row_top, width = panel_top + dp(80), (SCREEN_W - 2 * dp(8)) // len(actions)
+        for i, (name_, label, glyph, tap) in enumerate(actions):
+            left = dp(8) + i * width
+            out.append((ContextAction(name_, label, glyph, on_tap=tap), (left, row_top, left + width, row_top + dp(64))))
+        buttons_top = row_top + dp(65)
+        half = SCREEN_W // 2
+        out.append((BottomTextButton("DETAILS", rid=f"{PACKAGE}:id/context_menu_details_button", on_tap=lambda: None), (0, buttons_top, half, buttons_top + dp(48))))
+        out.append(
+            (
+                BottomTextButton("DIRECTIONS", rid=f"{PACKAGE}:id/context_menu_directions_button", end=True, on_tap=lambda: None),
+                (half, buttons_top, SCREEN_W, buttons_top + dp(48)),
+            )
+        )
+        return out
+
+    def _drawer(self, route: Route) -> Dialog | None:
+        """The main menu (``map_menu_button``) as a list of its entries, and the context menu's
+        Actions: each a list of rows (``android:id/title``)."""
+        kind = route.get("dialog")
+        if kind == "drawer":
+            items = {"My places": lambda: self._go("places"), "Map markers": lambda: self._go("markers"), "Plan a route": lambda: self._go("plan", points=[])}
+        elif kind == "actions" and route.get("place"):
+            items = {"Directions from": lambda: self.set_dialog(None), "Search nearby": lambda: self.set_dialog(None), "Plan a route": lambda: self._plan_from(route)}
+        else:
+            return None
+        rows: list[Widget] = [MenuEntry(label, on_tap=tap) for label, tap in items.items()]
+        return Dialog("", [], body=rows)
+
+    def _go(self, screen: str, **state: Any) -> None:
+        self.set_dialog(None)
+        self.push(screen, **state)
 
     def back(self) -> bool:
         route = self.route
         if route["screen"] == "main" and route.get("place") and not route.get("dialog"):
-            route.update(place=None, note="")
+            route.update(place=None)
             return True
         return super().back()
 
@@ -417,7 +588,7 @@ class OsmAndApp(App):
                 if len(self.route["points"]) < MAX_ROUTE_POINTS:
                     self.route["points"].append([place.name, place.lat, place.lon])
                 return
-            self.route.update(place=list(place), note="")
+            self.route.update(place=list(place))
 
         for place in search(str(route.get("query", ""))):
             body.append(
@@ -432,14 +603,14 @@ class OsmAndApp(App):
             )
         return ScreenSpec(title="Search", up=self.pop, body=body)
 
+    # --- add a favourite (FavoritePointEditorFragment, point_editor_fragment_new.xml) ----------
+
     def _open_favorite(self, route: Route) -> None:
-        self.set_dialog("favorite", fav_name=route["place"][0], fav_error="")
-        self.phone.focus(field_key(self, route, "fav_name"))
+        place = route["place"]
+        self.push("favorite", place=place, fav_name=place[0], fav_desc="", fav_error="")
+        self.phone.focus(field_key(self, self.route, "fav_name"))
 
-    def _favorite_dialog(self, route: Route) -> Dialog | None:
-        if route.get("dialog") != "favorite":
-            return None
-
+    def screen_favorite(self, route: Route) -> ScreenSpec:
         def save() -> None:
             root = self.favorites_root()
             name = str(route.get("fav_name", "")).strip()
@@ -447,19 +618,35 @@ class OsmAndApp(App):
                 route["fav_error"] = "Could not read favorites"
                 return
             if not name:
-                route["fav_error"] = "Enter a name"
+                route["fav_error"] = "Name is empty"
                 return
             _, _, lat, lon = route["place"]
             self.phone.write_file(FAVORITES_PATH, with_favorite(root, name, lat, lon, self.phone.state.clock))
-            self.set_dialog(None)
-            route["note"] = f"{name} added to Favorites"
+            self.phone.focus(None)
+            self.pop()
+            if self.route["screen"] == "main":
+                self.route.update(place=None)
 
         body: list[Widget] = []
         if route.get("fav_error"):
             body.append(Text(route["fav_error"], size=40, color=(200, 30, 30)))
-        body += [edit_field(self, route, "fav_name", hint="Name", rid=f"{PACKAGE}:id/name_edit"), ListItem("Group", "Favorites")]
-        buttons = [Button("Cancel", filled=False, on_tap=lambda: self.set_dialog(None)), Button("Save", filled=False, on_tap=save)]
-        return Dialog("Add favorite", buttons, body=body)
+        body += [
+            edit_field(self, route, "fav_name", hint="Name", rid=f"{PACKAGE}:id/name_edit"),
+            edit_field(self, route, "fav_desc", hint="Description", rid=f"{PACKAGE}:id/description_edit"),
+            Text("Select group", size=dp(14), height=dp(48), color=render.TEXT_SECONDARY),
+            Text("List", size=dp(14), height=dp(40), color=GREEN, rid=f"{PACKAGE}:id/group_list_button_title"),
+            ListItem("Favorites", "", avatar="★", avatar_color=(250, 190, 0), rid=f"{PACKAGE}:id/groupName"),
+        ]
+        bottom = [
+            Row(
+                [
+                    BottomTextButton("Cancel", rid=f"{PACKAGE}:id/dismiss_button", center=True, on_tap=lambda: (self.phone.focus(None), self.pop())),
+                    BottomTextButton("Save", rid=f"{PACKAGE}:id/right_bottom_button", center=True, on_tap=save),
+                ],
+                height=dp(60),
+            )
+        ]
+        return ScreenSpec(title="Add favorite", up=lambda: (self.phone.focus(None), self.pop()), body=body, bottom=bottom)
 
     def _add_marker(self, route: Route) -> None:
         name, _, lat, lon = route["place"]
@@ -473,7 +660,7 @@ class OsmAndApp(App):
             "title": name,
         }
         self.phone.content_insert(MARKERS_URI, values)
-        route["note"] = f"{name} added to Map markers"
+        route.update(place=None)
 
     # --- plan a route --------------------------------------------------------------------------
 
@@ -504,7 +691,7 @@ class OsmAndApp(App):
     def _plan_from(self, route: Route) -> None:
         """The context menu's Plan a route: a new route starting at the place shown."""
         name, _, lat, lon = route["place"]
-        route.update(place=None, note="")
+        route.update(place=None, dialog=None)
         self.push("plan", points=[[name, lat, lon]])
 
     def _undo(self, route: Route) -> None:
@@ -532,7 +719,7 @@ class OsmAndApp(App):
                 self.set_dialog(None)
                 self.pop()
                 if self.route["screen"] == "main":
-                    self.route.update(place=None, note="")
+                    self.route.update(place=None)
 
         body: list[Widget] = []
         if route.get("track_error"):
