@@ -27,12 +27,13 @@ def add_point(phone: Phone, query: str, title: str) -> None:
 
 
 def planned(phone: Phone, *places: tuple[str, str]) -> None:
-    """A route planned from the first place's panel (Plan route), the others added."""
+    """A route planned from the first place's panel (Actions > Plan a route), the others added."""
     phone.start_app(OSMAND)
     tap(phone, content_desc="Search")
     phone.type_text(places[0][0])
     tap(phone, text=places[0][1], resource_id="android:id/title")
-    tap(phone, text="Plan route")
+    tap(phone, text="Actions")
+    tap(phone, text="Plan a route")
     for query, title in places[1:]:
         add_point(phone, query, title)
 
