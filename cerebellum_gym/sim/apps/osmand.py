@@ -381,8 +381,23 @@ class ContextAction(Widget):
         node = super().encode(bounds, package)
         left, top, right, bottom = bounds
         cx, text_top = (left + right) // 2, top + (bottom - top) * 6 // 10
-        node.children.append(UINode("android.widget.ImageView", (cx - dp(12), top + dp(8), cx + dp(12), top + dp(32)), resource_id=f"{package}:id/{self.name}_image_view", package=package))
-        node.children.append(UINode("android.widget.TextView", (left + dp(8), text_top, right - dp(8), bottom - dp(6)), text=self.label, resource_id=f"{package}:id/{self.name}_text_view", package=package))
+        node.children.append(
+            UINode(
+                "android.widget.ImageView",
+                (cx - dp(12), top + dp(8), cx + dp(12), top + dp(32)),
+                resource_id=f"{package}:id/{self.name}_image_view",
+                package=package,
+            )
+        )
+        node.children.append(
+            UINode(
+                "android.widget.TextView",
+                (left + dp(8), text_top, right - dp(8), bottom - dp(6)),
+                text=self.label,
+                resource_id=f"{package}:id/{self.name}_text_view",
+                package=package,
+            )
+        )
         return node
 
 
@@ -408,7 +423,9 @@ class BottomTextButton(Widget):
         if self.center:
             pad = round(dp(6) * scale)
             filled = self.label == "Save"
-            draw.rounded_rectangle((pad, pad, width - pad, height - pad), radius=round(dp(4) * scale), fill=GREEN if filled else (235, 235, 235))
+            draw.rounded_rectangle(
+                (pad, pad, width - pad, height - pad), radius=round(dp(4) * scale), fill=GREEN if filled else (235, 235, 235)
+            )
             draw.text((width / 2, height / 2), self.label, font=f, fill=render.SURFACE if filled else render.TEXT, anchor="mm")
             return
         x = width - round(dp(16) * scale) if self.end else round(dp(16) * scale)
@@ -421,7 +438,15 @@ class BottomTextButton(Widget):
         node = super().encode(bounds, package)
         if self.center:
             left, top, right, bottom = bounds
-            node.children.append(UINode("android.widget.TextView", (left + dp(8), top + dp(8), right - dp(8), bottom - dp(8)), text=self.label, resource_id=f"{package}:id/button_text", package=package))
+            node.children.append(
+                UINode(
+                    "android.widget.TextView",
+                    (left + dp(8), top + dp(8), right - dp(8), bottom - dp(8)),
+                    text=self.label,
+                    resource_id=f"{package}:id/button_text",
+                    package=package,
+                )
+            )
         return node
 
 
@@ -513,7 +538,9 @@ class OsmAndApp(App):
             button("map_zoom_in_button", "Zoom in", "add", right, y - gap - size, size)
             button("map_zoom_out_button", "Zoom out", "remove", right, y, size)
         canvas = MapCanvas(stars, flags, pin, hud, on_long_press=None)
-        return ScreenSpec(title=None, body=[canvas], dialog=self._drawer(route), list_id="map_hud_layout", list_class="android.widget.FrameLayout")
+        return ScreenSpec(
+            title=None, body=[canvas], dialog=self._drawer(route), list_id="map_hud_layout", list_class="android.widget.FrameLayout"
+        )
 
     def _context_menu(self, route: Route, place: list[Any]) -> list[tuple[Widget, Bounds]]:
         """map_context_menu_fragment.xml: the place's title and type, the four main actions
@@ -523,10 +550,21 @@ class OsmAndApp(App):
         panel_top = bottom - dp(CONTEXT_MENU_DP)
         out: list[tuple[Widget, Bounds]] = [(Panel(), (0, panel_top, SCREEN_W, bottom))]
         pad = dp(16)
-        out.append((Text(name, size=dp(20), height=dp(28), rid=f"{PACKAGE}:id/context_menu_line1", bold=True), (pad, panel_top + dp(12), SCREEN_W - pad, panel_top + dp(40))))
         out.append(
             (
-                Text(f"{region} · {lat:.5f}, {lon:.5f}", size=dp(14), height=dp(20), color=render.TEXT_SECONDARY, rid=f"{PACKAGE}:id/context_menu_line2"),
+                Text(name, size=dp(20), height=dp(28), rid=f"{PACKAGE}:id/context_menu_line1", bold=True),
+                (pad, panel_top + dp(12), SCREEN_W - pad, panel_top + dp(40)),
+            )
+        )
+        out.append(
+            (
+                Text(
+                    f"{region} · {lat:.5f}, {lon:.5f}",
+                    size=dp(14),
+                    height=dp(20),
+                    color=render.TEXT_SECONDARY,
+                    rid=f"{PACKAGE}:id/context_menu_line2",
+                ),
                 (pad, panel_top + dp(44), SCREEN_W - pad, panel_top + dp(64)),
             )
         )
@@ -542,7 +580,12 @@ class OsmAndApp(App):
             out.append((ContextAction(name_, label, glyph, on_tap=tap), (left, row_top, left + width, row_top + dp(64))))
         buttons_top = row_top + dp(65)
         half = SCREEN_W // 2
-        out.append((BottomTextButton("DETAILS", rid=f"{PACKAGE}:id/context_menu_details_button", on_tap=lambda: None), (0, buttons_top, half, buttons_top + dp(48))))
+        out.append(
+            (
+                BottomTextButton("DETAILS", rid=f"{PACKAGE}:id/context_menu_details_button", on_tap=lambda: None),
+                (0, buttons_top, half, buttons_top + dp(48)),
+            )
+        )
         out.append(
             (
                 BottomTextButton("DIRECTIONS", rid=f"{PACKAGE}:id/context_menu_directions_button", end=True, on_tap=lambda: None),
@@ -556,9 +599,17 @@ class OsmAndApp(App):
         Actions: each a list of rows (``android:id/title``)."""
         kind = route.get("dialog")
         if kind == "drawer":
-            items = {"My places": lambda: self._go("places"), "Map markers": lambda: self._go("markers"), "Plan a route": lambda: self._go("plan", points=[])}
+            items = {
+                "My places": lambda: self._go("places"),
+                "Map markers": lambda: self._go("markers"),
+                "Plan a route": lambda: self._go("plan", points=[]),
+            }
         elif kind == "actions" and route.get("place"):
-            items = {"Directions from": lambda: self.set_dialog(None), "Search nearby": lambda: self.set_dialog(None), "Plan a route": lambda: self._plan_from(route)}
+            items = {
+                "Directions from": lambda: self.set_dialog(None),
+                "Search nearby": lambda: self.set_dialog(None),
+                "Plan a route": lambda: self._plan_from(route),
+            }
         else:
             return None
         rows: list[Widget] = [MenuEntry(label, on_tap=tap) for label, tap in items.items()]
@@ -610,6 +661,10 @@ class OsmAndApp(App):
         self.push("favorite", place=place, fav_name=place[0], fav_desc="", fav_error="")
         self.phone.focus(field_key(self, self.route, "fav_name"))
 
+    def _leave_editor(self) -> None:
+        self.phone.focus(None)
+        self.pop()
+
     def screen_favorite(self, route: Route) -> ScreenSpec:
         def save() -> None:
             root = self.favorites_root()
@@ -640,13 +695,13 @@ class OsmAndApp(App):
         bottom = [
             Row(
                 [
-                    BottomTextButton("Cancel", rid=f"{PACKAGE}:id/dismiss_button", center=True, on_tap=lambda: (self.phone.focus(None), self.pop())),
+                    BottomTextButton("Cancel", rid=f"{PACKAGE}:id/dismiss_button", center=True, on_tap=self._leave_editor),
                     BottomTextButton("Save", rid=f"{PACKAGE}:id/right_bottom_button", center=True, on_tap=save),
                 ],
                 height=dp(60),
             )
         ]
-        return ScreenSpec(title="Add favorite", up=lambda: (self.phone.focus(None), self.pop()), body=body, bottom=bottom)
+        return ScreenSpec(title="Add favorite", up=self._leave_editor, body=body, bottom=bottom)
 
     def _add_marker(self, route: Route) -> None:
         name, _, lat, lon = route["place"]
