@@ -38,7 +38,7 @@ import math
 import re
 import unicodedata
 import xml.etree.ElementTree as ET
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from datetime import datetime, timezone
 from typing import Any, ClassVar, Final, NamedTuple
 from xml.sax.saxutils import escape
@@ -75,6 +75,8 @@ MAP_HEIGHT: Final = SCREEN_HEIGHT - STATUS_HEIGHT - NAV_HEIGHT
 MAP_BUTTON_DP: Final = 48
 SMALL_BUTTON_DP: Final = 48
 CONTEXT_MENU_DP: Final = 200
+#: How near (device pixels) a long press must be to a place's dot to open that place.
+PICK_RADIUS: Final = 60
 #: A planned route holds at most this many points (a bound on what one screen keeps).
 MAX_ROUTE_POINTS: Final = 100
 
@@ -450,8 +452,50 @@ class BottomTextButton(Widget):
         return node
 
 
+class MapSurface(Widget):
+    """The map's touch surface (``OsmAndMapSurfaceView``, which reads gestures itself: its node
+    is neither clickable nor long-clickable). A long press opens the context menu there: of a
+    place drawn within :data:`PICK_RADIUS` pixels, else of the point's coordinates."""
+
+    class_name = "android.view.SurfaceView"
+    opaque = False
+
+    def __init__(self, on_point: Callable[[float, float, Place | None], None]) -> None:
+        super().__init__(on_long_press=lambda: None)
+        self.on_point = on_point
+
+    def long_press(self, phone: Any, x: int, y: int, bounds: Bounds) -> bool:
+        south, north, west, east = _FRAME
+        left, top, right, bottom = bounds
+        lat = north - (y - top) / max(1, bottom - top) * (north - south)
+        lon = west + (x - left) / max(1, right - left) * (east - west)
+
+        def where(place: Place) -> tuple[float, float]:
+            return (
+                left + (place.lon - west) / (east - west) * (right - left),
+                top + (north - place.lat) / (north - south) * (bottom - top),
+            )
+
+        near = min(PLACES, key=lambda p: math.dist(where(p), (x, y)))
+        self.on_point(lat, lon, near if math.dist(where(near), (x, y)) <= PICK_RADIUS else None)
+        return True
+
+    def tap(self, phone: Any, x: int, y: int, bounds: Bounds) -> bool:
+        return False
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.long_clickable = False
+        node.focusable = False
+        return node
+
+
 class MapCanvas(MapView):
-    """The whole map window: the drawing, with the HUD (and the context menu) over it."""
+    """The whole map window: the drawing, its touch surface (:class:`MapSurface`), and the HUD
+    (and the context menu) over it."""
 
     def __init__(
         self,
@@ -459,14 +503,16 @@ class MapCanvas(MapView):
         flags: tuple[tuple[float, float], ...],
         pin: tuple[float, float] | None,
         hud: list[tuple[Widget, Bounds]],
-        **kwargs: Any,
+        *,
+        on_point: Callable[[float, float, Place | None], None],
     ) -> None:
-        super().__init__(stars, flags, pin, height=MAP_HEIGHT, **kwargs)
-        self.hud = hud
+        super().__init__(stars, flags, pin, height=MAP_HEIGHT)
+        self.hud, self.on_point = hud, on_point
 
     def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
         dy = bounds[1] - MAP_TOP
-        return [(w, (b[0], b[1] + dy, b[2], b[3] + dy)) for w, b in self.hud]
+        # The touch surface first: the buttons over it take their touches.
+        return [(MapSurface(self.on_point), bounds)] + [(w, (b[0], b[1] + dy, b[2], b[3] + dy)) for w, b in self.hud]
 
     def tree_key(self) -> Hashable:
         return (super().tree_key(), tuple((w.tree_key(), b) for w, b in self.hud))
@@ -521,9 +567,9 @@ class OsmAndApp(App):
         def button(name: str, desc: str, glyph: str, x: int, y: int, side: int, tap: Any = None) -> None:
             hud.append((HudButton(desc, glyph, rid=f"{PACKAGE}:id/{name}", on_tap=tap or (lambda: None)), (x, y, x + side, y + side)))
 
-        # map_hud_top.xml: the layers and compass column, then the search button beside it.
+        # map_hud_top.xml: the layers button, then the search button beside it (the compass
+        # under the layers button shows only while the map is rotated; this map is north-up).
         button("map_layers_button", "Configure map", "layers", margin, top + margin, small)
-        button("map_compass_button", "Compass", "navigation", margin, top + margin + small + gap, small)
         button("map_search_button", "Search", "search", margin + small + gap, top + margin, small, self._open_search)
         if place:
             hud += self._context_menu(route, place)
@@ -537,10 +583,16 @@ class OsmAndApp(App):
             button("map_my_location_button", "My location", "my_location", right - gap - size, y, size)
             button("map_zoom_in_button", "Zoom in", "add", right, y - gap - size, size)
             button("map_zoom_out_button", "Zoom out", "remove", right, y, size)
-        canvas = MapCanvas(stars, flags, pin, hud, on_long_press=None)
+        canvas = MapCanvas(stars, flags, pin, hud, on_point=self._open_point)
         return ScreenSpec(
             title=None, body=[canvas], dialog=self._drawer(route), list_id="map_hud_layout", list_class="android.widget.FrameLayout"
         )
+
+    def _open_point(self, lat: float, lon: float, near: Place | None) -> None:
+        """A long press on the map: the context menu of the place drawn there, else of the point."""
+        if self.route.get("dialog"):
+            return
+        self.route.update(place=list(near) if near else [f"{lat:.5f}, {lon:.5f}", "Location", round(lat, 7), round(lon, 7)])
 
     def _context_menu(self, route: Route, place: list[Any]) -> list[tuple[Widget, Bounds]]:
         """map_context_menu_fragment.xml: the place's title and type, the four main actions
