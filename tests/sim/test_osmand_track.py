@@ -23,7 +23,7 @@ ROOT_TRACKS = "/data/media/0/Android/data/net.osmand/files/tracks"
 def add_point(phone: Phone, query: str, title: str) -> None:
     tap(phone, text="Add point")
     phone.type_text(query)  # the search field has the focus
-    tap(phone, text=title, resource_id="android:id/title")
+    tap(phone, text=title, resource_id=f"{OSMAND}:id/title")
 
 
 def planned(phone: Phone, *places: tuple[str, str]) -> None:
@@ -31,7 +31,7 @@ def planned(phone: Phone, *places: tuple[str, str]) -> None:
     phone.start_app(OSMAND)
     tap(phone, content_desc="Search")
     phone.type_text(places[0][0])
-    tap(phone, text=places[0][1], resource_id="android:id/title")
+    tap(phone, text=places[0][1], resource_id=f"{OSMAND}:id/title")
     tap(phone, text="Actions")
     tap(phone, text="Plan a route")
     for query, title in places[1:]:

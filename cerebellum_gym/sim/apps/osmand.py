@@ -1,6 +1,10 @@
 """OsmAnd (net.osmand): a schematic map of Liechtenstein (the offline map AndroidWorld installs)
-with its places, a search over them and over typed coordinates, a place's context panel with
-Favorite and Marker, and My places (favourites and map markers).
+under the map screen's real HUD (map_hud_top/bottom/controls: Configure map, Search, the main
+menu, Route, My location, zoom), the quick search over the map's places and typed coordinates,
+a place's context menu (map_context_menu_fragment: Add, Marker, Share, Actions; DETAILS,
+DIRECTIONS), opened from a search result or by a long press on the map, the favourite editor
+(point_editor_fragment_new: name, description, group; Cancel, Save), and from the main menu
+My places (favourites) and Map markers.
 
 Favourites live where the real app keeps them, in the GPX file
 ``/sdcard/Android/data/net.osmand/files/favorites/favorites.gpx`` (``/data/media/0/...`` as root
@@ -12,8 +16,8 @@ DTD) shows "Could not read favorites" and is never overwritten.
 Map markers are rows of the app's ``map_markers`` table (``databases/map_markers_db``, the columns
 of AndroidWorld's ``OsmAndMapMarker``), through ``content://net.osmand/map_markers``.
 
-Plan a route (a place's context panel: "Plan route", the real app's context-menu action that
-starts a route at that place): more points are added in order with "Add point", which opens
+Plan a route (the context menu's Actions: "Plan a route", starting a route at that place; or
+the main menu's "Plan a route", empty): more points are added in order with "Add point", which opens
 Search and adds the place chosen there (the real app adds the map's centre, which a search moves
 to the place); "Undo" removes the last point, and
 "Save" asks for the track's name (the date and time by default, as the real app names one) and
@@ -28,7 +32,8 @@ overwritten ("File already exists"). The app makes the tracks folder when it sta
 
 The map is a drawing, not tiles: the country's outline, the Rhine, and a dot per place, with
 stars for favourites, flags for markers and the planned route's line. A place is found with
-Search (its name, any word's start; or "lat, lon"), not by tapping the drawing.
+Search (its name, any word's start; or "lat, lon"), or by a long press on its dot (elsewhere a
+long press opens the point's coordinates).
 """
 
 from __future__ import annotations
@@ -51,10 +56,11 @@ from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare
 from cerebellum_gym.sim.material import dp
-from cerebellum_gym.sim.material.simple import MenuEntry
+from cerebellum_gym.sim.material.components import MaterialIconButton
+from cerebellum_gym.sim.material.simple import MenuEntry, plain
 from cerebellum_gym.sim.render import draw_icon, font
 from cerebellum_gym.sim.screen import NAV_HEIGHT, SCREEN_HEIGHT, SCREEN_WIDTH, STATUS_HEIGHT, ScreenSpec
-from cerebellum_gym.sim.widgets import Button, Callback, Dialog, ListItem, Row, Text, Widget
+from cerebellum_gym.sim.widgets import Button, Callback, Dialog, ListItem, Row, Text, TextField, Widget
 
 PACKAGE: Final = "net.osmand"
 GREEN: Final = (16, 124, 94)
@@ -493,6 +499,87 @@ class MapSurface(Widget):
         return node
 
 
+class SearchBar(Widget):
+    """The search screen's ``Toolbar`` (``toolbar``): navigate up, the search field, and the
+    field's clear button (``clearButton``, described @string/shared_string_close)."""
+
+    class_name = "android.view.ViewGroup"
+    default_height = dp(56)
+
+    def __init__(self, field: TextField, *, on_up: Callback, on_clear: Callback) -> None:
+        super().__init__(rid=f"{PACKAGE}:id/toolbar")
+        self.field, self.on_up, self.on_clear = field, on_up, on_clear
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        up = MaterialIconButton("Navigate up", "arrow_back", on_tap=self.on_up)
+        clear = MaterialIconButton("Close", "close", rid=f"{PACKAGE}:id/clearButton", on_tap=self.on_clear)
+        return [
+            (up, (left, top, left + dp(56), bottom)),
+            (self.field, (left + dp(56), top, right - dp(48), bottom)),
+            (clear, (right - dp(48), top + dp(4), right, bottom - dp(4))),
+        ]
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.field.tree_key())
+
+
+class SearchRow(Widget):
+    """A search result (search_list_item.xml): the row, its ``title`` and ``subtitle``."""
+
+    class_name = "android.widget.LinearLayout"
+    default_height = dp(60)
+
+    def __init__(self, title: str, subtitle: str, *, on_tap: Callback) -> None:
+        super().__init__(on_tap=on_tap)
+        self.title, self.subtitle = title, subtitle
+
+    def render_key(self) -> Hashable:
+        return (self.title, self.subtitle)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        x = round(dp(56) * scale)
+        draw_icon(
+            draw,
+            "location_city",
+            (round(dp(16) * scale), height / 2 - dp(12) * scale, round(dp(40) * scale), height / 2 + dp(12) * scale),
+            (110, 110, 110),
+        )
+        draw.text((x, height * 0.3), self.title, font=font(round(dp(16) * scale)), fill=render.TEXT, anchor="lm")
+        draw.text((x, height * 0.7), self.subtitle, font=font(round(dp(14) * scale)), fill=render.TEXT_SECONDARY, anchor="lm")
+        draw.line((0, height - 1, width, height - 1), fill=(224, 224, 224))
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.title, self.subtitle)
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        left, top, right, bottom = bounds
+        mid = (top + bottom) // 2
+        node.children.append(
+            UINode(
+                "android.widget.TextView",
+                (left + dp(56), top + dp(8), right - dp(16), mid),
+                text=self.title,
+                resource_id=f"{package}:id/title",
+                package=package,
+            )
+        )
+        node.children.append(
+            UINode(
+                "android.widget.TextView",
+                (left + dp(56), mid, right - dp(16), bottom - dp(8)),
+                text=self.subtitle,
+                resource_id=f"{package}:id/subtitle",
+                package=package,
+            )
+        )
+        return node
+
+
 class MapCanvas(MapView):
     """The whole map window: the drawing, its touch surface (:class:`MapSurface`), and the HUD
     (and the context menu) over it."""
@@ -683,9 +770,12 @@ class OsmAndApp(App):
         self.phone.focus(field_key(self, self.route, "query"))
 
     def screen_search(self, route: Route) -> ScreenSpec:
-        body: list[Widget] = [edit_field(self, route, "query", hint="Search", rid=f"{PACKAGE}:id/searchEditText")]
+        """QuickSearchDialogFragment (search_dialog_fragment.xml): the toolbar holding the
+        search field (search_text_layout.xml), and the results as search_list_item rows."""
+        field = plain(edit_field(self, route, "query", hint="Type to search all", rid=f"{PACKAGE}:id/searchEditText"))
 
         def choose(place: Place) -> None:
+            self.phone.focus(None)
             self.pop()
             if route.get("purpose") == "plan":  # Add point: the place joins the planned route
                 if len(self.route["points"]) < MAX_ROUTE_POINTS:
@@ -693,18 +783,23 @@ class OsmAndApp(App):
                 return
             self.route.update(place=list(place))
 
-        for place in search(str(route.get("query", ""))):
-            body.append(
-                ListItem(
-                    place.name,
-                    place.region,
-                    avatar=place.name[:1],
-                    avatar_color=GREEN,
-                    on_tap=lambda p=place: choose(p),
-                    rid=f"{PACKAGE}:id/title",
-                )
-            )
-        return ScreenSpec(title="Search", up=self.pop, body=body)
+        def clear() -> None:
+            route["query"] = ""
+
+        def row(place: Place) -> Widget:
+            return SearchRow(place.name, place.region, on_tap=lambda: choose(place))
+
+        rows = [row(place) for place in search(str(route.get("query", "")))]
+        return ScreenSpec(
+            app_bar=SearchBar(field, on_up=self._leave_search, on_clear=clear),
+            body=rows,
+            list_id="list",
+            list_class="android.widget.ListView",
+        )
+
+    def _leave_search(self) -> None:
+        self.phone.focus(None)
+        self.pop()
 
     # --- add a favourite (FavoritePointEditorFragment, point_editor_fragment_new.xml) ----------
 
