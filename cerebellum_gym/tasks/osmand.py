@@ -221,9 +221,9 @@ def ascii_fold(text: str) -> str:
 
 
 class TrackOracle(ScriptedOracle):
-    """Plan a route: search the first waypoint and take Actions > Plan a route in its context menu, then per further
-    waypoint Add point, search it and take the place; then Save, and Save in the name dialog
-    (the default name)."""
+    """Plan a route: search the first waypoint and take Actions > Plan a route in its context menu,
+    then per further waypoint Add point, search it and take the place (the panel counts the
+    points); then SAVE, and Save in the name dialog (the default name)."""
 
     def __init__(self, waypoints: list[str]) -> None:
         super().__init__()
@@ -247,16 +247,18 @@ class TrackOracle(ScriptedOracle):
             wanted = self.waypoints[self._added]
             if field[1].text != wanted:
                 return self.type_into(screen, field[1], field[0], wanted)
-            result = label_for(screen, text=self.names[self._added])
-            return self.tap(result) if result is not None else "B"
-        if screen.root.find(text="Plan a route") is not None and label_for(screen, text="Add point") is not None:
-            shown = [n.text for n in screen.root.iter() if n.resource_id == "android:id/title" and n.text[:1].isdigit()]
-            self._added = len(shown)
-            if shown != [f"{i}. {name}" for i, name in enumerate(self.names[: len(shown)], start=1)]:
-                return self.tap(label_for(screen, text="Undo") or "")
-            if len(shown) < len(self.names):
+            name = self.names[self._added]
+            result = find(screen, lambda n: n.resource_id == f"{OSMAND_PACKAGE}:id/title" and n.text == name)
+            return self.tap(result[0]) if result is not None else "B"
+        count = screen.root.find(resource_id=f"{OSMAND_PACKAGE}:id/measurement_points_text_view")
+        if count is not None:  # Plan a route: one point per waypoint (each the search's exact match)
+            digits = "".join(c for c in count.text if c.isdigit())
+            self._added = int(digits) if digits else 0
+            if self._added > len(self.names):
+                return self.tap(label_for(screen, desc="Undo") or "")
+            if self._added < len(self.names):
                 return self.tap(label_for(screen, text="Add point") or "")
-            return self.tap(label_for(screen, text="Save") or "")
+            return self.tap(label_for(screen, rid=f"{OSMAND_PACKAGE}:id/widget_top_bar_save") or "")
         plan = label_for(screen, text="Plan a route")
         if plan is not None:  # the context menu's Actions
             return self.tap(plan)

@@ -91,7 +91,11 @@ def test_actions_lead_to_plan_a_route_and_the_menu_to_my_places() -> None:
     tap(phone, text="Actions")
     assert {"Directions from", "Search nearby", "Plan a route"} <= set(texts(phone))
     tap(phone, text="Plan a route")
-    assert "1. Vaduz" in texts(phone)
+    assert node(phone, resource_id=f"{OSMAND}:id/measurement_points_text_view").text == "points: 1"
+    plan = ["widget_top_bar_title", "widget_top_bar_close_button", "widget_top_bar_save", "measurement_distance_text_view"]
+    plan += ["measurement_points_text_view", "options_button", "undo_point_button", "redo_point_button", "add_point_button"]
+    assert [i for i in ids(phone) if i in plan] == plan
+    assert find(phone, "map_search_button") is None  # the map's own buttons give way
     phone.press_key(4)
     tap(phone, content_desc="Back to menu")
     tap(phone, text="My places")

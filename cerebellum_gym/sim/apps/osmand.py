@@ -355,6 +355,20 @@ class HudButton(Widget):
         draw_icon(draw, self.icon, ((width - size) / 2, (height - size) / 2, (width + size) / 2, (height + size) / 2), (80, 80, 80))
 
 
+class HudIcon(HudButton):
+    """A flat ``ImageButton`` (``selectableItemBackground``) labelled by its content-desc."""
+
+    background = render.SURFACE
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        size = round(min(width, height) * 0.5)
+        color = (80, 80, 80) if self.enabled else (190, 190, 190)
+        draw_icon(draw, self.icon, ((width - size) / 2, (height - size) / 2, (width + size) / 2, (height + size) / 2), color)
+
+    def render_key(self) -> Hashable:
+        return (self.icon, self.enabled)
+
+
 class Panel(Widget):
     """The context menu's sheet (a plain background)."""
 
@@ -417,8 +431,8 @@ class BottomTextButton(Widget):
     class_name = "android.widget.TextView"
     default_height = dp(48)
 
-    def __init__(self, text: str, *, rid: str, on_tap: Callback, end: bool = False, center: bool = False) -> None:
-        super().__init__(text="" if center else text, rid=rid, on_tap=on_tap)
+    def __init__(self, text: str, *, rid: str, on_tap: Callback, end: bool = False, center: bool = False, desc: str = "") -> None:
+        super().__init__(text="" if center else text, rid=rid, on_tap=on_tap, desc=desc)
         self.label, self.end, self.center = text, end, center
         if center:
             self.class_name = "android.widget.FrameLayout"  # type: ignore[misc]
@@ -592,8 +606,9 @@ class MapCanvas(MapView):
         hud: list[tuple[Widget, Bounds]],
         *,
         on_point: Callable[[float, float, Place | None], None],
+        line: tuple[tuple[float, float], ...] = (),
     ) -> None:
-        super().__init__(stars, flags, pin, height=MAP_HEIGHT)
+        super().__init__(stars, flags, pin, line, height=MAP_HEIGHT)
         self.hud, self.on_point = hud, on_point
 
     def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
@@ -867,28 +882,68 @@ class OsmAndApp(App):
     # --- plan a route --------------------------------------------------------------------------
 
     def screen_plan(self, route: Route) -> ScreenSpec:
+        """MeasurementToolFragment over the map: the map's top bar (map_hud_top.xml's
+        widget_top_bar: title, close, SAVE) and the bottom panel (fragment_measurement_tool.xml:
+        distance and points, Options, Undo, Redo, Add point)."""
         points: list[list[Any]] = route["points"]
         coords = [(float(lat), float(lon)) for _, lat, lon in points]
-        body: list[Widget] = [
-            MapView((), (), None, line=tuple(coords), height=1000),
-            Text(
-                f"{len(points)} points · {distance_km(coords):.2f} km" if points else "Add points to plan a route",
-                size=40,
-                height=110,
-                color=render.TEXT_SECONDARY,
-                rid=f"{PACKAGE}:id/route_summary",
+        top, bottom = MAP_TOP, MAP_TOP + MAP_HEIGHT
+        bar = dp(56)
+        hud: list[tuple[Widget, Bounds]] = [
+            (Panel(), (0, top, SCREEN_W, top + bar)),
+            (
+                Text("Plan a route", size=dp(18), height=bar, rid=f"{PACKAGE}:id/widget_top_bar_title", ellipsize=True),
+                (dp(16), top + dp(14), SCREEN_W - dp(160), top + bar - dp(14)),
+            ),
+            (
+                HudIcon("Close", "close", rid=f"{PACKAGE}:id/widget_top_bar_close_button", on_tap=self.pop),
+                (SCREEN_W - dp(144), top, SCREEN_W - dp(96), top + bar),
+            ),
+            (
+                BottomTextButton(
+                    "SAVE", rid=f"{PACKAGE}:id/widget_top_bar_save", end=True, on_tap=lambda: self._open_save(route), desc="Save"
+                ),
+                (SCREEN_W - dp(96), top, SCREEN_W, top + bar),
             ),
         ]
-        body += [
-            ListItem(f"{i}. {name}", f"{lat:.5f}, {lon:.5f}", avatar=str(i), avatar_color=(230, 110, 0), rid=f"{PACKAGE}:id/point_title")
-            for i, (name, lat, lon) in enumerate(points, start=1)
+        panel_top = bottom - dp(120)
+        hud.append((Panel(), (0, panel_top, SCREEN_W, bottom)))
+        hud.append(
+            (
+                Text(
+                    f"{distance_km(coords):.2f} km,",
+                    size=dp(16),
+                    height=dp(24),
+                    rid=f"{PACKAGE}:id/measurement_distance_text_view",
+                    bold=True,
+                ),
+                (dp(56), panel_top + dp(12), dp(200), panel_top + dp(36)),
+            )
+        )
+        hud.append(
+            (
+                Text(f"points: {len(points)}", size=dp(16), height=dp(24), rid=f"{PACKAGE}:id/measurement_points_text_view", bold=True),
+                (dp(200), panel_top + dp(12), SCREEN_W - dp(56), panel_top + dp(36)),
+            )
+        )
+        row = panel_top + dp(60)
+        hud += [
+            (BottomTextButton("Options", rid=f"{PACKAGE}:id/options_button", on_tap=lambda: None), (dp(8), row, dp(120), row + dp(52))),
+            (
+                HudIcon("Undo", "undo", rid=f"{PACKAGE}:id/undo_point_button", on_tap=lambda: self._undo(route), enabled=bool(points)),
+                (SCREEN_W // 2 - dp(56), row + dp(4), SCREEN_W // 2 - dp(8), row + dp(52)),
+            ),
+            (
+                HudIcon("Redo", "redo", rid=f"{PACKAGE}:id/redo_point_button", on_tap=lambda: None, enabled=False),
+                (SCREEN_W // 2 + dp(8), row + dp(4), SCREEN_W // 2 + dp(56), row + dp(52)),
+            ),
+            (
+                BottomTextButton("Add point", rid=f"{PACKAGE}:id/add_point_button", center=True, on_tap=lambda: self._open_search("plan")),
+                (SCREEN_W - dp(150), row, SCREEN_W - dp(8), row + dp(52)),
+            ),
         ]
-        bottom = [
-            Button("Add point", filled=False, on_tap=lambda: self._open_search("plan")),
-            Button("Undo", filled=False, enabled=bool(points), on_tap=lambda: self._undo(route)),
-            Button("Save", filled=True, enabled=len(points) > 1, on_tap=self._open_save),
-        ]
-        return ScreenSpec(title="Plan a route", up=self.pop, body=body, bottom=bottom, dialog=self._save_dialog(route))
+        canvas = MapCanvas((), (), None, hud, on_point=lambda lat, lon, near: None, line=tuple(coords))
+        return ScreenSpec(body=[canvas], dialog=self._save_dialog(route), list_id="map_hud_layout", list_class="android.widget.FrameLayout")
 
     def _plan_from(self, route: Route) -> None:
         """The context menu's Plan a route: a new route starting at the place shown."""
@@ -900,7 +955,9 @@ class OsmAndApp(App):
         if route["points"]:
             route["points"].pop()
 
-    def _open_save(self) -> None:
+    def _open_save(self, route: Route) -> None:
+        if len(route["points"]) < 2:  # nothing to save yet
+            return
         self.set_dialog("save", track_name=default_track_name(self.phone.state.clock), track_error="")
         self.phone.focus(field_key(self, self.route, "track_name"))
 
