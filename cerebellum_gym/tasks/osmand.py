@@ -221,9 +221,9 @@ def ascii_fold(text: str) -> str:
 
 
 class TrackOracle(ScriptedOracle):
-    """Plan a route: search the first waypoint and take Actions > Plan a route in its context menu,
-    then per further waypoint Add point, search it and take the place (the panel counts the
-    points); then SAVE, and Save in the name dialog (the default name)."""
+    """Plan a route from the main menu (Menu > Plan a route), then per waypoint Add point, search
+    it and take the place (the panel counts the points); then Done, which saves the track under
+    the date and time."""
 
     def __init__(self, waypoints: list[str]) -> None:
         super().__init__()
@@ -258,17 +258,13 @@ class TrackOracle(ScriptedOracle):
                 return self.tap(label_for(screen, desc="Undo") or "")
             if self._added < len(self.names):
                 return self.tap(label_for(screen, text="Add point") or "")
+            self.saved = True  # Done: saved under the date and time, the tool closes
             return self.tap(label_for(screen, rid=f"{OSMAND_PACKAGE}:id/widget_top_bar_save") or "")
         plan = label_for(screen, text="Plan a route")
-        if plan is not None:  # the context menu's Actions
+        if plan is not None:  # the main menu
             return self.tap(plan)
-        place = screen.root.find(resource_id=f"{OSMAND_PACKAGE}:id/context_menu_line1")
-        if place is not None:  # a place's panel: the first waypoint starts the route
-            if place.text != self.names[0]:
-                return "B"
-            return self.tap(label_for(screen, text="Actions") or "")
-        search = label_for(screen, desc="Search")
-        return self.tap(search) if search is not None else "B"
+        menu = label_for(screen, desc="Back to menu")
+        return self.tap(menu) if menu is not None else "B"
 
     _added = 0
 

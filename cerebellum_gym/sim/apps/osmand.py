@@ -900,9 +900,7 @@ class OsmAndApp(App):
                 (SCREEN_W - dp(144), top, SCREEN_W - dp(96), top + bar),
             ),
             (
-                BottomTextButton(
-                    "SAVE", rid=f"{PACKAGE}:id/widget_top_bar_save", end=True, on_tap=lambda: self._open_save(route), desc="Save"
-                ),
+                BottomTextButton("DONE", rid=f"{PACKAGE}:id/widget_top_bar_save", end=True, on_tap=lambda: self._done(route), desc="Save"),
                 (SCREEN_W - dp(96), top, SCREEN_W, top + bar),
             ),
         ]
@@ -928,7 +926,10 @@ class OsmAndApp(App):
         )
         row = panel_top + dp(60)
         hud += [
-            (BottomTextButton("Options", rid=f"{PACKAGE}:id/options_button", on_tap=lambda: None), (dp(8), row, dp(120), row + dp(52))),
+            (
+                BottomTextButton("Options", rid=f"{PACKAGE}:id/options_button", on_tap=lambda: self.set_dialog("options")),
+                (dp(8), row, dp(120), row + dp(52)),
+            ),
             (
                 HudIcon("Undo", "undo", rid=f"{PACKAGE}:id/undo_point_button", on_tap=lambda: self._undo(route), enabled=bool(points)),
                 (SCREEN_W // 2 - dp(56), row + dp(4), SCREEN_W // 2 - dp(8), row + dp(52)),
@@ -943,7 +944,8 @@ class OsmAndApp(App):
             ),
         ]
         canvas = MapCanvas((), (), None, hud, on_point=lambda lat, lon, near: None, line=tuple(coords))
-        return ScreenSpec(body=[canvas], dialog=self._save_dialog(route), list_id="map_hud_layout", list_class="android.widget.FrameLayout")
+        dialog = self._options(route) if route.get("dialog") == "options" else self._save_dialog(route)
+        return ScreenSpec(body=[canvas], dialog=dialog, list_id="map_hud_layout", list_class="android.widget.FrameLayout")
 
     def _plan_from(self, route: Route) -> None:
         """The context menu's Plan a route: a new route starting at the place shown."""
@@ -955,8 +957,49 @@ class OsmAndApp(App):
         if route["points"]:
             route["points"].pop()
 
+    def _done(self, route: Route) -> None:
+        """The top bar's Done (a new route's quick save): the track named by the date and time
+        (``_2``, ``_3``... when that name is taken), and the tool closes."""
+        if not route["points"]:  # nothing to save yet
+            return
+        base = default_track_name(self.phone.state.clock)
+        name = next(
+            n
+            for n in itertools.chain([base], (f"{base}_{i}" for i in itertools.count(2)))
+            if f"{TRACKS_DIR}/{n}.gpx" not in self.phone.state.files
+        )
+        points = [(str(n), float(lat), float(lon)) for n, lat, lon in route["points"]]
+        self.phone.write_file(f"{TRACKS_DIR}/{name}.gpx", track_gpx(name, points, self.phone.state.clock))
+        self.pop()
+
+    def _options(self, route: Route) -> Dialog:
+        """The tool's Options: its entries as rows; Save as new track, Reverse route and Clear
+        all act, the others close the sheet."""
+
+        def close() -> None:
+            self.set_dialog(None)
+
+        def reverse() -> None:
+            route["points"].reverse()
+            close()
+
+        def clear() -> None:
+            route["points"].clear()
+            close()
+
+        items = {
+            "Route between points": close,
+            "Save as new track": lambda: self._open_save(route),
+            "Add to a track": close,
+            "Navigation": close,
+            "Reverse route": reverse,
+            "Clear all": clear,
+        }
+        return Dialog("", [], body=[MenuEntry(label, on_tap=tap) for label, tap in items.items()])
+
     def _open_save(self, route: Route) -> None:
-        if len(route["points"]) < 2:  # nothing to save yet
+        if not route["points"]:  # nothing to save yet
+            self.set_dialog(None)
             return
         self.set_dialog("save", track_name=default_track_name(self.phone.state.clock), track_error="")
         self.phone.focus(field_key(self, self.route, "track_name"))
