@@ -55,6 +55,9 @@ def test_context_menu_has_the_four_actions_and_hides_the_bottom_buttons() -> Non
     assert find(phone, "map_menu_button") is None and find(phone, "map_search_button") is not None
     phone.press_key(4)  # back closes the menu
     assert find(phone, "context_menu_line1") is None and find(phone, "map_menu_button") is not None
+    open_place(phone, "Vaduz")
+    phone.tap(540, MAP_TOP + 600)  # an empty place of the map closes it too
+    assert find(phone, "context_menu_line1") is None
 
 
 def test_long_press_on_a_place_opens_its_context_menu_else_the_point() -> None:

@@ -480,9 +480,9 @@ class MapSurface(Widget):
     class_name = "android.view.SurfaceView"
     opaque = False
 
-    def __init__(self, on_point: Callable[[float, float, Place | None], None]) -> None:
+    def __init__(self, on_point: Callable[[float, float, Place | None], None], on_tap_map: Callback | None = None) -> None:
         super().__init__(on_long_press=lambda: None)
-        self.on_point = on_point
+        self.on_point, self.on_tap_map = on_point, on_tap_map
 
     def long_press(self, phone: Any, x: int, y: int, bounds: Bounds) -> bool:
         south, north, west, east = _FRAME
@@ -501,7 +501,11 @@ class MapSurface(Widget):
         return True
 
     def tap(self, phone: Any, x: int, y: int, bounds: Bounds) -> bool:
-        return False
+        """A tap on an empty place of the map hides the context menu."""
+        if self.on_tap_map is None:
+            return False
+        self.on_tap_map()
+        return True
 
     def render_key(self) -> Hashable:
         return ()
@@ -607,14 +611,15 @@ class MapCanvas(MapView):
         *,
         on_point: Callable[[float, float, Place | None], None],
         line: tuple[tuple[float, float], ...] = (),
+        on_tap_map: Callback | None = None,
     ) -> None:
         super().__init__(stars, flags, pin, line, height=MAP_HEIGHT)
-        self.hud, self.on_point = hud, on_point
+        self.hud, self.on_point, self.on_tap_map = hud, on_point, on_tap_map
 
     def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
         dy = bounds[1] - MAP_TOP
         # The touch surface first: the buttons over it take their touches.
-        return [(MapSurface(self.on_point), bounds)] + [(w, (b[0], b[1] + dy, b[2], b[3] + dy)) for w, b in self.hud]
+        return [(MapSurface(self.on_point, self.on_tap_map), bounds)] + [(w, (b[0], b[1] + dy, b[2], b[3] + dy)) for w, b in self.hud]
 
     def tree_key(self) -> Hashable:
         return (super().tree_key(), tuple((w.tree_key(), b) for w, b in self.hud))
@@ -685,7 +690,8 @@ class OsmAndApp(App):
             button("map_my_location_button", "My location", "my_location", right - gap - size, y, size)
             button("map_zoom_in_button", "Zoom in", "add", right, y - gap - size, size)
             button("map_zoom_out_button", "Zoom out", "remove", right, y, size)
-        canvas = MapCanvas(stars, flags, pin, hud, on_point=self._open_point)
+        close = (lambda: route.update(place=None)) if place else None
+        canvas = MapCanvas(stars, flags, pin, hud, on_point=self._open_point, on_tap_map=close)
         return ScreenSpec(
             title=None, body=[canvas], dialog=self._drawer(route), list_id="map_hud_layout", list_class="android.widget.FrameLayout"
         )
