@@ -104,8 +104,8 @@ def markers_hold(device: Device, location: str) -> bool:
 
 
 class PlaceOracle(ScriptedOracle):
-    """Search for the location, open the first result, then tap ``button`` (Favorite or Marker),
-    and Save in the favourite's dialog."""
+    """Search for the location, open the first result, then tap ``button`` in its context menu
+    (Add, the favourite's editor, or Marker), and Save in the favourite's editor."""
 
     def __init__(self, location: str, button: str) -> None:
         super().__init__()
@@ -118,7 +118,7 @@ class PlaceOracle(ScriptedOracle):
         step = self.open_app(screen, OSMAND_PACKAGE, "OsmAnd")
         if step is not None:
             return step
-        if screen.root.find(resource_id="android:id/alertTitle", text="Add favorite") is not None:
+        if screen.root.find(resource_id=f"{OSMAND_PACKAGE}:id/right_bottom_button") is not None:  # the favourite's editor
             self.done = True
             return self.tap(label_for(screen, text="Save") or "")
         if screen.root.find(resource_id=f"{OSMAND_PACKAGE}:id/context_menu_line1") is not None:
@@ -163,7 +163,7 @@ class OsmAndFavorite(_OsmAndTask):
         return 1.0 if favorites_hold(device, self.params["location"]) else 0.0
 
     def oracle(self) -> Oracle:
-        return PlaceOracle(self.params["location"], "Favorite")
+        return PlaceOracle(self.params["location"], "Add")
 
 
 @register_task
@@ -221,9 +221,9 @@ def ascii_fold(text: str) -> str:
 
 
 class TrackOracle(ScriptedOracle):
-    """Plan a route: search the first waypoint and take Plan route on its panel, then per further
-    waypoint Add point, search it and take the place; then Save, and Save in the name dialog
-    (the default name)."""
+    """Plan a route from the main menu (Menu > Plan a route), then per waypoint Add point, search
+    it and take the place (the panel counts the points); then Done, which saves the track under
+    the date and time."""
 
     def __init__(self, waypoints: list[str]) -> None:
         super().__init__()
@@ -247,22 +247,24 @@ class TrackOracle(ScriptedOracle):
             wanted = self.waypoints[self._added]
             if field[1].text != wanted:
                 return self.type_into(screen, field[1], field[0], wanted)
-            result = label_for(screen, text=self.names[self._added])
-            return self.tap(result) if result is not None else "B"
-        if screen.root.find(text="Plan a route") is not None and label_for(screen, text="Add point") is not None:
-            shown = [n.text for n in screen.root.iter() if n.resource_id == "android:id/title" and n.text[:1].isdigit()]
-            self._added = len(shown)
-            if shown != [f"{i}. {name}" for i, name in enumerate(self.names[: len(shown)], start=1)]:
-                return self.tap(label_for(screen, text="Undo") or "")
-            if len(shown) < len(self.names):
+            name = self.names[self._added]
+            result = find(screen, lambda n: n.resource_id == f"{OSMAND_PACKAGE}:id/title" and n.text == name)
+            return self.tap(result[0]) if result is not None else "B"
+        count = screen.root.find(resource_id=f"{OSMAND_PACKAGE}:id/measurement_points_text_view")
+        if count is not None:  # Plan a route: one point per waypoint (each the search's exact match)
+            digits = "".join(c for c in count.text if c.isdigit())
+            self._added = int(digits) if digits else 0
+            if self._added > len(self.names):
+                return self.tap(label_for(screen, desc="Undo") or "")
+            if self._added < len(self.names):
                 return self.tap(label_for(screen, text="Add point") or "")
-            return self.tap(label_for(screen, text="Save") or "")
-        place = screen.root.find(resource_id=f"{OSMAND_PACKAGE}:id/context_menu_line1")
-        if place is not None:  # a place's panel: the first waypoint starts the route
-            button = "Plan route" if place.text == self.names[0] else "Close"
-            return self.tap(label_for(screen, text=button) or "")
-        search = label_for(screen, desc="Search")
-        return self.tap(search) if search is not None else "B"
+            self.saved = True  # Done: saved under the date and time, the tool closes
+            return self.tap(label_for(screen, rid=f"{OSMAND_PACKAGE}:id/widget_top_bar_save") or "")
+        plan = label_for(screen, text="Plan a route")
+        if plan is not None:  # the main menu
+            return self.tap(plan)
+        menu = label_for(screen, desc="Back to menu")
+        return self.tap(menu) if menu is not None else "B"
 
     _added = 0
 

@@ -40,7 +40,7 @@ def test_favourite_lands_in_the_gpx_androidworld_reads() -> None:
     phone = Phone()
     open_place(phone, "Triesen, Liechtenstein")
     assert "Triesen" in texts(phone)
-    tap(phone, text="Favorite")
+    tap(phone, text="Add")
     assert node(phone, resource_id=f"{OSMAND}:id/name_edit").text == "Triesen"
     tap(phone, text="Save")
     sh = Shell(phone)
@@ -51,7 +51,8 @@ def test_favourite_lands_in_the_gpx_androidworld_reads() -> None:
     (wpt,) = root.findall("gpx:wpt", NS)
     assert wpt.find("gpx:name", NS).text == "Triesen"  # type: ignore[union-attr]
     assert abs(float(wpt.attrib["lat"]) - 47.106997) < 1e-6 and abs(float(wpt.attrib["lon"]) - 9.5274854) < 1e-6
-    tap(phone, content_desc="My places")
+    tap(phone, content_desc="Back to menu")
+    tap(phone, text="My places")
     assert "Triesen" in texts(phone)
 
 
@@ -66,7 +67,7 @@ def test_androidworlds_cleared_file_is_read_and_kept() -> None:
     phone.write_file(FAVORITES_PATH, cleared)
     phone.press_key(3)
     open_place(phone, "47.2165476, 9.5699984")
-    tap(phone, text="Favorite")
+    tap(phone, text="Add")
     tap(phone, text="Save")
     root = parse_favorites(phone.read_file(FAVORITES_PATH))
     assert root is not None
@@ -88,13 +89,14 @@ def test_unreadable_favourites_show_an_error_and_stay(data: bytes) -> None:
     phone = Phone()
     phone.write_file(FAVORITES_PATH, data)
     open_place(phone, "Vaduz")
-    tap(phone, text="Favorite")
+    tap(phone, text="Add")
     tap(phone, text="Save")
     assert "Could not read favorites" in texts(phone)
     assert phone.read_file(FAVORITES_PATH) == data
-    phone.press_key(4)  # back: closes the dialog
-    phone.press_key(4)  # closes the place
-    tap(phone, content_desc="My places")
+    phone.press_key(4)  # back: closes the editor
+    phone.press_key(4)  # closes the place's context menu
+    tap(phone, content_desc="Back to menu")
+    tap(phone, text="My places")
     assert "Could not read favorites" in texts(phone)
 
 
@@ -103,7 +105,7 @@ def test_marker_is_a_map_markers_row_as_androidworld_reads_it() -> None:
     phone = Phone()
     open_place(phone, "Malbun")
     tap(phone, text="Marker")
-    assert "Malbun added to Map markers" in texts(phone)
+    assert "Marker" not in texts(phone)  # the context menu closes on the map
     image = databases.read(phone, MARKERS_DB.path)
     assert image is not None
     con = sqlite3.connect(":memory:")
@@ -111,6 +113,6 @@ def test_marker_is_a_map_markers_row_as_androidworld_reads_it() -> None:
     con.row_factory = sqlite3.Row
     (row,) = [schema_utils.OsmAndMapMarker(**dict(r)) for r in con.execute("SELECT * FROM map_markers")]
     assert (row.marker_lat, row.marker_lon, row.title, row.marker_active) == (47.1026191, 9.6083057, "Malbun", 1)
-    phone.press_key(4)
-    tap(phone, content_desc="Map markers")
+    tap(phone, content_desc="Back to menu")
+    tap(phone, text="Map markers")
     assert "Malbun" in texts(phone)

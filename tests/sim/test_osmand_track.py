@@ -1,4 +1,5 @@
-"""OsmAnd's Plan a route: points added through Search, Undo, Save as a GPX 1.1 track in the tracks
+"""OsmAnd's Plan a route: points added through Search, Undo, Options, Done (the quick save) and
+Save as new track: a GPX 1.1 track in the tracks
 folder AndroidWorld reads (``/data/media/0/...`` as root sees it), checked with AndroidWorld's own
 track functions where it is installed; the save dialog's name rules."""
 
@@ -23,35 +24,39 @@ ROOT_TRACKS = "/data/media/0/Android/data/net.osmand/files/tracks"
 def add_point(phone: Phone, query: str, title: str) -> None:
     tap(phone, text="Add point")
     phone.type_text(query)  # the search field has the focus
-    tap(phone, text=title, resource_id="android:id/title")
+    tap(phone, text=title, resource_id=f"{OSMAND}:id/title")
 
 
 def planned(phone: Phone, *places: tuple[str, str]) -> None:
-    """A route planned from the first place's panel (Plan route), the others added."""
+    """A route planned from the main menu (Menu > Plan a route), each place added with Add point."""
     phone.start_app(OSMAND)
-    tap(phone, content_desc="Search")
-    phone.type_text(places[0][0])
-    tap(phone, text=places[0][1], resource_id="android:id/title")
-    tap(phone, text="Plan route")
-    for query, title in places[1:]:
+    tap(phone, content_desc="Back to menu")
+    tap(phone, text="Plan a route")
+    for query, title in places:
         add_point(phone, query, title)
 
 
-def save_button(phone: Phone) -> bool:
-    return node(phone, text="Save", class_name="android.widget.Button").enabled
+def point_count(phone: Phone) -> str:
+    return node(phone, resource_id=f"{OSMAND}:id/measurement_points_text_view").text
+
+
+def save_as_new_track(phone: Phone) -> None:
+    tap(phone, text="Options")
+    tap(phone, text="Save as new track")
 
 
 def test_a_planned_route_is_saved_as_a_track_androidworld_accepts() -> None:
     phone = Phone()
-    planned(phone, ("Balzers, Liechtenstein", "Balzers"))
-    assert "1. Balzers" in texts(phone) and not save_button(phone)  # one point: nothing to save
+    planned(phone)
+    assert point_count(phone) == "points: 0"
+    tap(phone, text="DONE")  # no point: nothing to save
+    assert point_count(phone) == "points: 0" and phone.list_dir(TRACKS_DIR) == []
+    add_point(phone, "Balzers, Liechtenstein", "Balzers")
     add_point(phone, "schonberg", "Schönberg")  # the search ignores accents, as OsmAnd's does
     add_point(phone, "Ruggell", "Ruggell")
-    assert [t for t in texts(phone) if t[:1].isdigit() and ". " in t] == ["1. Balzers", "2. Schönberg", "3. Ruggell"]
-    tap(phone, text="Save")
+    assert point_count(phone) == "points: 3"
+    tap(phone, text="DONE")  # the quick save: named by the date and time, the tool closes
     default = datetime.fromtimestamp(phone.state.clock, timezone.utc).strftime("%Y-%m-%d_%H-%M_%a")
-    assert node(phone, resource_id=f"{OSMAND}:id/name_edit").text == default
-    tap(phone, text="Save", class_name="android.widget.Button")
     assert "Plan a route" not in texts(phone)  # back on the map
     files = Shell(phone).run(f"ls {ROOT_TRACKS}").stdout.decode().split()
     assert files == [f"{default}.gpx"]
@@ -67,21 +72,45 @@ def test_a_planned_route_is_saved_as_a_track_androidworld_accepts() -> None:
     assert not aw._track_matches(points, targets[::-1])
 
 
-def test_undo_takes_the_last_point_back() -> None:
+def test_done_twice_in_a_minute_numbers_the_second_track() -> None:
+    phone = Phone()
+    planned(phone, ("Vaduz", "Vaduz"))
+    tap(phone, text="DONE")
+    tap(phone, content_desc="Back to menu")
+    tap(phone, text="Plan a route")
+    add_point(phone, "Malbun", "Malbun")
+    tap(phone, text="DONE")
+    default = datetime.fromtimestamp(phone.state.clock, timezone.utc).strftime("%Y-%m-%d_%H-%M_%a")
+    assert sorted(phone.list_dir(TRACKS_DIR)) == sorted([f"{default}.gpx", f"{default}_2.gpx"])
+
+
+def test_undo_takes_the_last_point_back_and_options_reverse_and_clear() -> None:
     phone = Phone()
     planned(phone, ("Vaduz", "Vaduz"), ("Triesen", "Triesen"))
-    assert "Plan a route" in texts(phone) and "1. Vaduz" in texts(phone) and "2. Triesen" in texts(phone)
-    tap(phone, text="Undo")
-    assert "1. Vaduz" in texts(phone) and "2. Triesen" not in texts(phone)
-    tap(phone, text="Undo")
-    assert not node(phone, text="Undo").enabled and "Add points to plan a route" in texts(phone)
+    assert "Plan a route" in texts(phone) and point_count(phone) == "points: 2"
+    tap(phone, content_desc="Undo")
+    assert point_count(phone) == "points: 1"
+    tap(phone, content_desc="Undo")
+    assert not node(phone, content_desc="Undo").enabled and point_count(phone) == "points: 0"
+    add_point(phone, "Vaduz", "Vaduz")
+    add_point(phone, "Triesen", "Triesen")
+    tap(phone, text="Options")
+    tap(phone, text="Reverse route")
+    save_as_new_track(phone)
+    phone.clear_focused_text()
+    phone.type_text("back")
+    tap(phone, text="Save", class_name="android.widget.Button")
+    root = ET.fromstring(phone.read_file(f"{TRACKS_DIR}/back.gpx"))
+    assert [p.findtext("gpx:name", namespaces=NS) for p in root.findall("gpx:rte/gpx:rtept", NS)] == ["Triesen", "Vaduz"]
 
 
 def test_the_save_dialog_refuses_an_empty_name_and_an_existing_track() -> None:
     phone = Phone()
     phone.write_file(f"{TRACKS_DIR}/Mine.gpx", b"<gpx/>")
     planned(phone, ("Vaduz", "Vaduz"), ("Malbun", "Malbun"))
-    tap(phone, text="Save")
+    save_as_new_track(phone)
+    default = datetime.fromtimestamp(phone.state.clock, timezone.utc).strftime("%Y-%m-%d_%H-%M_%a")
+    assert node(phone, resource_id=f"{OSMAND}:id/name_edit").text == default
     phone.clear_focused_text()
     tap(phone, text="Save", class_name="android.widget.Button")
     assert "Enter a name" in texts(phone)
