@@ -51,7 +51,8 @@ class Task(abc.ABC):
     parameters of one episode.
 
     Attributes:
-        name: registry name, the AndroidWorld name when it mirrors one.
+        name: registry name, the AndroidWorld name when it mirrors one; by default the class's
+            name.
         app: the human name of the main app.
         family: the group results are reported by (``system``, ``contacts``, ...).
         complexity: AndroidWorld's complexity; the step budget is ``ceil(10 * complexity)``.
@@ -80,6 +81,13 @@ class Task(abc.ABC):
     #: Why the last judgement scored 0 without judging (a judge of AndroidWorld's that raised,
     #: which its suite runner counts as a failed episode), else ``""``; ``info["judge_error"]``.
     judge_error: str = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A task is named after its class unless it says otherwise (AndroidWorld's names are
+        # its class names, which the mirrored tasks share).
+        if "name" not in cls.__dict__:
+            cls.name = cls.__name__
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         self.params: dict[str, Any] = dict(params or {})

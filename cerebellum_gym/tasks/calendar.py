@@ -353,7 +353,6 @@ class _AddEvent(Task):
 
 @register_task
 class SimpleCalendarAddOneEvent(_AddEvent):
-    name = "SimpleCalendarAddOneEvent"
     mirrors = "SimpleCalendarAddOneEvent"
     template = (
         "In Simple Calendar Pro, create a calendar event on {year}-{month}-{day} at {hour}h with the title '{event_title}' "
@@ -363,7 +362,6 @@ class SimpleCalendarAddOneEvent(_AddEvent):
 
 @register_task
 class SimpleCalendarAddOneEventTomorrow(_AddEvent):
-    name = "SimpleCalendarAddOneEventTomorrow"
     mirrors = "SimpleCalendarAddOneEventTomorrow"
     template = (
         "In Simple Calendar Pro, create a calendar event for tomorrow at {hour}h with the title '{event_title}' "
@@ -375,7 +373,6 @@ class SimpleCalendarAddOneEventTomorrow(_AddEvent):
 
 @register_task
 class SimpleCalendarAddOneEventRelativeDay(_AddEvent):
-    name = "SimpleCalendarAddOneEventRelativeDay"
     mirrors = "SimpleCalendarAddOneEventRelativeDay"
     template = (
         "In Simple Calendar Pro, create a calendar event for this {day_of_week} at {hour}h with the title '{event_title}' "
@@ -387,7 +384,6 @@ class SimpleCalendarAddOneEventRelativeDay(_AddEvent):
 
 @register_task
 class SimpleCalendarAddOneEventInTwoWeeks(_AddEvent):
-    name = "SimpleCalendarAddOneEventInTwoWeeks"
     mirrors = "SimpleCalendarAddOneEventInTwoWeeks"
     template = (
         "In Simple Calendar Pro, create a calendar event in two weeks from today at {hour}h with the title '{event_title}' "
@@ -403,7 +399,6 @@ REPEATS: dict[str, tuple[str, int]] = {"daily": ("Daily", 24 * 3600), "weekly": 
 
 @register_task
 class SimpleCalendarAddRepeatingEvent(_AddEvent):
-    name = "SimpleCalendarAddRepeatingEvent"
     mirrors = "SimpleCalendarAddRepeatingEvent"
     template = (
         "In Simple Calendar Pro, create a recurring calendar event titled '{event_title}' starting on {year}-{month}-{day} at "
@@ -540,14 +535,12 @@ class _DeleteEvents(Task):
 
 @register_task
 class SimpleCalendarDeleteEvents(_DeleteEvents):
-    name = "SimpleCalendarDeleteEvents"
     mirrors = "SimpleCalendarDeleteEvents"
     template = "In Simple Calendar Pro, delete all the calendar events on {year}-{month}-{day}"
 
 
 @register_task
 class SimpleCalendarDeleteEventsOnRelativeDay(_DeleteEvents):
-    name = "SimpleCalendarDeleteEventsOnRelativeDay"
     mirrors = "SimpleCalendarDeleteEventsOnRelativeDay"
     complexity: ClassVar[float] = 1.2
     template = "In Simple Calendar Pro, delete all events scheduled for this {day_of_week}."
@@ -557,7 +550,6 @@ class SimpleCalendarDeleteEventsOnRelativeDay(_DeleteEvents):
 
 @register_task
 class SimpleCalendarDeleteOneEvent(_DeleteEvents):
-    name = "SimpleCalendarDeleteOneEvent"
     mirrors = "SimpleCalendarDeleteOneEvent"
     complexity: ClassVar[float] = 1.2
     template = "In Simple Calendar Pro, delete the calendar event on {year}-{month}-{day} at {hour}h with the title '{event_title}'"
@@ -630,7 +622,6 @@ def seed_window_noise(device: Device, rng: np.random.Generator, keep: Callable[[
 
 @register_task
 class SimpleCalendarEventsOnDate(Task):
-    name = "SimpleCalendarEventsOnDate"
     mirrors = "SimpleCalendarEventsOnDate"
     app: ClassVar[str] = "Simple Calendar Pro"
     family: ClassVar[str] = "calendar"
@@ -689,7 +680,6 @@ class SimpleCalendarEventsOnDate(Task):
 
 @register_task
 class SimpleCalendarLocationOfEvent(Task):
-    name = "SimpleCalendarLocationOfEvent"
     mirrors = "SimpleCalendarLocationOfEvent"
     app: ClassVar[str] = "Simple Calendar Pro"
     family: ClassVar[str] = "calendar"
@@ -851,7 +841,6 @@ class _CalendarQuestion(Task):
 
 @register_task
 class SimpleCalendarNextEvent(_CalendarQuestion):
-    name = "SimpleCalendarNextEvent"
     mirrors = "SimpleCalendarNextEvent"
     template = (
         "What is my next upcoming event in Simple Calendar Pro? Answer with the title only. If there are multiples titles, "
@@ -869,7 +858,6 @@ class SimpleCalendarNextEvent(_CalendarQuestion):
 
 @register_task
 class SimpleCalendarEventOnDateAtTime(_CalendarQuestion):
-    name = "SimpleCalendarEventOnDateAtTime"
     mirrors = "SimpleCalendarEventOnDateAtTime"
     template = (
         "What is on my schedule for {date} at {time} in Simple Calendar Pro? Answer with the titles only. If there are "
@@ -884,7 +872,6 @@ class SimpleCalendarEventOnDateAtTime(_CalendarQuestion):
 
 @register_task
 class SimpleCalendarAnyEventsOnDate(_CalendarQuestion):
-    name = "SimpleCalendarAnyEventsOnDate"
     mirrors = "SimpleCalendarAnyEventsOnDate"
     template = (
         "Do I have any events {date} in Simple Calendar Pro? Answer with the titles only. If there are multiples titles, "
@@ -909,7 +896,6 @@ class SimpleCalendarAnyEventsOnDate(_CalendarQuestion):
 
 @register_task
 class SimpleCalendarNextMeetingWithPerson(_CalendarQuestion):
-    name = "SimpleCalendarNextMeetingWithPerson"
     mirrors = "SimpleCalendarNextMeetingWithPerson"
     template = (
         "When is my next meeting with {person} in Simple Calendar Pro? Express your answer in the format <month name> <day> "
@@ -933,7 +919,6 @@ class SimpleCalendarNextMeetingWithPerson(_CalendarQuestion):
 
 @register_task
 class SimpleCalendarEventsInNextWeek(_CalendarQuestion):
-    name = "SimpleCalendarEventsInNextWeek"
     mirrors = "SimpleCalendarEventsInNextWeek"
     template = (
         "What events do I have in the next week in Simple Calendar Pro? Assume the week starts from Monday. Answer with the "
@@ -956,7 +941,6 @@ class SimpleCalendarEventsInNextWeek(_CalendarQuestion):
 
 @register_task
 class SimpleCalendarFirstEventAfterStartTime(_CalendarQuestion):
-    name = "SimpleCalendarFirstEventAfterStartTime"
     mirrors = "SimpleCalendarFirstEventAfterStartTime"
     template = (
         "What is my first event after {time} {date} in Simple Calendar Pro? Answer with the titles only. If there are "
@@ -975,7 +959,6 @@ class SimpleCalendarFirstEventAfterStartTime(_CalendarQuestion):
 
 @register_task
 class SimpleCalendarEventsInTimeRange(_CalendarQuestion):
-    name = "SimpleCalendarEventsInTimeRange"
     mirrors = "SimpleCalendarEventsInTimeRange"
     template = (
         "Do I have any events between {start_time} and 8pm {date} in Simple Calendar Pro? Answer with the titles only. If "

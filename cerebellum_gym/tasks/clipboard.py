@@ -113,7 +113,6 @@ class CopyOracle(ScriptedOracle):
 
 @register_task
 class SystemCopyToClipboard(Task):
-    name = "SystemCopyToClipboard"
     mirrors = "SystemCopyToClipboard"
     app: ClassVar[str] = "Clipper"
     family: ClassVar[str] = "system"
@@ -152,7 +151,6 @@ class SmsPasteOracle(SmsOracle):
 
 @register_task
 class SimpleSmsSendClipboardContent(_SmsTask):
-    name = "SimpleSmsSendClipboardContent"
     mirrors = "SimpleSmsSendClipboardContent"
     template = "Send a message to {number} with the clipboard content in Simple SMS Messenger"
     judge = (
@@ -187,7 +185,6 @@ class NotePasteOracle(CreateNoteOracle):
 
 @register_task
 class MarkorCreateNoteFromClipboard(Task):
-    name = "MarkorCreateNoteFromClipboard"
     mirrors = "MarkorCreateNoteFromClipboard"
     app: ClassVar[str] = "Markor"
     family: ClassVar[str] = "markor"
@@ -245,7 +242,6 @@ class NoteAndSmsOracle(CreateNoteOracle):
 
 @register_task
 class MarkorCreateNoteAndSms(_SmsTask):
-    name = "MarkorCreateNoteAndSms"
     mirrors = "MarkorCreateNoteAndSms"
     app: ClassVar[str] = "Markor"
     family: ClassVar[str] = "markor"

@@ -50,7 +50,6 @@ class StopwatchOracle(_ClockOracle):
 
 @register_task
 class ClockStopWatchRunning(Task):
-    name = "ClockStopWatchRunning"
     mirrors = "ClockStopWatchRunning"
     app: ClassVar[str] = "Clock"
     family: ClassVar[str] = "clock"
@@ -68,7 +67,6 @@ class ClockStopWatchRunning(Task):
 
 @register_task
 class ClockStopWatchPausedVerify(Task):
-    name = "ClockStopWatchPausedVerify"
     mirrors = "ClockStopWatchPausedVerify"
     app: ClassVar[str] = "Clock"
     family: ClassVar[str] = "clock"
@@ -117,7 +115,6 @@ class TimerOracle(_ClockOracle):
 
 @register_task
 class ClockTimerEntry(Task):
-    name = "ClockTimerEntry"
     mirrors = "ClockTimerEntry"
     app: ClassVar[str] = "Clock"
     family: ClassVar[str] = "clock"
@@ -171,7 +168,6 @@ class AlarmOracle(_ClockOracle):
 
 @register_task
 class ClockAddAlarm(Task):
-    name = "ClockAddAlarm"
     app: ClassVar[str] = "Clock"
     family: ClassVar[str] = "clock"
     complexity: ClassVar[float] = 1.0

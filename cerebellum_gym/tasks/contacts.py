@@ -89,7 +89,6 @@ class AddContactOracle(ScriptedOracle):
 
 @register_task
 class ContactsAddContact(Task):
-    name = "ContactsAddContact"
     mirrors = "ContactsAddContact"
     app: ClassVar[str] = "Contacts"
     family: ClassVar[str] = "contacts"
@@ -149,7 +148,6 @@ class LookupOracle(ScriptedOracle):
 
 @register_task
 class ContactsLookupNumber(Task):
-    name = "ContactsLookupNumber"
     app: ClassVar[str] = "Contacts"
     family: ClassVar[str] = "contacts"
     complexity: ClassVar[float] = 1.0
@@ -213,7 +211,6 @@ class DraftOracle(AddContactOracle):
 
 @register_task
 class ContactsNewContactDraft(Task):
-    name = "ContactsNewContactDraft"
     mirrors = "ContactsNewContactDraft"
     app: ClassVar[str] = "Contacts"
     family: ClassVar[str] = "contacts"

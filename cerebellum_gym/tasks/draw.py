@@ -76,7 +76,6 @@ class SaveDrawingOracle(ScriptedOracle):
 
 @register_task
 class SimpleDrawProCreateDrawing(Task):
-    name = "SimpleDrawProCreateDrawing"
     mirrors = "SimpleDrawProCreateDrawing"
     app: ClassVar[str] = "Simple Draw Pro"
     family: ClassVar[str] = "draw"
@@ -136,7 +135,6 @@ class DrawPageOracle(BrowserOracle):
 
 @register_task
 class BrowserDraw(_BrowserTask):
-    name = "BrowserDraw"
     mirrors = "BrowserDraw"
     complexity: ClassVar[float] = 2.0
     kind = "draw"

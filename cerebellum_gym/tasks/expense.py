@@ -219,14 +219,12 @@ class _AddExpenses(Task):
 
 @register_task
 class ExpenseAddSingle(_AddExpenses):
-    name = "ExpenseAddSingle"
     mirrors = "ExpenseAddSingle"
     complexity: ClassVar[float] = 1.2
 
 
 @register_task
 class ExpenseAddMultiple(_AddExpenses):
-    name = "ExpenseAddMultiple"
     mirrors = "ExpenseAddMultiple"
     complexity: ClassVar[float] = 6.0
     count = 3
@@ -338,7 +336,6 @@ class _DeleteExpenses(Task):
 
 @register_task
 class ExpenseDeleteSingle(_DeleteExpenses):
-    name = "ExpenseDeleteSingle"
     mirrors = "ExpenseDeleteSingle"
     complexity: ClassVar[float] = 1.0
     noise = 4  # AndroidWorld seeds only the target, so "delete everything" passes there; not here
@@ -346,7 +343,6 @@ class ExpenseDeleteSingle(_DeleteExpenses):
 
 @register_task
 class ExpenseDeleteMultiple(_DeleteExpenses):
-    name = "ExpenseDeleteMultiple"
     mirrors = "ExpenseDeleteMultiple"
     complexity: ClassVar[float] = 2.0
     count = 3
@@ -355,7 +351,6 @@ class ExpenseDeleteMultiple(_DeleteExpenses):
 
 @register_task
 class ExpenseDeleteMultiple2(_DeleteExpenses):
-    name = "ExpenseDeleteMultiple2"
     mirrors = "ExpenseDeleteMultiple2"
     complexity: ClassVar[float] = 3.4
     judge = (
@@ -381,7 +376,6 @@ class DedupOracle(DeleteExpensesOracle):
 
 @register_task
 class ExpenseDeleteDuplicates(Task):
-    name = "ExpenseDeleteDuplicates"
     mirrors = "ExpenseDeleteDuplicates"
     app: ClassVar[str] = "Pro Expense"
     family: ClassVar[str] = "expense"
@@ -461,7 +455,6 @@ class ExpenseDeleteDuplicates(Task):
 
 @register_task
 class ExpenseDeleteDuplicates2(ExpenseDeleteDuplicates):
-    name = "ExpenseDeleteDuplicates2"
     mirrors = "ExpenseDeleteDuplicates2"
     complexity: ClassVar[float] = 1.8
     judge = (
@@ -474,7 +467,6 @@ class ExpenseDeleteDuplicates2(ExpenseDeleteDuplicates):
 
 @register_task
 class ExpenseAddMultipleFromMarkor(_AddExpenses):
-    name = "ExpenseAddMultipleFromMarkor"
     mirrors = "ExpenseAddMultipleFromMarkor"
     complexity: ClassVar[float] = 6.0
     template = "Go through the transactions in my_expenses.txt in Markor. Log the reimbursable transactions in the pro expense."
@@ -515,7 +507,6 @@ class ExpenseAddMultipleFromMarkor(_AddExpenses):
 
 @register_task
 class ExpenseAddMultipleFromGallery(_AddExpenses):
-    name = "ExpenseAddMultipleFromGallery"
     mirrors = "ExpenseAddMultipleFromGallery"
     complexity: ClassVar[float] = 6.0
     template = "Add the expenses from expenses.jpg in Simple Gallery Pro to pro expense."

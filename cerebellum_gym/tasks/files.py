@@ -95,7 +95,6 @@ def clear_storage(device: Device) -> None:
 
 @register_task
 class FilesDeleteFile(Task):
-    name = "FilesDeleteFile"
     mirrors = "FilesDeleteFile"
     app: ClassVar[str] = "Files"
     family: ClassVar[str] = "files"
@@ -141,7 +140,6 @@ class FilesDeleteFile(Task):
 
 @register_task
 class FilesMoveFile(Task):
-    name = "FilesMoveFile"
     mirrors = "FilesMoveFile"
     app: ClassVar[str] = "Files"
     family: ClassVar[str] = "files"
@@ -283,7 +281,6 @@ class _BrowserTask(Task):
 
 @register_task
 class BrowserMultiply(_BrowserTask):
-    name = "BrowserMultiply"
     mirrors = "BrowserMultiply"
     complexity: ClassVar[float] = 2.2
     kind = "multiply"
@@ -295,7 +292,6 @@ class BrowserMultiply(_BrowserTask):
 
 @register_task
 class BrowserMaze(_BrowserTask):
-    name = "BrowserMaze"
     mirrors = "BrowserMaze"
     complexity: ClassVar[float] = 2.0
     kind = "maze"

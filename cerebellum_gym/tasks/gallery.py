@@ -289,7 +289,6 @@ class TranscribeOracle(ReadPictureOracle):
 
 @register_task
 class MarkorTranscribeReceipt(Task):
-    name = "MarkorTranscribeReceipt"
     mirrors = "MarkorTranscribeReceipt"
     app: ClassVar[str] = "Markor"
     family: ClassVar[str] = "gallery"

@@ -223,7 +223,6 @@ _TODO_PARAMS = awdata.JOPLIN_QUESTION_PARAMS["NotesTodoItemCount"]
 
 @register_task
 class NotesRecipeIngredientCount(NotesQuestion):
-    name = "NotesRecipeIngredientCount"
     mirrors = "NotesRecipeIngredientCount"
     template = (
         "What quantity of {ingredient} do I need for the recipe '{title}' in the Joplin app? Express your answer in the format "
@@ -259,7 +258,6 @@ class NotesRecipeIngredientCount(NotesQuestion):
 
 @register_task
 class NotesMeetingAttendeeCount(NotesQuestion):
-    name = "NotesMeetingAttendeeCount"
     mirrors = "NotesMeetingAttendeeCount"
     template = (
         "How many attendees were present in the meeting titled '{title}' in the Joplin app? Express your answer as just a single number."
@@ -286,7 +284,6 @@ class NotesMeetingAttendeeCount(NotesQuestion):
 
 @register_task
 class NotesIsTodo(NotesQuestion):
-    name = "NotesIsTodo"
     mirrors = "NotesIsTodo"
     template = (
         "Is the note titled '{title}' in the Joplin app marked as a todo item? Respond with either 'True' if it is a todo "
@@ -310,7 +307,6 @@ class NotesIsTodo(NotesQuestion):
 
 @register_task
 class NotesTodoItemCount(NotesQuestion):
-    name = "NotesTodoItemCount"
     mirrors = "NotesTodoItemCount"
     template = "How many to-dos do I have in the '{folder}' folder in the Joplin app? Express your answer as just a single number."
     judge = "The answer is the number of to-dos in that notebook (three), as AndroidWorld's check_agent_answer."

@@ -190,7 +190,6 @@ class CreateNoteOracle(MarkorOracle):
 
 @register_task
 class MarkorCreateNote(Task):
-    name = "MarkorCreateNote"
     mirrors = "MarkorCreateNote"
     app: ClassVar[str] = "Markor"
     family: ClassVar[str] = "markor"
@@ -265,7 +264,6 @@ class DeleteOracle(MarkorOracle):
 
 @register_task
 class MarkorDeleteNote(Task):
-    name = "MarkorDeleteNote"
     mirrors = "MarkorDeleteNote"
     app: ClassVar[str] = "Markor"
     family: ClassVar[str] = "markor"
@@ -303,7 +301,6 @@ class MarkorDeleteNote(Task):
 
 @register_task
 class MarkorDeleteAllNotes(Task):
-    name = "MarkorDeleteAllNotes"
     mirrors = "MarkorDeleteAllNotes"
     app: ClassVar[str] = "Markor"
     family: ClassVar[str] = "markor"
@@ -391,7 +388,6 @@ class EditOracle(MarkorOracle):
 
 @register_task
 class MarkorEditNote(Task):
-    name = "MarkorEditNote"
     mirrors = "MarkorEditNote"
     app: ClassVar[str] = "Markor"
     family: ClassVar[str] = "markor"
@@ -495,7 +491,6 @@ class _RenameEdit(Task):
 
 @register_task
 class MarkorChangeNoteContent(_RenameEdit):
-    name = "MarkorChangeNoteContent"
     mirrors = "MarkorChangeNoteContent"
     template = 'Update the content of {original_name} to "{updated_content}" in Markor and change its name to {new_name}.'
     judge = "Old name gone, new name exists, its trimmed text fuzzy-matches the update (a third each; AndroidWorld scores it 0/1)."
@@ -518,7 +513,6 @@ class MarkorChangeNoteContent(_RenameEdit):
 
 @register_task
 class MarkorAddNoteHeader(_RenameEdit):
-    name = "MarkorAddNoteHeader"
     mirrors = "MarkorAddNoteHeader"
     template = (
         "Update the Markor note {original_name} by adding the following text, "
@@ -573,7 +567,6 @@ class CreateFolderOracle(MarkorOracle):
 
 @register_task
 class MarkorCreateFolder(Task):
-    name = "MarkorCreateFolder"
     mirrors = "MarkorCreateFolder"
     app: ClassVar[str] = "Markor"
     family: ClassVar[str] = "markor"
@@ -642,7 +635,6 @@ class MoveOracle(MarkorOracle):
 
 @register_task
 class MarkorMoveNote(Task):
-    name = "MarkorMoveNote"
     mirrors = "MarkorMoveNote"
     app: ClassVar[str] = "Markor"
     family: ClassVar[str] = "markor"
@@ -687,7 +679,6 @@ class MergeOracle(CreateNoteOracle):
 
 @register_task
 class MarkorMergeNotes(Task):
-    name = "MarkorMergeNotes"
     mirrors = "MarkorMergeNotes"
     app: ClassVar[str] = "Markor"
     family: ClassVar[str] = "markor"
@@ -737,7 +728,6 @@ class MarkorMergeNotes(Task):
 
 @register_task
 class MarkorDeleteNewestNote(Task):
-    name = "MarkorDeleteNewestNote"
     mirrors = "MarkorDeleteNewestNote"
     app: ClassVar[str] = "Markor"
     family: ClassVar[str] = "markor"
@@ -882,7 +872,6 @@ class TranscribeOracle(CreateNoteOracle):
 
 @register_task
 class MarkorTranscribeVideo(Task):
-    name = "MarkorTranscribeVideo"
     mirrors = "MarkorTranscribeVideo"
     app: ClassVar[str] = "Markor"
     family: ClassVar[str] = "markor"

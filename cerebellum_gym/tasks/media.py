@@ -89,7 +89,6 @@ class _RecorderTask(Task):
 
 @register_task
 class AudioRecorderRecordAudio(_RecorderTask):
-    name = "AudioRecorderRecordAudio"
     mirrors = "AudioRecorderRecordAudio"
     complexity: ClassVar[float] = 1.2
     template = "Record an audio clip using Audio Recorder app and save it."
@@ -106,7 +105,6 @@ class AudioRecorderRecordAudio(_RecorderTask):
 
 @register_task
 class AudioRecorderRecordAudioWithFileName(_RecorderTask):
-    name = "AudioRecorderRecordAudioWithFileName"
     mirrors = "AudioRecorderRecordAudioWithFileName"
     complexity: ClassVar[float] = 2.0
     template = 'Record an audio clip and save it with name "{file_name}" using Audio Recorder app.'
@@ -183,7 +181,6 @@ class _CameraTask(Task):
 
 @register_task
 class CameraTakePhoto(_CameraTask):
-    name = "CameraTakePhoto"
     mirrors = "CameraTakePhoto"
     template = "Take one photo."
     judge = "Compared with setup, exactly one new file name appears in /sdcard/Pictures."
@@ -191,7 +188,6 @@ class CameraTakePhoto(_CameraTask):
 
 @register_task
 class CameraTakeVideo(_CameraTask):
-    name = "CameraTakeVideo"
     mirrors = "CameraTakeVideo"
     template = "Take one video."
     judge = "Compared with setup, exactly one new file name appears in /sdcard/Movies."

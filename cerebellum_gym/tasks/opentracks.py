@@ -194,7 +194,6 @@ def names_reading(rows: list[Row], answer: str, expected: Expected, open_text: s
 
 @register_task
 class SportsTrackerActivitiesOnDate(SportsQuestion):
-    name = "SportsTrackerActivitiesOnDate"
     mirrors = "SportsTrackerActivitiesOnDate"
     complexity: ClassVar[float] = 2.0
     template = (
@@ -238,7 +237,6 @@ class WeekQuestion(SportsQuestion):
 
 @register_task
 class SportsTrackerActivitiesCountForWeek(WeekQuestion):
-    name = "SportsTrackerActivitiesCountForWeek"
     mirrors = "SportsTrackerActivitiesCountForWeek"
     template = (
         f"How many {{category}} activities did I do this week in the OpenTracks app? {_WEEK} Express your answer as a single integer."
@@ -252,7 +250,6 @@ class SportsTrackerActivitiesCountForWeek(WeekQuestion):
 
 @register_task
 class SportsTrackerActivityDuration(SportsQuestion):
-    name = "SportsTrackerActivityDuration"
     mirrors = "SportsTrackerActivityDuration"
     template = "How long was my {category} activity {date} in the OpenTracks app? Express your answer in minutes as a single integer."
     judge = "The answer is the duration in minutes of that day's activity of the category, as AndroidWorld's check_agent_answer."
@@ -289,7 +286,6 @@ class SportsTrackerActivityDuration(SportsQuestion):
 
 @register_task
 class SportsTrackerLongestDistanceActivity(WeekQuestion):
-    name = "SportsTrackerLongestDistanceActivity"
     mirrors = "SportsTrackerLongestDistanceActivity"
     template = (
         "What was the longest distance covered in a {category} activity in the OpenTracks app this week? "
@@ -316,7 +312,6 @@ class SportsTrackerLongestDistanceActivity(WeekQuestion):
 
 @register_task
 class SportsTrackerTotalDurationForCategoryThisWeek(WeekQuestion):
-    name = "SportsTrackerTotalDurationForCategoryThisWeek"
     mirrors = "SportsTrackerTotalDurationForCategoryThisWeek"
     template = (
         "What was the total duration of {category} activities in the OpenTracks app this week? "
@@ -332,7 +327,6 @@ class SportsTrackerTotalDurationForCategoryThisWeek(WeekQuestion):
 
 @register_task
 class SportsTrackerTotalDistanceForCategoryOverInterval(SportsQuestion):
-    name = "SportsTrackerTotalDistanceForCategoryOverInterval"
     mirrors = "SportsTrackerTotalDistanceForCategoryOverInterval"
     complexity: ClassVar[float] = 2.0
     template = (

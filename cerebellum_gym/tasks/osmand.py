@@ -146,7 +146,6 @@ class _OsmAndTask(Task):
 
 @register_task
 class OsmAndFavorite(_OsmAndTask):
-    name = "OsmAndFavorite"
     mirrors = "OsmAndFavorite"
     complexity: ClassVar[float] = 1.3
     template = "Add a favorite location marker for {location} in the OsmAnd maps app."
@@ -168,7 +167,6 @@ class OsmAndFavorite(_OsmAndTask):
 
 @register_task
 class OsmAndMarker(_OsmAndTask):
-    name = "OsmAndMarker"
     mirrors = "OsmAndMarker"
     complexity: ClassVar[float] = 2.0
     template = "Add a location marker for {location} in the OsmAnd maps app."
@@ -271,7 +269,6 @@ class TrackOracle(ScriptedOracle):
 
 @register_task
 class OsmAndTrack(_OsmAndTask):
-    name = "OsmAndTrack"
     mirrors = "OsmAndTrack"
     complexity: ClassVar[float] = 12.0
     template = "Save a track with waypoints {waypoint_list} in the OsmAnd maps app in the same order as listed."

@@ -363,14 +363,12 @@ class _DeleteRecipes(Task):
 
 @register_task
 class RecipeDeleteSingleRecipe(_DeleteRecipes):
-    name = "RecipeDeleteSingleRecipe"
     mirrors = "RecipeDeleteSingleRecipe"
     complexity: ClassVar[float] = 1.0
 
 
 @register_task
 class RecipeDeleteSingleWithRecipeWithNoise(_DeleteRecipes):
-    name = "RecipeDeleteSingleWithRecipeWithNoise"
     mirrors = "RecipeDeleteSingleWithRecipeWithNoise"
     complexity: ClassVar[float] = 2.0
     noise = 29
@@ -378,7 +376,6 @@ class RecipeDeleteSingleWithRecipeWithNoise(_DeleteRecipes):
 
 @register_task
 class RecipeDeleteMultipleRecipes(_DeleteRecipes):
-    name = "RecipeDeleteMultipleRecipes"
     mirrors = "RecipeDeleteMultipleRecipes"
     complexity: ClassVar[float] = 2.4
     count = 3
@@ -386,7 +383,6 @@ class RecipeDeleteMultipleRecipes(_DeleteRecipes):
 
 @register_task
 class RecipeDeleteMultipleRecipesWithNoise(_DeleteRecipes):
-    name = "RecipeDeleteMultipleRecipesWithNoise"
     mirrors = "RecipeDeleteMultipleRecipesWithNoise"
     complexity: ClassVar[float] = 3.4
     count = 3
@@ -395,7 +391,6 @@ class RecipeDeleteMultipleRecipesWithNoise(_DeleteRecipes):
 
 @register_task
 class RecipeDeleteMultipleRecipesWithConstraint(_DeleteRecipes):
-    name = "RecipeDeleteMultipleRecipesWithConstraint"
     mirrors = "RecipeDeleteMultipleRecipesWithConstraint"
     complexity: ClassVar[float] = 4.0
     template = "Delete the recipes from Broccoli app that use {ingredient} in the directions."
@@ -466,7 +461,6 @@ class _DeleteDuplicates(_DeleteRecipes):
 
 @register_task
 class RecipeDeleteDuplicateRecipes(_DeleteDuplicates):
-    name = "RecipeDeleteDuplicateRecipes"
     mirrors = "RecipeDeleteDuplicateRecipes"
     complexity: ClassVar[float] = 1.0
     noise = 5
@@ -474,7 +468,6 @@ class RecipeDeleteDuplicateRecipes(_DeleteDuplicates):
 
 @register_task
 class RecipeDeleteDuplicateRecipes2(_DeleteDuplicates):
-    name = "RecipeDeleteDuplicateRecipes2"
     mirrors = "RecipeDeleteDuplicateRecipes2"
     complexity: ClassVar[float] = 2.4
     noise = 10
@@ -489,7 +482,6 @@ class RecipeDeleteDuplicateRecipes2(_DeleteDuplicates):
 
 @register_task
 class RecipeDeleteDuplicateRecipes3(_DeleteDuplicates):
-    name = "RecipeDeleteDuplicateRecipes3"
     mirrors = "RecipeDeleteDuplicateRecipes3"
     complexity: ClassVar[float] = 3.4
     noise = 30
@@ -558,14 +550,12 @@ class _AddRecipes(Task):
 
 @register_task
 class RecipeAddSingleRecipe(_AddRecipes):
-    name = "RecipeAddSingleRecipe"
     mirrors = "RecipeAddSingleRecipe"
     complexity: ClassVar[float] = 2.4
 
 
 @register_task
 class RecipeAddMultipleRecipes(_AddRecipes):
-    name = "RecipeAddMultipleRecipes"
     mirrors = "RecipeAddMultipleRecipes"
     complexity: ClassVar[float] = 6.0
     count = 3
@@ -593,14 +583,12 @@ class _AddFromMarkor(_AddRecipes):
 
 @register_task
 class RecipeAddMultipleRecipesFromMarkor(_AddFromMarkor):
-    name = "RecipeAddMultipleRecipesFromMarkor"
     mirrors = "RecipeAddMultipleRecipesFromMarkor"
     complexity: ClassVar[float] = 6.0
 
 
 @register_task
 class RecipeAddMultipleRecipesFromMarkor2(_AddFromMarkor):
-    name = "RecipeAddMultipleRecipesFromMarkor2"
     mirrors = "RecipeAddMultipleRecipesFromMarkor2"
     complexity: ClassVar[float] = 6.0
     template = "Add the recipes from recipes.txt in Markor that take {prep_time} to prepare into the Broccoli recipe app."
@@ -624,7 +612,6 @@ class RecipeAddMultipleRecipesFromMarkor2(_AddFromMarkor):
 
 @register_task
 class RecipeAddMultipleRecipesFromImage(_AddRecipes):
-    name = "RecipeAddMultipleRecipesFromImage"
     mirrors = "RecipeAddMultipleRecipesFromImage"
     complexity: ClassVar[float] = 6.0
     template = "Add the recipes from recipes.jpg in Simple Gallery Pro to the Broccoli recipe app."

@@ -253,7 +253,6 @@ class _RetroTask(Task):
 
 @register_task
 class RetroCreatePlaylist(_RetroTask):
-    name = "RetroCreatePlaylist"
     mirrors = "RetroCreatePlaylist"
     complexity: ClassVar[float] = 2.4
     template = 'Create a playlist in Retro Music titled "{playlist_name}" with the following songs, in order: {names}'
@@ -275,7 +274,6 @@ class RetroCreatePlaylist(_RetroTask):
 
 @register_task
 class RetroPlayingQueue(_RetroTask):
-    name = "RetroPlayingQueue"
     mirrors = "RetroPlayingQueue"
     complexity: ClassVar[float] = 3.2
     template = "Add the following songs, in order, {names} to my playing queue in Retro music."
@@ -298,7 +296,6 @@ class RetroPlayingQueue(_RetroTask):
 
 @register_task
 class RetroSavePlaylist(_RetroTask):
-    name = "RetroSavePlaylist"
     mirrors = "RetroSavePlaylist"
     complexity: ClassVar[float] = 5.0
     template = (
@@ -328,7 +325,6 @@ class RetroSavePlaylist(_RetroTask):
 
 @register_task
 class RetroPlaylistDuration(_RetroTask):
-    name = "RetroPlaylistDuration"
     mirrors = "RetroPlaylistDuration"
     complexity: ClassVar[float] = 3.0
     low: ClassVar[int] = 9

@@ -152,7 +152,6 @@ class _SmsTask(Task):
 
 @register_task
 class SimpleSmsSend(_SmsTask):
-    name = "SimpleSmsSend"
     mirrors = "SimpleSmsSend"
     template = "Send a text message using Simple SMS Messenger to {number} with message: {message}"
 
@@ -170,7 +169,6 @@ class SimpleSmsSend(_SmsTask):
 
 @register_task
 class SimpleSmsReply(SimpleSmsSend):
-    name = "SimpleSmsReply"
     mirrors = "SimpleSmsReply"
     template = "Reply to {number} with message: {message} in Simple SMS Messenger"
 
@@ -195,7 +193,6 @@ class SimpleSmsReply(SimpleSmsSend):
 
 @register_task
 class SimpleSmsReplyMostRecent(_SmsTask):
-    name = "SimpleSmsReplyMostRecent"
     mirrors = "SimpleSmsReplyMostRecent"
     template = "Reply to the most recent text message using Simple SMS Messenger with message: {message}"
     judge = (
@@ -249,7 +246,6 @@ class ResendOracle(SmsOracle):
 
 @register_task
 class SimpleSmsResend(_SmsTask):
-    name = "SimpleSmsResend"
     mirrors = "SimpleSmsResend"
     template = "Resend the message I just sent to {name} in Simple SMS Messenger"
     judge = (
@@ -293,7 +289,6 @@ class SimpleSmsResend(_SmsTask):
 
 @register_task
 class SimpleSmsSendReceivedAddress(_SmsTask):
-    name = "SimpleSmsSendReceivedAddress"
     mirrors = "SimpleSmsSendReceivedAddress"
     complexity: ClassVar[float] = 1.8
     template = "Text the address of the event to {name1} that {name2} just sent me in Simple SMS Messenger"

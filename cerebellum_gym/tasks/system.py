@@ -76,7 +76,6 @@ _BT_PATH = ("Connected devices", "Connection preferences", "Bluetooth")
 
 @register_task
 class SystemWifiTurnOn(_Toggle):
-    name = "SystemWifiTurnOn"
     mirrors = "SystemWifiTurnOn"
     template = "Turn wifi {on_or_off}."
     judge = "settings global wifi_on is 1 (or 2); starts at 0."
@@ -88,7 +87,6 @@ class SystemWifiTurnOn(_Toggle):
 
 @register_task
 class SystemWifiTurnOff(SystemWifiTurnOn):
-    name = "SystemWifiTurnOff"
     mirrors = "SystemWifiTurnOff"
     judge = "settings global wifi_on is 0; starts at 1."
     want_on = False
@@ -96,7 +94,6 @@ class SystemWifiTurnOff(SystemWifiTurnOn):
 
 @register_task
 class SystemBluetoothTurnOn(_Toggle):
-    name = "SystemBluetoothTurnOn"
     mirrors = "SystemBluetoothTurnOn"
     template = "Turn bluetooth {on_or_off}."
     judge = "settings global bluetooth_on is 1; starts at 0."
@@ -107,7 +104,6 @@ class SystemBluetoothTurnOn(_Toggle):
 
 @register_task
 class SystemBluetoothTurnOff(SystemBluetoothTurnOn):
-    name = "SystemBluetoothTurnOff"
     mirrors = "SystemBluetoothTurnOff"
     judge = "settings global bluetooth_on is 0; starts at 1."
     want_on = False
@@ -160,7 +156,6 @@ class _Brightness(Task):
 
 @register_task
 class SystemBrightnessMax(_Brightness):
-    name = "SystemBrightnessMax"
     mirrors = "SystemBrightnessMax"
     judge = "settings system screen_brightness is 255; starts at 1."
     target = BRIGHTNESS_MAX
@@ -168,7 +163,6 @@ class SystemBrightnessMax(_Brightness):
 
 @register_task
 class SystemBrightnessMin(_Brightness):
-    name = "SystemBrightnessMin"
     mirrors = "SystemBrightnessMin"
     judge = "settings system screen_brightness is 1; starts at 255."
     target = BRIGHTNESS_MIN
@@ -179,7 +173,6 @@ class SystemBrightnessMin(_Brightness):
 
 @register_task
 class SystemWifiTurnOnVerify(SystemWifiTurnOn):
-    name = "SystemWifiTurnOnVerify"
     mirrors = "SystemWifiTurnOnVerify"
     judge = "settings global wifi_on is 1 (or 2); starts already on (the agent must check, not toggle)."
 
@@ -189,7 +182,6 @@ class SystemWifiTurnOnVerify(SystemWifiTurnOn):
 
 @register_task
 class SystemWifiTurnOffVerify(SystemWifiTurnOff):
-    name = "SystemWifiTurnOffVerify"
     mirrors = "SystemWifiTurnOffVerify"
     judge = "settings global wifi_on is 0; starts already off."
 
@@ -199,7 +191,6 @@ class SystemWifiTurnOffVerify(SystemWifiTurnOff):
 
 @register_task
 class SystemBluetoothTurnOnVerify(SystemBluetoothTurnOn):
-    name = "SystemBluetoothTurnOnVerify"
     mirrors = "SystemBluetoothTurnOnVerify"
     judge = "settings global bluetooth_on is 1; starts already on."
 
@@ -209,7 +200,6 @@ class SystemBluetoothTurnOnVerify(SystemBluetoothTurnOn):
 
 @register_task
 class SystemBluetoothTurnOffVerify(SystemBluetoothTurnOff):
-    name = "SystemBluetoothTurnOffVerify"
     mirrors = "SystemBluetoothTurnOffVerify"
     judge = "settings global bluetooth_on is 0; starts already off."
 
@@ -219,7 +209,6 @@ class SystemBluetoothTurnOffVerify(SystemBluetoothTurnOff):
 
 @register_task
 class SystemBrightnessMaxVerify(SystemBrightnessMax):
-    name = "SystemBrightnessMaxVerify"
     mirrors = "SystemBrightnessMaxVerify"
     judge = "settings system screen_brightness is 255; starts already at 255."
 
@@ -229,7 +218,6 @@ class SystemBrightnessMaxVerify(SystemBrightnessMax):
 
 @register_task
 class SystemBrightnessMinVerify(SystemBrightnessMin):
-    name = "SystemBrightnessMinVerify"
     mirrors = "SystemBrightnessMinVerify"
     judge = "settings system screen_brightness is 1; starts already at 1."
 
@@ -287,7 +275,6 @@ OPEN_APPS = {
 
 @register_task
 class TurnOffWifiAndTurnOnBluetooth(Task):
-    name = "TurnOffWifiAndTurnOnBluetooth"
     mirrors = "TurnOffWifiAndTurnOnBluetooth"
     app: ClassVar[str] = "Settings"
     family: ClassVar[str] = "system"
@@ -308,7 +295,6 @@ class TurnOffWifiAndTurnOnBluetooth(Task):
 
 @register_task
 class TurnOnWifiAndOpenApp(Task):
-    name = "TurnOnWifiAndOpenApp"
     mirrors = "TurnOnWifiAndOpenApp"
     app: ClassVar[str] = "Settings"
     family: ClassVar[str] = "system"
@@ -337,7 +323,6 @@ class TurnOnWifiAndOpenApp(Task):
 
 @register_task
 class OpenAppTaskEval(Task):
-    name = "OpenAppTaskEval"
     mirrors = "OpenAppTaskEval"
     app: ClassVar[str] = "Launcher"
     family: ClassVar[str] = "system"

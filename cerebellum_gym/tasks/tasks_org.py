@@ -153,7 +153,6 @@ class TasksQuestion(ListQuestion):
 
 @register_task
 class TasksDueOnDate(TasksQuestion):
-    name = "TasksDueOnDate"
     mirrors = "TasksDueOnDate"
     template = f"What tasks do I have due {{date}} in Tasks app? {_TITLES_LIST}"
     judge = "The answer lists the titles of the three tasks due that day (fuzzy 0.9, any order), as AndroidWorld's check_agent_answer."
@@ -180,7 +179,6 @@ class TasksDueOnDate(TasksQuestion):
 
 @register_task
 class TasksHighPriorityTasks(TasksQuestion):
-    name = "TasksHighPriorityTasks"
     mirrors = "TasksHighPriorityTasks"
     template = f"What are my high priority tasks in Tasks app? {_TITLES_LIST}"
     judge = (
@@ -217,7 +215,6 @@ class TasksHighPriorityTasks(TasksQuestion):
 
 @register_task
 class TasksHighPriorityTasksDueOnDate(TasksQuestion):
-    name = "TasksHighPriorityTasksDueOnDate"
     mirrors = "TasksHighPriorityTasksDueOnDate"
     template = (
         "Which tasks with high priority are due {date} in the Tasks app? Answer with the title only. "
@@ -241,7 +238,6 @@ class TasksHighPriorityTasksDueOnDate(TasksQuestion):
 
 @register_task
 class TasksDueNextWeek(TasksQuestion):
-    name = "TasksDueNextWeek"
     mirrors = "TasksDueNextWeek"
     template = (
         "How many tasks do I have due next week in Tasks app? Assume the week starts from Monday. Express your answer as a single integer."
@@ -280,7 +276,6 @@ class TasksDueNextWeek(TasksQuestion):
 
 @register_task
 class TasksCompletedTasksForDate(TasksQuestion):
-    name = "TasksCompletedTasksForDate"
     mirrors = "TasksCompletedTasksForDate"
     template = f"Which tasks have I completed for {{date}} in Tasks app? {_TITLES_LIST}"
     judge = (
@@ -318,7 +313,6 @@ class TasksCompletedTasksForDate(TasksQuestion):
 
 @register_task
 class TasksIncompleteTasksOnDate(TasksQuestion):
-    name = "TasksIncompleteTasksOnDate"
     mirrors = "TasksIncompleteTasksOnDate"
     template = f"What incomplete tasks do I have still have to do by {{date}} in Tasks app? {_TITLES_LIST}"
     judge = (

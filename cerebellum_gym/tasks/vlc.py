@@ -201,7 +201,6 @@ class TwoPlaylistsOracle(Oracle):
 
 @register_task
 class VlcCreatePlaylist(Task):
-    name = "VlcCreatePlaylist"
     mirrors = "VlcCreatePlaylist"
     app: ClassVar[str] = "VLC"
     family: ClassVar[str] = "vlc"
@@ -246,7 +245,6 @@ class VlcCreatePlaylist(Task):
 
 @register_task
 class VlcCreateTwoPlaylists(Task):
-    name = "VlcCreateTwoPlaylists"
     mirrors = "VlcCreateTwoPlaylists"
     app: ClassVar[str] = "VLC"
     family: ClassVar[str] = "vlc"
