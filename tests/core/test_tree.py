@@ -191,3 +191,25 @@ def test_every_element_is_one_line_whatever_its_text(text: str) -> None:
     assert sum(1 for line in compact.splitlines() if "Button" in line) == 1
     other = UINode("android.widget.TextView", (0, 0, 1, 1), text=(text or "x") + "\u2028")
     assert other.line() != root.children[0].line() or text == ""
+
+
+def test_a_quoted_text_is_the_same_whatever_follows_the_shown_part() -> None:
+    """``quote_text`` escapes only what it shows: for texts full of escapes, quotes and line
+    breaks, the result equals the whole text escaped and then shortened, and a 30 MB text costs
+    what its first characters cost (issue 36)."""
+    import random
+
+    from cerebellum_gym.core.tree import one_line, quote_text
+
+    def reference(text: str, limit: int) -> str:
+        escaped = one_line(text).replace('"', '\\"')
+        return f'"{escaped[: limit - 1] + "…" if len(escaped) > limit else escaped}"'
+
+    rng = random.Random(7)
+    alphabet = 'ab"\\\n\r\u2028\x0b…é '
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 30)))
+        limit = rng.randrange(1, 25)
+        assert quote_text(text, limit) == reference(text, limit), (text, limit)
+    huge = "line\n" * 6_000_000
+    assert quote_text(huge) == reference(huge[:200], 80)
