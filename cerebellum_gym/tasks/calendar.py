@@ -18,7 +18,7 @@ from cerebellum_gym.tasks import awdata
 from cerebellum_gym.tasks.answers import Expected, score_answer
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import fraction, fuzzy_match, same_items
-from cerebellum_gym.tasks.oracle import ScriptedOracle, by_desc, by_id, find, label_for
+from cerebellum_gym.tasks.oracle import ScriptedOracle, by_desc, by_id, find, label_for, time_picker_step
 from cerebellum_gym.tasks.registry import register_task
 
 CAL_PACKAGE = "com.simplemobiletools.calendar.pro"
@@ -219,19 +219,7 @@ class AddEventOracle(CalendarOracle):
 
     def pick_time(self, screen: LabelledScreen) -> str:
         """The platform time picker: to its text mode, type the hour and minute, AM/PM, OK."""
-        want = self.pending
-        hour = find(screen, by_id("android:id/input_hour"))
-        if hour is None:
-            return self.tap_id(screen, "android:id/toggle_mode")
-        if hour[1].text != str(want.hour % 12 or 12):
-            return self.type_into(screen, hour[1], hour[0], str(want.hour % 12 or 12))
-        minute = find(screen, by_id("android:id/input_minute"))
-        if minute is not None and minute[1].text != f"{want.minute:02d}":
-            return self.type_into(screen, minute[1], minute[0], f"{want.minute:02d}")
-        spinner = self.node(screen, "android:id/am_pm_spinner")
-        if spinner is not None and spinner.text != want.strftime("%p"):
-            return self.tap_id(screen, "android:id/am_pm_spinner")
-        return self.tap(label_for(screen, text="OK") or "")
+        return time_picker_step(self, screen, self.pending.hour, self.pending.minute)
 
     def act(self, screen: LabelledScreen) -> str:
         if self.saved:

@@ -11,7 +11,7 @@ from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device
 from cerebellum_gym.tasks.base import Oracle, Task
 from cerebellum_gym.tasks.common import screen_shows
-from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
+from cerebellum_gym.tasks.oracle import ScriptedOracle, label_for, time_picker_step
 from cerebellum_gym.tasks.registry import register_task
 
 CLOCK_PACKAGE = "com.google.android.deskclock"
@@ -150,13 +150,8 @@ class AlarmOracle(_ClockOracle):
         self.hour, self.minute = hour, minute
 
     def act(self, screen: LabelledScreen) -> str:
-        if screen.root.find(resource_id="android:id/alertTitle") is not None:
-            for name, value in (("hour", self.hour), ("minute", self.minute)):
-                hit = find(screen, by_id(f":id/{name}"))
-                if hit is not None and hit[1].text != str(value):
-                    return self.type_into(screen, hit[1], hit[0], str(value))
-            ok = label_for(screen, text="OK")
-            return self.tap(ok) if ok else "B"
+        if screen.root.find(resource_id="android:id/toggle_mode") is not None:
+            return time_picker_step(self, screen, self.hour, self.minute)
         step = self.in_tab(screen)
         if step is not None:
             return step

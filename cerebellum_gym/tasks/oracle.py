@@ -168,3 +168,23 @@ def paste_step(oracle: ScriptedOracle, screen: LabelledScreen, label: str) -> st
     """Paste into the field labelled ``label``: a long press brings the toolbar, then Paste."""
     paste = toolbar_item(screen, "Paste")
     return oracle.tap(paste) if paste else f"P {label}"
+
+
+def time_picker_step(oracle: ScriptedOracle, screen: LabelledScreen, hour: int, minute: int) -> str:
+    """The next move on the platform's time picker (``TimePickerDialog``, 12-hour): to its text
+    mode, type the hour and the minute, AM / PM, then OK."""
+    hour_field = find(screen, by_id("android:id/input_hour"))
+    if hour_field is None:
+        toggle = label_for(screen, rid="android:id/toggle_mode")
+        return oracle.tap(toggle) if toggle else "B"
+    shown = str(hour % 12 or 12)
+    if hour_field[1].text != shown:
+        return oracle.type_into(screen, hour_field[1], hour_field[0], shown)
+    minute_field = find(screen, by_id("android:id/input_minute"))
+    if minute_field is not None and minute_field[1].text != f"{minute:02d}":
+        return oracle.type_into(screen, minute_field[1], minute_field[0], f"{minute:02d}")
+    spinner = find(screen, by_id("android:id/am_pm_spinner"))
+    if spinner is not None and spinner[1].text != ("PM" if hour >= 12 else "AM"):
+        return oracle.tap(spinner[0])
+    ok = label_for(screen, text="OK")
+    return oracle.tap(ok) if ok else "B"

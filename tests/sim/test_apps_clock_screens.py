@@ -100,3 +100,34 @@ def test_an_alarm_row_as_deskclock_collapses_it() -> None:
     tap(phone, resource_id=f"{CLOCK}:id/onoff")
     assert not node(phone, resource_id=f"{CLOCK}:id/onoff").checked
     assert [r["enabled"] for r in phone.content_query(ALARMS_URI)] == ["0"]
+
+
+def _alarms(phone: Phone) -> list[tuple[str, str]]:
+    return sorted((r["hour"], r["minutes"]) for r in phone.content_query("content://com.google.android.deskclock/alarms"))
+
+
+def test_a_new_alarm_is_set_on_the_platform_time_picker() -> None:
+    """"Add alarm" opens the platform's TimePickerDialog at the current time (15:34, 12-hour):
+    the dial picks the hour then the minute; text mode takes typed values and AM/PM; an invalid
+    hour keeps the dialog open; Cancel adds nothing, OK adds the alarm."""
+    phone = clock_tab("Alarm")
+    before = _alarms(phone)
+    tap(phone, content_desc="Add alarm")
+    assert node(phone, resource_id="android:id/hours").text == "3" and node(phone, resource_id="android:id/minutes").text == "34"
+    assert node(phone, resource_id="android:id/pm_label").selected and phone.ui_tree().find(resource_id="android:id/alertTitle") is None
+    tap(phone, text="Cancel")
+    assert _alarms(phone) == before and phone.ui_tree().find(resource_id="android:id/toggle_mode") is None
+    tap(phone, content_desc="Add alarm")
+    tap(phone, resource_id="android:id/toggle_mode")  # to text mode: the hour field focused
+    phone.type_text("13")
+    tap(phone, text="OK")
+    assert node(phone, text="Type in time") is not None and _alarms(phone) == before  # 13 is no 12-hour hour
+    tap(phone, resource_id="android:id/input_hour")
+    for _ in range(2):
+        phone.press_key(67)  # delete
+    phone.type_text("7")
+    tap(phone, resource_id="android:id/input_minute")
+    phone.type_text("05")
+    tap(phone, resource_id="android:id/am_pm_spinner")  # PM -> AM
+    tap(phone, text="OK")
+    assert _alarms(phone) == sorted([*before, ("7", "5")])

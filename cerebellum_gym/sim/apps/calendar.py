@@ -32,7 +32,16 @@ from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key, parse_int
 from cerebellum_gym.sim.material import Theme, dp, sp
 from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, MaterialIconButton, OverflowButton, TopAppBar
-from cerebellum_gym.sim.material.pickers import UntitledDialog, date_picker_dialog, hour12, time_picker_dialog
+from cerebellum_gym.sim.material.pickers import (
+    UntitledDialog,
+    date_picker_dialog,
+    dial_time,
+    hour12,
+    picked_time,
+    set_am_pm,
+    time_picker_dialog,
+    toggle_time_mode,
+)
 from cerebellum_gym.sim.providers import CALENDAR_URI
 from cerebellum_gym.sim.render import font
 from cerebellum_gym.sim.screen import ScreenSpec
@@ -699,51 +708,16 @@ class SimpleCalendarApp(App):
         day = date.fromisoformat(route["pick"])
         self._set_moment(route, which, from_ts(route[which]).replace(year=day.year, month=day.month, day=day.day))
 
-    def _typed_time(self, route: Route) -> tuple[int, int] | None:
-        """The hour and minute the text-input mode holds (what is typed, else what was shown)."""
-        hour, minute = int(route["hour"]), int(route["minute"])
-        if str(route.get("p1", "")).strip():
-            typed = parse_int(route["p1"], 1, 12)
-            if typed is None:
-                return None
-            hour = typed % 12 + (12 if hour >= 12 else 0)
-        if str(route.get("p2", "")).strip():
-            typed = parse_int(route["p2"], 0, 59)
-            if typed is None:
-                return None
-            minute = typed
-        return hour, minute
-
     def _apply_time(self, route: Route) -> None:
         which = str(route["dialog"]).split("_")[0]
-        picked = self._typed_time(route) if route.get("text_mode") else (int(route["hour"]), int(route["minute"]))
+        picked = picked_time(route)
         if picked is None:
             return  # the platform picker keeps the dialog open on an invalid entry
         self._set_moment(route, which, from_ts(route[which]).replace(hour=picked[0], minute=picked[1]))
 
     def _toggle_mode(self, route: Route) -> None:
-        if route.get("text_mode"):
-            picked = self._typed_time(route)
-            if picked is not None:
-                route.update(hour=picked[0], minute=picked[1])
-            route.update(text_mode=False, p1="", p2="")
-        else:
-            route.update(text_mode=True, p1="", p2="")
+        if toggle_time_mode(route):
             self.phone.focus(field_key(self, route, "p1"))
-
-    def _am_pm(self, route: Route, pm: bool) -> None:
-        if route.get("text_mode"):
-            picked = self._typed_time(route)
-            if picked is not None:
-                route.update(hour=picked[0], minute=picked[1], p1="", p2="")
-        hour = int(route["hour"]) % 12
-        route["hour"] = hour + 12 if pm else hour
-
-    def _dial(self, route: Route, value: int) -> None:
-        if route.get("minutes"):
-            route["minute"] = value
-        else:
-            route.update(hour=value % 12 + (12 if int(route["hour"]) >= 12 else 0), minutes=True)
 
     def _save(self, route: Route) -> None:
         title = str(route.get("title", "")).strip()
@@ -859,8 +833,8 @@ class SimpleCalendarApp(App):
                 selecting_minutes=bool(route.get("minutes")),
                 on_hours=lambda: route.update(minutes=False),
                 on_minutes=lambda: route.update(minutes=True),
-                on_dial=lambda v: self._dial(route, v),
-                on_am_pm=lambda pm: self._am_pm(route, pm),
+                on_dial=lambda v: dial_time(route, v),
+                on_am_pm=lambda pm: set_am_pm(route, pm),
                 on_toggle=lambda: self._toggle_mode(route),
                 on_ok=lambda: self._apply_time(route),
                 on_cancel=close,

@@ -24,9 +24,10 @@ from PIL import ImageDraw
 from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
-from cerebellum_gym.sim.apps.common import number_dialog, parse_int
+from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.material import dp
 from cerebellum_gym.sim.material.components import BottomNavigation, Fab, MaterialIconButton, NavItem, OverflowButton, TopAppBar
+from cerebellum_gym.sim.material.pickers import dial_time, hour12, picked_time, set_am_pm, time_picker_dialog, toggle_time_mode
 from cerebellum_gym.sim.providers import ALARMS_URI
 from cerebellum_gym.sim.screen import BOTTOM_BAR_HEIGHT, NAV_HEIGHT, STATUS_HEIGHT, ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Dialog, Row, Text, Widget
@@ -421,12 +422,42 @@ class ClockApp(App):
             self.phone.content_insert(ALARMS_URI, {**{k: v for k, v in row.items() if k != "_id"}, "enabled": "0" if on else "1"})
 
     def _add_alarm(self, route: Route) -> None:
-        hour, minute = parse_int(route.get("hour"), 0, 23), parse_int(route.get("minute"), 0, 59)
-        if hour is None or minute is None:
-            route["error"] = "Enter a valid time"
-            return
-        self.phone.content_insert(ALARMS_URI, {"hour": str(hour), "minutes": str(minute), "enabled": "1", "label": ""})
+        picked = picked_time(route)
+        if picked is None:
+            return  # the platform picker keeps the dialog open on an invalid entry
+        self.phone.content_insert(ALARMS_URI, {"hour": str(picked[0]), "minutes": str(picked[1]), "enabled": "1", "label": ""})
         self.set_dialog(None)
+
+    def _time_picker(self, route: Route) -> Dialog:
+        """The new alarm's time: the platform's ``TimePickerDialog`` (DeskClock's
+        ``TimePickerDialogFragment``), 12-hour as en-US reads time, at the current time."""
+        fields = None
+        if route.get("text_mode"):
+            hour, minute = int(route["hour"]), int(route["minute"])
+            fields = (
+                edit_field(self, route, "p1", hint=str(hour12(hour)), rid="android:id/input_hour"),
+                edit_field(self, route, "p2", hint=f"{minute:02d}", rid="android:id/input_minute"),
+            )
+
+        def toggle() -> None:
+            if toggle_time_mode(route):
+                self.phone.focus(field_key(self, route, "p1"))
+
+        return time_picker_dialog(
+            int(route["hour"]),
+            int(route["minute"]),
+            is24=False,
+            text_mode=bool(route.get("text_mode")),
+            selecting_minutes=bool(route.get("minutes")),
+            on_hours=lambda: route.update(minutes=False),
+            on_minutes=lambda: route.update(minutes=True),
+            on_dial=lambda v: dial_time(route, v),
+            on_am_pm=lambda pm: set_am_pm(route, pm),
+            on_toggle=toggle,
+            on_ok=lambda: self._add_alarm(route),
+            on_cancel=lambda: self.set_dialog(None),
+            input_fields=fields,
+        )
 
     def _alarm(self, route: Route) -> ScreenSpec:
         body: list[Widget] = []
@@ -449,17 +480,10 @@ class ClockApp(App):
         if not body:
             # alarms_empty_view: an alarm icon over "No Alarms" (``no_alarms``).
             body = [Text("No Alarms", size=44, center=True, height=300, rid=self.rid("alarms_empty_view"))]
-        dialog = None
-        if route.get("dialog") == "time":
-            dialog = number_dialog(
-                self,
-                route,
-                route.get("error") or "Set alarm time",
-                (("hour", "Hour (0-23)"), ("minute", "Minute")),
-                lambda: self._add_alarm(route),
-            )
+        dialog = self._time_picker(route) if route.get("dialog") == "time" else None
 
         def open_picker() -> None:
-            self.set_dialog("time", hour="", minute="", error="")
+            now = self.phone.now()
+            self.set_dialog("time", hour=now.hour, minute=now.minute, minutes=False, text_mode=False, p1="", p2="")
 
         return self._frame(body, fab=self._button("Add alarm", "add", open_picker, "fab"), dialog=dialog)

@@ -235,6 +235,62 @@ class RadialPicker(Widget):
             draw.text((px, py), label, font=f, fill=self.theme.on_primary if i == current else self.theme.on_surface, anchor="mm")
 
 
+# --- the time picker's state, kept in the caller's route ----------------------------------------
+# ``hour`` (0-23) and ``minute`` are what the dial shows; ``minutes`` whether the dial picks minutes;
+# ``text_mode`` the text-input mode, whose fields hold ``p1`` (hour, 1-12) and ``p2`` (minute).
+
+
+def typed_time(route: dict[str, object]) -> tuple[int, int] | None:
+    """The hour and minute the text-input mode holds (what is typed, else what was shown);
+    ``None`` for an entry the picker refuses (it keeps the dialog open)."""
+    hour, minute = int(str(route["hour"])), int(str(route["minute"]))
+    typed_hour, typed_minute = str(route.get("p1", "")).strip(), str(route.get("p2", "")).strip()
+    if typed_hour:
+        if not typed_hour.isdigit() or not 1 <= int(typed_hour) <= 12:
+            return None
+        hour = int(typed_hour) % 12 + (12 if hour >= 12 else 0)
+    if typed_minute:
+        if not typed_minute.isdigit() or not 0 <= int(typed_minute) <= 59:
+            return None
+        minute = int(typed_minute)
+    return hour, minute
+
+
+def picked_time(route: dict[str, object]) -> tuple[int, int] | None:
+    """What OK takes: the typed time in text mode, else the dial's."""
+    return typed_time(route) if route.get("text_mode") else (int(str(route["hour"])), int(str(route["minute"])))
+
+
+def set_am_pm(route: dict[str, object], pm: bool) -> None:
+    """AM or PM picked (in text mode what is typed is taken first)."""
+    if route.get("text_mode"):
+        picked = typed_time(route)
+        if picked is not None:
+            route.update(hour=picked[0], minute=picked[1], p1="", p2="")
+    hour = int(str(route["hour"])) % 12
+    route["hour"] = hour + 12 if pm else hour
+
+
+def dial_time(route: dict[str, object], value: int) -> None:
+    """A tap on the clock face: an hour (then the dial turns to minutes), or a minute."""
+    if route.get("minutes"):
+        route["minute"] = value
+    else:
+        route.update(hour=value % 12 + (12 if int(str(route["hour"])) >= 12 else 0), minutes=True)
+
+
+def toggle_time_mode(route: dict[str, object]) -> bool:
+    """The keyboard / clock toggle; True when text mode opened (the caller focuses its hour field)."""
+    if route.get("text_mode"):
+        picked = typed_time(route)
+        if picked is not None:
+            route.update(hour=picked[0], minute=picked[1])
+        route.update(text_mode=False, p1="", p2="")
+        return False
+    route.update(text_mode=True, p1="", p2="")
+    return True
+
+
 def time_picker_dialog(
     hour: int,
     minute: int,
