@@ -107,7 +107,7 @@ def _alarms(phone: Phone) -> list[tuple[str, str]]:
 
 
 def test_a_new_alarm_is_set_on_the_platform_time_picker() -> None:
-    """"Add alarm" opens the platform's TimePickerDialog at the current time (15:34, 12-hour):
+    """ "Add alarm" opens the platform's TimePickerDialog at the current time (15:34, 12-hour):
     the dial picks the hour then the minute; text mode takes typed values and AM/PM; an invalid
     hour keeps the dialog open; Cancel adds nothing, OK adds the alarm."""
     phone = clock_tab("Alarm")

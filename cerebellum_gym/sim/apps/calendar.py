@@ -29,18 +29,13 @@ from PIL import ImageDraw
 from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
-from cerebellum_gym.sim.apps.common import edit_field, field_key, parse_int
+from cerebellum_gym.sim.apps.common import edit_field, field_key, parse_int, time_picker
 from cerebellum_gym.sim.material import Theme, dp, sp
 from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, MaterialIconButton, OverflowButton, TopAppBar
 from cerebellum_gym.sim.material.pickers import (
     UntitledDialog,
     date_picker_dialog,
-    dial_time,
-    hour12,
     picked_time,
-    set_am_pm,
-    time_picker_dialog,
-    toggle_time_mode,
 )
 from cerebellum_gym.sim.providers import CALENDAR_URI
 from cerebellum_gym.sim.render import font
@@ -715,10 +710,6 @@ class SimpleCalendarApp(App):
             return  # the platform picker keeps the dialog open on an invalid entry
         self._set_moment(route, which, from_ts(route[which]).replace(hour=picked[0], minute=picked[1]))
 
-    def _toggle_mode(self, route: Route) -> None:
-        if toggle_time_mode(route):
-            self.phone.focus(field_key(self, route, "p1"))
-
     def _save(self, route: Route) -> None:
         title = str(route.get("title", "")).strip()
         if not title:
@@ -818,29 +809,7 @@ class SimpleCalendarApp(App):
                 theme=THEME,
             )
         if kind in ("start_time", "end_time"):
-            hour, minute = int(route["hour"]), int(route["minute"])
-            fields = None
-            if route.get("text_mode"):
-                fields = (
-                    edit_field(self, route, "p1", hint=str(hour12(hour)), rid="android:id/input_hour"),
-                    edit_field(self, route, "p2", hint=f"{minute:02d}", rid="android:id/input_minute"),
-                )
-            return time_picker_dialog(
-                hour,
-                minute,
-                is24=False,
-                text_mode=bool(route.get("text_mode")),
-                selecting_minutes=bool(route.get("minutes")),
-                on_hours=lambda: route.update(minutes=False),
-                on_minutes=lambda: route.update(minutes=True),
-                on_dial=lambda v: dial_time(route, v),
-                on_am_pm=lambda pm: set_am_pm(route, pm),
-                on_toggle=lambda: self._toggle_mode(route),
-                on_ok=lambda: self._apply_time(route),
-                on_cancel=close,
-                input_fields=fields,
-                theme=THEME,
-            )
+            return time_picker(self, route, on_ok=lambda: self._apply_time(route), on_cancel=close, theme=THEME)
         if kind == "repeat":
 
             def choose(seconds: int) -> None:

@@ -24,10 +24,10 @@ from PIL import ImageDraw
 from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
-from cerebellum_gym.sim.apps.common import edit_field, field_key
+from cerebellum_gym.sim.apps.common import time_picker
 from cerebellum_gym.sim.material import dp
 from cerebellum_gym.sim.material.components import BottomNavigation, Fab, MaterialIconButton, NavItem, OverflowButton, TopAppBar
-from cerebellum_gym.sim.material.pickers import dial_time, hour12, picked_time, set_am_pm, time_picker_dialog, toggle_time_mode
+from cerebellum_gym.sim.material.pickers import picked_time
 from cerebellum_gym.sim.providers import ALARMS_URI
 from cerebellum_gym.sim.screen import BOTTOM_BAR_HEIGHT, NAV_HEIGHT, STATUS_HEIGHT, ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Dialog, Row, Text, Widget
@@ -431,33 +431,7 @@ class ClockApp(App):
     def _time_picker(self, route: Route) -> Dialog:
         """The new alarm's time: the platform's ``TimePickerDialog`` (DeskClock's
         ``TimePickerDialogFragment``), 12-hour as en-US reads time, at the current time."""
-        fields = None
-        if route.get("text_mode"):
-            hour, minute = int(route["hour"]), int(route["minute"])
-            fields = (
-                edit_field(self, route, "p1", hint=str(hour12(hour)), rid="android:id/input_hour"),
-                edit_field(self, route, "p2", hint=f"{minute:02d}", rid="android:id/input_minute"),
-            )
-
-        def toggle() -> None:
-            if toggle_time_mode(route):
-                self.phone.focus(field_key(self, route, "p1"))
-
-        return time_picker_dialog(
-            int(route["hour"]),
-            int(route["minute"]),
-            is24=False,
-            text_mode=bool(route.get("text_mode")),
-            selecting_minutes=bool(route.get("minutes")),
-            on_hours=lambda: route.update(minutes=False),
-            on_minutes=lambda: route.update(minutes=True),
-            on_dial=lambda v: dial_time(route, v),
-            on_am_pm=lambda pm: set_am_pm(route, pm),
-            on_toggle=toggle,
-            on_ok=lambda: self._add_alarm(route),
-            on_cancel=lambda: self.set_dialog(None),
-            input_fields=fields,
-        )
+        return time_picker(self, route, on_ok=lambda: self._add_alarm(route), on_cancel=lambda: self.set_dialog(None))
 
     def _alarm(self, route: Route) -> ScreenSpec:
         body: list[Widget] = []

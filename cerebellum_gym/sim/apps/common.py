@@ -19,6 +19,7 @@ from cerebellum_gym.sim.widgets import Button, Dialog, ListItem, TextArea, TextF
 
 if TYPE_CHECKING:
     from cerebellum_gym.sim.apps.base import App, Route
+    from cerebellum_gym.sim.material import Theme
 
 
 def field_key(app: App, route: Route, name: str) -> str:
@@ -205,3 +206,41 @@ def add_to_playlist_dialog(
     body.append(edit_field(app, route, "new_name", hint="Playlist name", rid=field_rid))
     buttons = [Button("Cancel", filled=False, on_tap=lambda: app.set_dialog(None)), Button("Create", filled=False, on_tap=create_named)]
     return Dialog("Add to playlist", buttons, body=body)
+
+
+def time_picker(app: App, route: Route, *, on_ok: Callable[[], None], on_cancel: Callable[[], None], theme: Theme | None = None) -> Dialog:
+    """The platform's 12-hour ``TimePickerDialog`` over ``route``'s picker state (``hour``,
+    ``minute``, ``minutes``, ``text_mode``, the text fields ``p1`` / ``p2``): the dial, the text
+    mode (its hour field focused when it opens), AM / PM; ``on_ok`` reads the pick with
+    :func:`~cerebellum_gym.sim.material.pickers.picked_time`."""
+    from cerebellum_gym.sim.material import LIGHT
+    from cerebellum_gym.sim.material.pickers import dial_time, hour12, set_am_pm, time_picker_dialog, toggle_time_mode
+
+    hour, minute = int(route["hour"]), int(route["minute"])
+    fields = None
+    if route.get("text_mode"):
+        fields = (
+            edit_field(app, route, "p1", hint=str(hour12(hour)), rid="android:id/input_hour"),
+            edit_field(app, route, "p2", hint=f"{minute:02d}", rid="android:id/input_minute"),
+        )
+
+    def toggle() -> None:
+        if toggle_time_mode(route):
+            app.phone.focus(field_key(app, route, "p1"))
+
+    return time_picker_dialog(
+        hour,
+        minute,
+        is24=False,
+        text_mode=bool(route.get("text_mode")),
+        selecting_minutes=bool(route.get("minutes")),
+        on_hours=lambda: route.update(minutes=False),
+        on_minutes=lambda: route.update(minutes=True),
+        on_dial=lambda v: dial_time(route, v),
+        on_am_pm=lambda pm: set_am_pm(route, pm),
+        on_toggle=toggle,
+        on_ok=on_ok,
+        on_cancel=on_cancel,
+        input_fields=fields,
+        theme=theme or LIGHT,
+    )
