@@ -21,6 +21,7 @@ from PIL import ImageDraw
 from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
+from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.material import dp
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import IconButton, Slider, Switch, Text, Widget
@@ -29,6 +30,9 @@ BRIGHTNESS_MAX = 255
 #: AOSP's spelling (a non-breaking hyphen, U+2011).
 WIFI: Final = "Wi\u2011Fi"
 PKG: Final = "com.android.settings"
+#: The package of the search page on the Pixel image (AOSP's SettingsIntelligence); the
+#: simulator keeps the page in Settings' stack, so only its resource-ids carry this package.
+SEARCH_PKG: Final = "com.google.android.settings.intelligence"
 
 _MAIN_ITEMS: tuple[tuple[str, str, str | None], ...] = (
     ("Network & internet", f"Mobile, {WIFI}, hotspot", "network"),
@@ -145,8 +149,8 @@ class _SearchBar(Widget):
     class_name = "androidx.cardview.widget.CardView"
     default_height = dp(72)
 
-    def __init__(self) -> None:
-        super().__init__(rid=f"{PKG}:id/search_bar")
+    def __init__(self, on_tap: Callable[[], None]) -> None:
+        super().__init__(rid=f"{PKG}:id/search_bar", on_tap=on_tap)
 
     def render_key(self) -> Hashable:
         return ()
@@ -175,6 +179,128 @@ class _SearchBar(Widget):
         title.text, title.resource_id, title.package = "Search settings", f"{package}:id/search_action_bar_title", package
         bar.children = [title]
         node.children = [bar]
+        return node
+
+
+#: What the search finds: (title, summary, breadcrumbs, the page it opens). The titles and
+#: breadcrumbs are the Settings pages the simulator has (AOSP's preference titles, the parent
+#: pages' titles as SettingsIntelligence's index stores them); summaries only where static.
+_SEARCH_INDEX: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
+    ("Network & internet", f"Mobile, {WIFI}, hotspot", (), "network"),
+    ("Internet", "", ("Network & internet",), "internet"),
+    (WIFI, "", ("Network & internet", "Internet"), "internet"),
+    ("Airplane mode", "", ("Network & internet",), "network"),
+    ("Connected devices", "Bluetooth, pairing", (), "connected"),
+    ("Pair new device", "", ("Connected devices",), "connected"),
+    ("Connection preferences", "Bluetooth, Android Auto, NFC", ("Connected devices",), "connection_prefs"),
+    ("Bluetooth", "", ("Connected devices", "Connection preferences"), "bluetooth"),
+    ("Display", "Dark theme, font size, brightness", (), "display"),
+    ("Brightness level", "", ("Display",), "brightness"),
+    ("Adaptive brightness", "", ("Display",), "display"),
+    ("Dark theme", "", ("Display",), "display"),
+    ("Screen timeout", "", ("Display",), "display"),
+)
+
+
+def search_results(query: str) -> list[tuple[str, str, tuple[str, ...], str]]:
+    """The index rows whose title has a word starting with ``query`` (case-insensitive), the
+    titles starting with it first, as SettingsIntelligence's DatabaseResultTask ranks them."""
+    needle = query.strip().lower()
+    if not needle:
+        return []
+
+    def words(title: str) -> list[str]:
+        return title.lower().replace("\u2011", " ").replace("-", " ").replace("&", " ").split()
+
+    first = [row for row in _SEARCH_INDEX if row[0].lower().startswith(needle)]
+    later = [
+        row for row in _SEARCH_INDEX if row not in first and (any(w.startswith(needle) for w in words(row[0])) or needle in row[0].lower())
+    ]
+    return first + later
+
+
+class _SearchToolbar(Widget):
+    """search_panel.xml's ``search_toolbar``: "Navigate up" and the SearchView's query field
+    (``android:id/search_src_text``, hint "Search settings") with, once there is text, "Clear query"."""
+
+    class_name = "android.widget.Toolbar"
+    default_height = dp(84)
+
+    def __init__(self, up: Callable[[], None], field: Widget, clear: Widget | None) -> None:
+        super().__init__(rid=f"{SEARCH_PKG}:id/search_toolbar")
+        self.up, self.field, self.clear = up, field, clear
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.clear is not None)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        inset = round(dp(16) * scale)
+        draw.rounded_rectangle((inset, inset // 2, width - inset, height - inset // 2), radius=round(dp(28) * scale), fill=(232, 236, 244))
+
+    def children(self, bounds: Bounds) -> list[tuple[Widget, Bounds]]:
+        left, top, right, bottom = bounds
+        mid = (top + bottom) // 2
+        up = IconButton("Navigate up", "arrow_back", on_tap=self.up, background=(232, 236, 244))
+        placed: list[tuple[Widget, Bounds]] = [(up, (left + dp(16), mid - dp(26), left + dp(72), mid + dp(26)))]
+        end = right - dp(16) - (dp(48) if self.clear is not None else 0)
+        placed.append((self.field, (left + dp(72), mid - dp(22), end, mid + dp(22))))
+        if self.clear is not None:
+            placed.append((self.clear, (end, mid - dp(24), end + dp(48), mid + dp(24))))
+        return placed
+
+
+class _SearchResult(Pref):
+    """search_intent_item.xml: ``android:id/title``, ``android:id/summary`` (gone when empty)
+    and the ``breadcrumb`` ("Display > ..."), in a clickable LinearLayout."""
+
+    def __init__(self, title: str, summary: str, breadcrumbs: tuple[str, ...], **kwargs: object) -> None:
+        lines = 1 + bool(summary) + bool(breadcrumbs)
+        super().__init__(title, summary, height=dp(32 + 24 * lines), **kwargs)
+        self.breadcrumb = " > ".join(breadcrumbs)
+
+    def render_key(self) -> Hashable:
+        return (super().render_key(), self.breadcrumb)
+
+    def tree_key(self) -> Hashable:
+        return (super().tree_key(), self.breadcrumb)
+
+    def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
+        left = round(dp(72) * scale)
+        y = round(dp(16) * scale)
+        line = round(dp(24) * scale)
+        big, small = round(dp(16) * scale), round(dp(14) * scale)
+        draw.text(
+            (left, y + line / 2),
+            render.text_fit(draw, self.title, big, width - left - 8),
+            font=render.font(big),
+            fill=render.TEXT,
+            anchor="lm",
+        )
+        for text in (self.summary, self.breadcrumb):
+            if text:
+                y += line
+                shown = render.text_fit(draw, text, small, width - left - 8)
+                draw.text((left, y + line / 2), shown, font=render.font(small), fill=render.TEXT_SECONDARY, anchor="lm")
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = Widget.encode(self, bounds, package)
+        left, top, right, _ = bounds
+        x, y = left + dp(72), top + dp(16)
+        node.children = []
+        for text, rid in (
+            (self.title, "android:id/title"),
+            (self.summary, "android:id/summary"),
+            (self.breadcrumb, f"{SEARCH_PKG}:id/breadcrumb"),
+        ):
+            if not text:
+                continue
+            child = UINode("android.widget.TextView", (x, y, right - dp(16), y + dp(24)), index=len(node.children))
+            child.text, child.resource_id, child.package = text, rid, package
+            node.children.append(child)
+            y += dp(24)
         return node
 
 
@@ -223,12 +349,34 @@ class SettingsApp(App):
         body: list[Widget] = [
             _Avatar(),
             Text("Settings", size=dp(36), height=dp(96)),
-            _SearchBar(),
+            _SearchBar(self._open_search),
         ]
         for title, summary, target in _MAIN_ITEMS:
             on_tap = functools.partial(self.push, target) if target else functools.partial(self.push, "stub", title=title)
             body.append(Pref(title, summary, on_tap=on_tap))
         return ScreenSpec(title=None, body=body, list_id="recycler_view")
+
+    # --- search (SettingsIntelligence's SearchActivity) ---------------------------------------
+
+    def _open_search(self) -> None:
+        """The home card opens the search page, its SearchView focused (the keyboard up)."""
+        self.push("search", query="")
+        self.phone.focus(field_key(self, self.route, "query"))
+
+    def screen_search(self, route: Route) -> ScreenSpec:
+        query = str(route.get("query", ""))
+        field = edit_field(self, route, "query", hint="Search settings", rid="android:id/search_src_text")
+        clear = None
+        if query:
+            clear = IconButton("Clear query", "close", on_tap=lambda: route.update(query=""), rid="android:id/search_close_btn")
+        body: list[Widget] = []
+        results = search_results(query)
+        for title, summary, crumbs, target in results:
+            body.append(_SearchResult(title, summary, crumbs, on_tap=functools.partial(self.push, target)))
+        if query.strip() and not results:
+            # no_results_layout: the empty-results picture and "No results" (18sp, centred).
+            body.append(Text("No results", size=dp(18), center=True, height=dp(200)))
+        return ScreenSpec(title=None, app_bar=_SearchToolbar(self._up, field, clear), body=body, list_id="list_results")
 
     def screen_stub(self, route: Route) -> ScreenSpec:
         title = route["title"]
