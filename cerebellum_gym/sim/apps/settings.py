@@ -252,13 +252,19 @@ class _SearchToolbar(Widget):
         return placed
 
 
+class _ClearQuery(IconButton):
+    """SearchView's close button: an ImageView (``android:id/search_close_btn``), "Clear query"."""
+
+    class_name = "android.widget.ImageView"
+
+
 class _SearchResult(Pref):
     """search_intent_item.xml: ``android:id/title``, ``android:id/summary`` (gone when empty)
     and the ``breadcrumb`` ("Display > ..."), in a clickable LinearLayout."""
 
     def __init__(self, title: str, summary: str, breadcrumbs: tuple[str, ...], **kwargs: object) -> None:
         lines = 1 + bool(summary) + bool(breadcrumbs)
-        super().__init__(title, summary, height=dp(32 + 24 * lines), **kwargs)
+        super().__init__(title, summary, height=dp(32 + 24 * lines), **kwargs)  # type: ignore[arg-type]
         self.breadcrumb = " > ".join(breadcrumbs)
 
     def render_key(self) -> Hashable:
@@ -368,7 +374,7 @@ class SettingsApp(App):
         field = edit_field(self, route, "query", hint="Search settings", rid="android:id/search_src_text")
         clear = None
         if query:
-            clear = IconButton("Clear query", "close", on_tap=lambda: route.update(query=""), rid="android:id/search_close_btn")
+            clear = _ClearQuery("Clear query", "close", on_tap=lambda: route.update(query=""), rid="android:id/search_close_btn")
         body: list[Widget] = []
         results = search_results(query)
         for title, summary, crumbs, target in results:
