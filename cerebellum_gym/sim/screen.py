@@ -60,7 +60,8 @@ class ScreenSpec:
     dialog: Dialog | None = None
     scroll: int = 0
     background: render.RGB = render.BACKGROUND
-    #: The scrolling area's view: its id in the app's package, and its class.
+    #: The scrolling area's view: its id in the app's package (a full ``pkg:id/name`` as it
+    #: is, for a view another package inflates), and its class.
     list_id: str = "list"
     list_class: str = "androidx.recyclerview.widget.RecyclerView"
     #: Whether the scrolling area reports itself scrollable also when all of it is on screen
@@ -389,7 +390,7 @@ def layout(spec: ScreenSpec, package: str, *, build_tree: bool = True) -> Layout
         UINode(
             spec.list_class,
             viewport,
-            resource_id=f"{package}:id/{spec.list_id}" if spec.list_id else "",  # none: a view without an id
+            resource_id=(spec.list_id if ":" in spec.list_id else f"{package}:id/{spec.list_id}") if spec.list_id else "",  # none: no id
             package=package,
             scrollable=max_scroll > 0 or spec.always_scrollable,
             focusable=True,

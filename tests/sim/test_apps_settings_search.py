@@ -84,3 +84,19 @@ def test_matching_is_by_the_start_of_a_word_titles_starting_with_it_first() -> N
     assert "Adaptive brightness" in titles
     assert search_results("   ") == []
     assert search_results("xyz") == []
+
+
+def test_opened_results_and_submitted_queries_are_saved_and_listed_newest_first() -> None:
+    phone = _open_search()
+    phone.type_text("dark")
+    tap(phone, text="Dark theme")
+    phone.press_key(BACK)
+    tap(phone, desc="Clear query")
+    phone.type_text("wifi")
+    phone.press_key(66)  # Enter submits the query: it is saved
+    tap(phone, desc="Navigate up")
+    tap(phone, text="Search settings")
+    rows = [n.text for n in phone.ui_tree().iter() if n.resource_id == "android:id/title"]
+    assert rows == ["wifi", "dark"]
+    tap(phone, text="dark")  # a saved query fills the field and searches again
+    assert "Dark theme" in texts(phone)

@@ -219,6 +219,10 @@ def search_results(query: str) -> list[tuple[str, str, tuple[str, ...], str]]:
     return first + later
 
 
+#: SavedQueryLoader's MAX_PROPOSED_SUGGESTIONS.
+_MAX_SAVED_QUERIES: Final = 5
+
+
 class _SearchToolbar(Widget):
     """search_panel.xml's ``search_toolbar``: "Navigate up" and the SearchView's query field
     (``android:id/search_src_text``, hint "Search settings") with, once there is text, "Clear query"."""
@@ -369,20 +373,43 @@ class SettingsApp(App):
         self.push("search", query="")
         self.phone.focus(field_key(self, self.route, "query"))
 
+    def _save_query(self, route: Route) -> None:
+        """SavedQueryRecorder: the query goes to the top of the saved ones (once)."""
+        query = str(route.get("query", ""))
+        if query.strip():
+            saved = [q for q in self.data.get("saved_queries", []) if q != query]
+            self.data["saved_queries"] = [query, *saved]
+        self.phone.focus(None)
+
+    def _clear_query(self, route: Route) -> None:
+        """SearchView's close button: the query emptied, the field focused (the keyboard up)."""
+        route["query"] = ""
+        self.phone.focus(field_key(self, route, "query"))
+
+    def _open_result(self, route: Route, target: str) -> None:
+        """onSearchResultClicked: the query is saved and the result's Settings page opens."""
+        self._save_query(route)
+        self.push(target)
+
     def screen_search(self, route: Route) -> ScreenSpec:
         query = str(route.get("query", ""))
         field = edit_field(self, route, "query", hint="Search settings", rid="android:id/search_src_text")
+        field.on_submit = lambda: self._save_query(route)  # onQueryTextSubmit: saved, the keyboard hidden
         clear = None
         if query:
-            clear = _ClearQuery("Clear query", "close", on_tap=lambda: route.update(query=""), rid="android:id/search_close_btn")
+            clear = _ClearQuery("Clear query", "close", on_tap=lambda: self._clear_query(route), rid="android:id/search_close_btn")
         body: list[Widget] = []
         results = search_results(query)
         for title, summary, crumbs, target in results:
-            body.append(_SearchResult(title, summary, crumbs, on_tap=functools.partial(self.push, target)))
+            body.append(_SearchResult(title, summary, crumbs, on_tap=functools.partial(self._open_result, route, target)))
+        if not query:
+            # An empty query lists the saved queries (search_saved_query_item.xml), newest first.
+            for saved in self.data.get("saved_queries", [])[:_MAX_SAVED_QUERIES]:
+                body.append(Pref(saved, on_tap=functools.partial(route.update, query=saved)))
         if query.strip() and not results:
             # no_results_layout: the empty-results picture and "No results" (18sp, centred).
             body.append(Text("No results", size=dp(18), center=True, height=dp(200)))
-        return ScreenSpec(title=None, app_bar=_SearchToolbar(self._up, field, clear), body=body, list_id="list_results")
+        return ScreenSpec(title=None, app_bar=_SearchToolbar(self._up, field, clear), body=body, list_id=f"{SEARCH_PKG}:id/list_results")
 
     def screen_stub(self, route: Route) -> ScreenSpec:
         title = route["title"]
