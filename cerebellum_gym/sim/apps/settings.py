@@ -6,6 +6,12 @@ title is the content-desc of SettingsLib's collapsing toolbar (``collapsing_tool
 ``action_bar`` and its "Navigate up"), not a TextView. Switches are ``android:id/switch_widget``;
 AOSP spells Wi‑Fi with a non-breaking hyphen (U+2011), as the real screens show it.
 
+The home's "Search settings" card opens the search page, which on the real phone is another
+package's activity (SettingsIntelligence, ``com.google.android.settings.intelligence`` on the
+Pixel image): here it is a route of Settings' own stack, so its nodes' ``package`` stays
+``com.android.settings`` while its resource-ids name SettingsIntelligence's package as the real
+ones do (framework SearchView ids: ``android:id/search_src_text``, ``search_close_btn``).
+
 Toggles live in the system settings store (``settings get global wifi_on``), which is where a
 judge reads them on a real device too.
 """
