@@ -176,6 +176,9 @@ class _SearchBar(Widget):
 
     def encode(self, bounds: Bounds, package: str) -> UINode:
         node = super().encode(bounds, package)
+        # The card itself takes no click: the toolbar inside it does (SearchFeatureProvider's
+        # listener is on search_action_bar); a tap anywhere on the card lands on the toolbar.
+        node.clickable = node.focusable = False
         left, top, right, bottom = bounds
         bar = UINode(
             "android.view.ViewGroup", (left + dp(12), top + dp(12), right - dp(12), bottom - dp(12)), clickable=True, focusable=True
