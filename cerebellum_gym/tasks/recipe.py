@@ -11,13 +11,13 @@ judges check what AndroidWorld's ``validate_rows_removal_integrity`` and
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
 
+from cerebellum_gym.appdata.recipes import split_directions, split_ingredients
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device, Row
 from cerebellum_gym.tasks import awdata
@@ -51,31 +51,6 @@ FORM_FIELDS = (
     ("ingredients", "ingredients"),
     ("directions", "directions"),
 )
-_FRACTIONS = "¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"
-_QUANTITY = re.compile(rf"^\s*([{_FRACTIONS}]|\d+([,/.-])*\d*)(\s*-\s*([{_FRACTIONS}]|\d+([,/.-])*\d*))?(?!$)")
-
-
-def split_ingredients(text: str) -> list[tuple[str, str]]:
-    """(quantity, text) per ingredient line as the app's IngredientBuilder splits them (a leading
-    dash dropped, a leading quantity apart, trimmed): what its page shows."""
-    out = []
-    for raw in text.split("\n"):
-        line = re.sub(r"^\s*[-–](?!$)", "", raw, count=1).strip()
-        if line:
-            match = _QUANTITY.search(line)
-            quantity = match.group() if match else ""
-            out.append((quantity, line.replace(quantity, "", 1) if quantity else line))
-    return out
-
-
-def split_directions(text: str) -> list[str]:
-    """The steps as the app's DirectionBuilder makes them (a leading "1." dropped, trimmed)."""
-    out = []
-    for raw in text.split("\n"):
-        line = re.sub(r"^\s*(\d+\.)(?!$)", "", raw, count=1).strip()
-        if line:
-            out.append(line)
-    return out
 
 
 def random_recipe(rng: np.random.Generator) -> Recipe:

@@ -48,6 +48,8 @@ from typing import ClassVar, Final
 
 from PIL import ImageDraw
 
+from cerebellum_gym.appdata.recipes import split_directions as directions
+from cerebellum_gym.appdata.recipes import split_ingredients as ingredients
 from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
@@ -92,7 +94,6 @@ DRAWER_ITEMS: Final = ("Recipes", "Categories", "Seasonal calendar", "Support th
 DETAILS_MENU: Final = ("Share", "Share as file", "Edit", "Delete")
 SEARCH_KEY = f"{PACKAGE}.search"
 _WORD = re.compile(r"[\w#]+")
-_QUANTITY = re.compile(r"^\s*([¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞]|\d+([,/.-])*\d*)(\s*-\s*([¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞]|\d+([,/.-])*\d*))?(?!$)")
 
 
 def words(text: str) -> list[str]:
@@ -128,30 +129,6 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 def lines(text: str) -> list[str]:
     """A multi-line field's non-empty lines."""
     return [line.strip() for line in text.splitlines() if line.strip()]
-
-
-def ingredients(text: str) -> list[tuple[str, str]]:
-    """(quantity, text) per ingredient line, as the app's IngredientBuilder splits them: a leading
-    dash dropped, a leading quantity ("2", "1/2", "2-3", "½") apart, the rest trimmed."""
-    out = []
-    for raw in text.split("\n"):
-        line = re.sub(r"^\s*[-–](?!$)", "", raw, count=1).strip()
-        if not line:
-            continue
-        match = _QUANTITY.search(line)
-        quantity = match.group() if match else ""
-        out.append((quantity, line.replace(quantity, "", 1) if quantity else line))
-    return out
-
-
-def directions(text: str) -> list[str]:
-    """The steps as DirectionBuilder makes them: one per line, a leading "1." dropped, trimmed."""
-    out = []
-    for raw in text.split("\n"):
-        line = re.sub(r"^\s*(\d+\.)(?!$)", "", raw, count=1).strip()
-        if line:
-            out.append(line)
-    return out
 
 
 @functools.lru_cache(maxsize=1024)
