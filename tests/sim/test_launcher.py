@@ -36,11 +36,30 @@ def test_home_shows_the_date_the_tray_and_the_search_bar() -> None:
     # AndroidWorld freezes its phone at Sunday 15 October 2023; "At a glance" reads so.
     date = tree.find(text="Sun, Oct 15")
     assert date is not None and date.clickable
-    assert _icons(tree) == ["Phone", "Chrome"]  # the tray's apps the simulator has
+    # The tray, then the page's row above it, as uiautomator lists AndroidWorld's home screen.
+    assert _icons(tree) == ["Phone", "Messages", "Chrome", "Gmail", "Gmail", "Photos", "YouTube"]
     search = tree.find(content_desc="Search")
     assert search is not None and search.clickable
     assert [c.content_desc for c in search.children] == ["Google app", "Voice search", "Google Lens"]
     assert tree.find(text="Contacts") is None  # other apps sit in the drawer
+
+
+@pytest.mark.parametrize("label", ["Messages", "Gmail", "Photos", "YouTube"])
+def test_an_icon_of_an_app_the_simulator_lacks_is_clickable_and_leaves_home_as_it_is(label: str) -> None:
+    phone = Phone()
+    before = phone.dump_xml()
+    node = phone.ui_tree().find(text=label)
+    assert node is not None and node.clickable and node.long_clickable
+    phone.tap(*node.center)
+    assert phone.foreground_package() == LAUNCHER_PACKAGE and phone.dump_xml() == before
+
+
+def test_the_tray_icons_of_simulated_apps_start_them() -> None:
+    phone = Phone()
+    node = phone.ui_tree().find(text="Chrome")
+    assert node is not None
+    phone.tap(*node.center)
+    assert phone.foreground_package() == "com.android.chrome"
 
 
 def test_a_swipe_up_opens_the_drawer_alphabetical_and_a_tap_starts_the_app() -> None:

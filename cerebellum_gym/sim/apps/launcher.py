@@ -9,9 +9,14 @@ What is real here, and from where: the strings and ids of Launcher3 (AOSP, Andro
 ``Search apps``, ``Apps list``, ``No apps found matching "…"``, ``workspace``, ``hotseat``,
 ``apps_list_view``, ``search_container_all_apps``), the element list of the home screen recorded on
 AndroidWorld's emulator (the date as "Sun, Oct 15", clickable; the search bar "Search" with
-"Google app", "Voice search" and "Google Lens"; Phone and Chrome in the tray beside apps the
-simulator does not have, Messages and Gmail, whose places stay empty here), and Launcher3's
-search, which matches the start of any word of an app's name.
+"Google app", "Voice search" and "Google Lens"; Phone, Messages, Chrome and Gmail in the tray and
+Gmail, Photos and YouTube on the page above it), and Launcher3's search, which matches the start of
+any word of an app's name.
+
+Messages, Gmail, Photos and YouTube are Google apps of the emulator's image that no AndroidWorld
+task uses and the simulator does not have. Their icons are shown where the real home screen shows
+them, as clickable as there, but a tap on one leaves the home screen as it is: the simulator draws
+no screen of an app it does not have rather than one that exists nowhere (docs/fidelity.md).
 """
 
 from __future__ import annotations
@@ -36,8 +41,26 @@ if TYPE_CHECKING:
 
 #: Icons to a row, in the tray and in the drawer (the hotseat AndroidWorld's home lists has four).
 COLUMNS: Final = 4
-#: The favourites tray: (cell, package) for the apps of the real tray the simulator has.
-HOTSEAT: Final = ((0, "com.google.android.dialer"), (2, "com.android.chrome"))
+#: The favourites tray as AndroidWorld's emulator shows it: (cell, package, label).
+HOTSEAT: Final = (
+    (0, "com.google.android.dialer", "Phone"),
+    (1, "com.google.android.apps.messaging", "Messages"),
+    (2, "com.android.chrome", "Chrome"),
+    (3, "com.google.android.gm", "Gmail"),
+)
+#: The page's row above the tray (the image's default first page): (cell, package, label).
+FIRST_PAGE: Final = (
+    (0, "com.google.android.gm", "Gmail"),
+    (1, "com.google.android.apps.photos", "Photos"),
+    (2, "com.google.android.youtube", "YouTube"),
+)
+#: Tile colours of the image's Google apps the simulator does not have (their brand colours).
+ABSENT_COLORS: Final[dict[str, render.RGB]] = {
+    "com.google.android.apps.messaging": (26, 115, 232),
+    "com.google.android.gm": (234, 67, 53),
+    "com.google.android.apps.photos": (251, 188, 4),
+    "com.google.android.youtube": (255, 0, 0),
+}
 WALLPAPER: Final = (32, 48, 66)
 DRAWER_BACKGROUND: Final = (242, 241, 246)
 ON_WALLPAPER: Final = (255, 255, 255)
@@ -161,29 +184,39 @@ class Workspace(Widget):
     class_name = "android.view.View"
     opaque = False
 
-    def __init__(self, date: Widget, tray: Sequence[tuple[int, Widget]], search: Widget, rid: str) -> None:
+    def __init__(
+        self, date: Widget, tray: Sequence[tuple[int, Widget]], page: Sequence[tuple[int, Widget]], search: Widget, rid: str
+    ) -> None:
         super().__init__(desc="Home", rid=rid, height=PAGE_HEIGHT)
         self.date = date
         self.tray = list(tray)
+        self.page = list(page)
         self.search = search
 
     def render_key(self) -> Hashable:
         return ()
 
     def tree_key(self) -> Hashable:
-        return (super().tree_key(), tuple(cell for cell, _ in self.tray))
+        return (super().tree_key(), tuple(cell for cell, _ in self.tray), tuple(cell for cell, _ in self.page))
 
     def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        # In the order uiautomator lists them on the real home screen: the tray, the search bar,
+        # the date, the page's icons.
         left, top, right, bottom = bounds
         margin = dp(16)
-        placed: list[tuple[Widget, Bounds]] = [(self.date, (left + margin, top + dp(40), left + SCREEN_WIDTH * 2 // 3, top + dp(90)))]
         search_top = bottom - dp(24) - dp(56)
         tray_top = search_top - dp(16) - ICON_CELL
+        page_top = tray_top - dp(24) - ICON_CELL
         cell = (right - left - 2 * margin) // COLUMNS
+        placed: list[tuple[Widget, Bounds]] = []
         for index, icon in self.tray:
             x = left + margin + index * cell
             placed.append((icon, (x, tray_top, x + cell, tray_top + ICON_CELL)))
         placed.append((self.search, (left + margin, search_top, right - margin, search_top + dp(56))))
+        placed.append((self.date, (left + margin, top + dp(40), left + SCREEN_WIDTH * 2 // 3, top + dp(90))))
+        for index, icon in self.page:
+            x = left + margin + index * cell
+            placed.append((icon, (x, page_top, x + cell, page_top + ICON_CELL)))
         return placed
 
 
@@ -234,14 +267,9 @@ class Launcher(App):
 
     def _home(self, date: str) -> ScreenSpec:
         rid = f"{self.package}:id/"
-        tray: list[tuple[int, Widget]] = []
-        for cell, package in HOTSEAT:
-            app = self.phone.apps.get(package)
-            if app is not None:
-                tray.append((cell, LauncherIcon(app.label, app.color, on_tap=self._start(package), on_wallpaper=True)))
         glance = Text(date, size=dp(22), color=ON_WALLPAPER, on_tap=lambda: None, background=WALLPAPER)
         search = SearchBar(on_tap=lambda: self.open_drawer(search=True), rid=rid + "search_container_hotseat")
-        page = Workspace(glance, tray, search, rid + "workspace")
+        page = Workspace(glance, self._icons(HOTSEAT), self._icons(FIRST_PAGE), search, rid + "workspace")
         return ScreenSpec(
             title=None,
             body=[page],
@@ -250,6 +278,18 @@ class Launcher(App):
             list_class="android.widget.FrameLayout",
             always_scrollable=True,
         )
+
+    def _icons(self, cells: Sequence[tuple[int, str, str]]) -> list[tuple[int, Widget]]:
+        """The home screen's icons at their cells; one of an app the simulator lacks does nothing."""
+        icons: list[tuple[int, Widget]] = []
+        for cell, package, label in cells:
+            app = self.phone.apps.get(package)
+            if app is not None:
+                icon = LauncherIcon(app.label, app.color, on_tap=self._start(package), on_wallpaper=True)
+            else:
+                icon = LauncherIcon(label, ABSENT_COLORS[package], on_tap=lambda: None, on_wallpaper=True)
+            icons.append((cell, icon))
+        return icons
 
     def screen_drawer(self, route: Route) -> ScreenSpec:
         query = str(route.get("query", ""))
