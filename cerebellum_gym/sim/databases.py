@@ -29,7 +29,8 @@ Every declared database exists from the first boot, with its schema, once its ap
 never takes its "table missing: launch the app and wait" path; ``pm clear`` and ``rm`` remove
 it until the app starts again.
 
-Declared here, with the provider tables their apps read and write:
+Declared beside the apps that own them (the telephony provider's in :mod:`~cerebellum_gym.sim.telephony`),
+with the provider tables their apps read and write, among others:
 
 =================================  ===============================================  =====================
 app                                database                                         table -> provider
@@ -49,7 +50,7 @@ OpenTracks                         ``de.dennisguse.opentracks/databases/        
 =================================  ===============================================  =====================
 
 (paths under ``/data/data``). To give a new app its database, declare it once, at import time
-of the module that defines the app (or here), with the SQL the real app creates it with; the
+of the module that defines the app, with the SQL the real app creates it with; the
 columns, their types, nullability and defaults are read from that SQL by SQLite itself:
 
 Example:
@@ -130,19 +131,6 @@ DATA_ROOT: Final = "/data/data"
 SNAPSHOT_ROOT: Final = f"{DATA_ROOT}/android_world/snapshots"
 #: The owner of :data:`SNAPSHOT_ROOT`'s folder (``phone.state.app_data`` keeps the saved snapshots there).
 SNAPSHOT_OWNER: Final = "android_world"
-#: Pro Expense's category ids (``Expense.category`` in the app's database).
-EXPENSE_CATEGORIES: Final = (
-    "Others", "Income", "Food", "Housing", "Social", "Entertainment", "Transportation", "Clothes", "Health Care",
-    "Education", "Donation",
-)  # fmt: skip
-#: The provider tables of the apps this module declares databases for.
-CALENDAR_EVENTS: Final = "calendar_events"
-EXPENSES: Final = "expenses"
-SMS: Final = "sms"
-BROCCOLI_RECIPES: Final = "broccoli_recipes"
-TASKS_ORG_TASKS: Final = "tasksorg_tasks"
-OPENTRACKS_TRACKS: Final = "opentracks_tracks"
-
 _ZERO: Final[dict[str, Any]] = {"INTEGER": 0, "REAL": 0.0, "TEXT": "", "BLOB": b""}
 
 
@@ -371,7 +359,7 @@ def each_row(convert: Callable[[Row], dict[str, Any]]) -> Callable[[list[Row]], 
     return lambda rows: [convert(row) for row in rows]
 
 
-# --- Simple Calendar Pro: events.db ------------------------------------------------------------
+# --- Room ----------------------------------------------------------------------------------------
 
 _ROOM_META = (
     "CREATE TABLE android_metadata (locale TEXT);\n"
@@ -380,329 +368,9 @@ _ROOM_META = (
 )
 
 
-def _room(identity: str, *tables: str) -> str:
+def room_schema(identity: str, *tables: str) -> str:
     """A Room database's SQL: its metadata tables, then ``tables`` (statements, in order)."""
     return _ROOM_META + f"INSERT INTO room_master_table VALUES (42, '{identity}');\n" + "".join(t + ";\n" for t in tables)
-
-
-CALENDAR_DB: Final = declare(
-    AppDatabase(
-        path=f"{DATA_ROOT}/com.simplemobiletools.calendar.pro/databases/events.db",
-        schema=_room(
-            "f5b1d2f3a9c04e6e9c7a7f0b3b1e2d44",
-            "CREATE TABLE `events` (`id` INTEGER PRIMARY KEY AUTOINCREMENT, `start_ts` INTEGER NOT NULL, "
-            "`end_ts` INTEGER NOT NULL, `title` TEXT NOT NULL, `location` TEXT NOT NULL, `description` TEXT NOT NULL, "
-            "`reminder_1_minutes` INTEGER NOT NULL, `reminder_2_minutes` INTEGER NOT NULL, `reminder_3_minutes` INTEGER NOT NULL, "
-            "`reminder_1_type` INTEGER NOT NULL, `reminder_2_type` INTEGER NOT NULL, `reminder_3_type` INTEGER NOT NULL, "
-            "`repeat_interval` INTEGER NOT NULL, `repeat_rule` INTEGER NOT NULL, `repeat_limit` INTEGER NOT NULL, "
-            "`repetition_exceptions` TEXT NOT NULL, `attendees` TEXT NOT NULL, `import_id` TEXT NOT NULL, "
-            "`time_zone` TEXT NOT NULL, `flags` INTEGER NOT NULL, `event_type` INTEGER NOT NULL, `parent_id` INTEGER NOT NULL, "
-            "`last_updated` INTEGER NOT NULL, `source` TEXT NOT NULL, `availability` INTEGER NOT NULL, `color` INTEGER NOT NULL, "
-            "`type` INTEGER NOT NULL)",
-            "CREATE UNIQUE INDEX `index_events_id` ON `events` (`id`)",
-            "CREATE TABLE `event_types` (`id` INTEGER PRIMARY KEY AUTOINCREMENT, `title` TEXT NOT NULL, `color` INTEGER NOT NULL, "
-            "`caldav_calendar_id` INTEGER NOT NULL, `caldav_display_name` TEXT NOT NULL, `caldav_email` TEXT NOT NULL, "
-            "`type` INTEGER NOT NULL)",
-            "CREATE UNIQUE INDEX `index_event_types_id` ON `event_types` (`id`)",
-            "INSERT INTO event_types VALUES (1, 'Regular event', -14575885, 0, '', '', 0)",
-            "CREATE TABLE `widgets` (`id` INTEGER PRIMARY KEY AUTOINCREMENT, `widget_id` INTEGER NOT NULL, `period` INTEGER NOT NULL)",
-            "CREATE TABLE `tasks` (`id` INTEGER PRIMARY KEY AUTOINCREMENT, `task_id` INTEGER NOT NULL, "
-            "`start_ts` INTEGER NOT NULL, `flags` INTEGER NOT NULL)",
-        ),
-        tables=(
-            Table(
-                "events",
-                CALENDAR_EVENTS,
-                defaults={
-                    "reminder_1_minutes": -1,
-                    "reminder_2_minutes": -1,
-                    "reminder_3_minutes": -1,
-                    "repetition_exceptions": "[]",
-                    "time_zone": "UTC",
-                    "event_type": 1,
-                    "source": "simple-calendar",
-                },
-            ),
-        ),
-    )
-)
-
-
-# --- Pro Expense: accounting.db ----------------------------------------------------------------
-
-
-def _expense_to_db(row: Row) -> dict[str, Any]:
-    category = row.get("category", "Others")
-    created = row.get("created_at", "0")
-    return {
-        "category": EXPENSE_CATEGORIES.index(category) + 1 if category in EXPENSE_CATEGORIES else 1,
-        "created_date": created,
-        "modified_date": row.get("modified_date", created),
-    }
-
-
-def _expense_from_db(row: dict[str, Any]) -> dict[str, str]:
-    category = row.get("category")
-    index = category - 1 if isinstance(category, int) and 1 <= category <= len(EXPENSE_CATEGORIES) else 0
-    # An id the app does not know shows as its first category, as the app falls back.
-    return {"created_at": str(row.get("created_date") or 0), "category": EXPENSE_CATEGORIES[index]}
-
-
-EXPENSE_DB: Final = declare(
-    AppDatabase(
-        path=f"{DATA_ROOT}/com.arduia.expense/databases/accounting.db",
-        schema=_room(
-            "7c1c4e9fbb5d7a3b2e0a6f1d8c9b4e21",
-            "CREATE TABLE `expense` (`expense_id` INTEGER PRIMARY KEY AUTOINCREMENT, `name` TEXT, `amount` INTEGER NOT NULL, "
-            "`category` INTEGER NOT NULL, `note` TEXT, `created_date` INTEGER NOT NULL, `modified_date` INTEGER NOT NULL)",
-        ),
-        tables=(
-            Table(
-                "expense",
-                EXPENSES,
-                defaults={"name": "", "note": "", "category": 1},
-                to_db=each_row(_expense_to_db),
-                from_db=_expense_from_db,
-                not_kept=frozenset({"created_date"}),
-            ),
-        ),
-    )
-)
-
-
-# --- The telephony provider: mmssms.db -----------------------------------------------------------
-
-
-def _digits(address: str) -> str:
-    return "".join(c for c in address if c.isdigit()) or address
-
-
-def _thread_ids(rows: list[Row]) -> dict[str, int]:
-    """Each address's thread, numbered in the order of the messages' dates."""
-    ids: dict[str, int] = {}
-    for row in sorted(rows, key=lambda r: (int(r.get("date", 0) or 0), int(r.get("_id", 0) or 0))):
-        ids.setdefault(_digits(row.get("address", "")), len(ids) + 1)
-    return ids
-
-
-def _threads(content: Mapping[str, list[Row]]) -> dict[str, list[dict[str, Any]]]:
-    """The ``threads`` and ``canonical_addresses`` tables the provider keeps for the messages."""
-    rows = content[SMS]
-    ids = _thread_ids(rows)
-    threads = []
-    for address, tid in ids.items():
-        mine = [r for r in rows if _digits(r.get("address", "")) == address]
-        last = max(mine, key=lambda r: int(r.get("date", 0) or 0))
-        threads.append(
-            {
-                "_id": tid,
-                "date": int(last.get("date", 0) or 0),
-                "message_count": len(mine),
-                "recipient_ids": str(tid),
-                "snippet": last.get("body", ""),
-                "snippet_cs": 0,
-                "read": int(all(r.get("read", "1") == "1" for r in mine)),
-                "archived": 0,
-                "type": 0,
-                "error": 0,
-                "has_attachment": 0,
-            }
-        )
-    return {"threads": threads, "canonical_addresses": [{"_id": i, "address": a} for a, i in ids.items()]}
-
-
-def _sms_to_db(rows: list[Row]) -> list[dict[str, Any]]:
-    ids = _thread_ids(rows)
-    return [
-        {
-            "thread_id": ids.get(_digits(row.get("address", ""))),
-            "date_sent": row.get("date_sent", row.get("date", 0)),
-            "seen": row.get("seen", row.get("read", 0)),
-        }
-        for row in rows
-    ]
-
-
-SMS_DB: Final = declare(
-    AppDatabase(
-        path=f"{DATA_ROOT}/com.android.providers.telephony/databases/mmssms.db",
-        schema=(
-            "CREATE TABLE android_metadata (locale TEXT);\n"
-            "INSERT INTO android_metadata VALUES ('en_US');\n"
-            "CREATE TABLE sms (_id INTEGER PRIMARY KEY,thread_id INTEGER,address TEXT,person INTEGER,date INTEGER,"
-            "date_sent INTEGER DEFAULT 0,protocol INTEGER,read INTEGER DEFAULT 0,status INTEGER DEFAULT -1,type INTEGER,"
-            "reply_path_present INTEGER,subject TEXT,body TEXT,service_center TEXT,locked INTEGER DEFAULT 0,"
-            "sub_id INTEGER DEFAULT -1, error_code INTEGER DEFAULT -1,creator TEXT,seen INTEGER DEFAULT 0);\n"
-            "CREATE TABLE threads (_id INTEGER PRIMARY KEY AUTOINCREMENT,date INTEGER DEFAULT 0,"
-            "message_count INTEGER DEFAULT 0,recipient_ids TEXT,snippet TEXT,snippet_cs INTEGER DEFAULT 0,"
-            "read INTEGER DEFAULT 1,archived INTEGER DEFAULT 0,type INTEGER DEFAULT 0,error INTEGER DEFAULT 0,"
-            "has_attachment INTEGER DEFAULT 0);\n"
-            "CREATE TABLE canonical_addresses (_id INTEGER PRIMARY KEY AUTOINCREMENT,address TEXT);\n"
-        ),
-        # The thread follows from the address when the image is built.
-        tables=(Table("sms", SMS, to_db=_sms_to_db, not_kept=frozenset({"thread_id"})),),
-        derived=_threads,
-        launched_by_app=False,
-    )
-)
-
-
-# --- Broccoli: broccoli (Room) -------------------------------------------------------------------
-
-_BROCCOLI_TEXT = ("imageName", "description", "servings", "preparationTime", "source", "ingredients", "directions")
-_FTS_DELETE = "DELETE FROM `recipes_fts` WHERE `docid`=OLD.`rowid`"
-_FTS_INSERT = (
-    "INSERT INTO `recipes_fts`(`docid`, `title`, `description`, `source`, `ingredients`) "
-    "VALUES (NEW.`rowid`, NEW.`title`, NEW.`description`, NEW.`source`, NEW.`ingredients`)"
-)
-
-BROCCOLI_DB: Final = declare(
-    AppDatabase(
-        path=f"{DATA_ROOT}/com.flauschcode.broccoli/databases/broccoli",
-        # Room's schema of the app's database version 1 (Broccoli 1.2.6, the build AndroidWorld
-        # installs: app/schemas/.../BroccoliDatabase/1.json), with the full-text index its search
-        # reads and the triggers with which Room keeps that index in step.
-        schema=_room(
-            "1548e88f42d976a4b4915ca1cfa71e00",
-            "CREATE TABLE `recipes` (`recipeId` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `title` TEXT, `imageName` TEXT, "
-            "`description` TEXT, `servings` TEXT, `preparationTime` TEXT, `source` TEXT, `ingredients` TEXT, `directions` TEXT, "
-            "`favorite` INTEGER NOT NULL)",
-            "CREATE TABLE `categories` (`categoryId` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `name` TEXT)",
-            "CREATE TABLE `recipes_with_categories` (`recipeId` INTEGER NOT NULL, `categoryId` INTEGER NOT NULL, "
-            "PRIMARY KEY(`recipeId`, `categoryId`), FOREIGN KEY(`recipeId`) REFERENCES `recipes`(`recipeId`) "
-            "ON UPDATE NO ACTION ON DELETE CASCADE , FOREIGN KEY(`categoryId`) REFERENCES `categories`(`categoryId`) "
-            "ON UPDATE NO ACTION ON DELETE CASCADE )",
-            "CREATE INDEX `index_recipes_with_categories_recipeId` ON `recipes_with_categories` (`recipeId`)",
-            "CREATE INDEX `index_recipes_with_categories_categoryId` ON `recipes_with_categories` (`categoryId`)",
-            "CREATE VIRTUAL TABLE `recipes_fts` USING FTS4(`title` TEXT, `description` TEXT, `source` TEXT, `ingredients` TEXT, "
-            "tokenize=unicode61 `tokenchars=#`, content=`recipes`)",
-            *(
-                f"CREATE TRIGGER room_fts_content_sync_recipes_fts_{when}_{what} {when} {what} ON `recipes` BEGIN {body}; END"
-                for when, what, body in (
-                    ("BEFORE", "UPDATE", _FTS_DELETE),
-                    ("BEFORE", "DELETE", _FTS_DELETE),
-                    ("AFTER", "UPDATE", _FTS_INSERT),
-                    ("AFTER", "INSERT", _FTS_INSERT),
-                )
-            ),
-        ),
-        # The app saves an empty field as an empty string, as AndroidWorld's rows do.
-        tables=(
-            Table(
-                "recipes",
-                BROCCOLI_RECIPES,
-                defaults={
-                    k: "" for k in ("imageName", "description", "servings", "preparationTime", "source", "ingredients", "directions")
-                },
-            ),
-        ),
-    )
-)
-
-
-# --- Tasks.org: database (Room) --------------------------------------------------------------------
-
-TASKS_DB: Final = declare(
-    AppDatabase(
-        path=f"{DATA_ROOT}/org.tasks/databases/database",
-        schema=_room(
-            "a4e2c9d1b7f34e0c8d6a5b3f1e9c7d20",
-            "CREATE TABLE `tasks` (`_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `title` TEXT, "
-            "`importance` INTEGER NOT NULL, `dueDate` INTEGER NOT NULL, `hideUntil` INTEGER NOT NULL, "
-            "`created` INTEGER NOT NULL, `modified` INTEGER NOT NULL, `completed` INTEGER NOT NULL, "
-            "`deleted` INTEGER NOT NULL, `notes` TEXT, `estimatedSeconds` INTEGER NOT NULL, "
-            "`elapsedSeconds` INTEGER NOT NULL, `timerStart` INTEGER NOT NULL, `notificationFlags` INTEGER NOT NULL, "
-            "`lastNotified` INTEGER NOT NULL, `recurrence` TEXT, `repeat_from` INTEGER NOT NULL DEFAULT 0, "
-            "`calendarUri` TEXT, `remoteId` TEXT, `collapsed` INTEGER NOT NULL, `parent` INTEGER NOT NULL, "
-            "`order` INTEGER, `read_only` INTEGER NOT NULL DEFAULT 0)",
-            "CREATE INDEX `t_rid` ON `tasks` (`remoteId`)",
-            "CREATE INDEX `active_and_visible` ON `tasks` (`completed`, `deleted`, `hideUntil`)",
-            "CREATE TABLE `tagdata` (`_id` INTEGER PRIMARY KEY AUTOINCREMENT, `remoteId` TEXT, `name` TEXT, "
-            "`color` INTEGER, `tagOrdering` TEXT, `td_icon` INTEGER, `td_order` INTEGER NOT NULL)",
-            "CREATE TABLE `tags` (`_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `task` INTEGER NOT NULL, "
-            "`name` TEXT, `tag_uid` TEXT, `task_uid` TEXT, FOREIGN KEY(`task`) REFERENCES `tasks`(`_id`) "
-            "ON UPDATE NO ACTION ON DELETE CASCADE)",
-            "CREATE INDEX `tag_task` ON `tags` (`task`)",
-            "CREATE TABLE `alarms` (`_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `task` INTEGER NOT NULL, "
-            "`time` INTEGER NOT NULL, `type` INTEGER NOT NULL DEFAULT 0, `repeat` INTEGER NOT NULL DEFAULT 0, "
-            "`interval` INTEGER NOT NULL DEFAULT 0, FOREIGN KEY(`task`) REFERENCES `tasks`(`_id`) "
-            "ON UPDATE NO ACTION ON DELETE CASCADE)",
-            "CREATE TABLE `filters` (`_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `title` TEXT, `sql` TEXT, "
-            "`values` TEXT, `criterion` TEXT, `f_color` INTEGER, `f_icon` INTEGER, `f_order` INTEGER NOT NULL)",
-            "CREATE TABLE `caldav_lists` (`cdl_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `cdl_account` TEXT, "
-            "`cdl_uuid` TEXT, `cdl_name` TEXT, `cdl_color` INTEGER NOT NULL, `cdl_ctag` TEXT, `cdl_url` TEXT, "
-            "`cdl_icon` INTEGER, `cdl_order` INTEGER NOT NULL, `cdl_access` INTEGER NOT NULL DEFAULT 0, "
-            "`cdl_last_sync` INTEGER NOT NULL DEFAULT 0)",
-            "INSERT INTO caldav_lists VALUES (1, 'local', 'default', 'My Tasks', 0, NULL, NULL, NULL, -1, 0, 0)",
-        ),
-        tables=(
-            Table(
-                "tasks",
-                TASKS_ORG_TASKS,
-                # A new task has no priority (Tasks.org's NONE is 3) and a fresh remote id.
-                defaults={"title": "", "importance": 3, "remoteId": ""},
-            ),
-        ),
-    )
-)
-
-
-# --- OpenTracks: database.db (SQLiteOpenHelper) -------------------------------------------------------
-
-OPENTRACKS_DB: Final = declare(
-    AppDatabase(
-        path=f"{DATA_ROOT}/de.dennisguse.opentracks/databases/database.db",
-        schema=(
-            "CREATE TABLE android_metadata (locale TEXT);\n"
-            "INSERT INTO android_metadata VALUES ('en_US');\n"
-            "CREATE TABLE tracks (_id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, description TEXT, category TEXT, "
-            "starttime INTEGER, stoptime INTEGER, numpoints INTEGER, totaldistance FLOAT, totaltime INTEGER, "
-            "movingtime INTEGER, avgspeed FLOAT, avgmovingspeed FLOAT, maxspeed FLOAT, minelevation FLOAT, "
-            "maxelevation FLOAT, elevationgain FLOAT, icon TEXT, uuid BLOB, elevationloss FLOAT, "
-            "starttime_offset INTEGER, activity_type TEXT);\n"
-            "CREATE UNIQUE INDEX track_uuid_index ON tracks(uuid);\n"
-            "CREATE TABLE trackpoints (_id INTEGER PRIMARY KEY AUTOINCREMENT, trackid INTEGER NOT NULL, longitude INTEGER, "
-            "latitude INTEGER, time INTEGER, elevation FLOAT, accuracy FLOAT, speed FLOAT, bearing FLOAT, "
-            "sensor_heartrate FLOAT, sensor_cadence FLOAT, sensor_power FLOAT, elevation_gain FLOAT, elevation_loss FLOAT, "
-            "type TEXT, sensor_distance FLOAT, accuracy_vertical FLOAT, "
-            "FOREIGN KEY (trackid) REFERENCES tracks(_id) ON UPDATE CASCADE ON DELETE CASCADE);\n"
-            "CREATE INDEX trackpoints_trackid_index ON trackpoints(trackid);\n"
-            "CREATE TABLE markers (_id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, description TEXT, category TEXT, "
-            "icon TEXT, trackid INTEGER NOT NULL, length FLOAT, duration INTEGER, longitude INTEGER, latitude INTEGER, "
-            "time INTEGER, elevation FLOAT, accuracy FLOAT, bearing FLOAT, photoUrl TEXT, "
-            "FOREIGN KEY (trackid) REFERENCES tracks(_id) ON UPDATE CASCADE ON DELETE CASCADE);\n"
-            "CREATE INDEX markers_trackid_index ON markers(trackid);\n"
-        ),
-        tables=(
-            Table(
-                "tracks",
-                OPENTRACKS_TRACKS,
-                # What the app writes for a track, where the schema allows NULL (only the icon
-                # and the uuid may stay NULL).
-                defaults={
-                    "name": "",
-                    "description": "",
-                    "category": "",
-                    "activity_type": "",
-                    "starttime": 0,
-                    "stoptime": 0,
-                    "numpoints": 0,
-                    "totaldistance": 0.0,
-                    "totaltime": 0,
-                    "movingtime": 0,
-                    "avgspeed": 0.0,
-                    "avgmovingspeed": 0.0,
-                    "maxspeed": 0.0,
-                    "minelevation": 0.0,
-                    "maxelevation": 0.0,
-                    "elevationgain": 0.0,
-                    "elevationloss": 0.0,
-                    "starttime_offset": 0,
-                },
-            ),
-        ),
-    )
-)
 
 
 # --- presence ------------------------------------------------------------------------------------
@@ -1235,3 +903,27 @@ def run_sql(image: bytes | None, sql: str, *, header: bool = False, separator: s
         con.close()
     changed = after != (image or b"")
     return SqlResult("".join(out), "".join(err), code, after if changed else None)
+
+
+# --- names declared here before the apps declared their own -----------------------------------------
+
+#: Where each name this module used to hold lives now (a module beside its app).
+_MOVED: Final = {
+    **dict.fromkeys(("CALENDAR_DB", "CALENDAR_EVENTS"), "cerebellum_gym.sim.apps.calendar"),
+    **dict.fromkeys(("EXPENSE_DB", "EXPENSES", "EXPENSE_CATEGORIES"), "cerebellum_gym.sim.apps.expense"),
+    **dict.fromkeys(("SMS_DB", "SMS"), "cerebellum_gym.sim.telephony"),
+    **dict.fromkeys(("BROCCOLI_DB", "BROCCOLI_RECIPES"), "cerebellum_gym.sim.apps.broccoli"),
+    **dict.fromkeys(("TASKS_DB", "TASKS_ORG_TASKS"), "cerebellum_gym.sim.apps.tasks_org"),
+    **dict.fromkeys(("OPENTRACKS_DB", "OPENTRACKS_TRACKS"), "cerebellum_gym.sim.apps.opentracks"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """``databases.CALENDAR_DB`` and the like, from the app module that declares them now (imported
+    on first use: the apps import this module, so it cannot import them at its own import)."""
+    home = _MOVED.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(home), name)

@@ -27,8 +27,11 @@ Example:
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from cerebellum_gym.devices.base import Row
+from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare
 from cerebellum_gym.sim.providers import CONTACTS_URI, SMS_URI
 
 if TYPE_CHECKING:
@@ -189,6 +192,86 @@ def set_clipboard(phone: Phone, text: str) -> None:
     field's Paste inserts)."""
     _system(phone)["clipboard"] = str(text)
     phone.invalidate()
+
+
+# --- the provider's database: mmssms.db -----------------------------------------------------------
+#: The provider table the text messages live in.
+SMS: Final = "sms"
+
+
+def _thread_key(address: str) -> str:
+    """The address a thread is keyed by: its digits (the address itself when it has none)."""
+    return "".join(c for c in address if c.isdigit()) or address
+
+
+def _thread_ids(rows: list[Row]) -> dict[str, int]:
+    """Each address's thread, numbered in the order of the messages' dates."""
+    ids: dict[str, int] = {}
+    for row in sorted(rows, key=lambda r: (int(r.get("date", 0) or 0), int(r.get("_id", 0) or 0))):
+        ids.setdefault(_thread_key(row.get("address", "")), len(ids) + 1)
+    return ids
+
+
+def _threads(content: Mapping[str, list[Row]]) -> dict[str, list[dict[str, Any]]]:
+    """The ``threads`` and ``canonical_addresses`` tables the provider keeps for the messages."""
+    rows = content[SMS]
+    ids = _thread_ids(rows)
+    threads = []
+    for address, tid in ids.items():
+        mine = [r for r in rows if _thread_key(r.get("address", "")) == address]
+        last = max(mine, key=lambda r: int(r.get("date", 0) or 0))
+        threads.append(
+            {
+                "_id": tid,
+                "date": int(last.get("date", 0) or 0),
+                "message_count": len(mine),
+                "recipient_ids": str(tid),
+                "snippet": last.get("body", ""),
+                "snippet_cs": 0,
+                "read": int(all(r.get("read", "1") == "1" for r in mine)),
+                "archived": 0,
+                "type": 0,
+                "error": 0,
+                "has_attachment": 0,
+            }
+        )
+    return {"threads": threads, "canonical_addresses": [{"_id": i, "address": a} for a, i in ids.items()]}
+
+
+def _sms_to_db(rows: list[Row]) -> list[dict[str, Any]]:
+    ids = _thread_ids(rows)
+    return [
+        {
+            "thread_id": ids.get(_thread_key(row.get("address", ""))),
+            "date_sent": row.get("date_sent", row.get("date", 0)),
+            "seen": row.get("seen", row.get("read", 0)),
+        }
+        for row in rows
+    ]
+
+
+SMS_DB: Final = declare(
+    AppDatabase(
+        path=f"{DATA_ROOT}/com.android.providers.telephony/databases/mmssms.db",
+        schema=(
+            "CREATE TABLE android_metadata (locale TEXT);\n"
+            "INSERT INTO android_metadata VALUES ('en_US');\n"
+            "CREATE TABLE sms (_id INTEGER PRIMARY KEY,thread_id INTEGER,address TEXT,person INTEGER,date INTEGER,"
+            "date_sent INTEGER DEFAULT 0,protocol INTEGER,read INTEGER DEFAULT 0,status INTEGER DEFAULT -1,type INTEGER,"
+            "reply_path_present INTEGER,subject TEXT,body TEXT,service_center TEXT,locked INTEGER DEFAULT 0,"
+            "sub_id INTEGER DEFAULT -1, error_code INTEGER DEFAULT -1,creator TEXT,seen INTEGER DEFAULT 0);\n"
+            "CREATE TABLE threads (_id INTEGER PRIMARY KEY AUTOINCREMENT,date INTEGER DEFAULT 0,"
+            "message_count INTEGER DEFAULT 0,recipient_ids TEXT,snippet TEXT,snippet_cs INTEGER DEFAULT 0,"
+            "read INTEGER DEFAULT 1,archived INTEGER DEFAULT 0,type INTEGER DEFAULT 0,error INTEGER DEFAULT 0,"
+            "has_attachment INTEGER DEFAULT 0);\n"
+            "CREATE TABLE canonical_addresses (_id INTEGER PRIMARY KEY AUTOINCREMENT,address TEXT);\n"
+        ),
+        # The thread follows from the address when the image is built.
+        tables=(Table("sms", SMS, to_db=_sms_to_db, not_kept=frozenset({"thread_id"})),),
+        derived=_threads,
+        launched_by_app=False,
+    )
+)
 
 
 __all__ = [

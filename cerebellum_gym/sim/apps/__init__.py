@@ -1,4 +1,9 @@
-"""The apps bundled with the simulator."""
+"""The apps bundled with the simulator.
+
+Each app is one module here holding its screens, its state and its database declaration, and
+registers itself (:func:`~cerebellum_gym.sim.apps.registry.register_app`); adding an app is its
+module and one import line below.
+"""
 
 from __future__ import annotations
 
@@ -20,37 +25,16 @@ from cerebellum_gym.sim.apps.markor import MarkorApp
 from cerebellum_gym.sim.apps.opentracks import OpenTracksApp
 from cerebellum_gym.sim.apps.osmand import OsmAndApp
 from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
+from cerebellum_gym.sim.apps.registry import registered_apps
 from cerebellum_gym.sim.apps.retro import RetroMusicApp
 from cerebellum_gym.sim.apps.settings import SettingsApp
 from cerebellum_gym.sim.apps.sms import SimpleSmsApp
 from cerebellum_gym.sim.apps.tasks_org import TasksApp
 from cerebellum_gym.sim.apps.vlc import VlcApp
 
-#: Installed on a default :class:`~cerebellum_gym.sim.phone.Phone`, besides the launcher.
-DEFAULT_APPS: tuple[type[App], ...] = (
-    SettingsApp,
-    ContactsApp,
-    ClockApp,
-    AudioRecorderApp,
-    CameraApp,
-    MarkorApp,
-    SimpleCalendarApp,
-    SimpleSmsApp,
-    ProExpenseApp,
-    FilesApp,
-    ChromeApp,
-    DialerApp,
-    ClipperApp,
-    BroccoliApp,
-    TasksApp,
-    OpenTracksApp,
-    SimpleGalleryApp,
-    SimpleDrawApp,
-    JoplinApp,
-    VlcApp,
-    OsmAndApp,
-    RetroMusicApp,
-)
+#: Installed on a default :class:`~cerebellum_gym.sim.phone.Phone`, besides the launcher: every app
+#: registered (:mod:`cerebellum_gym.sim.apps.registry`), which the imports above have done.
+DEFAULT_APPS: tuple[type[App], ...] = registered_apps()
 
 __all__ = [
     "DEFAULT_APPS",

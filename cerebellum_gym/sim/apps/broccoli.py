@@ -54,12 +54,16 @@ from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key
-from cerebellum_gym.sim.databases import BROCCOLI_RECIPES as RECIPES_TABLE
+from cerebellum_gym.sim.apps.registry import register_app
+from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare, room_schema
 from cerebellum_gym.sim.material import Theme, dp
 from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, MaterialIconButton, OverflowButton, TopAppBar
 from cerebellum_gym.sim.render import draw_icon, font
 from cerebellum_gym.sim.screen import SCREEN_WIDTH, ScreenSpec
 from cerebellum_gym.sim.widgets import PAD, Button, Dialog, Text, TextField, Widget
+
+#: The provider table the app's recipes live in.
+BROCCOLI_RECIPES: Final = "broccoli_recipes"
 
 #: The provider URI of the recipes (the app's ``recipes`` table).
 RECIPES_URI = "content://com.flauschcode.broccoli/recipes"
@@ -408,6 +412,7 @@ class SpinnerItem(Widget):
         return node
 
 
+@register_app
 class BroccoliApp(App):
     package: ClassVar[str] = PACKAGE
     activity: ClassVar[str] = "com.flauschcode.broccoli.MainActivity"
@@ -426,7 +431,7 @@ class BroccoliApp(App):
 
     def _update(self, recipe_id: str, values: dict[str, str]) -> None:
         """Change a recipe in place (Room's ``@Update``: the id stays)."""
-        for row in self.phone.state.content.setdefault(RECIPES_TABLE, []):
+        for row in self.phone.state.content.setdefault(BROCCOLI_RECIPES, []):
             if row.get("_id") == recipe_id:
                 row.update(values)
         self.phone.invalidate()
@@ -761,3 +766,56 @@ class BroccoliApp(App):
     def _discard(self) -> None:
         self.set_dialog(None)
         self.pop()
+
+
+# --- the app's database: broccoli (Room) -------------------------------------------------------------------
+
+_BROCCOLI_TEXT = ("imageName", "description", "servings", "preparationTime", "source", "ingredients", "directions")
+_FTS_DELETE = "DELETE FROM `recipes_fts` WHERE `docid`=OLD.`rowid`"
+_FTS_INSERT = (
+    "INSERT INTO `recipes_fts`(`docid`, `title`, `description`, `source`, `ingredients`) "
+    "VALUES (NEW.`rowid`, NEW.`title`, NEW.`description`, NEW.`source`, NEW.`ingredients`)"
+)
+
+BROCCOLI_DB: Final = declare(
+    AppDatabase(
+        path=f"{DATA_ROOT}/com.flauschcode.broccoli/databases/broccoli",
+        # Room's schema of the app's database version 1 (Broccoli 1.2.6, the build AndroidWorld
+        # installs: app/schemas/.../BroccoliDatabase/1.json), with the full-text index its search
+        # reads and the triggers with which Room keeps that index in step.
+        schema=room_schema(
+            "1548e88f42d976a4b4915ca1cfa71e00",
+            "CREATE TABLE `recipes` (`recipeId` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `title` TEXT, `imageName` TEXT, "
+            "`description` TEXT, `servings` TEXT, `preparationTime` TEXT, `source` TEXT, `ingredients` TEXT, `directions` TEXT, "
+            "`favorite` INTEGER NOT NULL)",
+            "CREATE TABLE `categories` (`categoryId` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `name` TEXT)",
+            "CREATE TABLE `recipes_with_categories` (`recipeId` INTEGER NOT NULL, `categoryId` INTEGER NOT NULL, "
+            "PRIMARY KEY(`recipeId`, `categoryId`), FOREIGN KEY(`recipeId`) REFERENCES `recipes`(`recipeId`) "
+            "ON UPDATE NO ACTION ON DELETE CASCADE , FOREIGN KEY(`categoryId`) REFERENCES `categories`(`categoryId`) "
+            "ON UPDATE NO ACTION ON DELETE CASCADE )",
+            "CREATE INDEX `index_recipes_with_categories_recipeId` ON `recipes_with_categories` (`recipeId`)",
+            "CREATE INDEX `index_recipes_with_categories_categoryId` ON `recipes_with_categories` (`categoryId`)",
+            "CREATE VIRTUAL TABLE `recipes_fts` USING FTS4(`title` TEXT, `description` TEXT, `source` TEXT, `ingredients` TEXT, "
+            "tokenize=unicode61 `tokenchars=#`, content=`recipes`)",
+            *(
+                f"CREATE TRIGGER room_fts_content_sync_recipes_fts_{when}_{what} {when} {what} ON `recipes` BEGIN {body}; END"
+                for when, what, body in (
+                    ("BEFORE", "UPDATE", _FTS_DELETE),
+                    ("BEFORE", "DELETE", _FTS_DELETE),
+                    ("AFTER", "UPDATE", _FTS_INSERT),
+                    ("AFTER", "INSERT", _FTS_INSERT),
+                )
+            ),
+        ),
+        # The app saves an empty field as an empty string, as AndroidWorld's rows do.
+        tables=(
+            Table(
+                "recipes",
+                BROCCOLI_RECIPES,
+                defaults={
+                    k: "" for k in ("imageName", "description", "servings", "preparationTime", "source", "ingredients", "directions")
+                },
+            ),
+        ),
+    )
+)

@@ -41,6 +41,7 @@ from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field
+from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.material import dp
 from cerebellum_gym.sim.material.components import Checkbox, MaterialIconButton
 from cerebellum_gym.sim.screen import ScreenSpec
@@ -248,6 +249,7 @@ class _WebView(Widget):
         return node
 
 
+@register_app
 class ChromeApp(App):
     package: ClassVar[str] = "com.android.chrome"
     #: Its screens show no time finer than the minute (the phone rebuilds every screen on a new one).

@@ -30,6 +30,8 @@ from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key, parse_int, time_picker
+from cerebellum_gym.sim.apps.registry import register_app
+from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare, room_schema
 from cerebellum_gym.sim.material import Theme, dp, sp
 from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, MaterialIconButton, OverflowButton, TopAppBar
 from cerebellum_gym.sim.material.pickers import (
@@ -403,6 +405,7 @@ class _FabHolder(Widget):
         return out
 
 
+@register_app
 class SimpleCalendarApp(App):
     package: ClassVar[str] = PKG
     #: Its screens show no time finer than the minute (the phone rebuilds every screen on a new one).
@@ -1099,3 +1102,51 @@ class _SwitchCompat(_Radio):
 
     def render_key(self) -> Hashable:
         return (super().render_key(), self.checked)
+
+
+# --- the app's database: events.db (Room) ------------------------------------------------------
+
+#: The provider table the app's events live in.
+CALENDAR_EVENTS: Final = "calendar_events"
+
+CALENDAR_DB: Final = declare(
+    AppDatabase(
+        path=f"{DATA_ROOT}/com.simplemobiletools.calendar.pro/databases/events.db",
+        schema=room_schema(
+            "f5b1d2f3a9c04e6e9c7a7f0b3b1e2d44",
+            "CREATE TABLE `events` (`id` INTEGER PRIMARY KEY AUTOINCREMENT, `start_ts` INTEGER NOT NULL, "
+            "`end_ts` INTEGER NOT NULL, `title` TEXT NOT NULL, `location` TEXT NOT NULL, `description` TEXT NOT NULL, "
+            "`reminder_1_minutes` INTEGER NOT NULL, `reminder_2_minutes` INTEGER NOT NULL, `reminder_3_minutes` INTEGER NOT NULL, "
+            "`reminder_1_type` INTEGER NOT NULL, `reminder_2_type` INTEGER NOT NULL, `reminder_3_type` INTEGER NOT NULL, "
+            "`repeat_interval` INTEGER NOT NULL, `repeat_rule` INTEGER NOT NULL, `repeat_limit` INTEGER NOT NULL, "
+            "`repetition_exceptions` TEXT NOT NULL, `attendees` TEXT NOT NULL, `import_id` TEXT NOT NULL, "
+            "`time_zone` TEXT NOT NULL, `flags` INTEGER NOT NULL, `event_type` INTEGER NOT NULL, `parent_id` INTEGER NOT NULL, "
+            "`last_updated` INTEGER NOT NULL, `source` TEXT NOT NULL, `availability` INTEGER NOT NULL, `color` INTEGER NOT NULL, "
+            "`type` INTEGER NOT NULL)",
+            "CREATE UNIQUE INDEX `index_events_id` ON `events` (`id`)",
+            "CREATE TABLE `event_types` (`id` INTEGER PRIMARY KEY AUTOINCREMENT, `title` TEXT NOT NULL, `color` INTEGER NOT NULL, "
+            "`caldav_calendar_id` INTEGER NOT NULL, `caldav_display_name` TEXT NOT NULL, `caldav_email` TEXT NOT NULL, "
+            "`type` INTEGER NOT NULL)",
+            "CREATE UNIQUE INDEX `index_event_types_id` ON `event_types` (`id`)",
+            "INSERT INTO event_types VALUES (1, 'Regular event', -14575885, 0, '', '', 0)",
+            "CREATE TABLE `widgets` (`id` INTEGER PRIMARY KEY AUTOINCREMENT, `widget_id` INTEGER NOT NULL, `period` INTEGER NOT NULL)",
+            "CREATE TABLE `tasks` (`id` INTEGER PRIMARY KEY AUTOINCREMENT, `task_id` INTEGER NOT NULL, "
+            "`start_ts` INTEGER NOT NULL, `flags` INTEGER NOT NULL)",
+        ),
+        tables=(
+            Table(
+                "events",
+                CALENDAR_EVENTS,
+                defaults={
+                    "reminder_1_minutes": -1,
+                    "reminder_2_minutes": -1,
+                    "reminder_3_minutes": -1,
+                    "repetition_exceptions": "[]",
+                    "time_zone": "UTC",
+                    "event_type": 1,
+                    "source": "simple-calendar",
+                },
+            ),
+        ),
+    )
+)

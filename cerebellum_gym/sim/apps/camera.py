@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from cerebellum_gym.sim.apps.base import App, Route
+from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Button, Dialog, IconButton, Row, Text, Viewfinder, Widget
 
@@ -19,6 +20,7 @@ VIDEOS_DIR = "/sdcard/Movies"
 DARK = (20, 20, 24)
 
 
+@register_app
 class CameraApp(App):
     package: ClassVar[str] = "com.android.camera2"
     activity: ClassVar[str] = "com.android.camera.CameraLauncher"

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import ClassVar, Final
 
 from cerebellum_gym.sim.apps.base import App, Route
+from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.material import dp
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import Text
@@ -39,6 +40,7 @@ TITLE_BAR: Final = (66, 66, 66)  # the legacy theme's grey window title bar
 LIGHT_TEXT: Final = (255, 255, 255)
 
 
+@register_app
 class ClipperApp(App):
     package: ClassVar[str] = PKG
     activity: ClassVar[str] = "ca.zgrs.clipper.Main"

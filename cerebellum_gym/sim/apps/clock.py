@@ -25,6 +25,7 @@ from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import time_picker
+from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.material import dp
 from cerebellum_gym.sim.material.components import BottomNavigation, Fab, MaterialIconButton, NavItem, OverflowButton, TopAppBar
 from cerebellum_gym.sim.material.pickers import picked_time
@@ -163,6 +164,7 @@ class _AlarmRow(Widget):
         return placed
 
 
+@register_app
 class ClockApp(App):
     package: ClassVar[str] = "com.google.android.deskclock"
     activity: ClassVar[str] = "com.android.deskclock.DeskClock"

@@ -15,6 +15,7 @@ from PIL import ImageDraw
 from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
+from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.material import dp
 from cerebellum_gym.sim.material.components import (
     ActionMenuItem,
@@ -215,6 +216,7 @@ TABS: Final = (("Contacts", "person", "contacts"), ("Highlights", "star", "highl
 MANAGE_ITEMS: Final = ("Merge and fix", "Restore contacts", "Import from file", "Bin", "Settings", "Blocked numbers")
 
 
+@register_app
 class ContactsApp(App):
     package: ClassVar[str] = "com.google.android.contacts"
     activity: ClassVar[str] = "com.android.contacts.activities.PeopleActivity"

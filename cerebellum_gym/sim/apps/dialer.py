@@ -15,6 +15,7 @@ from PIL import ImageDraw
 
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
+from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.material import dp
 from cerebellum_gym.sim.material.components import BottomNavigation, Fab, NavItem
 from cerebellum_gym.sim.screen import ScreenSpec
@@ -59,6 +60,7 @@ class _Key(Widget):
         draw.text((width / 2, height / 2), self.text, font=render.font(size), fill=render.TEXT, anchor="mm")
 
 
+@register_app
 class DialerApp(App):
     package: ClassVar[str] = "com.google.android.dialer"
     activity: ClassVar[str] = "com.google.android.dialer.extensions.GoogleDialtactsActivity"

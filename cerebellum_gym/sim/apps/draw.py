@@ -24,6 +24,7 @@ from cerebellum_gym.core.tree import Bounds
 from cerebellum_gym.sim.apps import picker
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key
+from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.material import dp
 from cerebellum_gym.sim.material.components import ActionMenuItem, MaterialIconButton, OverflowButton
 from cerebellum_gym.sim.material.simple import SIMPLE_THEME, InputLayout, MenuEntry, Radio, SimpleToolbar
@@ -129,6 +130,7 @@ class _Holder(Widget):
         return placed
 
 
+@register_app
 class SimpleDrawApp(App):
     package: ClassVar[str] = PACKAGE
     activity: ClassVar[str] = "com.simplemobiletools.draw.pro.activities.MainActivity"

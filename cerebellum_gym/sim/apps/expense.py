@@ -28,6 +28,8 @@ from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field
+from cerebellum_gym.sim.apps.registry import register_app
+from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare, each_row, room_schema
 from cerebellum_gym.sim.material import Theme, dp
 from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, MaterialIconButton, TopAppBar
 from cerebellum_gym.sim.providers import EXPENSES_URI
@@ -271,6 +273,7 @@ class _Graph(Widget):
             draw.rectangle((x, height - margin - h, x + step * 0.5, height - margin), fill=(79, 195, 247))
 
 
+@register_app
 class ProExpenseApp(App):
     package: ClassVar[str] = "com.arduia.expense"
     #: Its screens show no time finer than the minute (the phone rebuilds every screen on a new one).
@@ -617,6 +620,52 @@ class _IconTextButton(Button):
     def paint(self, draw: ImageDraw.ImageDraw, width: int, height: int, scale: float) -> None:
         size = round(dp(24) * scale)
         render.draw_icon(draw, self.icon, ((width - size) / 2, (height - size) / 2, (width + size) / 2, (height + size) / 2), (239, 83, 80))
+
+
+# --- the app's database: accounting.db (Room) ----------------------------------------------------------------
+#: The provider table the app's expenses live in.
+EXPENSES: Final = "expenses"
+#: The categories under the name the database module gave them.
+EXPENSE_CATEGORIES: Final = CATEGORIES
+
+
+def _expense_to_db(row: dict[str, str]) -> dict[str, Any]:
+    category = row.get("category", "Others")
+    created = row.get("created_at", "0")
+    return {
+        "category": CATEGORIES.index(category) + 1 if category in CATEGORIES else 1,
+        "created_date": created,
+        "modified_date": row.get("modified_date", created),
+    }
+
+
+def _expense_from_db(row: dict[str, Any]) -> dict[str, str]:
+    category = row.get("category")
+    index = category - 1 if isinstance(category, int) and 1 <= category <= len(CATEGORIES) else 0
+    # An id the app does not know shows as its first category, as the app falls back.
+    return {"created_at": str(row.get("created_date") or 0), "category": CATEGORIES[index]}
+
+
+EXPENSE_DB: Final = declare(
+    AppDatabase(
+        path=f"{DATA_ROOT}/com.arduia.expense/databases/accounting.db",
+        schema=room_schema(
+            "7c1c4e9fbb5d7a3b2e0a6f1d8c9b4e21",
+            "CREATE TABLE `expense` (`expense_id` INTEGER PRIMARY KEY AUTOINCREMENT, `name` TEXT, `amount` INTEGER NOT NULL, "
+            "`category` INTEGER NOT NULL, `note` TEXT, `created_date` INTEGER NOT NULL, `modified_date` INTEGER NOT NULL)",
+        ),
+        tables=(
+            Table(
+                "expense",
+                EXPENSES,
+                defaults={"name": "", "note": "", "category": 1},
+                to_db=each_row(_expense_to_db),
+                from_db=_expense_from_db,
+                not_kept=frozenset({"created_date"}),
+            ),
+        ),
+    )
+)
 
 
 __all__ = ["CATEGORIES", "ProExpenseApp", "date_text", "parse_cents"]

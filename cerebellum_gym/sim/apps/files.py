@@ -24,6 +24,7 @@ from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.folders import FolderApp
+from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.material import dp
 from cerebellum_gym.sim.material.components import ActionMenuItem, MaterialIconButton, OverflowButton, TopAppBar
 from cerebellum_gym.sim.screen import ScreenSpec
@@ -124,6 +125,7 @@ class _MenuItem(Widget):
         draw.text((round(dp(16) * scale), height / 2), self.text, font=render.font(size), fill=render.TEXT, anchor="lm")
 
 
+@register_app
 class FilesApp(FolderApp):
     package: ClassVar[str] = PKG
     activity: ClassVar[str] = "com.android.documentsui.files.FilesActivity"

@@ -31,6 +31,7 @@ from cerebellum_gym.sim import images, render
 from cerebellum_gym.sim.apps import picker
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field
+from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.material import Theme, dp
 from cerebellum_gym.sim.material.components import ActionMenuItem, MaterialIconButton, OverflowButton, TopAppBar
 from cerebellum_gym.sim.material.simple import SIMPLE_THEME, MenuEntry, SearchMenu
@@ -224,6 +225,7 @@ class _ActionModeBar(TopAppBar):
         super().__init__(title, navigation=navigation, actions=actions, theme=SIMPLE_THEME, rid=f"{ID}action_mode_bar")
 
 
+@register_app
 class SimpleGalleryApp(App):
     package: ClassVar[str] = PACKAGE
     activity: ClassVar[str] = "com.simplemobiletools.gallery.pro.activities.MainActivity"

@@ -30,6 +30,7 @@ from cerebellum_gym.sim import providers, render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.broccoli import Paragraph
 from cerebellum_gym.sim.apps.common import edit_field, field_key
+from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare
 from cerebellum_gym.sim.render import font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
@@ -442,6 +443,7 @@ class SideButton(Widget):
         return node
 
 
+@register_app
 class JoplinApp(App):
     package: ClassVar[str] = PACKAGE
     activity: ClassVar[str] = "net.cozic.joplin.MainActivity"

@@ -46,6 +46,7 @@ from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.apps.folders import FolderApp
+from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.material import Theme, dp
 from cerebellum_gym.sim.material.components import (
     ActionMenuItem,
@@ -433,6 +434,7 @@ def _menu(items: Sequence[str], choose: Callable[[str], None]) -> Dialog:
     return Dialog("", [], body=[_PopupItem(text=item, rid="android:id/title", on_tap=functools.partial(choose, item)) for item in items])
 
 
+@register_app
 class MarkorApp(FolderApp):
     package: ClassVar[str] = PKG
     activity: ClassVar[str] = "net.gsantner.markor.activity.MainActivity"

@@ -19,13 +19,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Hashable, Sequence
 from datetime import date, datetime, timezone
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from PIL import ImageDraw
 
 from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key
+from cerebellum_gym.sim.apps.registry import register_app
+from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare
 from cerebellum_gym.sim.material import Theme, dp, sp
 from cerebellum_gym.sim.material.bottom_app_bar import BottomAppBar, PopupMenuItem
 from cerebellum_gym.sim.material.components import (
@@ -395,6 +397,7 @@ class _TabBar(Widget):
         return node
 
 
+@register_app
 class OpenTracksApp(App):
     package: ClassVar[str] = "de.dennisguse.opentracks"
     activity: ClassVar[str] = "de.dennisguse.opentracks.TrackListActivity"
@@ -581,3 +584,64 @@ class OpenTracksApp(App):
             list_id="track_detail_activity_view_pager",
             list_class="androidx.viewpager.widget.ViewPager",
         )
+
+
+#: The provider table the app's tracks live in.
+OPENTRACKS_TRACKS: Final = "opentracks_tracks"
+
+# --- the app's database: database.db (SQLiteOpenHelper) -------------------------------------------------------
+
+OPENTRACKS_DB: Final = declare(
+    AppDatabase(
+        path=f"{DATA_ROOT}/de.dennisguse.opentracks/databases/database.db",
+        schema=(
+            "CREATE TABLE android_metadata (locale TEXT);\n"
+            "INSERT INTO android_metadata VALUES ('en_US');\n"
+            "CREATE TABLE tracks (_id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, description TEXT, category TEXT, "
+            "starttime INTEGER, stoptime INTEGER, numpoints INTEGER, totaldistance FLOAT, totaltime INTEGER, "
+            "movingtime INTEGER, avgspeed FLOAT, avgmovingspeed FLOAT, maxspeed FLOAT, minelevation FLOAT, "
+            "maxelevation FLOAT, elevationgain FLOAT, icon TEXT, uuid BLOB, elevationloss FLOAT, "
+            "starttime_offset INTEGER, activity_type TEXT);\n"
+            "CREATE UNIQUE INDEX track_uuid_index ON tracks(uuid);\n"
+            "CREATE TABLE trackpoints (_id INTEGER PRIMARY KEY AUTOINCREMENT, trackid INTEGER NOT NULL, longitude INTEGER, "
+            "latitude INTEGER, time INTEGER, elevation FLOAT, accuracy FLOAT, speed FLOAT, bearing FLOAT, "
+            "sensor_heartrate FLOAT, sensor_cadence FLOAT, sensor_power FLOAT, elevation_gain FLOAT, elevation_loss FLOAT, "
+            "type TEXT, sensor_distance FLOAT, accuracy_vertical FLOAT, "
+            "FOREIGN KEY (trackid) REFERENCES tracks(_id) ON UPDATE CASCADE ON DELETE CASCADE);\n"
+            "CREATE INDEX trackpoints_trackid_index ON trackpoints(trackid);\n"
+            "CREATE TABLE markers (_id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT, description TEXT, category TEXT, "
+            "icon TEXT, trackid INTEGER NOT NULL, length FLOAT, duration INTEGER, longitude INTEGER, latitude INTEGER, "
+            "time INTEGER, elevation FLOAT, accuracy FLOAT, bearing FLOAT, photoUrl TEXT, "
+            "FOREIGN KEY (trackid) REFERENCES tracks(_id) ON UPDATE CASCADE ON DELETE CASCADE);\n"
+            "CREATE INDEX markers_trackid_index ON markers(trackid);\n"
+        ),
+        tables=(
+            Table(
+                "tracks",
+                OPENTRACKS_TRACKS,
+                # What the app writes for a track, where the schema allows NULL (only the icon
+                # and the uuid may stay NULL).
+                defaults={
+                    "name": "",
+                    "description": "",
+                    "category": "",
+                    "activity_type": "",
+                    "starttime": 0,
+                    "stoptime": 0,
+                    "numpoints": 0,
+                    "totaldistance": 0.0,
+                    "totaltime": 0,
+                    "movingtime": 0,
+                    "avgspeed": 0.0,
+                    "avgmovingspeed": 0.0,
+                    "maxspeed": 0.0,
+                    "minelevation": 0.0,
+                    "maxelevation": 0.0,
+                    "elevationgain": 0.0,
+                    "elevationloss": 0.0,
+                    "starttime_offset": 0,
+                },
+            ),
+        ),
+    )
+)

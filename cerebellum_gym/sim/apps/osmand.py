@@ -54,6 +54,7 @@ from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key
+from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare
 from cerebellum_gym.sim.material import dp
 from cerebellum_gym.sim.material.components import MaterialIconButton
@@ -625,6 +626,7 @@ class MapCanvas(MapView):
         return (super().tree_key(), tuple((w.tree_key(), b) for w, b in self.hud))
 
 
+@register_app
 class OsmAndApp(App):
     package: ClassVar[str] = PACKAGE
     first_run_dirs: ClassVar[tuple[str, ...]] = (TRACKS_DIR,)

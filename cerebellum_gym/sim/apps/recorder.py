@@ -18,6 +18,7 @@ from typing import ClassVar
 from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key
+from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.material.components import Checkbox
 from cerebellum_gym.sim.render import font
 from cerebellum_gym.sim.screen import ScreenSpec
@@ -117,6 +118,7 @@ class _Waveform(Widget):
                 draw.line((x, y - h, x, y + h), fill=WHITE, width=max(1, round(4 * scale)))
 
 
+@register_app
 class AudioRecorderApp(App):
     package: ClassVar[str] = "com.dimowner.audiorecorder"
     activity: ClassVar[str] = "com.dimowner.audiorecorder.app.main.MainActivity"

@@ -28,6 +28,7 @@ from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key
+from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.material import dp
 from cerebellum_gym.sim.screen import ScreenSpec
 from cerebellum_gym.sim.widgets import IconButton, Slider, Switch, Text, Widget
@@ -338,6 +339,7 @@ class _Avatar(Widget):
         draw.ellipse((x, (height - d) // 2, x + d, (height + d) // 2), fill=(121, 134, 203))
 
 
+@register_app
 class SettingsApp(App):
     package: ClassVar[str] = PKG
     activity: ClassVar[str] = ".Settings"

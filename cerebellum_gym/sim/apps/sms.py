@@ -27,6 +27,7 @@ from cerebellum_gym.sim import render, telephony
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.apps.contacts import avatar_color
+from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.material import dp
 from cerebellum_gym.sim.material.components import ActionMenuItem, MaterialIconButton, OverflowButton, TopAppBar
 from cerebellum_gym.sim.material.simple import SIMPLE_THEME, MenuEntry, SearchMenu, SimpleFab, SimpleToolbar, child, plain
@@ -256,6 +257,7 @@ class MessageRow(Widget):
         return node
 
 
+@register_app
 class SimpleSmsApp(App):
     package: ClassVar[str] = PKG
     #: Its screens show no time finer than the minute (the phone rebuilds every screen on a new one).

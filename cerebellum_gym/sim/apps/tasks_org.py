@@ -19,7 +19,7 @@ import functools
 import uuid
 from collections.abc import Callable, Hashable, Sequence
 from datetime import date, datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from PIL import ImageDraw
 
@@ -27,6 +27,8 @@ from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import providers, render
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key
+from cerebellum_gym.sim.apps.registry import register_app
+from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare, room_schema
 from cerebellum_gym.sim.material import Theme, dp, sp
 from cerebellum_gym.sim.material.bottom_app_bar import BottomAppBar, DockedFab, PopupMenuItem
 from cerebellum_gym.sim.material.components import ActionMenuItem, Fab, MaterialIconButton, MaterialSwitch, OverflowButton, TopAppBar
@@ -648,6 +650,7 @@ class SearchToolbar(Widget):
         return placed
 
 
+@register_app
 class TasksApp(App):
     package: ClassVar[str] = "org.tasks"
     activity: ClassVar[str] = "com.todoroo.astrid.activity.MainActivity"
@@ -1050,3 +1053,53 @@ class TasksApp(App):
             list_id="compose_view",
             list_class="android.widget.ScrollView",
         )
+
+
+#: The provider table the app's tasks live in.
+TASKS_ORG_TASKS: Final = "tasksorg_tasks"
+
+# --- the app's database: database (Room) --------------------------------------------------------------------
+
+TASKS_DB: Final = declare(
+    AppDatabase(
+        path=f"{DATA_ROOT}/org.tasks/databases/database",
+        schema=room_schema(
+            "a4e2c9d1b7f34e0c8d6a5b3f1e9c7d20",
+            "CREATE TABLE `tasks` (`_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `title` TEXT, "
+            "`importance` INTEGER NOT NULL, `dueDate` INTEGER NOT NULL, `hideUntil` INTEGER NOT NULL, "
+            "`created` INTEGER NOT NULL, `modified` INTEGER NOT NULL, `completed` INTEGER NOT NULL, "
+            "`deleted` INTEGER NOT NULL, `notes` TEXT, `estimatedSeconds` INTEGER NOT NULL, "
+            "`elapsedSeconds` INTEGER NOT NULL, `timerStart` INTEGER NOT NULL, `notificationFlags` INTEGER NOT NULL, "
+            "`lastNotified` INTEGER NOT NULL, `recurrence` TEXT, `repeat_from` INTEGER NOT NULL DEFAULT 0, "
+            "`calendarUri` TEXT, `remoteId` TEXT, `collapsed` INTEGER NOT NULL, `parent` INTEGER NOT NULL, "
+            "`order` INTEGER, `read_only` INTEGER NOT NULL DEFAULT 0)",
+            "CREATE INDEX `t_rid` ON `tasks` (`remoteId`)",
+            "CREATE INDEX `active_and_visible` ON `tasks` (`completed`, `deleted`, `hideUntil`)",
+            "CREATE TABLE `tagdata` (`_id` INTEGER PRIMARY KEY AUTOINCREMENT, `remoteId` TEXT, `name` TEXT, "
+            "`color` INTEGER, `tagOrdering` TEXT, `td_icon` INTEGER, `td_order` INTEGER NOT NULL)",
+            "CREATE TABLE `tags` (`_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `task` INTEGER NOT NULL, "
+            "`name` TEXT, `tag_uid` TEXT, `task_uid` TEXT, FOREIGN KEY(`task`) REFERENCES `tasks`(`_id`) "
+            "ON UPDATE NO ACTION ON DELETE CASCADE)",
+            "CREATE INDEX `tag_task` ON `tags` (`task`)",
+            "CREATE TABLE `alarms` (`_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `task` INTEGER NOT NULL, "
+            "`time` INTEGER NOT NULL, `type` INTEGER NOT NULL DEFAULT 0, `repeat` INTEGER NOT NULL DEFAULT 0, "
+            "`interval` INTEGER NOT NULL DEFAULT 0, FOREIGN KEY(`task`) REFERENCES `tasks`(`_id`) "
+            "ON UPDATE NO ACTION ON DELETE CASCADE)",
+            "CREATE TABLE `filters` (`_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `title` TEXT, `sql` TEXT, "
+            "`values` TEXT, `criterion` TEXT, `f_color` INTEGER, `f_icon` INTEGER, `f_order` INTEGER NOT NULL)",
+            "CREATE TABLE `caldav_lists` (`cdl_id` INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, `cdl_account` TEXT, "
+            "`cdl_uuid` TEXT, `cdl_name` TEXT, `cdl_color` INTEGER NOT NULL, `cdl_ctag` TEXT, `cdl_url` TEXT, "
+            "`cdl_icon` INTEGER, `cdl_order` INTEGER NOT NULL, `cdl_access` INTEGER NOT NULL DEFAULT 0, "
+            "`cdl_last_sync` INTEGER NOT NULL DEFAULT 0)",
+            "INSERT INTO caldav_lists VALUES (1, 'local', 'default', 'My Tasks', 0, NULL, NULL, NULL, -1, 0, 0)",
+        ),
+        tables=(
+            Table(
+                "tasks",
+                TASKS_ORG_TASKS,
+                # A new task has no priority (Tasks.org's NONE is 3) and a fresh remote id.
+                defaults={"title": "", "importance": 3, "remoteId": ""},
+            ),
+        ),
+    )
+)

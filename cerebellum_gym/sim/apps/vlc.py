@@ -41,6 +41,7 @@ from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render, video
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field
+from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare
 from cerebellum_gym.sim.material import Theme, dp
 from cerebellum_gym.sim.material.components import ActionMenuItem, BottomNavigation, MaterialIconButton, NavItem, OverflowButton
@@ -597,6 +598,7 @@ class PlaylistRow(Widget):
         return node
 
 
+@register_app
 class VlcApp(App):
     package: ClassVar[str] = PACKAGE
     activity: ClassVar[str] = "org.videolan.vlc.gui.MainActivity"
