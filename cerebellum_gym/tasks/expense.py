@@ -3,6 +3,7 @@ AndroidWorld pulls with root sqlite)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -11,12 +12,13 @@ from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.core.tree import UINode
 from cerebellum_gym.devices.base import Device, Row
 from cerebellum_gym.tasks import awdata
-from cerebellum_gym.tasks.base import Oracle, Task
+from cerebellum_gym.tasks.base import Oracle
 from cerebellum_gym.tasks.common import fuzzy_match
 from cerebellum_gym.tasks.gallery import DCIM, ReadPictureOracle, clear_gallery, text_picture, wrapped
 from cerebellum_gym.tasks.markor import ROOT as MARKOR_ROOT
 from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
 from cerebellum_gym.tasks.registry import register_task
+from cerebellum_gym.tasks.rowstore import AddRowsTask, DeleteDuplicateRowsTask, DeleteRowsTask, RowStoreTask
 
 EXPENSE_PACKAGE = "com.arduia.expense"
 EXPENSES_URI = "content://com.arduia.expense/expenses"
@@ -87,14 +89,6 @@ def shows_desc(screen: LabelledScreen, desc: str) -> bool:
     return screen.root.find(content_desc=desc) is not None
 
 
-def insert(device: Device, row: dict[str, str]) -> None:
-    device.content_insert(EXPENSES_URI, row)
-
-
-def rows_by_id(device: Device) -> dict[str, Row]:
-    return {r["_id"]: r for r in device.content_query(EXPENSES_URI)}
-
-
 def matches(row: Row, want: dict[str, str]) -> bool:
     return (
         row.get("amount") == want["amount"]
@@ -160,9 +154,15 @@ class AddExpensesOracle(ScriptedOracle):
         return self.tap(add[0]) if add is not None else "B"
 
 
-class _AddExpenses(Task):
+class _Expenses(RowStoreTask):
+    """Pro Expense's expenses: the table every task of the family works on."""
+
     app: ClassVar[str] = "Pro Expense"
     family: ClassVar[str] = "expense"
+    uri: ClassVar[str] = EXPENSES_URI
+
+
+class _AddExpenses(_Expenses, AddRowsTask):
     template = "Add the following expenses into the pro expense:\n{expenses}"
     judge = (
         "Every earlier expense is unchanged (else 0); each target must appear with equal amount and category and fuzzy name and note; "
@@ -183,29 +183,15 @@ class _AddExpenses(Task):
         return {"rows": rows, "expenses": render_expenses(rows, csv), "noise_seed": 0}
 
     def initialize(self, device: Device) -> None:
-        device.content_delete(EXPENSES_URI)
+        self.clear(device)
         rng = np.random.default_rng(self.params["noise_seed"])
         avoid = {r["name"] for r in self.params["rows"]}
         for _ in range(10):  # AndroidWorld's ten noise rows, none named like a target
-            insert(device, random_expense(rng, avoid))
+            self.insert(device, random_expense(rng, avoid))
         self.baseline(device)
 
-    def baseline(self, device: Device) -> None:
-        self._before = rows_by_id(device)
-
-    def progress(self, device: Device, answer: str | None = None) -> float:
-        after = rows_by_id(device)
-        if any(after.get(i) != row for i, row in self._before.items()):
-            return 0.0
-        new = [r for i, r in after.items() if i not in self._before]
-        remaining = list(new)
-        matched = 0
-        for want in self.params["rows"]:
-            hit = next((r for r in remaining if matches(r, want)), None)
-            if hit is not None:
-                remaining.remove(hit)
-                matched += 1
-        return matched / max(len(self.params["rows"]), len(new))
+    def matches(self, row: Row, want: dict[str, str]) -> bool:
+        return matches(row, want)
 
     def text_candidates(self) -> list[str]:
         out: list[str] = []
@@ -279,9 +265,7 @@ class DeleteExpensesOracle(ScriptedOracle):
         return self.scroll_search(screen)
 
 
-class _DeleteExpenses(Task):
-    app: ClassVar[str] = "Pro Expense"
-    family: ClassVar[str] = "expense"
+class _DeleteExpenses(_Expenses, DeleteRowsTask):
     template = "Delete the following expenses from pro expense: {expense_names}."
     judge = "Every non-target expense is unchanged and none was added (else 0); credit is the share of target expenses deleted."
     count: ClassVar[int] = 1
@@ -301,31 +285,22 @@ class _DeleteExpenses(Task):
         return {"rows": rows, "expense_names": ", ".join(r["name"] for r in rows), "noise_seed": 0}
 
     def initialize(self, device: Device) -> None:
-        device.content_delete(EXPENSES_URI)
+        self.clear(device)
         rng = np.random.default_rng(self.params["noise_seed"])
         names = {r["name"] for r in self.params["rows"]}
         for row in self.params["rows"]:
-            insert(device, row)
+            self.insert(device, row)
         for _ in range(self.noise):
             row = random_expense(rng, names)
             if self.distinct_noise:
                 names.add(row["name"])
-            insert(device, row)
+            self.insert(device, row)
         self.baseline(device)
 
-    def baseline(self, device: Device) -> None:
-        # The targets are the rows named in the goal (no noise row shares a target's name).
+    def target_ids(self, before: Mapping[str, Row]) -> set[str]:
+        # The rows named in the goal (no noise row shares a target's name).
         names = {r["name"] for r in self.params["rows"]}
-        self._before = rows_by_id(device)
-        self._targets = {i for i, r in self._before.items() if r.get("name") in names}
-
-    def progress(self, device: Device, answer: str | None = None) -> float:
-        after = rows_by_id(device)
-        if any(after.get(i) != row for i, row in self._before.items() if i not in self._targets) or any(
-            i not in self._before for i in after
-        ):
-            return 0.0
-        return sum(i not in after for i in self._targets) / len(self._targets)
+        return {i for i, r in before.items() if r.get("name") in names}
 
     def text_candidates(self) -> list[str]:
         return []
@@ -375,10 +350,8 @@ class DedupOracle(DeleteExpensesOracle):
 
 
 @register_task
-class ExpenseDeleteDuplicates(Task):
+class ExpenseDeleteDuplicates(_Expenses, DeleteDuplicateRowsTask):
     mirrors = "ExpenseDeleteDuplicates"
-    app: ClassVar[str] = "Pro Expense"
-    family: ClassVar[str] = "expense"
     complexity: ClassVar[float] = 1.2
     template = (
         "Delete all but one of any expenses in pro expense that are exact duplicates, "
@@ -403,7 +376,7 @@ class ExpenseDeleteDuplicates(Task):
         if self.near_copies:
             self._initialize_with_copies(device)
             return
-        device.content_delete(EXPENSES_URI)
+        self.clear(device)
         rng = np.random.default_rng(self.params["noise_seed"])
         # AndroidWorld: six distinct expenses, one of them twice.
         target = random_expense(rng, set())
@@ -411,15 +384,15 @@ class ExpenseDeleteDuplicates(Task):
         for _ in range(5):
             row = random_expense(rng, names)
             names.add(row["name"])
-            insert(device, row)
-        insert(device, target)
-        insert(device, target)
+            self.insert(device, row)
+        self.insert(device, target)
+        self.insert(device, target)
         self.baseline(device)
 
     def _initialize_with_copies(self, device: Device) -> None:
         """AndroidWorld's harder set-up: distinct expenses, near copies of the target (50 to 999
         cents more, another day), and the target twice, all in one shuffled list."""
-        device.content_delete(EXPENSES_URI)
+        self.clear(device)
         rng = np.random.default_rng(self.params["noise_seed"])
         rows = distinct_expenses(rng, self.noise + 1)
         target = rows.pop()
@@ -428,25 +401,19 @@ class ExpenseDeleteDuplicates(Task):
             rows.append({**target, "amount": str(int(target["amount"]) + int(extra)), "created_at": copy["created_at"]})
         rows += [target, target]
         for i in rng.permutation(len(rows)):
-            insert(device, rows[int(i)])
+            self.insert(device, rows[int(i)])
         self.baseline(device)
 
-    def baseline(self, device: Device) -> None:
+    def target_ids(self, before: Mapping[str, Row]) -> set[str]:
         # The duplicates: the rows equal in every column but their id.
-        self._before = rows_by_id(device)
         seen: dict[tuple[tuple[str, str], ...], list[str]] = {}
-        for i, row in self._before.items():
+        for i, row in before.items():
             seen.setdefault(tuple(sorted((k, v) for k, v in row.items() if k != "_id")), []).append(i)
-        self._dupes = next((set(ids) for ids in seen.values() if len(ids) > 1), set())
-        self._target = next((self._before[i]["name"] for i in self._dupes), "")
+        return next((set(ids) for ids in seen.values() if len(ids) > 1), set())
 
-    def progress(self, device: Device, answer: str | None = None) -> float:
-        after = rows_by_id(device)
-        others_ok = all(after.get(i) == r for i, r in self._before.items() if i not in self._dupes) and all(
-            i in self._before for i in after
-        )
-        kept = sum(i in after for i in self._dupes)
-        return 1.0 if others_ok and kept == 1 else 0.0
+    def baseline(self, device: Device) -> None:
+        super().baseline(device)
+        self._target = next((self._before[i]["name"] for i in self._dupes), "")
 
     def oracle(self) -> Oracle:
         row = self._before[min(self._dupes, key=int)] if self._dupes else {"category": "", "amount": "0"}
@@ -490,12 +457,12 @@ class ExpenseAddMultipleFromMarkor(_AddExpenses):
         return {"rows": [from_aw_row(r) for r in params["row_objects"]], "noise_seed": 0}
 
     def initialize(self, device: Device) -> None:
-        device.content_delete(EXPENSES_URI)
+        self.clear(device)
         rng = np.random.default_rng(self.params["noise_seed"])
         avoid = {r["name"] for r in self.params["rows"]}
         noise = [random_expense(rng, avoid) for _ in range(self.noise)]
         for row in noise:
-            insert(device, row)
+            self.insert(device, row)
         # The file lists the targets, marked, among the others, shuffled (AndroidWorld's csv form).
         marked = [{**r, "note": r["note"] + ". Reimbursable."} for r in self.params["rows"]]
         listed = marked + noise
@@ -534,9 +501,9 @@ class ExpenseAddMultipleFromGallery(_AddExpenses):
         # AndroidWorld: the app's table cleared, the storage cleared, the targets pictured as text
         # blocks in expenses.jpg and the noise rows in old_expenses_0.jpg to _9.jpg. Here the
         # older expenses are in the app too, as the other add tasks hold their noise.
-        device.content_delete(EXPENSES_URI)
+        self.clear(device)
         for row in self.params["noise"]:
-            insert(device, row)
+            self.insert(device, row)
         clear_gallery(device)
         device.write_file(f"{DCIM}/{self.picture}", text_picture(render_expenses(self.params["rows"], False, self.wrap)))
         old = text_picture(render_expenses(self.params["noise"], False, self.wrap))

@@ -12,7 +12,7 @@ judges check what AndroidWorld's ``validate_rows_removal_integrity`` and
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -21,12 +21,13 @@ from cerebellum_gym.appdata.recipes import split_directions, split_ingredients
 from cerebellum_gym.core.som import LabelledScreen
 from cerebellum_gym.devices.base import Device, Row
 from cerebellum_gym.tasks import awdata
-from cerebellum_gym.tasks.base import Oracle, Task
-from cerebellum_gym.tasks.common import added_share, fuzzy_match
+from cerebellum_gym.tasks.base import Oracle
+from cerebellum_gym.tasks.common import fuzzy_match
 from cerebellum_gym.tasks.gallery import DCIM, ReadPictureOracle, clear_gallery, text_picture, wrapped
 from cerebellum_gym.tasks.markor import ROOT as MARKOR_ROOT
 from cerebellum_gym.tasks.oracle import ScriptedOracle, by_id, find, label_for
 from cerebellum_gym.tasks.registry import register_task
+from cerebellum_gym.tasks.rowstore import AddRowsTask, DeleteDuplicateRowsTask, DeleteRowsTask, RowStoreTask
 
 PACKAGE = "com.flauschcode.broccoli"
 RECIPES_URI = "content://com.flauschcode.broccoli/recipes"
@@ -100,14 +101,6 @@ def render_recipes(rows: list[Recipe], csv: bool, wrap: int | None = None) -> st
         return "|".join(GOAL_FIELDS) + "\n" + "\n".join("|".join(r[f] for f in GOAL_FIELDS) for r in rows)
     blocks = [f"Recipe: {r['title']}\n" + "".join(f" {f}: {wrapped(r[f], wrap)}\n" for f in GOAL_FIELDS[1:]) for r in rows]
     return "\n".join(blocks)
-
-
-def insert(device: Device, row: Recipe) -> None:
-    device.content_insert(RECIPES_URI, {**COLUMNS, **row})
-
-
-def rows_by_id(device: Device) -> dict[str, Row]:
-    return {r["_id"]: r for r in device.content_query(RECIPES_URI)}
 
 
 def same_recipe(row: Row, want: Recipe) -> bool:
@@ -273,12 +266,19 @@ class DeleteRecipesOracle(ScriptedOracle):
         return "B"
 
 
+class _Recipes(RowStoreTask):
+    """Broccoli's recipes: the table every task of the family works on."""
+
+    app: ClassVar[str] = "Broccoli"
+    family: ClassVar[str] = "recipe"
+    uri: ClassVar[str] = RECIPES_URI
+    new_row: ClassVar[Mapping[str, str]] = COLUMNS
+
+
 # --- deleting ------------------------------------------------------------------------------------
 
 
-class _DeleteRecipes(Task):
-    app: ClassVar[str] = "Broccoli"
-    family: ClassVar[str] = "recipe"
+class _DeleteRecipes(_Recipes, DeleteRowsTask):
     template = "Delete the following recipes from Broccoli app: {titles}."
     judge = (
         "Every other recipe is unchanged and none was added (else 0); credit is the share of the target recipes deleted "
@@ -308,26 +308,15 @@ class _DeleteRecipes(Task):
         return {**cls._params(rows, noise), **{k: v for k, v in params.items() if k == "ingredient"}}
 
     def initialize(self, device: Device) -> None:
-        device.content_delete(RECIPES_URI)
+        self.clear(device)
         for row in [*self.params["noise"], *self.params["rows"]]:  # AndroidWorld adds the noise first
-            insert(device, row)
+            self.insert(device, row)
         self.baseline(device)
 
-    def baseline(self, device: Device) -> None:
-        # The targets are the rows added last (as AndroidWorld picks them), one per target.
-        self._before = rows_by_id(device)
-        ordered = sorted(self._before, key=int)
-        self._targets = set(ordered[len(ordered) - len(self.params["rows"]) :]) if self.params["rows"] else set()
-
-    def progress(self, device: Device, answer: str | None = None) -> float:
-        after = rows_by_id(device)
-        if any(after.get(i) != row for i, row in self._before.items() if i not in self._targets) or any(
-            i not in self._before for i in after
-        ):
-            return 0.0
-        if not self._targets:
-            return 1.0  # nothing to delete, and nothing was
-        return sum(i not in after for i in self._targets) / len(self._targets)
+    def target_ids(self, before: Mapping[str, Row]) -> set[str]:
+        # The rows added last (as AndroidWorld picks them), one per target.
+        ordered = sorted(before, key=int)
+        return set(ordered[len(ordered) - len(self.params["rows"]) :]) if self.params["rows"] else set()
 
     def text_candidates(self) -> list[str]:
         return [r["title"] for r in self.params["rows"]]
@@ -396,7 +385,7 @@ def _used(ingredient: str) -> bool:
 # --- deleting duplicates ---------------------------------------------------------------------------
 
 
-class _DeleteDuplicates(_DeleteRecipes):
+class _DeleteDuplicates(_DeleteRecipes, DeleteDuplicateRowsTask):
     template = (
         "Delete all but one of any recipes in the Broccoli app that are exact duplicates, "
         "ensuring at least one instance of each unique recipe remains"
@@ -417,18 +406,7 @@ class _DeleteDuplicates(_DeleteRecipes):
             if value != target:
                 noise.append(value)
 
-    def baseline(self, device: Device) -> None:
-        # The duplicates: the two rows added last (AndroidWorld's rows_to_delete).
-        super().baseline(device)
-        self._dupes = set(self._targets)
-
-    def progress(self, device: Device, answer: str | None = None) -> float:
-        after = rows_by_id(device)
-        others_ok = all(after.get(i) == r for i, r in self._before.items() if i not in self._dupes) and all(
-            i in self._before for i in after
-        )
-        kept = [i for i in self._dupes if i in after]
-        return 1.0 if others_ok and len(kept) == 1 and after[kept[0]] == self._before[kept[0]] else 0.0
+    # The duplicates are the two rows added last (AndroidWorld's rows_to_delete).
 
     def oracle(self) -> Oracle:
         return DeleteRecipesOracle(self.params["rows"][:1])
@@ -474,9 +452,7 @@ class RecipeDeleteDuplicateRecipes3(_DeleteDuplicates):
 # --- adding --------------------------------------------------------------------------------------
 
 
-class _AddRecipes(Task):
-    app: ClassVar[str] = "Broccoli"
-    family: ClassVar[str] = "recipe"
+class _AddRecipes(_Recipes, AddRowsTask):
     template = "Add the following recipes into the Broccoli app:\n{recipes}"
     judge = (
         "Every earlier recipe is unchanged (else 0); each target must appear with fuzzy title, description, servings, time, "
@@ -505,16 +481,13 @@ class _AddRecipes(Task):
         return cls._params(rows, noise, params.get("text_representation_type") == "csv", **extra)
 
     def initialize(self, device: Device) -> None:
-        device.content_delete(RECIPES_URI)
+        self.clear(device)
         for row in self.params["noise"]:
-            insert(device, row)
+            self.insert(device, row)
         self.baseline(device)
 
-    def baseline(self, device: Device) -> None:
-        self._before = rows_by_id(device)
-
-    def progress(self, device: Device, answer: str | None = None) -> float:
-        return added_share(self._before, rows_by_id(device), self.params["rows"], matches)
+    def matches(self, row: Row, want: Recipe) -> bool:
+        return matches(row, want)
 
     def text_candidates(self) -> list[str]:
         return [r[c] for r in self.params["rows"] for c in GOAL_FIELDS if r[c]]
