@@ -17,7 +17,7 @@ from cerebellum_gym.sim.phone import Phone
 
 def test_default_apps_are_the_registered_apps_and_the_phone_installs_them() -> None:
     assert registry.registered_apps() == DEFAULT_APPS
-    assert len({cls.package for cls in DEFAULT_APPS}) == len(DEFAULT_APPS) == 22
+    assert len({cls.package for cls in DEFAULT_APPS}) == len(DEFAULT_APPS) == 23
     phone = Phone()
     assert {cls.package for cls in DEFAULT_APPS} <= set(phone.apps)
     assert registry.get_app_class("com.arduia.expense").label == "Pro Expense"

@@ -24,6 +24,7 @@ from cerebellum_gym.sim.apps.joplin import JoplinApp
 from cerebellum_gym.sim.apps.markor import MarkorApp
 from cerebellum_gym.sim.apps.opentracks import OpenTracksApp
 from cerebellum_gym.sim.apps.osmand import OsmAndApp
+from cerebellum_gym.sim.apps.permissions import PermissionControllerApp
 from cerebellum_gym.sim.apps.recorder import AudioRecorderApp
 from cerebellum_gym.sim.apps.registry import registered_apps
 from cerebellum_gym.sim.apps.retro import RetroMusicApp
@@ -52,6 +53,7 @@ __all__ = [
     "MarkorApp",
     "OpenTracksApp",
     "OsmAndApp",
+    "PermissionControllerApp",
     "ProExpenseApp",
     "RetroMusicApp",
     "SettingsApp",

@@ -48,11 +48,12 @@ HOTSEAT: Final = (
     (2, "com.android.chrome", "Chrome"),
     (3, "com.google.android.gm", "Gmail"),
 )
-#: The page's row above the tray (the image's default first page): (cell, package, label).
+#: The page's row above the tray, at the cells AndroidWorld's recorded runs show (the image's
+#: default first page, right-aligned): (cell, package, label).
 FIRST_PAGE: Final = (
-    (0, "com.google.android.gm", "Gmail"),
-    (1, "com.google.android.apps.photos", "Photos"),
-    (2, "com.google.android.youtube", "YouTube"),
+    (1, "com.google.android.gm", "Gmail"),
+    (2, "com.google.android.apps.photos", "Photos"),
+    (3, "com.google.android.youtube", "YouTube"),
 )
 #: Tile colours of the image's Google apps the simulator does not have (their brand colours).
 ABSENT_COLORS: Final[dict[str, render.RGB]] = {

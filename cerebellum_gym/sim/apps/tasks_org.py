@@ -25,6 +25,7 @@ from PIL import ImageDraw
 
 from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import providers, render
+from cerebellum_gym.sim.apps import permissions
 from cerebellum_gym.sim.apps.base import App, Route
 from cerebellum_gym.sim.apps.common import edit_field, field_key
 from cerebellum_gym.sim.apps.registry import register_app
@@ -53,6 +54,8 @@ SURFACE = (250, 250, 250)
 PRIMARY_TEXT = (33, 33, 33)
 SECONDARY = (102, 102, 102)
 TERTIARY = (158, 158, 158)
+#: The app's red_500 (AlarmRow's "Enable reminders").
+RED_500 = (244, 67, 54)
 OVERDUE = (244, 67, 54)
 THEME = Theme(primary=BLUE, surface=SURFACE, on_surface=PRIMARY_TEXT, on_surface_variant=SECONDARY)
 #: The bottom app bar's overflow menu (menu_task_list_fragment_bottom.xml, as setupMenu leaves it
@@ -411,13 +414,22 @@ class EditRow(Widget):
 
     class_name = "android.view.View"
 
-    def __init__(self, icon: str, text: str, *, muted: bool = False, height: int | None = None, on_tap: Callback | None = None) -> None:
+    def __init__(
+        self,
+        icon: str,
+        text: str,
+        *,
+        muted: bool = False,
+        height: int | None = None,
+        on_tap: Callback | None = None,
+        tint: render.RGB | None = None,
+    ) -> None:
         super().__init__(on_tap=on_tap or (lambda: None), height=height or dp(64))
-        self.icon, self.label, self.muted = icon, text, muted
+        self.icon, self.label, self.muted, self.tint = icon, text, muted, tint
         self.background = SURFACE
 
     def render_key(self) -> Hashable:
-        return (self.icon, self.label, self.muted)
+        return (self.icon, self.label, self.muted, self.tint)
 
     def tree_key(self) -> Hashable:
         return (super().tree_key(), self.label)
@@ -433,7 +445,7 @@ class EditRow(Widget):
                 (round(dp(72) * scale), y),
                 text_fit(draw, line, size, max(1, width - round(dp(88) * scale))),
                 font=font(size),
-                fill=TERTIARY if self.muted else PRIMARY_TEXT,
+                fill=self.tint or (TERTIARY if self.muted else PRIMARY_TEXT),
             )
             y += round(dp(20) * scale)
 
@@ -975,6 +987,19 @@ class TasksApp(App):
         if route["task_id"] is not None:
             self._toggle(route["task_id"])
 
+    def _reminders_row(self) -> Widget:
+        """AlarmRow: "Add reminder" once the app may notify; until then (AndroidWorld's set-up
+        grants Tasks no POST_NOTIFICATIONS) "Enable reminders" in red, which asks for it."""
+        if permissions.granted(self.phone, self.package, permissions.POST_NOTIFICATIONS):
+            return EditRow("notifications", "Add reminder", muted=True)
+        return EditRow(
+            "notifications",
+            "Enable reminders\nReminders are disabled in Android Settings",
+            tint=RED_500,
+            height=dp(84),
+            on_tap=lambda: permissions.request(self.phone, self.package, permissions.POST_NOTIFICATIONS),
+        )
+
     def screen_task(self, route: Route) -> ScreenSpec:
         """The task editor (fragment_task_edit.xml): the title in the collapsing app bar, then the
         rows TaskEditFragment composes in the default order of ``TEA_control_sets_prefs`` (start
@@ -1004,7 +1029,7 @@ class TasksApp(App):
             EditRow("place", "Add location", muted=True),
             EditRow("label", "Add tags", muted=True),
             EditRow("subdirectory_arrow_right", "Add subtask", muted=True),
-            EditRow("notifications", "Add reminder", muted=True),
+            self._reminders_row(),
             EditRow("attachment", "Add attachment", muted=True),
             edit_field(self, route, "notes", hint="Description", area=True, height=dp(120)),
             EditRow("event", "Don't add to calendar", muted=True),

@@ -27,6 +27,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Final
 
 from cerebellum_gym.sim import databases, telephony
+from cerebellum_gym.sim.apps import permissions
 from cerebellum_gym.sim.databases import run_sql
 from cerebellum_gym.sim.providers import CONTACTS_URI, SMS_URI
 from cerebellum_gym.sim.shell import framework, toybox
@@ -208,8 +209,8 @@ def chmod(sh: ShellHost, args: list[str], stdin: bytes) -> ShellResult:
 
 @ANDROIDWORLD.command("pm", replaces=True)
 def pm(sh: ShellHost, args: list[str], stdin: bytes) -> ShellResult:
-    """``pm grant|revoke PACKAGE PERMISSION``: accepted for installed packages (the
-    simulator's apps ask for their permissions in their own dialogs)."""
+    """``pm grant|revoke PACKAGE PERMISSION``: accepted for installed packages, and recorded as
+    the permission prompt records an answer."""
     if args[:1] in (["grant"], ["revoke"]):
         if len(args) != 3:
             return ShellResult(b"", b"Error: no permission specified\n", 255)
@@ -217,6 +218,8 @@ def pm(sh: ShellHost, args: list[str], stdin: bytes) -> ShellResult:
             message = f"Exception occurred while executing '{args[0]}':\n"
             message += f"java.lang.IllegalArgumentException: Unknown package: {args[1]}\n"
             return ShellResult(b"", message.encode(), 255)
+        # Recorded where the permission prompt keeps its answers (Tasks.org's editor reads it).
+        permissions.set_granted(sh.phone, args[1], args[2], args[0] == "grant")
         return ShellResult()
     if args[:1] == ["clear"] and len(args) > 1 and args[-1] in _PROVIDER_DATA:
         # A provider's data is its tables (the contacts, the texts and threads).
