@@ -4,6 +4,7 @@ what ``docs/fidelity.md`` says, and no screen of the simulator scores below its 
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -149,6 +150,8 @@ def test_frames_compare_structure_not_just_brightness() -> None:
         (lambda s: s["elements"].append({"text": "no class"}), "needs its class"),
         (lambda s: s.update(sources=[]), "source"),
         (lambda s: s["reach"]["steps"].append({"swipe": "sideways"}), "swipe is one of"),
+        (lambda s: s.update(frame={"source": "a run", "video": "run.avi", "at": 1.0}), "file name of a recorded run"),
+        (lambda s: s.update(frame={"source": "a run", "video": "run.mp4"}), "moment in the video"),
     ],
 )
 def test_a_malformed_reference_names_its_file_screen_and_field(tmp_path: Path, edit: Any, message: str) -> None:
@@ -178,3 +181,45 @@ def test_the_cli_refuses_an_unknown_app_in_one_line() -> None:
     done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert "no reference file for app(s) ['nosuchapp']" in done.stderr
+
+
+def _with_video_frame(tmp_path: Path) -> Path:
+    path, data = _self_reference(tmp_path)
+    data["screens"][0]["frame"] = {"source": "a recording of the simulator", "video": "self.mp4", "at": 0.0, "size": [24, 12]}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_a_real_frame_whose_video_is_not_here_is_skipped_with_a_note(tmp_path: Path) -> None:
+    path = _with_video_frame(tmp_path)
+    (home, *_) = score.score_all(reference.load_all([path]), videos=tmp_path / "no-videos")["expense"]
+    assert home.measures["frame"] is None
+    assert any("self.mp4 is not in" in note for note in home.notes)
+    assert home.overall == pytest.approx(1.0)  # the tree-only measures, as without a frame
+
+
+@pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="ffmpeg decodes the recorded runs")
+def test_a_frame_is_decoded_from_the_local_video_when_the_benchmark_runs(tmp_path: Path) -> None:
+    """A recording of the simulator's own screen scores SSIM ~1 against it, one of another
+    screen (the launcher) far less: the frame measure reads the video, not a stored copy."""
+    from PIL import Image
+
+    from cerebellum_gym.sim.phone import Phone
+
+    path = _with_video_frame(tmp_path)
+    driver = score.Driver()
+    try:
+        own = driver.reach({"task": "ExpenseDeleteSingle", "seed": 0, "steps": [{"launch": "com.arduia.expense"}]}).screenshot()
+    finally:
+        driver.close()
+    videos = tmp_path / "videos"
+    videos.mkdir()
+    scores = {}
+    for name, frame in (("own", own), ("home", Phone().screenshot())):
+        Image.fromarray(frame).save(tmp_path / "frame.png")
+        command = ["ffmpeg", "-loglevel", "error", "-y", "-loop", "1", "-i", str(tmp_path / "frame.png"), "-t", "1"]
+        subprocess.run([*command, "-pix_fmt", "yuv420p", str(videos / "self.mp4")], check=True, timeout=120)
+        (home, *_) = score.score_all(reference.load_all([path]), videos=videos)["expense"]
+        scores[name] = home.measures["frame"]
+    assert scores["own"] is not None and scores["own"] > 0.95
+    assert scores["home"] is not None and scores["home"] < scores["own"] - 0.3

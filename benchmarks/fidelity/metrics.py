@@ -212,6 +212,8 @@ class ScreenScore:
     reached: bool
     measures: dict[str, float | None] = field(default_factory=dict)
     why: str = ""
+    #: What a measure could not be taken from here (a real frame whose video is not local).
+    notes: list[str] = field(default_factory=list)
 
     @property
     def overall(self) -> float:

@@ -88,8 +88,23 @@ def _check_element(element: Any, where: str) -> None:
 
 
 def _check_frame(frame: Any, where: str) -> None:
+    """A frame is a stored luminance ``grid``, or a moment of a recorded run (``video``, ``at``
+    seconds, an optional grid ``size``) that the scorer derives when it runs."""
     if not isinstance(frame, Mapping) or not isinstance(frame.get("source"), str):
-        raise _fail(where, "a frame is an object with its source and grid")
+        raise _fail(where, "a frame is an object with its source, and a grid or a video")
+    unknown = set(frame) - {"source", "grid", "video", "at", "size", "note"}
+    if unknown:
+        raise _fail(where, f"unknown frame key(s) {sorted(unknown)}")
+    if "video" in frame:
+        if not isinstance(frame["video"], str) or not frame["video"].endswith(".mp4") or "/" in frame["video"]:
+            raise _fail(where, "a frame's video is the file name of a recorded run (.mp4)")
+        at = frame.get("at")
+        if not isinstance(at, (int, float)) or isinstance(at, bool) or at < 0:
+            raise _fail(where, "a frame's at is the moment in the video, in seconds")
+        size = frame.get("size", [24, 12])
+        if not (isinstance(size, list) and len(size) == 2 and all(isinstance(v, int) and v >= 3 for v in size)):
+            raise _fail(where, "a frame's size is [rows, columns], each at least 3")
+        return
     grid = frame.get("grid")
     if not isinstance(grid, list) or len(grid) < 4 or not all(isinstance(r, list) for r in grid):
         raise _fail(where, "a frame's grid is a list of at least 4 rows")

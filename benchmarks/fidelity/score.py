@@ -4,12 +4,15 @@ Each reference screen (``benchmarks/fidelity/screens/<app>.json``, format in ``d
 is reached on the simulator the way it is reached on a phone (the AndroidWorld task of the same
 name reset at the seed, then the steps), and the simulator's ``uiautomator dump`` there is compared
 with the reference: resource-ids, visible texts, (class, label) lines, flags, bounds, the
-transitions of its main controls and, where the reference has one, a coarse frame.
+transitions of its main controls and, where the reference has one, a coarse frame (a stored
+luminance grid, or a moment of one of AndroidWorld's recorded runs decoded from a local copy of the
+video when the benchmark runs: ``frames.py``).
 
     python benchmarks/fidelity/score.py                  # every screen, per app, overall
     python benchmarks/fidelity/score.py --app expense -v  # one app, with what each screen misses
     python benchmarks/fidelity/score.py --check-floors    # fail if a screen scores below its floor
     python benchmarks/fidelity/score.py --write-floors    # record today's scores as the floors
+    python benchmarks/fidelity/score.py --videos DIR      # also frames of AndroidWorld's videos in DIR
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ sys.path.insert(0, str(HERE))
 
 import gymnasium as gym  # noqa: E402
 import numpy as np  # noqa: E402
+from frames import FrameUnavailable, grid_shape, real_frame, videos_dir  # noqa: E402
 from metrics import MEASURES, ScreenScore, luminance_grid, score_dump, select, structural_similarity  # noqa: E402
 from reference import SCREENS_DIR, load_all  # noqa: E402
 
@@ -59,7 +63,9 @@ def dump(phone: Phone) -> UINode:
 class Driver:
     """Reaches screens on the simulator: one env, reset per screen at the reference's task and seed."""
 
-    def __init__(self) -> None:
+    def __init__(self, videos: Path | None = None) -> None:
+        #: Where AndroidWorld's recorded runs are, for frames derived as the benchmark runs.
+        self.videos = videos
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             self.env = gym.make("Cerebellum-Sim-v0")
@@ -116,13 +122,8 @@ def score_screen(driver: Driver, screen: Mapping[str, Any], by_id: Mapping[str, 
         return ScreenScore(screen["id"], False, {m: 0.0 for m in MEASURES}, why=str(exc))
     root = dump(phone)
     measures = score_dump(screen, root)
-    frame = screen.get("frame")
-    if frame is not None:
-        grid = np.array(frame["grid"], dtype=np.float64)
-        mine = luminance_grid(phone.screenshot(216), *grid.shape)
-        measures["frame"] = structural_similarity(grid, mine)
-    else:
-        measures["frame"] = None
+    notes: list[str] = []
+    measures["frame"] = _frame(phone, screen.get("frame"), driver.videos, notes)
     transitions = screen.get("transitions") or []
     if transitions:
         ok = 0
@@ -136,14 +137,31 @@ def score_screen(driver: Driver, screen: Mapping[str, Any], by_id: Mapping[str, 
         measures["navigation"] = ok / len(transitions)
     else:
         measures["navigation"] = None
-    return ScreenScore(screen["id"], True, measures)
+    return ScreenScore(screen["id"], True, measures, notes=notes)
+
+
+def _frame(phone: Phone, frame: Mapping[str, Any] | None, videos: Path | None, notes: list[str]) -> float | None:
+    """SSIM of the simulator's screenshot with the reference's frame at the frame's grid; ``None``
+    (and a note) where the real frame cannot be had here."""
+    if frame is None:
+        return None
+    rows, cols = grid_shape(frame)
+    if "grid" in frame:
+        real = np.array(frame["grid"], dtype=np.float64)
+    else:
+        try:
+            real = luminance_grid(real_frame(frame, videos), rows, cols)
+        except FrameUnavailable as exc:
+            notes.append(f"frame skipped: {exc}")
+            return None
+    return structural_similarity(real, luminance_grid(phone.screenshot(216), rows, cols))
 
 
 def score_all(
-    apps: Mapping[str, Mapping[str, Any]], only: Sequence[str] = (), screen_ids: Sequence[str] = ()
+    apps: Mapping[str, Mapping[str, Any]], only: Sequence[str] = (), screen_ids: Sequence[str] = (), videos: Path | None = None
 ) -> dict[str, list[ScreenScore]]:
     by_id = {s["id"]: s for data in apps.values() for s in data["screens"]}
-    driver = Driver()
+    driver = Driver(videos)
     try:
         out: dict[str, list[ScreenScore]] = {}
         for key, data in apps.items():
@@ -171,6 +189,8 @@ def table(results: Mapping[str, Sequence[ScreenScore]], verbose: bool = False) -
             lines.append(f"{r.screen:<34} {cells}  {r.overall:7.2f}" + ("" if r.reached else "  (unreached)"))
             if verbose and r.why:
                 lines.append(f"    {r.why}")
+            if verbose:
+                lines.extend(f"    {note}" for note in r.notes)
         mean = sum(r.overall for r in rows) / len(rows)
         app_means.append(mean)
         lines.append(f"{'  ' + key + ' (app mean)':<34} {'':>{7 * len(MEASURES) - 1}}  {mean:7.2f}")
@@ -193,6 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--screens-dir", type=Path, default=SCREENS_DIR, help="where the reference files are")
     parser.add_argument("-v", "--verbose", action="store_true", help="say why a screen was not reached")
     parser.add_argument("--json", type=Path, help="also write the scores as JSON here")
+    parser.add_argument("--videos", type=Path, help="a folder of AndroidWorld's recorded runs (*.mp4) for the frame measure")
     parser.add_argument("--check-floors", action="store_true", help=f"exit 1 if a screen scores below its floor in {FLOORS.name}")
     parser.add_argument("--write-floors", action="store_true", help=f"record these scores as the floors in {FLOORS.name}")
     args = parser.parse_args(argv)
@@ -205,7 +226,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         print(f"error: no reference file for app(s) {unknown}; known: {sorted(apps)}", file=sys.stderr)
         return 2
-    results = score_all(apps, args.app, args.screen)
+    videos = videos_dir(args.videos)
+    results = score_all(apps, args.app, args.screen, videos)
+    skipped = sum(1 for rows in results.values() for r in rows if any(n.startswith("frame skipped") for n in r.notes))
+    if skipped:
+        print(f"note: {skipped} real frame(s) skipped, their videos not found locally (-v says which; --videos DIR)", file=sys.stderr)
     print(table(results, args.verbose))
     flat = {r.screen: r for rows in results.values() for r in rows}
     if args.json:
