@@ -90,3 +90,12 @@ def test_pm_grant_and_revoke_are_what_the_editor_reads(command: str, held: bool)
     shell.run(f"pm {command} org.tasks android.permission.POST_NOTIFICATIONS")
     assert permissions.granted(phone, TASKS, permissions.POST_NOTIFICATIONS) is held
     assert (_reminders_row(phone) is None) is held
+
+
+def test_showing_the_editor_changes_no_state() -> None:
+    """Reading whether Tasks may notify records nothing: only an answer does."""
+    phone = _editor()
+    assert permissions.PACKAGE not in phone.state.app_data
+    _ask(phone)
+    phone.press_key(KEYCODE_BACK)
+    assert permissions.PACKAGE not in phone.state.app_data or not phone.state.app_data[permissions.PACKAGE].get("permissions")

@@ -12,7 +12,8 @@ Permission module, strings of the framework and of the module): an icon, "Allow 
 notifications?", and the buttons "Allow" and "Don’t allow" (``permission_allow_button``,
 ``permission_deny_button``; after one refusal the second button is
 ``permission_deny_and_dont_ask_again_button``, and after two refusals the app is not asked again).
-Its window covers the app that asked, dimmed; Back dismisses it without an answer.
+Its window covers the app that asked (drawn here as a plain scrim, without the app beneath);
+Back dismisses it without an answer.
 """
 
 from __future__ import annotations
@@ -54,9 +55,15 @@ WINDOW_HEIGHT: Final = SCREEN_HEIGHT - STATUS_HEIGHT - NAV_HEIGHT
 
 
 def _record(phone: Phone) -> dict[str, Any]:
+    """The answers, created on the first answer (reading them changes no state)."""
     store = phone.state.app_data.setdefault(PACKAGE, {})
     record: dict[str, Any] = store.setdefault("permissions", {})
     return record
+
+
+def _entry(phone: Phone, package: str, permission: str) -> dict[str, Any]:
+    entry: dict[str, Any] = (phone.state.app_data.get(PACKAGE) or {}).get("permissions", {}).get(_key(package, permission), {})
+    return entry
 
 
 def _key(package: str, permission: str) -> str:
@@ -65,11 +72,11 @@ def _key(package: str, permission: str) -> str:
 
 def granted(phone: Phone, package: str, permission: str) -> bool:
     """Whether ``package`` holds ``permission`` (granted at the prompt or by ``pm grant``)."""
-    return bool(_record(phone).get(_key(package, permission), {}).get("granted"))
+    return bool(_entry(phone, package, permission).get("granted"))
 
 
 def refusals(phone: Phone, package: str, permission: str) -> int:
-    return int(_record(phone).get(_key(package, permission), {}).get("refusals", 0))
+    return int(_entry(phone, package, permission).get("refusals", 0))
 
 
 def set_granted(phone: Phone, package: str, permission: str, value: bool) -> None:
