@@ -2,7 +2,8 @@
 
 The env builds one :class:`ObservationParts` per step: what the observation shows, as the env's
 own read-only arrays (shared masks, the history's frames, the screen it captured) and text.
-Small sinks turn the parts into what a consumer wants, with no second way of building them:
+``CerebellumEnv.step_parts`` returns them (``step`` is built on it); small sinks turn the parts
+into what a consumer wants, with no second way of building them:
 
 - :func:`fresh_observation`: the observation ``step`` returns, every array new memory (gymnasium's
   ``check_env`` asserts no two observations share any);
@@ -209,11 +210,6 @@ def source_observation(parts: ObservationParts) -> dict[str, Any]:
     return obs
 
 
-def keep_parts(parts: ObservationParts) -> ObservationParts:
-    """The sink that hands the parts on as they are (a batch's sub-envs: the batch writes its rows)."""
-    return parts
-
-
 __all__ = [
     "DEFAULT_HISTORY_LEN",
     "DEFAULT_HISTORY_WIDTH",
@@ -227,7 +223,6 @@ __all__ = [
     "ObservationConfig",
     "ObservationParts",
     "fresh_observation",
-    "keep_parts",
     "label_mask",
     "source_observation",
     "stack_frames",

@@ -35,7 +35,7 @@ import functools
 import os
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import gymnasium as gym
 import numpy as np
@@ -44,7 +44,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
 from cerebellum_gym.core.actions import CODES, LABELLED_CODES, Action
-from cerebellum_gym.core.observation import ObservationConfig, ObservationParts, fresh_observation, keep_parts, stack_frames
+from cerebellum_gym.core.observation import ObservationConfig, ObservationParts, fresh_observation, stack_frames
 from cerebellum_gym.env import CerebellumEnv
 from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.vector.rules import autoreset_mode as as_autoreset_mode
@@ -134,6 +134,20 @@ class _Batch:
             stack_frames(past.frames, screens[i])
         if self.screenshot is not None:
             self.screenshot[i] = parts.screenshot
+
+    def write_observation(self, i: int, obs: Mapping[str, Any]) -> None:
+        """Env ``i``'s observation dict (a sub-env wrapper's, of the env's own space) into its rows."""
+        self.goal[i], self.tree[i] = obs["goal"], obs["tree"]
+        labels = self.labels[i] = tuple(obs["labels"])
+        self.action_masks[i] = obs["action_mask"]
+        self.label_counts[i] = len(labels)
+        past = obs["history"]
+        self.history_filled[i] = int(np.count_nonzero(past["mask"]))
+        self.history_actions[i], self.history_subtrees[i] = tuple(past["actions"]), tuple(past["subtrees"])
+        if self.history_screens is not None:
+            self.history_screens[i] = past["screenshots"]
+        if self.screenshot is not None:
+            self.screenshot[i] = obs["screenshot"]
 
     def flush(self) -> None:
         """Write the gathered masks into the batch arrays (after the envs wrote their parts)."""
@@ -268,6 +282,26 @@ def decode_actions(actions: Any, envs: Sequence[CerebellumEnv]) -> Sequence[Any]
     return out
 
 
+class StepEntries(NamedTuple):
+    """A batch step's results, per env, without the batch's infos (what a shard answers with):
+    rewards, terminations and truncations as Python values, and the ``(index, info)`` entries
+    that make the batch's infos (:func:`~cerebellum_gym.vector.rules.batch_infos`)."""
+
+    rewards: list[float]
+    terminations: list[bool]
+    truncations: list[bool]
+    entries: list[tuple[int, dict[str, Any]]]
+
+
+def speaks_parts(env: Any) -> bool:
+    """Whether ``env`` (a sub-env, or a wrapper around one) has ``reset_parts``/``step_parts``:
+    :class:`~cerebellum_gym.env.CerebellumEnv` and the dataset recorder do. Other wrappers are
+    stepped through ``reset``/``step``, whose observations are elements of the env's space."""
+    own = callable(getattr(env, "step_parts", None)) and callable(getattr(env, "reset_parts", None))
+    # A wrapper that speaks parts asks the env it wraps for them: that one must speak them too.
+    return own and (not isinstance(env, gym.Wrapper) or speaks_parts(env.env))
+
+
 class NativeVectorEnv(VectorEnv[Any, Any, Any]):
     """N envs stepped in this process, observations written into preallocated batch arrays.
 
@@ -281,11 +315,11 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         env_fn: builds one sub-env (a :class:`~cerebellum_gym.env.CerebellumEnv`) from
             ``env_kwargs`` (default: the loader).
         wrap_env: wraps each sub-env as it is built (the sub-env hook). While the wrapped
-            env's observation space is the env's own, the batch writes its rows from the env's
-            :class:`~cerebellum_gym.core.observation.ObservationParts`, which is then the
-            observation every wrapper sees (immutable; the dataset recorder reads it as it is);
-            a wrapper that changes the space gets the env's usual dicts, and the batch
-            concatenates what it returns.
+            env's observation space is the env's own, the batch writes its rows: from the env's
+            :class:`~cerebellum_gym.core.observation.ObservationParts` when the outermost
+            wrapper speaks parts (:func:`speaks_parts`: the env itself, the dataset recorder),
+            else from the observation dicts the wrapper returns; a wrapper that changes the
+            space makes the batch concatenate what it returns (gymnasium's ``concatenate``).
         record: a dataset folder: every sub-env's episodes are recorded there as they happen.
             An alias (kept: ``docs/datasets.md`` shows it) of a ``wrap_env`` hook of
             :class:`~cerebellum_gym.datasets.RecordEpisodes`, replayable as ``Cerebellum-Sim-v0``
@@ -350,20 +384,23 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         assert isinstance(space, spaces.Dict)
         if arrays is None:
             arrays = allocate(space, num_envs)
-        self._arrays = dict(arrays)
+        #: The batch arrays by path (a shard's are views of shared memory).
+        self.arrays: dict[Path, np.ndarray] = dict(arrays)
         # The batch writes its rows from the sub-envs' observation parts; an observation it
         # does not know falls back to per-env dicts and gymnasium's concatenation (slower, still correct).
         self.native = _native_space(space) and all(isinstance(env.unwrapped, CerebellumEnv) for env in self.envs)
         if self.native:
             config = self.envs[0].unwrapped.observation_config  # type: ignore[attr-defined]
-            self._batch: _Batch | None = _Batch(config, space, num_envs, self._arrays)
-            for env in self.envs:
-                sub: Any = env.unwrapped
-                sub.observation_sink = keep_parts
+            self._batch: _Batch | None = _Batch(config, space, num_envs, self.arrays)
         else:
             self._batch = None
             self._env_obs: list[Any] = [None] * num_envs
             self._out = self._generic_storage(space)
+        # Each stepper's reset and step: the parts-speaking ones give the batch their parts
+        # (no copies); the others, and every stepper of a batch that concatenates, their dicts.
+        parts = self.native and all(speaks_parts(env) for env in self._steppers)
+        self._resets: list[Callable[..., Any]] = [env.reset_parts if parts else env.reset for env in self._steppers]
+        self._step_fns: list[Callable[[Any], Any]] = [env.step_parts if parts else env.step for env in self._steppers]
         self._rewards = np.zeros(num_envs, np.float64)
         self._terminations = np.zeros(num_envs, np.bool_)
         self._truncations = np.zeros(num_envs, np.bool_)
@@ -373,11 +410,11 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         entries = self.reset_entries(seeds(seed, self.num_envs), options)
-        return self._observation(), self._infos(entries)
+        return self.batch_observation(), self._infos(entries)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        entries = self.step_entries(actions)
-        return self._observation(), self._rewards.copy(), self._terminations.copy(), self._truncations.copy(), self._infos(entries)
+        entries = self.step_entries(actions).entries
+        return self.batch_observation(), self._rewards.copy(), self._terminations.copy(), self._truncations.copy(), self._infos(entries)
 
     # --- the batch step without the batch's infos (a shard answers with these) ----------------
 
@@ -392,18 +429,17 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         self._autoreset_envs[mask] = False
         entries: list[tuple[int, dict[str, Any]]] = []
         per_env = per_env_options(options, self.num_envs)
-        for i, env in enumerate(self._steppers):
+        for i, reset in enumerate(self._resets):
             if mask[i]:
-                obs, info = env.reset(seed=seeds[i], options=per_env[i])
+                obs, info = reset(seed=seeds[i], options=per_env[i])
                 self._keep(i, obs)
                 entries.append((i, info))
         if self._batch is not None:
             self._batch.flush()
         return entries
 
-    def step_entries(self, actions: Any) -> list[tuple[int, dict[str, Any]]]:
-        """Step every env into the batch arrays and ``self._rewards``/``_terminations``/
-        ``_truncations``; returns the ``(index, info)`` entries that make the batch's infos."""
+    def step_entries(self, actions: Any) -> StepEntries:
+        """Step every env into the batch arrays; returns the step's per-env results."""
         per_env = decode_actions(actions, self.envs)
         mode = self.autoreset_mode
         next_step, same_step = mode == AutoresetMode.NEXT_STEP, mode == AutoresetMode.SAME_STEP
@@ -415,18 +451,19 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         rewards: list[Any] = [0.0] * self.num_envs
         terminations: list[Any] = [False] * self.num_envs
         truncations: list[Any] = [False] * self.num_envs
-        for i, env in enumerate(self._steppers):
+        resets = self._resets
+        for i, step in enumerate(self._step_fns):
             if next_step and pending[i]:
-                obs, info = env.reset()
+                obs, info = resets[i]()
             else:
                 if disabled:
                     assert not pending[i], f"{self._autoreset_envs=}"
-                obs, reward, terminated, truncated, info = env.step(per_env[i])
+                obs, reward, terminated, truncated, info = step(per_env[i])
                 rewards[i], terminations[i], truncations[i] = reward, terminated, truncated
                 if same_step and (terminated or truncated):
                     final = fresh_observation(obs) if type(obs) is ObservationParts else obs
                     entries.append((i, {"final_obs": final, "final_info": info}))
-                    obs, info = env.reset()
+                    obs, info = resets[i]()
             keep(i, obs)
             entries.append((i, info))
         self._rewards[:] = rewards
@@ -435,7 +472,7 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         np.logical_or(self._terminations, self._truncations, out=self._autoreset_envs)
         if self._batch is not None:
             self._batch.flush()
-        return entries
+        return StepEntries(rewards, terminations, truncations, entries)
 
     def text_parts(self) -> tuple[list[str], list[str], list[tuple[str, ...]], list[tuple[str, ...]], list[tuple[str, ...]]]:
         """The batch's text parts, per env: goals, trees, labels, history actions and subtrees
@@ -478,13 +515,16 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
             self._env_obs[i] = obs
         elif type(obs) is ObservationParts:
             batch.write(i, obs)
+        elif isinstance(obs, Mapping):
+            batch.write_observation(i, obs)
         else:
             raise CerebellumError(
-                f"sub-env {i} returned a {type(obs).__name__} where the batch expects its ObservationParts: "
+                f"sub-env {i} returned a {type(obs).__name__}, not an element of its observation space: "
                 "a sub-env wrapper that changes observations must declare the observation_space it returns"
             )
 
-    def _observation(self) -> Any:
+    def batch_observation(self) -> Any:
+        """The batched observation of the last ``reset``/``step`` (the batch's storage unless ``copy``)."""
         obs: Any
         if self._batch is not None:
             obs = self._batch.observation()
@@ -500,7 +540,7 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         def swap(node: Any, path: Path) -> Any:
             if isinstance(node, dict):
                 return {key: swap(value, (*path, key)) for key, value in node.items()}
-            return self._arrays.get(path, node)
+            return self.arrays.get(path, node)
 
         return swap(out, ())
 

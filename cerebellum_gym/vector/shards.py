@@ -157,10 +157,10 @@ class ShardHost:
         env = self.env
         if isinstance(actions, Mapping):
             actions = {key: _unpack(value) for key, value in actions.items()}
-        entries = env.step_entries(actions)
+        done = env.step_entries(actions)
         # Lists, not arrays: three small arrays took more time to pickle and unpickle (~50 us)
         # than the rest of the answer; floats and bools come back into the batch's arrays exactly.
-        return self._payload(), env._rewards.tolist(), env._terminations.tolist(), env._truncations.tolist(), entries
+        return self._payload(), done.rewards, done.terminations, done.truncations, done.entries
 
     def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
         return self.env.call(name, *args, **kwargs)
@@ -173,12 +173,12 @@ class ShardHost:
 
     def _payload(self) -> Payload:
         env = self.env
-        return _texts(env)[0], (env._arrays if self.with_arrays else None)
+        return _texts(env)[0], (env.arrays if self.with_arrays else None)
 
 
 def _texts(env: NativeVectorEnv) -> Payload:
     """A shard's payload without arrays: its text parts (native form) or its stripped observation."""
-    return (env.text_parts() if env.native else _strip_arrays(env._observation())), None
+    return (env.text_parts() if env.native else _strip_arrays(env.batch_observation())), None
 
 
 def _shard_worker(
