@@ -43,7 +43,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
-from cerebellum_gym.core.actions import CODES, LABELLED_CODES, Action
+from cerebellum_gym.core.actions import decode_batch
 from cerebellum_gym.core.observation import ObservationConfig, ObservationParts, fresh_observation, stack_frames
 from cerebellum_gym.env import CerebellumEnv
 from cerebellum_gym.errors import CerebellumError
@@ -231,25 +231,13 @@ def _wrapped_twice(outer: WrapEnv, inner: WrapEnv, env: gym.Env[Any, Any]) -> gy
     return outer(inner(env))
 
 
-#: Decoded structured actions that no screen can refuse, by code index: keys, wait, ``I`` and
-#: ``F`` without an answer (``from_structured`` gives these same actions).
-_PLAIN_ACTIONS: Final[dict[int, Action]] = {
-    CODES.index(code): Action(code) for code in CODES if code not in LABELLED_CODES and code not in "KUDLR"
-}
-_LABELLED_INDEXES: Final = frozenset(CODES.index(code) for code in LABELLED_CODES)
-#: ``T``/``P`` actions by (code index, label): labels come from a fixed pool, so this stays small.
-_labelled_actions: dict[tuple[int, str], Action] = {}
-
-
 def decode_actions(actions: Any, envs: Sequence[CerebellumEnv]) -> Sequence[Any]:
     """One action per env, as :func:`split_actions` gives them, with the batched structured form's
-    actions that cannot be refused already decoded (cached :class:`Action` objects).
+    actions that cannot be refused already decoded (:func:`~cerebellum_gym.core.actions.decode_batch`,
+    the env's own decoder, cached).
 
-    A ``T``/``P`` of a filled label slot, a key, a wait, ``I`` and an answerless ``F`` decode
-    against the env's current labels exactly as the env's ``from_structured`` would, and the
-    env carries them out whatever the screen; everything else (typing, scrolls, anything
-    malformed or illegal) stays a per-env mapping for the env to decode, check and refuse
-    itself, so that its infos are exactly those of a plain env.
+    Everything else (typing, anything malformed or illegal) stays a per-env mapping for the env
+    to decode, check and refuse itself, so that its infos are exactly those of a plain env.
     """
     if not isinstance(actions, Mapping):
         return split_actions(actions, len(envs))
@@ -264,22 +252,9 @@ def decode_actions(actions: Any, envs: Sequence[CerebellumEnv]) -> Sequence[Any]
         and len(texts) == n
     ):
         return split_actions(actions, n)
-    plain, labelled, cache = _PLAIN_ACTIONS, _LABELLED_INDEXES, _labelled_actions
-    out: list[Any] = []
-    for i, (code, slot, text, env) in enumerate(zip(codes.tolist(), slots.tolist(), texts, envs, strict=True)):
-        action: Any = None
-        if type(text) is str:
-            if code in labelled:
-                screen = env.screen
-                if screen is not None and 0 <= slot < len(screen.labels):
-                    key = (code, screen.labels[slot])
-                    action = cache.get(key)
-                    if action is None:
-                        action = cache[key] = Action(CODES[code], label=key[1])
-            elif code in plain and (not text or text.isspace() or CODES[code] != "F"):
-                action = plain[code]
-        out.append(action if action is not None else {"code": codes[i], "label": slots[i], "text": text})
-    return out
+    screens = [env.screen for env in envs]
+    decoded = decode_batch(codes.tolist(), slots.tolist(), texts, [s.labels if s is not None else None for s in screens])
+    return [action if action is not None else {"code": codes[i], "label": slots[i], "text": texts[i]} for i, action in enumerate(decoded)]
 
 
 class StepEntries(NamedTuple):
