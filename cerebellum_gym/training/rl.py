@@ -38,7 +38,6 @@ so no update is counted twice, and the curriculum and replay store are restored.
 from __future__ import annotations
 
 import argparse
-import copy
 import dataclasses
 import json
 import math
@@ -918,7 +917,7 @@ def _kept_observations(batch: Any) -> list[dict[str, Any]]:
     """One observation per sub-env, copied: a vector env's batch is its own storage, overwritten
     in place by the next step (the native env's default), and the rollout keeps each observation
     past that step (to judge a tap wrong by comparing screens, to prompt the next step)."""
-    return copy.deepcopy(split_observations(batch))
+    return split_observations(batch, copy=True)  # the rows' arrays copied; texts are immutable
 
 
 def _same_screen(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
