@@ -220,43 +220,6 @@ def _decode(space: UnicodeText | LabelList, shared_memory: SynchronizedArray[Any
     return tuple(letters[i : i + 2] for i in range(0, len(letters), 2))
 
 
-def observation_space(
-    *,
-    screenshot_shape: tuple[int, int] | None,
-    history_shape: tuple[int, int] | None,
-    history_len: int,
-    max_tree_chars: int,
-    max_labels: int,
-    max_goal_chars: int,
-    max_subtree_chars: int,
-    max_action_chars: int,
-) -> spaces.Dict:
-    """The observation space; ``None`` shapes drop the pixel entries (tree-only mode).
-
-    Shapes are ``(height, width)``.
-    """
-    history: dict[str, spaces.Space[Any]] = {
-        "actions": spaces.Tuple([UnicodeText(max_action_chars) for _ in range(history_len)]),
-        "subtrees": spaces.Tuple([UnicodeText(max_subtree_chars) for _ in range(history_len)]),
-        "mask": spaces.MultiBinary(history_len),
-    }
-    if history_shape is not None:
-        height, width = history_shape
-        history["screenshots"] = spaces.Box(0, 255, (history_len, height, width, 3), np.uint8)
-    entries: dict[str, spaces.Space[Any]] = {
-        "goal": UnicodeText(max_goal_chars),
-        "tree": UnicodeText(max_tree_chars),
-        "labels": LabelList(max_labels),
-        "action_mask": spaces.MultiBinary(len(CODES)),
-        "label_mask": spaces.MultiBinary(max_labels),
-        "history": spaces.Dict(history),
-    }
-    if screenshot_shape is not None:
-        height, width = screenshot_shape
-        entries["screenshot"] = spaces.Box(0, 255, (height, width, 3), np.uint8)
-    return spaces.Dict(entries)
-
-
 def action_space(max_labels: int, max_text_chars: int) -> ActionSpace:
     """The structured action: code index, label slot, and text (read by ``K`` and ``F``)."""
     return ActionSpace(

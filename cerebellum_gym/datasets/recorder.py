@@ -62,7 +62,7 @@ from gymnasium.wrappers import OrderEnforcing, PassiveEnvChecker, RecordEpisodeS
 
 from cerebellum_gym.core.actions import plain_structured
 from cerebellum_gym.core.history import frozen
-from cerebellum_gym.core.observation import ObservationParts, source_observation
+from cerebellum_gym.core.observation import ObservationParts, is_parts, source_observation
 from cerebellum_gym.datasets.format import (
     FORMAT_VERSION,
     PART_EPISODES,
@@ -497,7 +497,7 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         copied them from, where the env names them (``observation_frames``). The writer then
         hashes only frames it has not seen, and the caller's copies are freed when the caller
         drops them."""
-        if type(obs) is ObservationParts:
+        if is_parts(obs):
             # reset_parts/step_parts (a native batch's sub-env): the batch writes its arrays from
             # these parts (and the next step overwrites them); the env's read-only sources stand for it.
             return source_observation(obs)

@@ -35,7 +35,7 @@ import functools
 import os
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, NamedTuple
+from typing import Any, NamedTuple
 
 import gymnasium as gym
 import numpy as np
@@ -44,17 +44,11 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
 from cerebellum_gym.core.actions import decode_batch
-from cerebellum_gym.core.observation import ObservationConfig, ObservationParts, fresh_observation, stack_frames
+from cerebellum_gym.core.observation import ObservationConfig, fresh_observation, is_parts, stack_frames
 from cerebellum_gym.env import CerebellumEnv
 from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.vector.rules import autoreset_mode as as_autoreset_mode
 from cerebellum_gym.vector.rules import batch_infos, check_num_envs, per_env_options, per_env_values, pop_reset_mask, seeds, split_actions
-
-#: The observation entries the batch writes from a sub-env's :class:`ObservationParts`; an
-#: observation space with any other entry (a sub-env wrapper that grew a field) makes the batch
-#: fall back to per-env dicts and gymnasium's concatenation.
-_NATIVE_KEYS: Final = frozenset({"goal", "tree", "labels", "action_mask", "label_mask", "history", "screenshot"})
-_NATIVE_HISTORY_KEYS: Final = frozenset({"actions", "subtrees", "mask", "screenshots"})
 
 Path = tuple[str, ...]
 #: A hook that wraps each sub-env as it is built (``wrap_env=``): recording, observation wrappers, ...
@@ -82,10 +76,11 @@ def allocate(space: spaces.Space[Any], num_envs: int) -> dict[Path, np.ndarray]:
 
 
 class _Batch:
-    """A batch's observation storage: arrays (possibly in shared memory) and per-env text parts.
+    """A batch's observation storage: arrays (possibly in shared memory) and per-env text parts,
+    both laid out by the sub-envs' key table (:attr:`ObservationConfig.fields`).
 
     Args:
-        config: the sub-envs' observation config (label slots, history length).
+        config: the sub-envs' observation config (its key table, label slots, history length).
         space: their observation space (its key order is the batch's).
         num_envs: rows.
         arrays: the batch arrays, as :func:`allocate` makes them from ``space``.
@@ -95,89 +90,103 @@ class _Batch:
         self.space = space
         self.history_len = config.history_len
         self.arrays = dict(arrays)
-        self.goal: list[str] = [""] * num_envs
-        self.tree: list[str] = [""] * num_envs
-        self.labels: list[tuple[str, ...]] = [()] * num_envs
+        fields = [(position, field) for position, field in enumerate(config.fields) if field.key in space.spaces]
+        #: Per text field (position in the parts, key): each env's value.
+        self.texts: dict[str, list[Any]] = {f.key: [""] * num_envs for _, f in fields if f.kind == "text"}
+        self._text_at = [(i, f.key) for i, f in fields if f.kind == "text"]
+        # The masks are gathered per env and written for the whole batch at once by flush()
+        # (one NumPy call per mask instead of one row write per env).
+        self.masks: dict[str, list[np.ndarray]] = {}
+        self._mask_out: list[tuple[list[np.ndarray], np.ndarray]] = []
+        for _, f in fields:
+            if f.kind == "mask":
+                out = self.arrays[(f.key,)]
+                gathered = self.masks[f.key] = [np.zeros_like(out[0])] * num_envs
+                self._mask_out.append((gathered, out.reshape(-1) if out.flags.c_contiguous else out))
+        self._mask_at = [(i, self.masks[f.key]) for i, f in fields if f.kind == "mask"]
+        self._images = [(i, f.key, self.arrays.get((f.key,))) for i, f in fields if f.kind == "image"]
+        self._history_at = [i for i, f in fields if f.kind == "history"]
+        self.history_key = next((f.key for _, f in fields if f.kind == "history"), "history")
         self.history_actions: list[tuple[str, ...]] = [()] * num_envs
         self.history_subtrees: list[tuple[str, ...]] = [()] * num_envs
-        get = self.arrays.get
-        self.action_mask = self.arrays[("action_mask",)]
-        self.label_mask = self.arrays[("label_mask",)]
-        self.history_mask = self.arrays[("history", "mask")]
-        self.history_screens = get(("history", "screenshots"))
-        self.screenshot = get(("screenshot",))
-        # Row n: the label mask of a screen with n labels; row f of the history's: f frames held.
-        width = config.max_labels
-        self.label_rows = np.tril(np.ones((width + 1, width), self.label_mask.dtype), -1)
+        self.history_mask = self.arrays.get((self.history_key, "mask"))
+        self.history_screens = self.arrays.get((self.history_key, "screenshots"))
+        # Row f: the history mask with f frames held (padding first).
         length = config.history_len
-        self.history_rows = np.tril(np.ones((length + 1, length), self.history_mask.dtype), -1)[:, ::-1].copy()
-        # The small masks are gathered per env and written for the whole batch at once by
-        # flush() (three NumPy calls instead of three row writes per env): each env's action
-        # mask (the screen's shared one), its number of labels and of history frames.
-        self.action_masks: list[np.ndarray] = [np.zeros_like(self.action_mask[0])] * num_envs
-        self.label_counts: list[int] = [0] * num_envs
+        self.history_rows = np.tril(np.ones((length + 1, length), np.int8), -1)[:, ::-1].copy()
         self.history_filled: list[int] = [0] * num_envs
-        self._flat_action_mask = self.action_mask.reshape(-1) if self.action_mask.flags.c_contiguous else None
 
-    def write(self, i: int, parts: ObservationParts) -> None:
-        """Env ``i``'s observation into its rows (the small masks are gathered for :meth:`flush`)."""
-        self.goal[i] = parts.goal
-        self.tree[i] = parts.tree
-        labels = self.labels[i] = parts.labels
-        self.action_masks[i] = parts.action_mask
-        self.label_counts[i] = len(labels)
-        past = parts.history
-        self.history_filled[i] = past.filled
-        self.history_actions[i], self.history_subtrees[i] = past.actions, past.subtrees
-        screens = self.history_screens
-        if screens is not None:
-            stack_frames(past.frames, screens[i])
-        if self.screenshot is not None:
-            self.screenshot[i] = parts.screenshot
+    def write(self, i: int, parts: tuple[Any, ...]) -> None:
+        """Env ``i``'s observation parts into its rows (the masks are gathered for :meth:`flush`)."""
+        for position, key in self._text_at:
+            self.texts[key][i] = parts[position]
+        for position, gathered in self._mask_at:
+            gathered[i] = parts[position]
+        for position in self._history_at:
+            past = parts[position]
+            self.history_filled[i] = past.filled
+            self.history_actions[i], self.history_subtrees[i] = past.actions, past.subtrees
+            if self.history_screens is not None:
+                stack_frames(past.frames, self.history_screens[i])
+        for position, _, out in self._images:
+            if out is not None:
+                out[i] = parts[position]
 
     def write_observation(self, i: int, obs: Mapping[str, Any]) -> None:
         """Env ``i``'s observation dict (a sub-env wrapper's, of the env's own space) into its rows."""
-        self.goal[i], self.tree[i] = obs["goal"], obs["tree"]
-        labels = self.labels[i] = tuple(obs["labels"])
-        self.action_masks[i] = obs["action_mask"]
-        self.label_counts[i] = len(labels)
-        past = obs["history"]
-        self.history_filled[i] = int(np.count_nonzero(past["mask"]))
-        self.history_actions[i], self.history_subtrees[i] = tuple(past["actions"]), tuple(past["subtrees"])
-        if self.history_screens is not None:
-            self.history_screens[i] = past["screenshots"]
-        if self.screenshot is not None:
-            self.screenshot[i] = obs["screenshot"]
+        for _, key in self._text_at:
+            self.texts[key][i] = obs[key]
+        for key, gathered in self.masks.items():
+            gathered[i] = obs[key]
+        if self._history_at:
+            past = obs[self.history_key]
+            self.history_filled[i] = int(np.count_nonzero(past["mask"]))
+            self.history_actions[i], self.history_subtrees[i] = tuple(past["actions"]), tuple(past["subtrees"])
+            if self.history_screens is not None:
+                self.history_screens[i] = past["screenshots"]
+        for _, key, out in self._images:
+            if out is not None:
+                out[i] = obs[key]
 
     def flush(self) -> None:
         """Write the gathered masks into the batch arrays (after the envs wrote their parts)."""
-        flat = self._flat_action_mask
-        if flat is not None:
-            np.concatenate(self.action_masks, out=flat)
-        else:
-            for i, mask in enumerate(self.action_masks):
-                self.action_mask[i] = mask
-        # The ndarray methods: np.take's Python-level dispatch costs more than the copy here.
-        self.label_rows.take(self.label_counts, axis=0, out=self.label_mask)
-        self.history_rows.take(self.history_filled, axis=0, out=self.history_mask)
+        for gathered, out in self._mask_out:
+            if out.ndim == 1:
+                np.concatenate(gathered, out=out)
+            else:
+                for i, mask in enumerate(gathered):
+                    out[i] = mask
+        if self.history_mask is not None:
+            # The ndarray method: np.take's Python-level dispatch costs more than the copy here.
+            self.history_rows.take(self.history_filled, axis=0, out=self.history_mask)
+
+    def text_parts(self) -> tuple[list[Any], ...]:
+        """The batch's text parts, per env: each text field's (in table order), then the
+        history's actions and subtrees (the batch's own lists)."""
+        return (*self.texts.values(), self.history_actions, self.history_subtrees)
+
+    def take_text_parts(self, start: int, end: int, parts: Sequence[list[Any]]) -> None:
+        """Rows ``start:end``'s text parts, as another batch's :meth:`text_parts` gave them (a shard's)."""
+        *texts, actions, subtrees = parts
+        for values, got in zip(self.texts.values(), texts, strict=True):
+            values[start:end] = got
+        self.history_actions[start:end] = actions
+        self.history_subtrees[start:end] = subtrees
 
     def observation(self) -> dict[str, Any]:
         """The batched observation, in the space's key order (the arrays are the storage itself)."""
         history_len = self.history_len
-        history: dict[str, Any] = {}
-        for key in self.space["history"].spaces:  # type: ignore[attr-defined]
-            if key == "actions":
-                history[key] = tuple(zip(*self.history_actions, strict=True)) if history_len else ()
-            elif key == "subtrees":
-                history[key] = tuple(zip(*self.history_subtrees, strict=True)) if history_len else ()
-            else:
-                history[key] = self.arrays[("history", key)]
-        values = {
-            "goal": tuple(self.goal),
-            "tree": tuple(self.tree),
-            "labels": tuple(self.labels),
-            "history": history,
-        }
+        values: dict[str, Any] = {key: tuple(texts) for key, texts in self.texts.items()}
+        if self._history_at:
+            history: dict[str, Any] = {}
+            for key in self.space[self.history_key].spaces:  # type: ignore[attr-defined]
+                if key == "actions":
+                    history[key] = tuple(zip(*self.history_actions, strict=True)) if history_len else ()
+                elif key == "subtrees":
+                    history[key] = tuple(zip(*self.history_subtrees, strict=True)) if history_len else ()
+                else:
+                    history[key] = self.arrays[(self.history_key, key)]
+            values[self.history_key] = history
         return {key: values[key] if key in values else self.arrays[(key,)] for key in self.space.spaces}
 
 
@@ -363,9 +372,10 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         self.arrays: dict[Path, np.ndarray] = dict(arrays)
         # The batch writes its rows from the sub-envs' observation parts; an observation it
         # does not know falls back to per-env dicts and gymnasium's concatenation (slower, still correct).
-        self.native = _native_space(space) and all(isinstance(env.unwrapped, CerebellumEnv) for env in self.envs)
+        config = getattr(self.envs[0].unwrapped, "observation_config", None)
+        self.native = isinstance(config, ObservationConfig) and native_space(space, config)
         if self.native:
-            config = self.envs[0].unwrapped.observation_config  # type: ignore[attr-defined]
+            assert config is not None
             self._batch: _Batch | None = _Batch(config, space, num_envs, self.arrays)
         else:
             self._batch = None
@@ -436,7 +446,7 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
                 obs, reward, terminated, truncated, info = step(per_env[i])
                 rewards[i], terminations[i], truncations[i] = reward, terminated, truncated
                 if same_step and (terminated or truncated):
-                    final = fresh_observation(obs) if type(obs) is ObservationParts else obs
+                    final = fresh_observation(obs) if is_parts(obs) else obs
                     entries.append((i, {"final_obs": final, "final_info": info}))
                     obs, info = resets[i]()
             keep(i, obs)
@@ -449,12 +459,12 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
             self._batch.flush()
         return StepEntries(rewards, terminations, truncations, entries)
 
-    def text_parts(self) -> tuple[list[str], list[str], list[tuple[str, ...]], list[tuple[str, ...]], list[tuple[str, ...]]]:
-        """The batch's text parts, per env: goals, trees, labels, history actions and subtrees
-        (the batch's own lists; the native form only)."""
+    def text_parts(self) -> tuple[list[Any], ...]:
+        """The batch's text parts, per env: each text field's (goals, trees, labels), then the
+        history's actions and subtrees (the batch's own lists; the native form only)."""
         batch = self._batch
         assert batch is not None
-        return batch.goal, batch.tree, batch.labels, batch.history_actions, batch.history_subtrees
+        return batch.text_parts()
 
     def render(self) -> tuple[Any, ...]:
         return tuple(env.render() for env in self.envs)
@@ -488,7 +498,7 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         batch = self._batch
         if batch is None:
             self._env_obs[i] = obs
-        elif type(obs) is ObservationParts:
+        elif is_parts(obs):
             batch.write(i, obs)
         elif isinstance(obs, Mapping):
             batch.write_observation(i, obs)
@@ -520,12 +530,11 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         return swap(out, ())
 
 
-def _native_space(space: spaces.Space[Any]) -> bool:
-    """Whether the batch writes rows for this observation space from the sub-envs' :class:`ObservationParts`."""
-    if not isinstance(space, spaces.Dict):
-        return False
-    history = space.spaces.get("history")
-    return set(space.spaces) <= _NATIVE_KEYS and isinstance(history, spaces.Dict) and set(history.spaces) <= _NATIVE_HISTORY_KEYS
+def native_space(space: spaces.Space[Any], config: ObservationConfig) -> bool:
+    """Whether the batch writes rows for this observation space from the sub-envs' parts: the
+    space is the config's own (a sub-env wrapper that grew or changed a field makes the batch
+    concatenate per-env dicts instead)."""
+    return space == config.space()
 
 
 __all__ = [
@@ -533,6 +542,8 @@ __all__ = [
     "WrapEnv",
     "allocate",
     "decode_actions",
+    "native_space",
     "numeric_leaves",
+    "speaks_parts",
     "sub_env_wrapper",
 ]

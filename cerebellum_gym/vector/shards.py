@@ -54,8 +54,8 @@ from cerebellum_gym.vector.native import (
     WrapEnv,
     _Batch,
     _build_env,
-    _native_space,
     allocate,
+    native_space,
     numeric_leaves,
 )
 from cerebellum_gym.vector.rules import autoreset_mode as as_autoreset_mode
@@ -567,7 +567,7 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         # Requests go to the shards that step elsewhere first, then to those that step here.
         self._order = sorted(range(shards), key=lambda k: self.transports[k].eager)
         self._pending: tuple[list[int], BaseException | None] | None = None
-        self.native = _native_space(space)
+        self.native = native_space(space, config)
         # The native form's text parts land in one batch over the whole arrays, as in a
         # single-process env; other observations are merged from the shards' stripped ones.
         self._batch = _Batch(config, space, num_envs, self._arrays) if self.native else None
@@ -773,13 +773,7 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         if batch is None:
             self._texts[k] = texts
             return
-        end = offset + size
-        goal, tree, labels, history_actions, history_subtrees = texts
-        batch.goal[offset:end] = goal
-        batch.tree[offset:end] = tree
-        batch.labels[offset:end] = labels
-        batch.history_actions[offset:end] = history_actions
-        batch.history_subtrees[offset:end] = history_subtrees
+        batch.take_text_parts(offset, offset + size, texts)
 
     def _observation(self) -> Any:
         batch = self._batch
