@@ -32,7 +32,7 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
-from cerebellum_gym.core.spaces import split_observations
+from cerebellum_gym.core.spaces import ObservationRows
 
 Observation = Mapping[str, Any]
 #: A batch: one observation per env, or a vector env's batched observation dict.
@@ -43,14 +43,15 @@ ActBatch = Callable[..., list[str]]
 
 def accepts_batched_dict(method: ActBatch) -> ActBatch:
     """Let an ``act_batch`` implementation receive a vector env's batched dict as well as a list
-    (the dict is split into per-env observations first). :class:`Agent` applies it to every
-    subclass's ``act_batch``, so an override only ever sees a list."""
+    (the dict is read as its rows, :class:`~cerebellum_gym.core.spaces.ObservationRows`: each
+    built when the agent reads it, its arrays views of the batch's). :class:`Agent` applies it to
+    every subclass's ``act_batch``, so an override only ever sees a sequence of observations."""
     if getattr(method, "_accepts_batched_dict", False):
         return method
 
     @functools.wraps(method)
     def act_batch(self: Any, observations: Batch, *args: Any, **kwargs: Any) -> list[str]:
-        return method(self, split_observations(observations) if isinstance(observations, Mapping) else observations, *args, **kwargs)
+        return method(self, ObservationRows(observations) if isinstance(observations, Mapping) else observations, *args, **kwargs)
 
     act_batch._accepts_batched_dict = True  # type: ignore[attr-defined]
     return act_batch

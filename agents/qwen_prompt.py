@@ -8,6 +8,7 @@ think block). Everything here goes through the tokenizer's template, so a differ
 (another base model) gives that model's own prompt.
 
 - :func:`build_messages`: the chat messages (text and image items) and the images, in order.
+- :func:`observation_from_messages`: the inverse, the observation a prompt was built from.
 - :func:`render_prompt`: the messages rendered by the tokenizer's chat template.
 - :func:`render_example`: a training example (that prompt, and the answer the template appends).
 - :class:`PromptEncoder`: images fitted and processed, image tokens expanded, the card's limits
@@ -35,6 +36,9 @@ from typing import Any, Final
 
 import numpy as np
 
+from cerebellum_gym.core.actions import CODES
+from cerebellum_gym.errors import CerebellumError
+
 ACTION_LEGEND: Final = (
     "Actions: T <label>=tap, P <label>=long-press, K {text}=type text, U/D/L/R=scroll, B=back, H=home, W=wait, F=done, I=impossible."
 )
@@ -44,6 +48,8 @@ _CONTROL = re.compile(r"<\|")
 _WORD_JOINER: Final = "\u2060"
 #: A tree line's set-of-mark label (``[UE] Button "OK"``, indented or not).
 _LABEL_LINE = re.compile(r"^\s*\[([^\]\s]+)\] ", re.MULTILINE)
+#: A history frame's first line.
+_STEP: Final = re.compile(r"^Step (\d+):$")
 
 Message = dict[str, Any]
 
@@ -208,6 +214,77 @@ def build_messages(
         elif item["type"] != "text" or item["text"]:
             merged.append(item)
     return [{"role": "user", "content": merged}], images
+
+
+def unneutralize(text: str) -> str:
+    """The inverse of :func:`neutralize` (text a prompt was built from)."""
+    return text.replace("<" + _WORD_JOINER + "|", "<|")
+
+
+def observation_from_messages(messages: Sequence[Mapping[str, Any]], images: Sequence[np.ndarray | None]) -> dict[str, Any]:
+    """The observation an SFT export's user turn was built from (the inverse of
+    :func:`build_messages`, beside it so that the two change together), with ``action_mask`` all ones
+    (an export keeps none) and the labels its tree shows.
+
+    Raises:
+        CerebellumError: the messages are not the reference prompt.
+    """
+    user = next((m for m in messages if m.get("role") == "user"), None)
+    if user is None:
+        raise CerebellumError("the example has no user turn")
+    content = user["content"]
+    items = [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
+    # Text with one marker per image, in order.
+    text = "".join("\x00" if item.get("type") == "image" else str(item.get("text", "")) for item in items)
+    head, sep, rest = text.partition("\n\n")
+    if not head.startswith("Task: ") or not sep:
+        raise CerebellumError("the example's prompt does not start with 'Task: '")
+    goal = head[len("Task: ") :]
+    body, marker, tail = rest.rpartition("Current screen:\n")
+    if not marker:
+        raise CerebellumError("the example's prompt has no 'Current screen:'")
+    image_index = 0
+    shots: list[np.ndarray | None] = []
+    screenshot = None
+    if tail.startswith("\x00"):
+        tail = tail[2:] if tail.startswith("\x00\n") else tail[1:]
+    tree, _, _legend = tail.rpartition("\n\nActions: ")
+    actions: list[str] = []
+    subtrees: list[str] = []
+    numbers: list[int] = []
+    frames = [f for f in re.split(r"\n\n(?=Step \d+:\n)", "\n\n" + body.rstrip("\n")) if f.strip()]
+    for frame in frames:
+        lines = frame.split("\n")
+        match = _STEP.match(lines[0])
+        if not match:
+            raise CerebellumError(f"unexpected history frame {lines[0]!r}")
+        numbers.append(int(match.group(1)))
+        lines = lines[1:]
+        if lines and lines[0] == "\x00":
+            shots.append(images[image_index] if image_index < len(images) else None)
+            image_index += 1
+            lines = lines[1:]
+        if not lines or not lines[0].startswith("Action taken: "):
+            raise CerebellumError("a history frame has no 'Action taken:'")
+        actions.append(unneutralize(lines[0][len("Action taken: ") :]))
+        subtrees.append(unneutralize("\n".join(lines[1:])))
+    if "\x00" in text.rpartition("Current screen:\n")[2][:1]:
+        screenshot = images[image_index] if image_index < len(images) else None
+    tree = unneutralize(tree.rstrip("\n").removesuffix("\n…").removesuffix("…"))
+    labels = tuple(_LABEL_LINE.findall(tree))
+    obs: dict[str, Any] = {
+        "goal": unneutralize(goal),
+        "tree": tree,
+        "labels": labels,
+        "action_mask": np.ones(len(CODES), np.int8),
+        "history": {"actions": tuple(actions), "subtrees": tuple(subtrees), "mask": np.ones(len(actions), np.int8)},
+    }
+    if shots and all(s is not None for s in shots):
+        obs["history"]["screenshots"] = np.stack([np.asarray(s) for s in shots])
+    if screenshot is not None:
+        obs["screenshot"] = np.asarray(screenshot)
+    obs["step"] = numbers[-1] if numbers else 0
+    return obs
 
 
 def render_prompt(tokenizer: Any, messages: Sequence[Message]) -> str:

@@ -21,7 +21,7 @@ Example:
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal, SupportsFloat
 
 import gymnasium as gym
@@ -65,8 +65,8 @@ from cerebellum_gym.tasks.catalog import BUILTIN, TaskCatalog
 ObsType = dict[str, Any]
 #: The read-only sources of an observation's pixel fields (:meth:`CerebellumEnv.observation_frames`).
 ObservationFrames = dict[str, Any]
-#: Turns a step's :class:`ObservationParts` into what ``reset`` and ``step`` return.
-ObservationSink = Callable[[ObservationParts], Any]
+#: What :meth:`CerebellumEnv.step_parts` returns: ``step``'s five values with the observation's parts.
+PartsStep = tuple[ObservationParts, SupportsFloat, bool, bool, dict[str, Any]]
 ActType = str | Action | StructuredAction
 TaskSpec = str | Task | type[Task] | Sequence[str] | None
 
@@ -169,11 +169,6 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             max_tree_chars=max_tree_chars,
             max_labels=max_labels,
         )
-        #: What ``reset`` and ``step`` return of each step's :class:`ObservationParts`: ``None``
-        #: for a dict of fresh arrays (:func:`~cerebellum_gym.core.observation.fresh_observation`);
-        #: a native batch sets :func:`~cerebellum_gym.core.observation.keep_parts` and writes
-        #: its rows from the parts itself.
-        self.observation_sink: ObservationSink | None = None
         self._owns_device = owns_device
         self.device: Device = device
         self.catalog = catalog
@@ -224,9 +219,15 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         :class:`EpisodeState` from :meth:`clone_state`) to continue from it instead of starting
         afresh (``seed`` is then ignored: the state carries its random generator).
         """
+        parts, info = self.reset_parts(seed=seed, options=options)
+        return self._handout(parts), info
+
+    def reset_parts(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[ObservationParts, dict[str, Any]]:
+        """:meth:`reset` with the observation as its immutable :class:`ObservationParts` (no
+        copies): what ``reset`` is built on, and what a native batch writes its rows from."""
         check_reset_options(options)
         if options and "state" in options:
-            return self.restore_state(options["state"])
+            return self._restore(options["state"])
         super().reset(seed=seed)
         self._goal_memo = None  # set-up may change the goal (AndroidWorld's rewrites dates)
         self._search_plan = None
@@ -250,11 +251,21 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         self.history.clear()
         self._observe()
         self._progress = self._initial_progress = self._judge(None) if self._judges_every_step() else 0.0
-        return self._observation(), self._info(invalid=None, infra=None, action="")
+        return self.observation_parts(), self._info(invalid=None, infra=None, action="")
 
     def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
-        """Act once. ``action`` is a string (``"T UE"``), an :class:`Action`, or the structured
-        mapping ``{"code", "label", "text"}``.
+        """Act once (:meth:`step_parts`, its observation handed out as fresh arrays).
+
+        Args:
+            action: see :meth:`step_parts`.
+        """
+        parts, reward, terminated, truncated, info = self.step_parts(action)
+        return self._handout(parts), reward, terminated, truncated, info
+
+    def step_parts(self, action: ActType) -> PartsStep:
+        """Act once, the observation as its immutable :class:`ObservationParts` (no copies):
+        what ``step`` is built on, and what a native batch writes its rows from. ``action`` is a
+        string (``"T UE"``), an :class:`Action`, or the structured mapping ``{"code", "label", "text"}``.
 
         Whatever the action, only project errors leave: a malformed or illegal action takes the
         invalid-action path (or raises :class:`InvalidActionError` with ``invalid_action="raise"``),
@@ -270,7 +281,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         except Exception as exc:  # a bug below us: keep the error type promise, keep the cause
             raise StepError(f"step({_shown(action)}) failed: {type(exc).__name__}: {exc}") from exc
 
-    def _step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+    def _step(self, action: ActType) -> PartsStep:
         assert self.screen is not None
         self._steps += 1
         try:
@@ -307,7 +318,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
                 raise
             # The episode ends here as a failure; progress stays as last judged.
             reward = self._reward(self._progress, ended=True, success=False)
-            return self._observation(), reward, False, True, self._info(invalid=None, infra=err, action=_shown(action))
+            return self.observation_parts(), reward, False, True, self._info(invalid=None, infra=err, action=_shown(action))
         terminated = parsed.is_terminal or (not self.success_requires_done and progress >= 1.0)
         truncated = not terminated and self._steps >= self.max_steps
         success = self._succeeded(parsed, progress)
@@ -317,7 +328,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         info["success"] = success
         if terminated or truncated:
             self._end_task()
-        return self._observation(), reward, terminated, truncated, info
+        return self.observation_parts(), reward, terminated, truncated, info
 
     def render(self) -> np.ndarray | None:
         if self.render_mode is None:
@@ -504,6 +515,10 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
             StateError: a state taken with other options or by another version, or bytes that
                 are not a state.
         """
+        parts, info = self._restore(state)
+        return self._handout(parts), info
+
+    def _restore(self, state: EpisodeState) -> tuple[ObservationParts, dict[str, Any]]:
         if isinstance(state, list | tuple):
             raise StateError(
                 "one env restores one episode state; a list of states (one per env) is for cerebellum-gym's vector envs "
@@ -552,7 +567,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         self._goal_memo = None
         self._handed = None
         self._search_plan = None
-        return self._observation(), self._info(invalid=None, infra=None, action="")
+        return self.observation_parts(), self._info(invalid=None, infra=None, action="")
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -704,7 +719,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
                 raise
             gym.logger.warn(f"tear_down of {self.task.name} failed: {type(exc).__name__}: {exc}")
 
-    def _reject(self, action: ActType, err: InvalidActionError) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+    def _reject(self, action: ActType, err: InvalidActionError) -> PartsStep:
         """The invalid-action path: raise (and give the step back), or penalize and leave the device as it is."""
         if self.invalid_action == "raise":
             self._steps -= 1
@@ -721,7 +736,7 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         info["success"] = success
         if truncated:
             self._end_task()
-        return self._observation(), reward, False, truncated, info
+        return self.observation_parts(), reward, False, truncated, info
 
     def observation_parts(self) -> ObservationParts:
         """The current observation's parts, immutable (``core/observation.py``): what every
@@ -749,11 +764,9 @@ class CerebellumEnv(gym.Env[ObsType, ActType]):
         (:func:`~cerebellum_gym.core.observation.source_observation` of :meth:`observation_parts`)."""
         return source_observation(self.observation_parts())
 
-    def _observation(self) -> ObsType:
-        parts = self.observation_parts()
-        sink = self.observation_sink
-        if sink is not None:
-            return sink(parts)
+    def _handout(self, parts: ObservationParts) -> ObsType:
+        """The observation ``reset`` and ``step`` return: ``parts`` as fresh arrays (and what
+        their pixels were copied from remembered, for :meth:`observation_frames`)."""
         obs = fresh_observation(parts)
         if self.pixels:
             # What the pixel arrays handed out were copied from (observation_frames).

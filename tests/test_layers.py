@@ -36,11 +36,11 @@ FORBIDDEN: dict[str, set[str]] = {
     "sim": {"tasks", "env", "loader", "vector", "evaluation", "agents", "wrappers", "cli", "training"},
     "env": {"sim", "loader", "vector", "evaluation", "agents", "wrappers", "cli", ROOT_LAYER, "training"},
     "loader": {"vector", "evaluation", "agents", "wrappers", "cli", ROOT_LAYER, "training"},
-    "vector": {"sim", "tasks", "evaluation", "agents", "wrappers", "cli", "training"},
-    "wrappers": {"evaluation", "cli", "sim", "training"},
-    "agents": {"evaluation", "cli", "sim", "training"},
+    "vector": {"sim", "tasks", "evaluation", "wrappers", "cli", "training"},
+    "wrappers": {"evaluation", "vector", "datasets", "cli", "sim", "training"},
+    "agents": {"evaluation", "vector", "datasets", "cli", "sim", "training"},
     "evaluation": {"cli", "training"},
-    "datasets": {"evaluation", "cli", "training"},
+    "datasets": {"evaluation", "vector", "cli", "training"},
     # Trainers sit above evaluation, agents and datasets (they run the regression checks) and below the CLI.
     "training": {"cli"},
 }
@@ -241,3 +241,56 @@ def test_importing_the_package_loads_no_simulator() -> None:
     code = "import sys, cerebellum_gym; print(sorted(m for m in sys.modules if m.startswith('cerebellum_gym.sim')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"
+
+
+DOC = ROOT / "docs" / "architecture.md"
+#: Upward imports the doc allows, each with its reason written there.
+DOCUMENTED_UPWARD = {("sim", "cerebellum_gym")}
+
+
+def _documented_order(text: str) -> list[str]:
+    """The layers of docs/architecture.md's "Top to bottom:" list, in order."""
+    import re
+
+    start = text.index("Top to bottom")
+    listed = text[start : text.index(". One upward import", start)]
+    return re.findall(r"`([\w.]+)`", listed)
+
+
+def _layer_edges() -> set[tuple[str, str]]:
+    return {
+        (_layer(module), _layer(resolved))
+        for module, targets in MODULES.items()
+        for target in targets
+        if (resolved := _resolve(target)) is not None and _layer(module) != _layer(resolved)
+    }
+
+
+def _upward(order: list[str], edges: set[tuple[str, str]]) -> list[str]:
+    rank = {layer: i for i, layer in enumerate(order)}
+    return sorted(f"{a} imports {b}" for a, b in edges if (a, b) not in DOCUMENTED_UPWARD and rank[a] >= rank[b])
+
+
+def test_the_documented_layer_order_is_the_code_s() -> None:
+    """docs/architecture.md's layers, top to bottom, hold for every import between layers: each
+    goes down the list (but the documented exception), and every layer of the code is listed."""
+    order = _documented_order(DOC.read_text())
+    edges = _layer_edges()
+    assert {layer for edge in edges for layer in edge} <= set(order), "layers the doc does not list"
+    assert not _upward(order, edges)
+    assert all(f"`{a}`" in DOC.read_text() for a, _ in DOCUMENTED_UPWARD)
+
+
+def test_the_layer_order_check_sees_a_broken_rule() -> None:
+    """The check fails on an import the doc rules out: agents importing the vector envs."""
+    order = _documented_order(DOC.read_text())
+    assert _upward(order, {*_layer_edges(), ("agents", "vector")}) == ["agents imports vector"]
+
+
+def test_the_documented_forbidden_imports_are_the_tested_ones() -> None:
+    """The doc's sentences about what vector, agents and datasets never import name the layers
+    this test forbids them."""
+    text = DOC.read_text()
+    assert "`vector/` imports no simulator and no task" in text and {"sim", "tasks"} <= FORBIDDEN["vector"]
+    assert "know no evaluation, no vector env and no\n  dataset" in text
+    assert {"evaluation", "vector", "datasets"} <= FORBIDDEN["agents"] and {"evaluation", "vector"} <= FORBIDDEN["datasets"]

@@ -311,18 +311,66 @@ def from_structured(action: StructuredAction, labels: Sequence[str]) -> Action:
         )
     assert slot is not None
     code = CODES[code_index]
-    if code in LABELLED_CODES:
-        if not 0 <= slot < len(labels):
-            raise InvalidActionError(
-                action,
-                f"{code} ({CODE_NAMES[code]}) label slot {slot} is empty: {len(labels)} labels are on screen",
-            )
-        return Action(code, label=labels[slot])
+    if code in LABELLED_CODES and not 0 <= slot < len(labels):
+        raise InvalidActionError(
+            action,
+            f"{code} ({CODE_NAMES[code]}) label slot {slot} is empty: {len(labels)} labels are on screen",
+        )
     if code == "K":
         return Action("K", text=text)
-    if code == "F":
-        return Action("F", text=None if not text or text.isspace() else text)
-    return Action(code)
+    if code == "F" and text and not text.isspace():
+        return Action("F", text=text)
+    decoded = _decoded(code_index, slot, text, labels)
+    assert decoded is not None  # every other code decodes once its slot is checked
+    return decoded
+
+
+#: Decoded actions no screen can refuse, shared: ``T``/``P`` by (code index, label) (labels
+#: come from a fixed pool, so this stays small) and the argument-free codes by code index.
+_LABELLED_INDEXES: Final = frozenset(CODE_INDEX[code] for code in LABELLED_CODES)
+_PLAIN_ACTIONS: Final[dict[int, Action]] = {i: Action(code) for i, code in enumerate(CODES) if code not in LABELLED_CODES and code != "K"}
+_labelled_actions: dict[tuple[int, str], Action] = {}
+#: Scrolls decode alike, but a screen may refuse them: the batch leaves them to the env, whose
+#: refusal then shows the action exactly as it was sent.
+_SCROLL_INDEXES: Final = frozenset(CODE_INDEX[code] for code in SCROLL_CODES)
+
+
+def _decoded(code: int, slot: int, text: str, labels: Sequence[str]) -> Action | None:
+    """The one decoding of a structured action's checked fields: the cached :class:`Action`,
+    or ``None`` for what this decoder leaves to :func:`from_structured` (typing, an empty label
+    slot, an unknown code, an ``F`` with an answer)."""
+    if code in _LABELLED_INDEXES:
+        if not 0 <= slot < len(labels):
+            return None
+        key = (code, labels[slot])
+        action = _labelled_actions.get(key)
+        if action is None:
+            action = _labelled_actions[key] = Action(CODES[code], label=key[1])
+        return action
+    plain = _PLAIN_ACTIONS.get(code)
+    if plain is not None and plain.code == "F" and text and not text.isspace():
+        return None  # an answer: its own Action, whose text the env checks (check_text)
+    return plain
+
+
+def decode_batch(
+    codes: Sequence[int], slots: Sequence[int], texts: Sequence[Any], labels: Sequence[Sequence[str] | None]
+) -> list[Action | None]:
+    """The batched structured form decoded per row, as :func:`from_structured` would, where no
+    screen can refuse the result: a ``T``/``P`` of a filled label slot, keys, wait,
+    ``I`` and an answerless ``F`` (shared :class:`Action` objects). ``None`` for the rest (typing,
+    scrolls, anything malformed or illegal, a row with no screen), which the env decodes and refuses
+    itself. The vector envs' fast path; ``from_structured`` decodes through the same table.
+
+    Example:
+        >>> decode_batch([0, 2, 7, 0, 4], [1, 0, 0, 5, 0], ["", "hi", "", "", ""], [("QX", "UE")] * 5)
+        [Action(code='T', label='UE', text=None), None, Action(code='B', label=None, text=None), None, None]
+    """
+    out: list[Action | None] = []
+    scrolls = _SCROLL_INDEXES
+    for code, slot, text, screen in zip(codes, slots, texts, labels, strict=True):
+        out.append(_decoded(code, slot, text, screen) if type(text) is str and screen is not None and code not in scrolls else None)
+    return out
 
 
 def coerce_action(action: str | Action | StructuredAction, labels: Sequence[str]) -> Action:

@@ -220,43 +220,6 @@ def _decode(space: UnicodeText | LabelList, shared_memory: SynchronizedArray[Any
     return tuple(letters[i : i + 2] for i in range(0, len(letters), 2))
 
 
-def observation_space(
-    *,
-    screenshot_shape: tuple[int, int] | None,
-    history_shape: tuple[int, int] | None,
-    history_len: int,
-    max_tree_chars: int,
-    max_labels: int,
-    max_goal_chars: int,
-    max_subtree_chars: int,
-    max_action_chars: int,
-) -> spaces.Dict:
-    """The observation space; ``None`` shapes drop the pixel entries (tree-only mode).
-
-    Shapes are ``(height, width)``.
-    """
-    history: dict[str, spaces.Space[Any]] = {
-        "actions": spaces.Tuple([UnicodeText(max_action_chars) for _ in range(history_len)]),
-        "subtrees": spaces.Tuple([UnicodeText(max_subtree_chars) for _ in range(history_len)]),
-        "mask": spaces.MultiBinary(history_len),
-    }
-    if history_shape is not None:
-        height, width = history_shape
-        history["screenshots"] = spaces.Box(0, 255, (history_len, height, width, 3), np.uint8)
-    entries: dict[str, spaces.Space[Any]] = {
-        "goal": UnicodeText(max_goal_chars),
-        "tree": UnicodeText(max_tree_chars),
-        "labels": LabelList(max_labels),
-        "action_mask": spaces.MultiBinary(len(CODES)),
-        "label_mask": spaces.MultiBinary(max_labels),
-        "history": spaces.Dict(history),
-    }
-    if screenshot_shape is not None:
-        height, width = screenshot_shape
-        entries["screenshot"] = spaces.Box(0, 255, (height, width, 3), np.uint8)
-    return spaces.Dict(entries)
-
-
 def action_space(max_labels: int, max_text_chars: int) -> ActionSpace:
     """The structured action: code index, label slot, and text (read by ``K`` and ``F``)."""
     return ActionSpace(
@@ -274,12 +237,14 @@ def action_space(max_labels: int, max_text_chars: int) -> ActionSpace:
 _PER_FRAME_KEYS: Final = frozenset((("history", "actions"), ("history", "subtrees")))
 
 
-def split_observations(batch: Mapping[str, Any] | PySequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def split_observations(batch: Mapping[str, Any] | PySequence[Mapping[str, Any]], *, copy: bool = False) -> list[dict[str, Any]]:
     """One observation per env from a vector env's batched observation (a list passes through).
 
     Args:
         batch: the dict a vector env returns (arrays with the env on the first axis, tuples of
             texts per env, and the history's per-frame tuples), or already a list of observations.
+        copy: copy each row's arrays (to keep them past the next step of a vector env that
+            returns its own storage, the native one); by default they are views of the batch.
 
     Example:
         >>> import gymnasium as gym, cerebellum_gym
@@ -292,13 +257,49 @@ def split_observations(batch: Mapping[str, Any] | PySequence[Mapping[str, Any]])
     """
     if not isinstance(batch, Mapping):
         return [dict(obs) for obs in batch]
-    n = len(batch["goal"]) if "goal" in batch else len(next(iter(batch.values())))
-    return [_pick(batch, i, ()) for i in range(n)]
+    return list(ObservationRows(batch, copy=copy))
 
 
-def _pick(value: Any, i: int, path: tuple[str, ...]) -> Any:
+class ObservationRows(PySequence[dict[str, Any]]):
+    """A vector env's batched observation read as one observation per env, each row built when
+    first read (its arrays views of the batch's, or copies with ``copy=True``): what agents'
+    ``act_batch`` receives, so an agent reads only the rows and entries it uses.
+
+    Example:
+        >>> rows = ObservationRows({"goal": ("a", "b"), "action_mask": np.eye(2, dtype=np.int8)})
+        >>> len(rows), rows[1]["goal"], rows[1]["action_mask"].base is not None
+        (2, 'b', True)
+    """
+
+    def __init__(self, batch: Mapping[str, Any], *, copy: bool = False) -> None:
+        self.batch = batch
+        self.copy = copy
+        self._len = len(batch["goal"]) if "goal" in batch else len(next(iter(batch.values())))
+        self._rows: dict[int, dict[str, Any]] = {}
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        i = index + self._len if index < 0 else index
+        if not 0 <= i < self._len:
+            raise IndexError(f"row {index} of a batch of {self._len}")
+        row = self._rows.get(i)
+        if row is None:
+            row = self._rows[i] = _pick(self.batch, i, (), self.copy)
+        return row
+
+
+def _pick(value: Any, i: int, path: tuple[str, ...], copy: bool = False) -> Any:
     if isinstance(value, Mapping):
-        return {key: _pick(item, i, (*path, str(key))) for key, item in value.items()}
+        return {key: _pick(item, i, (*path, str(key)), copy) for key, item in value.items()}
     if path in _PER_FRAME_KEYS:
         return tuple(frame[i] for frame in value)
-    return value[i]
+    row = value[i]
+    return row.copy() if copy and isinstance(row, np.ndarray) else row

@@ -62,7 +62,7 @@ from gymnasium.wrappers import OrderEnforcing, PassiveEnvChecker, RecordEpisodeS
 
 from cerebellum_gym.core.actions import plain_structured
 from cerebellum_gym.core.history import frozen
-from cerebellum_gym.core.observation import ObservationParts, source_observation
+from cerebellum_gym.core.observation import ObservationParts, is_parts, source_observation
 from cerebellum_gym.datasets.format import (
     FORMAT_VERSION,
     PART_EPISODES,
@@ -398,6 +398,16 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         return self._writer
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        return self._reset(self.env.reset, seed, options)
+
+    def reset_parts(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[ObservationParts, dict[str, Any]]:
+        """:meth:`reset` over the env's ``reset_parts`` (a native batch's sub-env): recorded from
+        the parts' read-only sources, handed on as they are."""
+        return self._reset(self.env.reset_parts, seed, options)  # type: ignore[attr-defined]
+
+    def _reset(
+        self, reset: Callable[..., tuple[Any, dict[str, Any]]], seed: int | None, options: dict[str, Any] | None
+    ) -> tuple[Any, dict[str, Any]]:
         if self._episode is not None:
             self._finish(status="reset", final_obs=False)
         options = dict(options or {})
@@ -405,7 +415,7 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         unwrapped = self.env.unwrapped
         # An unseeded reset draws from the env's generator: its state makes the episode replayable.
         rng_state = jsonable(unwrapped.np_random.bit_generator.state) if seed is None else None
-        obs, info = self.env.reset(seed=seed, options=options or None)
+        obs, info = reset(seed=seed, options=options or None)
         row_obs = self._row_observation(obs)
         task = getattr(unwrapped, "task", None)
         device = getattr(unwrapped, "device", None)
@@ -444,7 +454,16 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         return obs, info
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
-        obs, reward, terminated, truncated, info = self.env.step(action)
+        return self._step(self.env.step, action)
+
+    def step_parts(self, action: Any) -> tuple[ObservationParts, SupportsFloat, bool, bool, dict[str, Any]]:
+        """:meth:`step` over the env's ``step_parts`` (see :meth:`reset_parts`)."""
+        return self._step(self.env.step_parts, action)  # type: ignore[attr-defined]
+
+    def _step(
+        self, step: Callable[[Any], tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]], action: Any
+    ) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = step(action)
         if self._episode is None:  # stepping without a recorded reset: nothing to attach it to
             return obs, reward, terminated, truncated, info
         self._write_row(self._obs, action=action, reward=float(reward), terminated=terminated, truncated=truncated, info=info)
@@ -478,9 +497,9 @@ class RecordEpisodes(gym.Wrapper[Any, Any, Any, Any], RecordConstructorArgs):
         copied them from, where the env names them (``observation_frames``). The writer then
         hashes only frames it has not seen, and the caller's copies are freed when the caller
         drops them."""
-        if type(obs) is ObservationParts:
-            # A batch's sub-env (NativeVectorEnv): the batch writes its arrays from these parts
-            # (and the next step overwrites them); the env's read-only sources stand for it.
+        if is_parts(obs):
+            # reset_parts/step_parts (a native batch's sub-env): the batch writes its arrays from
+            # these parts (and the next step overwrites them); the env's read-only sources stand for it.
             return source_observation(obs)
         kept = _shallow_observation(obs)
         if self._frame_sources is None or not isinstance(kept, dict):

@@ -16,23 +16,19 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 
-from cerebellum_gym.core.actions import CODES, parse_action
+from cerebellum_gym.agents.qwen_prompt import observation_from_messages
+from cerebellum_gym.core.actions import parse_action
 from cerebellum_gym.datasets.offline import GROUPS, canonical, group_of, parse_quota
 from cerebellum_gym.errors import CerebellumError, InvalidActionError
 
 __all__ = ["Example", "QuotaSampler", "load_examples", "observation_from_messages"]
-
-_STEP: Final = re.compile(r"^Step (\d+):$")
-_LABEL: Final = re.compile(r"^\s*\[([^\]\s]+)\] ", re.MULTILINE)
-_WORD_JOINER: Final = "\u2060"
 
 
 @dataclass
@@ -59,76 +55,6 @@ class Example:
 
     def observation(self) -> dict[str, Any]:
         return self.load()
-
-
-def _unneutralize(text: str) -> str:
-    return text.replace("<" + _WORD_JOINER + "|", "<|")
-
-
-def observation_from_messages(messages: Sequence[Mapping[str, Any]], images: Sequence[np.ndarray | None]) -> dict[str, Any]:
-    """The observation an SFT export's user turn was built from (its inverse of
-    :func:`~cerebellum_gym.agents.qwen_prompt.build_messages`), with ``action_mask`` all ones
-    (an export keeps none) and the labels its tree shows.
-
-    Raises:
-        CerebellumError: the messages are not the reference prompt.
-    """
-    user = next((m for m in messages if m.get("role") == "user"), None)
-    if user is None:
-        raise CerebellumError("the example has no user turn")
-    content = user["content"]
-    items = [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
-    # Text with one marker per image, in order.
-    text = "".join("\x00" if item.get("type") == "image" else str(item.get("text", "")) for item in items)
-    head, sep, rest = text.partition("\n\n")
-    if not head.startswith("Task: ") or not sep:
-        raise CerebellumError("the example's prompt does not start with 'Task: '")
-    goal = head[len("Task: ") :]
-    body, marker, tail = rest.rpartition("Current screen:\n")
-    if not marker:
-        raise CerebellumError("the example's prompt has no 'Current screen:'")
-    image_index = 0
-    shots: list[np.ndarray | None] = []
-    screenshot = None
-    if tail.startswith("\x00"):
-        tail = tail[2:] if tail.startswith("\x00\n") else tail[1:]
-    tree, _, _legend = tail.rpartition("\n\nActions: ")
-    actions: list[str] = []
-    subtrees: list[str] = []
-    numbers: list[int] = []
-    frames = [f for f in re.split(r"\n\n(?=Step \d+:\n)", "\n\n" + body.rstrip("\n")) if f.strip()]
-    for frame in frames:
-        lines = frame.split("\n")
-        match = _STEP.match(lines[0])
-        if not match:
-            raise CerebellumError(f"unexpected history frame {lines[0]!r}")
-        numbers.append(int(match.group(1)))
-        lines = lines[1:]
-        if lines and lines[0] == "\x00":
-            shots.append(images[image_index] if image_index < len(images) else None)
-            image_index += 1
-            lines = lines[1:]
-        if not lines or not lines[0].startswith("Action taken: "):
-            raise CerebellumError("a history frame has no 'Action taken:'")
-        actions.append(_unneutralize(lines[0][len("Action taken: ") :]))
-        subtrees.append(_unneutralize("\n".join(lines[1:])))
-    if "\x00" in text.rpartition("Current screen:\n")[2][:1]:
-        screenshot = images[image_index] if image_index < len(images) else None
-    tree = _unneutralize(tree.rstrip("\n").removesuffix("\n…").removesuffix("…"))
-    labels = tuple(_LABEL.findall(tree))
-    obs: dict[str, Any] = {
-        "goal": _unneutralize(goal),
-        "tree": tree,
-        "labels": labels,
-        "action_mask": np.ones(len(CODES), np.int8),
-        "history": {"actions": tuple(actions), "subtrees": tuple(subtrees), "mask": np.ones(len(actions), np.int8)},
-    }
-    if shots and all(s is not None for s in shots):
-        obs["history"]["screenshots"] = np.stack([np.asarray(s) for s in shots])
-    if screenshot is not None:
-        obs["screenshot"] = np.asarray(screenshot)
-    obs["step"] = numbers[-1] if numbers else 0
-    return obs
 
 
 def _png(path: Path) -> np.ndarray:

@@ -38,7 +38,6 @@ so no update is counted twice, and the curriculum and replay store are restored.
 from __future__ import annotations
 
 import argparse
-import copy
 import dataclasses
 import json
 import math
@@ -862,26 +861,22 @@ def make_rollout_envs(config: RLConfig, tasks: Sequence[str], *, pixels: bool) -
     from gymnasium.vector import AutoresetMode
 
     import cerebellum_gym  # noqa: F401  (registers the ids)
-    from cerebellum_gym.vector import make_vec
+    from cerebellum_gym.vector import choose_vectorization, make_vec
 
     n = config.groups * config.group_size
     kwargs = rollout_env_kwargs(config, tasks, pixels=pixels)
-    mode = config.vectorization
-    if mode == "auto":
-        mode = "native" if config.env_id == "Cerebellum-Sim-v0" else "sync"
+    mode = choose_vectorization(config.env_id, n, config.vectorization, kwargs)  # the project's one auto rule
     return make_vec(config.env_id, n, mode, autoreset_mode=AutoresetMode.NEXT_STEP, ray_address=config.ray_address, **kwargs)
 
 
 def _catalog(env_id: str, env_kwargs: Mapping[str, Any] | None = None) -> Any:
     """The task catalogue the env id's sub-envs resolve names in (AndroidWorld's own tasks first)."""
-    import gymnasium as gym
-
     import cerebellum_gym  # noqa: F401  (registers the ids)
-    from cerebellum_gym.loader import make_catalog
+    from cerebellum_gym.loader import env_backend, make_catalog
 
     kwargs = dict(env_kwargs or {})
-    name = kwargs.get("backend", gym.spec(env_id).kwargs.get("backend", "sim"))
-    return make_catalog(str(name), kwargs.get("device_options"))
+    record = env_backend(env_id, kwargs)
+    return make_catalog(record.name if record is not None else "sim", kwargs.get("device_options"))
 
 
 def _advantage_stats(episodes: Sequence[Episode]) -> dict[str, float]:
@@ -918,7 +913,7 @@ def _kept_observations(batch: Any) -> list[dict[str, Any]]:
     """One observation per sub-env, copied: a vector env's batch is its own storage, overwritten
     in place by the next step (the native env's default), and the rollout keeps each observation
     past that step (to judge a tap wrong by comparing screens, to prompt the next step)."""
-    return copy.deepcopy(split_observations(batch))
+    return split_observations(batch, copy=True)  # the rows' arrays copied; texts are immutable
 
 
 def _same_screen(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:

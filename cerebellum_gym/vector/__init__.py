@@ -31,7 +31,7 @@ Example:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, Final
 
@@ -66,6 +66,29 @@ def resolve_vectorization(vectorization: str, num_envs: int, *, in_process: bool
     if num_envs == 1 or (in_process and (os.cpu_count() or 1) <= 2):
         return "sync"
     return "async"
+
+
+def choose_vectorization(
+    env_id: str, num_envs: int, vectorization: str = "auto", env_kwargs: Mapping[str, Any] | None = None, *, native: bool = True
+) -> str:
+    """The one ``auto`` rule, for an env id: the native batched env where the id's backend has
+    one (``native``: the caller takes it), else :func:`resolve_vectorization` with the backend's
+    ``in_process`` (the backend asked of :func:`~cerebellum_gym.loader.env_backend`). Other
+    modes are checked and returned as they are.
+
+    Example:
+        >>> choose_vectorization("Cerebellum-Sim-v0", 4), choose_vectorization("Cerebellum-Sim-v0", 1, native=False)
+        ('native', 'sync')
+
+    Raises:
+        ConfigError: an unknown mode.
+    """
+    if vectorization == "native":
+        return vectorization
+    record = env_backend(env_id, env_kwargs)
+    if vectorization == "auto" and native and record is not None and record.in_process and record.vector_entry_point:
+        return "native"
+    return resolve_vectorization(vectorization, num_envs, in_process=record is not None and record.in_process)
 
 
 def vectorize(
@@ -146,6 +169,7 @@ __all__ = [
     "LostEnvHandler",
     "RayEnvLostError",
     "RayVectorEnv",
+    "choose_vectorization",
     "make_vec",
     "resolve_vectorization",
     "truncate_lost_env",

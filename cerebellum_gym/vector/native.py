@@ -35,7 +35,7 @@ import functools
 import os
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, NamedTuple
 
 import gymnasium as gym
 import numpy as np
@@ -43,18 +43,12 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
-from cerebellum_gym.core.actions import CODES, LABELLED_CODES, Action
-from cerebellum_gym.core.observation import ObservationConfig, ObservationParts, fresh_observation, keep_parts, stack_frames
+from cerebellum_gym.core.actions import decode_batch
+from cerebellum_gym.core.observation import ObservationConfig, fresh_observation, is_parts, stack_frames
 from cerebellum_gym.env import CerebellumEnv
 from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.vector.rules import autoreset_mode as as_autoreset_mode
 from cerebellum_gym.vector.rules import batch_infos, check_num_envs, per_env_options, per_env_values, pop_reset_mask, seeds, split_actions
-
-#: The observation entries the batch writes from a sub-env's :class:`ObservationParts`; an
-#: observation space with any other entry (a sub-env wrapper that grew a field) makes the batch
-#: fall back to per-env dicts and gymnasium's concatenation.
-_NATIVE_KEYS: Final = frozenset({"goal", "tree", "labels", "action_mask", "label_mask", "history", "screenshot"})
-_NATIVE_HISTORY_KEYS: Final = frozenset({"actions", "subtrees", "mask", "screenshots"})
 
 Path = tuple[str, ...]
 #: A hook that wraps each sub-env as it is built (``wrap_env=``): recording, observation wrappers, ...
@@ -82,10 +76,11 @@ def allocate(space: spaces.Space[Any], num_envs: int) -> dict[Path, np.ndarray]:
 
 
 class _Batch:
-    """A batch's observation storage: arrays (possibly in shared memory) and per-env text parts.
+    """A batch's observation storage: arrays (possibly in shared memory) and per-env text parts,
+    both laid out by the sub-envs' key table (:attr:`ObservationConfig.fields`).
 
     Args:
-        config: the sub-envs' observation config (label slots, history length).
+        config: the sub-envs' observation config (its key table, label slots, history length).
         space: their observation space (its key order is the batch's).
         num_envs: rows.
         arrays: the batch arrays, as :func:`allocate` makes them from ``space``.
@@ -95,75 +90,103 @@ class _Batch:
         self.space = space
         self.history_len = config.history_len
         self.arrays = dict(arrays)
-        self.goal: list[str] = [""] * num_envs
-        self.tree: list[str] = [""] * num_envs
-        self.labels: list[tuple[str, ...]] = [()] * num_envs
+        fields = [(position, field) for position, field in enumerate(config.fields) if field.key in space.spaces]
+        #: Per text field (position in the parts, key): each env's value.
+        self.texts: dict[str, list[Any]] = {f.key: [""] * num_envs for _, f in fields if f.kind == "text"}
+        self._text_at = [(i, f.key) for i, f in fields if f.kind == "text"]
+        # The masks are gathered per env and written for the whole batch at once by flush()
+        # (one NumPy call per mask instead of one row write per env).
+        self.masks: dict[str, list[np.ndarray]] = {}
+        self._mask_out: list[tuple[list[np.ndarray], np.ndarray]] = []
+        for _, f in fields:
+            if f.kind == "mask":
+                out = self.arrays[(f.key,)]
+                gathered = self.masks[f.key] = [np.zeros_like(out[0])] * num_envs
+                self._mask_out.append((gathered, out.reshape(-1) if out.flags.c_contiguous else out))
+        self._mask_at = [(i, self.masks[f.key]) for i, f in fields if f.kind == "mask"]
+        self._images = [(i, f.key, self.arrays.get((f.key,))) for i, f in fields if f.kind == "image"]
+        self._history_at = [i for i, f in fields if f.kind == "history"]
+        self.history_key = next((f.key for _, f in fields if f.kind == "history"), "history")
         self.history_actions: list[tuple[str, ...]] = [()] * num_envs
         self.history_subtrees: list[tuple[str, ...]] = [()] * num_envs
-        get = self.arrays.get
-        self.action_mask = self.arrays[("action_mask",)]
-        self.label_mask = self.arrays[("label_mask",)]
-        self.history_mask = self.arrays[("history", "mask")]
-        self.history_screens = get(("history", "screenshots"))
-        self.screenshot = get(("screenshot",))
-        # Row n: the label mask of a screen with n labels; row f of the history's: f frames held.
-        width = config.max_labels
-        self.label_rows = np.tril(np.ones((width + 1, width), self.label_mask.dtype), -1)
+        self.history_mask = self.arrays.get((self.history_key, "mask"))
+        self.history_screens = self.arrays.get((self.history_key, "screenshots"))
+        # Row f: the history mask with f frames held (padding first).
         length = config.history_len
-        self.history_rows = np.tril(np.ones((length + 1, length), self.history_mask.dtype), -1)[:, ::-1].copy()
-        # The small masks are gathered per env and written for the whole batch at once by
-        # flush() (three NumPy calls instead of three row writes per env): each env's action
-        # mask (the screen's shared one), its number of labels and of history frames.
-        self.action_masks: list[np.ndarray] = [np.zeros_like(self.action_mask[0])] * num_envs
-        self.label_counts: list[int] = [0] * num_envs
+        self.history_rows = np.tril(np.ones((length + 1, length), np.int8), -1)[:, ::-1].copy()
         self.history_filled: list[int] = [0] * num_envs
-        self._flat_action_mask = self.action_mask.reshape(-1) if self.action_mask.flags.c_contiguous else None
 
-    def write(self, i: int, parts: ObservationParts) -> None:
-        """Env ``i``'s observation into its rows (the small masks are gathered for :meth:`flush`)."""
-        self.goal[i] = parts.goal
-        self.tree[i] = parts.tree
-        labels = self.labels[i] = parts.labels
-        self.action_masks[i] = parts.action_mask
-        self.label_counts[i] = len(labels)
-        past = parts.history
-        self.history_filled[i] = past.filled
-        self.history_actions[i], self.history_subtrees[i] = past.actions, past.subtrees
-        screens = self.history_screens
-        if screens is not None:
-            stack_frames(past.frames, screens[i])
-        if self.screenshot is not None:
-            self.screenshot[i] = parts.screenshot
+    def write(self, i: int, parts: tuple[Any, ...]) -> None:
+        """Env ``i``'s observation parts into its rows (the masks are gathered for :meth:`flush`)."""
+        for position, key in self._text_at:
+            self.texts[key][i] = parts[position]
+        for position, gathered in self._mask_at:
+            gathered[i] = parts[position]
+        for position in self._history_at:
+            past = parts[position]
+            self.history_filled[i] = past.filled
+            self.history_actions[i], self.history_subtrees[i] = past.actions, past.subtrees
+            if self.history_screens is not None:
+                stack_frames(past.frames, self.history_screens[i])
+        for position, _, out in self._images:
+            if out is not None:
+                out[i] = parts[position]
+
+    def write_observation(self, i: int, obs: Mapping[str, Any]) -> None:
+        """Env ``i``'s observation dict (a sub-env wrapper's, of the env's own space) into its rows."""
+        for _, key in self._text_at:
+            self.texts[key][i] = obs[key]
+        for key, gathered in self.masks.items():
+            gathered[i] = obs[key]
+        if self._history_at:
+            past = obs[self.history_key]
+            self.history_filled[i] = int(np.count_nonzero(past["mask"]))
+            self.history_actions[i], self.history_subtrees[i] = tuple(past["actions"]), tuple(past["subtrees"])
+            if self.history_screens is not None:
+                self.history_screens[i] = past["screenshots"]
+        for _, key, out in self._images:
+            if out is not None:
+                out[i] = obs[key]
 
     def flush(self) -> None:
         """Write the gathered masks into the batch arrays (after the envs wrote their parts)."""
-        flat = self._flat_action_mask
-        if flat is not None:
-            np.concatenate(self.action_masks, out=flat)
-        else:
-            for i, mask in enumerate(self.action_masks):
-                self.action_mask[i] = mask
-        # The ndarray methods: np.take's Python-level dispatch costs more than the copy here.
-        self.label_rows.take(self.label_counts, axis=0, out=self.label_mask)
-        self.history_rows.take(self.history_filled, axis=0, out=self.history_mask)
+        for gathered, out in self._mask_out:
+            if out.ndim == 1:
+                np.concatenate(gathered, out=out)
+            else:
+                for i, mask in enumerate(gathered):
+                    out[i] = mask
+        if self.history_mask is not None:
+            # The ndarray method: np.take's Python-level dispatch costs more than the copy here.
+            self.history_rows.take(self.history_filled, axis=0, out=self.history_mask)
+
+    def text_parts(self) -> tuple[list[Any], ...]:
+        """The batch's text parts, per env: each text field's (in table order), then the
+        history's actions and subtrees (the batch's own lists)."""
+        return (*self.texts.values(), self.history_actions, self.history_subtrees)
+
+    def take_text_parts(self, start: int, end: int, parts: Sequence[list[Any]]) -> None:
+        """Rows ``start:end``'s text parts, as another batch's :meth:`text_parts` gave them (a shard's)."""
+        *texts, actions, subtrees = parts
+        for values, got in zip(self.texts.values(), texts, strict=True):
+            values[start:end] = got
+        self.history_actions[start:end] = actions
+        self.history_subtrees[start:end] = subtrees
 
     def observation(self) -> dict[str, Any]:
         """The batched observation, in the space's key order (the arrays are the storage itself)."""
         history_len = self.history_len
-        history: dict[str, Any] = {}
-        for key in self.space["history"].spaces:  # type: ignore[attr-defined]
-            if key == "actions":
-                history[key] = tuple(zip(*self.history_actions, strict=True)) if history_len else ()
-            elif key == "subtrees":
-                history[key] = tuple(zip(*self.history_subtrees, strict=True)) if history_len else ()
-            else:
-                history[key] = self.arrays[("history", key)]
-        values = {
-            "goal": tuple(self.goal),
-            "tree": tuple(self.tree),
-            "labels": tuple(self.labels),
-            "history": history,
-        }
+        values: dict[str, Any] = {key: tuple(texts) for key, texts in self.texts.items()}
+        if self._history_at:
+            history: dict[str, Any] = {}
+            for key in self.space[self.history_key].spaces:  # type: ignore[attr-defined]
+                if key == "actions":
+                    history[key] = tuple(zip(*self.history_actions, strict=True)) if history_len else ()
+                elif key == "subtrees":
+                    history[key] = tuple(zip(*self.history_subtrees, strict=True)) if history_len else ()
+                else:
+                    history[key] = self.arrays[(self.history_key, key)]
+            values[self.history_key] = history
         return {key: values[key] if key in values else self.arrays[(key,)] for key in self.space.spaces}
 
 
@@ -217,25 +240,13 @@ def _wrapped_twice(outer: WrapEnv, inner: WrapEnv, env: gym.Env[Any, Any]) -> gy
     return outer(inner(env))
 
 
-#: Decoded structured actions that no screen can refuse, by code index: keys, wait, ``I`` and
-#: ``F`` without an answer (``from_structured`` gives these same actions).
-_PLAIN_ACTIONS: Final[dict[int, Action]] = {
-    CODES.index(code): Action(code) for code in CODES if code not in LABELLED_CODES and code not in "KUDLR"
-}
-_LABELLED_INDEXES: Final = frozenset(CODES.index(code) for code in LABELLED_CODES)
-#: ``T``/``P`` actions by (code index, label): labels come from a fixed pool, so this stays small.
-_labelled_actions: dict[tuple[int, str], Action] = {}
-
-
 def decode_actions(actions: Any, envs: Sequence[CerebellumEnv]) -> Sequence[Any]:
     """One action per env, as :func:`split_actions` gives them, with the batched structured form's
-    actions that cannot be refused already decoded (cached :class:`Action` objects).
+    actions that cannot be refused already decoded (:func:`~cerebellum_gym.core.actions.decode_batch`,
+    the env's own decoder, cached).
 
-    A ``T``/``P`` of a filled label slot, a key, a wait, ``I`` and an answerless ``F`` decode
-    against the env's current labels exactly as the env's ``from_structured`` would, and the
-    env carries them out whatever the screen; everything else (typing, scrolls, anything
-    malformed or illegal) stays a per-env mapping for the env to decode, check and refuse
-    itself, so that its infos are exactly those of a plain env.
+    Everything else (typing, anything malformed or illegal) stays a per-env mapping for the env
+    to decode, check and refuse itself, so that its infos are exactly those of a plain env.
     """
     if not isinstance(actions, Mapping):
         return split_actions(actions, len(envs))
@@ -250,22 +261,29 @@ def decode_actions(actions: Any, envs: Sequence[CerebellumEnv]) -> Sequence[Any]
         and len(texts) == n
     ):
         return split_actions(actions, n)
-    plain, labelled, cache = _PLAIN_ACTIONS, _LABELLED_INDEXES, _labelled_actions
-    out: list[Any] = []
-    for i, (code, slot, text, env) in enumerate(zip(codes.tolist(), slots.tolist(), texts, envs, strict=True)):
-        action: Any = None
-        if type(text) is str:
-            if code in labelled:
-                screen = env.screen
-                if screen is not None and 0 <= slot < len(screen.labels):
-                    key = (code, screen.labels[slot])
-                    action = cache.get(key)
-                    if action is None:
-                        action = cache[key] = Action(CODES[code], label=key[1])
-            elif code in plain and (not text or text.isspace() or CODES[code] != "F"):
-                action = plain[code]
-        out.append(action if action is not None else {"code": codes[i], "label": slots[i], "text": text})
-    return out
+    screens = [env.screen for env in envs]
+    decoded = decode_batch(codes.tolist(), slots.tolist(), texts, [s.labels if s is not None else None for s in screens])
+    return [action if action is not None else {"code": codes[i], "label": slots[i], "text": texts[i]} for i, action in enumerate(decoded)]
+
+
+class StepEntries(NamedTuple):
+    """A batch step's results, per env, without the batch's infos (what a shard answers with):
+    rewards, terminations and truncations as Python values, and the ``(index, info)`` entries
+    that make the batch's infos (:func:`~cerebellum_gym.vector.rules.batch_infos`)."""
+
+    rewards: list[float]
+    terminations: list[bool]
+    truncations: list[bool]
+    entries: list[tuple[int, dict[str, Any]]]
+
+
+def speaks_parts(env: Any) -> bool:
+    """Whether ``env`` (a sub-env, or a wrapper around one) has ``reset_parts``/``step_parts``:
+    :class:`~cerebellum_gym.env.CerebellumEnv` and the dataset recorder do. Other wrappers are
+    stepped through ``reset``/``step``, whose observations are elements of the env's space."""
+    own = callable(getattr(env, "step_parts", None)) and callable(getattr(env, "reset_parts", None))
+    # A wrapper that speaks parts asks the env it wraps for them: that one must speak them too.
+    return own and (not isinstance(env, gym.Wrapper) or speaks_parts(env.env))
 
 
 class NativeVectorEnv(VectorEnv[Any, Any, Any]):
@@ -281,11 +299,11 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         env_fn: builds one sub-env (a :class:`~cerebellum_gym.env.CerebellumEnv`) from
             ``env_kwargs`` (default: the loader).
         wrap_env: wraps each sub-env as it is built (the sub-env hook). While the wrapped
-            env's observation space is the env's own, the batch writes its rows from the env's
-            :class:`~cerebellum_gym.core.observation.ObservationParts`, which is then the
-            observation every wrapper sees (immutable; the dataset recorder reads it as it is);
-            a wrapper that changes the space gets the env's usual dicts, and the batch
-            concatenates what it returns.
+            env's observation space is the env's own, the batch writes its rows: from the env's
+            :class:`~cerebellum_gym.core.observation.ObservationParts` when the outermost
+            wrapper speaks parts (:func:`speaks_parts`: the env itself, the dataset recorder),
+            else from the observation dicts the wrapper returns; a wrapper that changes the
+            space makes the batch concatenate what it returns (gymnasium's ``concatenate``).
         record: a dataset folder: every sub-env's episodes are recorded there as they happen.
             An alias (kept: ``docs/datasets.md`` shows it) of a ``wrap_env`` hook of
             :class:`~cerebellum_gym.datasets.RecordEpisodes`, replayable as ``Cerebellum-Sim-v0``
@@ -350,20 +368,24 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         assert isinstance(space, spaces.Dict)
         if arrays is None:
             arrays = allocate(space, num_envs)
-        self._arrays = dict(arrays)
+        #: The batch arrays by path (a shard's are views of shared memory).
+        self.arrays: dict[Path, np.ndarray] = dict(arrays)
         # The batch writes its rows from the sub-envs' observation parts; an observation it
         # does not know falls back to per-env dicts and gymnasium's concatenation (slower, still correct).
-        self.native = _native_space(space) and all(isinstance(env.unwrapped, CerebellumEnv) for env in self.envs)
+        config = getattr(self.envs[0].unwrapped, "observation_config", None)
+        self.native = isinstance(config, ObservationConfig) and native_space(space, config)
         if self.native:
-            config = self.envs[0].unwrapped.observation_config  # type: ignore[attr-defined]
-            self._batch: _Batch | None = _Batch(config, space, num_envs, self._arrays)
-            for env in self.envs:
-                sub: Any = env.unwrapped
-                sub.observation_sink = keep_parts
+            assert config is not None
+            self._batch: _Batch | None = _Batch(config, space, num_envs, self.arrays)
         else:
             self._batch = None
             self._env_obs: list[Any] = [None] * num_envs
             self._out = self._generic_storage(space)
+        # Each stepper's reset and step: the parts-speaking ones give the batch their parts
+        # (no copies); the others, and every stepper of a batch that concatenates, their dicts.
+        parts = self.native and all(speaks_parts(env) for env in self._steppers)
+        self._resets: list[Callable[..., Any]] = [env.reset_parts if parts else env.reset for env in self._steppers]
+        self._step_fns: list[Callable[[Any], Any]] = [env.step_parts if parts else env.step for env in self._steppers]
         self._rewards = np.zeros(num_envs, np.float64)
         self._terminations = np.zeros(num_envs, np.bool_)
         self._truncations = np.zeros(num_envs, np.bool_)
@@ -373,11 +395,11 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         entries = self.reset_entries(seeds(seed, self.num_envs), options)
-        return self._observation(), self._infos(entries)
+        return self.batch_observation(), self._infos(entries)
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        entries = self.step_entries(actions)
-        return self._observation(), self._rewards.copy(), self._terminations.copy(), self._truncations.copy(), self._infos(entries)
+        entries = self.step_entries(actions).entries
+        return self.batch_observation(), self._rewards.copy(), self._terminations.copy(), self._truncations.copy(), self._infos(entries)
 
     # --- the batch step without the batch's infos (a shard answers with these) ----------------
 
@@ -392,18 +414,17 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         self._autoreset_envs[mask] = False
         entries: list[tuple[int, dict[str, Any]]] = []
         per_env = per_env_options(options, self.num_envs)
-        for i, env in enumerate(self._steppers):
+        for i, reset in enumerate(self._resets):
             if mask[i]:
-                obs, info = env.reset(seed=seeds[i], options=per_env[i])
+                obs, info = reset(seed=seeds[i], options=per_env[i])
                 self._keep(i, obs)
                 entries.append((i, info))
         if self._batch is not None:
             self._batch.flush()
         return entries
 
-    def step_entries(self, actions: Any) -> list[tuple[int, dict[str, Any]]]:
-        """Step every env into the batch arrays and ``self._rewards``/``_terminations``/
-        ``_truncations``; returns the ``(index, info)`` entries that make the batch's infos."""
+    def step_entries(self, actions: Any) -> StepEntries:
+        """Step every env into the batch arrays; returns the step's per-env results."""
         per_env = decode_actions(actions, self.envs)
         mode = self.autoreset_mode
         next_step, same_step = mode == AutoresetMode.NEXT_STEP, mode == AutoresetMode.SAME_STEP
@@ -415,18 +436,19 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         rewards: list[Any] = [0.0] * self.num_envs
         terminations: list[Any] = [False] * self.num_envs
         truncations: list[Any] = [False] * self.num_envs
-        for i, env in enumerate(self._steppers):
+        resets = self._resets
+        for i, step in enumerate(self._step_fns):
             if next_step and pending[i]:
-                obs, info = env.reset()
+                obs, info = resets[i]()
             else:
                 if disabled:
                     assert not pending[i], f"{self._autoreset_envs=}"
-                obs, reward, terminated, truncated, info = env.step(per_env[i])
+                obs, reward, terminated, truncated, info = step(per_env[i])
                 rewards[i], terminations[i], truncations[i] = reward, terminated, truncated
                 if same_step and (terminated or truncated):
-                    final = fresh_observation(obs) if type(obs) is ObservationParts else obs
+                    final = fresh_observation(obs) if is_parts(obs) else obs
                     entries.append((i, {"final_obs": final, "final_info": info}))
-                    obs, info = env.reset()
+                    obs, info = resets[i]()
             keep(i, obs)
             entries.append((i, info))
         self._rewards[:] = rewards
@@ -435,14 +457,14 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         np.logical_or(self._terminations, self._truncations, out=self._autoreset_envs)
         if self._batch is not None:
             self._batch.flush()
-        return entries
+        return StepEntries(rewards, terminations, truncations, entries)
 
-    def text_parts(self) -> tuple[list[str], list[str], list[tuple[str, ...]], list[tuple[str, ...]], list[tuple[str, ...]]]:
-        """The batch's text parts, per env: goals, trees, labels, history actions and subtrees
-        (the batch's own lists; the native form only)."""
+    def text_parts(self) -> tuple[list[Any], ...]:
+        """The batch's text parts, per env: each text field's (goals, trees, labels), then the
+        history's actions and subtrees (the batch's own lists; the native form only)."""
         batch = self._batch
         assert batch is not None
-        return batch.goal, batch.tree, batch.labels, batch.history_actions, batch.history_subtrees
+        return batch.text_parts()
 
     def render(self) -> tuple[Any, ...]:
         return tuple(env.render() for env in self.envs)
@@ -476,15 +498,18 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         batch = self._batch
         if batch is None:
             self._env_obs[i] = obs
-        elif type(obs) is ObservationParts:
+        elif is_parts(obs):
             batch.write(i, obs)
+        elif isinstance(obs, Mapping):
+            batch.write_observation(i, obs)
         else:
             raise CerebellumError(
-                f"sub-env {i} returned a {type(obs).__name__} where the batch expects its ObservationParts: "
+                f"sub-env {i} returned a {type(obs).__name__}, not an element of its observation space: "
                 "a sub-env wrapper that changes observations must declare the observation_space it returns"
             )
 
-    def _observation(self) -> Any:
+    def batch_observation(self) -> Any:
+        """The batched observation of the last ``reset``/``step`` (the batch's storage unless ``copy``)."""
         obs: Any
         if self._batch is not None:
             obs = self._batch.observation()
@@ -500,17 +525,16 @@ class NativeVectorEnv(VectorEnv[Any, Any, Any]):
         def swap(node: Any, path: Path) -> Any:
             if isinstance(node, dict):
                 return {key: swap(value, (*path, key)) for key, value in node.items()}
-            return self._arrays.get(path, node)
+            return self.arrays.get(path, node)
 
         return swap(out, ())
 
 
-def _native_space(space: spaces.Space[Any]) -> bool:
-    """Whether the batch writes rows for this observation space from the sub-envs' :class:`ObservationParts`."""
-    if not isinstance(space, spaces.Dict):
-        return False
-    history = space.spaces.get("history")
-    return set(space.spaces) <= _NATIVE_KEYS and isinstance(history, spaces.Dict) and set(history.spaces) <= _NATIVE_HISTORY_KEYS
+def native_space(space: spaces.Space[Any], config: ObservationConfig) -> bool:
+    """Whether the batch writes rows for this observation space from the sub-envs' parts: the
+    space is the config's own (a sub-env wrapper that grew or changed a field makes the batch
+    concatenate per-env dicts instead)."""
+    return space == config.space()
 
 
 __all__ = [
@@ -518,6 +542,8 @@ __all__ = [
     "WrapEnv",
     "allocate",
     "decode_actions",
+    "native_space",
     "numeric_leaves",
+    "speaks_parts",
     "sub_env_wrapper",
 ]

@@ -54,8 +54,8 @@ from cerebellum_gym.vector.native import (
     WrapEnv,
     _Batch,
     _build_env,
-    _native_space,
     allocate,
+    native_space,
     numeric_leaves,
 )
 from cerebellum_gym.vector.rules import autoreset_mode as as_autoreset_mode
@@ -157,10 +157,10 @@ class ShardHost:
         env = self.env
         if isinstance(actions, Mapping):
             actions = {key: _unpack(value) for key, value in actions.items()}
-        entries = env.step_entries(actions)
+        done = env.step_entries(actions)
         # Lists, not arrays: three small arrays took more time to pickle and unpickle (~50 us)
         # than the rest of the answer; floats and bools come back into the batch's arrays exactly.
-        return self._payload(), env._rewards.tolist(), env._terminations.tolist(), env._truncations.tolist(), entries
+        return self._payload(), done.rewards, done.terminations, done.truncations, done.entries
 
     def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
         return self.env.call(name, *args, **kwargs)
@@ -173,12 +173,12 @@ class ShardHost:
 
     def _payload(self) -> Payload:
         env = self.env
-        return _texts(env)[0], (env._arrays if self.with_arrays else None)
+        return _texts(env)[0], (env.arrays if self.with_arrays else None)
 
 
 def _texts(env: NativeVectorEnv) -> Payload:
     """A shard's payload without arrays: its text parts (native form) or its stripped observation."""
-    return (env.text_parts() if env.native else _strip_arrays(env._observation())), None
+    return (env.text_parts() if env.native else _strip_arrays(env.batch_observation())), None
 
 
 def _shard_worker(
@@ -567,7 +567,7 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         # Requests go to the shards that step elsewhere first, then to those that step here.
         self._order = sorted(range(shards), key=lambda k: self.transports[k].eager)
         self._pending: tuple[list[int], BaseException | None] | None = None
-        self.native = _native_space(space)
+        self.native = native_space(space, config)
         # The native form's text parts land in one batch over the whole arrays, as in a
         # single-process env; other observations are merged from the shards' stripped ones.
         self._batch = _Batch(config, space, num_envs, self._arrays) if self.native else None
@@ -773,13 +773,7 @@ class ShardedVectorEnv(VectorEnv[Any, Any, Any]):
         if batch is None:
             self._texts[k] = texts
             return
-        end = offset + size
-        goal, tree, labels, history_actions, history_subtrees = texts
-        batch.goal[offset:end] = goal
-        batch.tree[offset:end] = tree
-        batch.labels[offset:end] = labels
-        batch.history_actions[offset:end] = history_actions
-        batch.history_subtrees[offset:end] = history_subtrees
+        batch.take_text_parts(offset, offset + size, texts)
 
     def _observation(self) -> Any:
         batch = self._batch

@@ -166,7 +166,10 @@ def test_agent_subclasses_that_override_act_batch_also_take_the_batched_dict() -
 
     batch = {"goal": ("a", "b"), "labels": (("AB",), ()), "action_mask": np.ones((2, 12), np.int8)}
     assert Counting().act_batch(batch) == ["H", "H"]
-    assert isinstance(seen[0], list) and seen[0][1]["labels"] == () and seen[0][0]["action_mask"].shape == (12,)
+    # The batch's rows, read as a sequence (no split up front): views of its arrays.
+    assert isinstance(seen[0], Sequence) and len(seen[0]) == 2
+    assert seen[0][1]["labels"] == () and seen[0][0]["action_mask"].shape == (12,)
+    assert np.shares_memory(seen[0][0]["action_mask"], batch["action_mask"])
     assert Counting().act_batch([{"goal": "a"}]) == ["H"]
     assert FunctionAgent(lambda obs: obs["goal"]).act_batch(batch) == ["a", "b"]
 

@@ -174,3 +174,48 @@ def test_screen_text_cannot_forge_control_tokens(tokenizer: Any, image_processor
     assert ids.count(tokenizer.convert_tokens_to_ids("<|im_start|>")) == 2
     assert ids.count(tokenizer.convert_tokens_to_ids("<|image_pad|>")) == sum(encoded.image_tokens)
     assert tokenizer.convert_tokens_to_ids("<|endoftext|>") not in ids
+
+
+#: One action of every code, in the string form the history shows (control-token text included).
+_EVERY_CODE = ["T UE", "P AB", "K hello <|im_end|> world", "U", "D", "L", "R", "B", "H", "W", "F", "F 42", "I"]
+
+
+@pytest.mark.parametrize("filled", [0, 1, 3, 4])
+@pytest.mark.parametrize("pixels", [False, True])
+def test_building_and_parsing_the_prompt_round_trip(filled: int, pixels: bool) -> None:
+    """observation_from_messages(build_messages(obs)) gives obs back, over every action code and
+    history shape (none, partly filled, full; with and without images; multi-line subtrees)."""
+    from cerebellum_gym.agents.qwen_prompt import observation_from_messages
+
+    rng = np.random.default_rng(filled)
+    for start in range(0, len(_EVERY_CODE), 4):
+        actions = [_EVERY_CODE[(start + k) % len(_EVERY_CODE)] for k in range(filled)]
+        subtrees = [f'[QX] Button "<|x|> {k}"\n  [QY] TextView "line {k}"' if k % 2 else "" for k in range(filled)]
+        pad = 4 - filled
+        shots = rng.integers(0, 255, (4, 6, 5, 3), np.uint8)
+        obs: dict[str, Any] = {
+            "goal": "Send <|image_pad|> to Bob.",
+            "tree": '[UE] Button "OK"\n  [AB] EditText "<|im_start|>"',
+            "history": {
+                "actions": ("",) * pad + tuple(actions),
+                "subtrees": ("",) * pad + tuple(subtrees),
+                "mask": np.array([0] * pad + [1] * filled, np.int8),
+            },
+        }
+        if pixels:
+            obs["history"]["screenshots"] = shots
+            obs["screenshot"] = rng.integers(0, 255, (8, 5, 3), np.uint8)
+        messages, images = build_messages(obs, step=filled + 7, use_images=pixels)
+        back = observation_from_messages(messages, images)
+        assert back["goal"] == obs["goal"] and back["tree"] == obs["tree"] and back["labels"] == ("UE", "AB")
+        assert back["history"]["actions"] == tuple(actions) and back["history"]["subtrees"] == tuple(subtrees)
+        assert back["step"] == (filled + 6 if filled else 0)
+        if pixels:
+            assert np.array_equal(back["screenshot"], obs["screenshot"])
+            if filled:
+                assert np.array_equal(back["history"]["screenshots"], shots[pad:])
+        else:
+            assert "screenshot" not in back and "screenshots" not in back["history"]
+        # Built again from what was parsed: the very same prompt.
+        again, _ = build_messages(back, step=filled + 7, use_images=pixels)
+        assert again == messages

@@ -96,3 +96,28 @@ def test_split_observations_gives_each_env_its_own_observation(pixels: bool) -> 
             assert np.array_equal(part["screenshot"], own["screenshot"])
     assert split_observations(split) == split  # a list passes through
     envs.close()
+
+
+def test_observation_rows_are_views_built_on_read_and_copies_when_asked() -> None:
+    """An agent reads a native batch through rows that share its arrays (nothing re-split up
+    front); the RL rollout keeps rows past the next step, so it asks for copies."""
+    from cerebellum_gym.core.spaces import ObservationRows
+    from cerebellum_gym.vector.native import NativeVectorEnv
+
+    envs = NativeVectorEnv(2, task="SystemWifiTurnOn", pixels=False)
+    try:
+        batch, _ = envs.reset(seed=0)
+        rows = ObservationRows(batch)
+        assert len(rows) == 2 and not rows._rows  # nothing built before it is read
+        first = rows[0]
+        assert rows[-2] is first and np.shares_memory(first["action_mask"], batch["action_mask"])
+        assert first["history"]["actions"] == tuple(frame[0] for frame in batch["history"]["actions"])
+        kept = split_observations(batch, copy=True)
+        before = kept[1]["action_mask"].copy()
+        assert not np.shares_memory(kept[1]["action_mask"], batch["action_mask"])
+        batch["action_mask"][1] ^= 1  # the next step overwrites the batch's storage
+        assert np.array_equal(kept[1]["action_mask"], before)
+        with pytest.raises(IndexError):
+            rows[2]
+    finally:
+        envs.close()

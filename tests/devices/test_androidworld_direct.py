@@ -106,3 +106,24 @@ def test_the_tree_and_frame_are_the_ones_adb_shows(devices: tuple[AndroidWorldDe
     assert reread.direct and not via_adb.direct
     assert to_uiautomator_xml(reread.ui_tree()) == to_uiautomator_xml(via_adb.ui_tree())
     assert np.array_equal(reread.screenshot(), via_adb.screenshot())
+
+
+def test_the_transport_is_chosen_once_and_the_device_never_asks_again(devices: tuple[AndroidWorldDevice, AndroidWorldDevice]) -> None:
+    """One screen/input object per device, picked when it is built: the in-process phone (behind
+    the served lock) or AndroidWorld's env over adb; no method of the device branches on it."""
+    import ast
+    import inspect
+
+    from cerebellum_gym.devices.androidworld.transports import EnvTransport, PhoneTransport
+
+    direct, over_adb = devices
+    assert isinstance(direct.transport, PhoneTransport) and direct.transport.phone is direct.in_process
+    assert isinstance(over_adb.transport, EnvTransport)
+    assert direct.renders_any_width and not over_adb.renders_any_width
+    tree = ast.parse(inspect.getsource(AndroidWorldDevice).lstrip())
+    methods = {f.name: f for f in tree.body[0].body if isinstance(f, ast.FunctionDef)}  # type: ignore[attr-defined]
+    input_methods = ("screenshot", "ui_tree", "tap", "long_press", "swipe", "press_key", "type_text")
+    for name in input_methods:
+        tests = [n.test for n in ast.walk(methods[name]) if isinstance(n, ast.If)]
+        named = {a.attr for t in tests for a in ast.walk(t) if isinstance(a, ast.Attribute)}
+        assert not named & {"direct", "in_process", "transport"}, (name, named)

@@ -505,3 +505,38 @@ def test_decoded_batch_actions_are_what_the_env_would_decode() -> None:
             assert isinstance(out[0], dict)
     finally:
         envs.close()
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_sub_envs_return_elements_of_their_space_and_the_batch_steps_their_parts(record: bool, tmp_path: Any) -> None:
+    """The batch writes its rows from ``step_parts`` (the env's and the recorder's); the sub-envs
+    are left as they were built, so their own ``step`` still returns an element of their space."""
+    from cerebellum_gym.core.observation import ObservationParts
+    from cerebellum_gym.vector.native import speaks_parts
+
+    envs = NativeVectorEnv(2, pixels=True, record=tmp_path / "ds" if record else None, **KWARGS)
+    try:
+        assert envs.native and all(speaks_parts(env) for env in envs._steppers)
+        envs.reset(seed=3)
+        envs.step(["W", "H"])
+        for env in envs.envs:
+            assert not hasattr(env, "observation_sink")
+            obs, *_ = env.step("W")
+            assert env.observation_space.contains(obs)
+            parts, *_ = env.step_parts("W")
+            assert type(parts) is ObservationParts
+    finally:
+        envs.close()
+
+
+def test_step_entries_are_public_results() -> None:
+    """What a shard answers with comes from step_entries' return value and the public arrays."""
+    envs = NativeVectorEnv(2, pixels=False, **KWARGS)
+    try:
+        envs.reset(seed=0)
+        done = envs.step_entries(["W", "F"])
+        assert done.rewards == [float(r) for r in done.rewards] and done.terminations == [False, True]
+        assert [i for i, _ in done.entries] == [0, 1]
+        assert set(envs.arrays) >= {("action_mask",), ("label_mask",), ("history", "mask")}
+    finally:
+        envs.close()

@@ -78,15 +78,14 @@ import secrets
 import shlex
 import time
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final, Literal, cast
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import numpy as np
 
 from cerebellum_gym.core.tree import UINode, parse_uiautomator_xml
 from cerebellum_gym.devices.androidworld.gate import guarded, import_android_world
-from cerebellum_gym.devices.androidworld.tree import forest_to_tree
-from cerebellum_gym.devices.base import KEYCODE_BACK, KEYCODE_ENTER, KEYCODE_HOME
-from cerebellum_gym.devices.shell import ShellDevice, ShellOutput, input_text_chunks
+from cerebellum_gym.devices.androidworld.transports import EnvTransport, PhoneTransport, Transport
+from cerebellum_gym.devices.shell import ShellDevice, ShellOutput
 from cerebellum_gym.errors import (
     CerebellumError,
     ConfigError,
@@ -308,14 +307,16 @@ class AndroidWorldDevice(ShellDevice):
             raise ValueError(f"direct must be True, False or 'auto', got {direct!r}")
         if direct is True and in_process is None:
             raise ConfigError("direct=True reads the phone in this process; this device has none (in_process)")
-        #: Whether the screen, tree and inputs go straight to the phone in this process.
-        self.direct = in_process is not None and direct is not False
-        # Directly, the phone renders any width itself (the env then asks for history frames).
-        self.renders_any_width = self.direct
+        #: The screen and the inputs, chosen once: straight to the phone in this process, or
+        #: through AndroidWorld's env over adb (``transports.py``).
+        self.transport: Transport = (
+            PhoneTransport(self, in_process) if in_process is not None and direct is not False else EnvTransport(self)
+        )
+        # The phone renders any width itself (the env then asks for history frames).
+        self.renders_any_width = self.transport.renders_any_width
         #: Start each AndroidWorld task in its app (read by the task's start_episode).
         self.open_target_app = bool(open_target_app)
         self._closed = False
-        self._direct_tree: UINode | None = None  # the phone's tree, wrapped as a dump
         self._state: Any = None  # the last fetched state, until an input makes it stale
         self._state_fresh = False
         self._last_input = -math.inf
@@ -341,7 +342,7 @@ class AndroidWorldDevice(ShellDevice):
             return
         self.in_process.call("load_state", state)
         # What was read of the phone before is stale now; the next read is of the restored one.
-        self._direct_tree = None
+        self.transport.forget()
         self._state = None
         self._state_fresh = False
         self._settled = True
@@ -485,57 +486,18 @@ class AndroidWorldDevice(ShellDevice):
     def screen_size(self) -> tuple[int, int]:
         return self._size
 
+    @property
+    def direct(self) -> bool:
+        """Whether the screen, tree and inputs go straight to the phone in this process."""
+        return isinstance(self.transport, PhoneTransport)
+
     def screenshot(self, width: int | None = None) -> np.ndarray:
         if width is not None and int(width) <= 0:
             raise ValueError(f"screenshot width must be positive, got {width}")
-        if self.direct:
-            # The phone's own frame at this width: at the device's width, the very frame
-            # `screencap` sends; narrower, rendered at that width as Cerebellum-Sim-v0 shows it.
-            self._check_open()
-            self._settled = True
-            return np.asarray(self.in_process.call("screenshot", None if width is None else int(width)))
-        state = self._get_state()
-        pixels = np.asarray(state.pixels)
-        if pixels.ndim != 3 or pixels.shape[2] not in (3, 4) or pixels.size == 0:
-            raise DeviceProtocolError(f"State.pixels has shape {pixels.shape}, not (H, W, 3)")
-        pixels = pixels[..., :3]
-        if pixels.dtype != np.uint8:
-            pixels = np.clip(pixels, 0, 255).astype(np.uint8)
-        dev_w, dev_h = self._size
-        out_w = dev_w if width is None else int(width)
-        # The observation space's shape follows the logical size, whatever the frame's.
-        out_size = (out_w, round(dev_h * out_w / dev_w))
-        if (pixels.shape[1], pixels.shape[0]) == out_size:
-            return np.array(pixels)
-        from PIL import Image
-
-        image = Image.fromarray(np.ascontiguousarray(pixels), "RGB")
-        factor = max(1, image.width // out_size[0])
-        if factor > 1:
-            image = image.reduce(factor)  # cheap box filter first keeps the bilinear pass small
-        return np.asarray(image.resize(out_size, Image.Resampling.BILINEAR))
+        return self.transport.screenshot(None if width is None else int(width))
 
     def ui_tree(self) -> UINode:
-        if self.direct:
-            # The tree `uiautomator dump` prints on the served phone, without the XML round trip.
-            self._check_open()
-            self._settled = True
-            root = cast(UINode, self.in_process.call("ui_tree"))
-            kept = self._direct_tree
-            if kept is None or kept.children[0] is not root:
-                # Wrapped as parse_uiautomator_xml returns a dump (a synthetic hierarchy root);
-                # kept while the phone hands out the same tree, so what is derived from it is too.
-                kept = self._direct_tree = UINode("hierarchy", root.bounds, children=[root])
-            return kept
-        if self.tree_source == "uiautomator":
-            return self._dump_tree()
-        state = self._state if self._state_fresh and self._state is not None else self._get_state()
-        # The kept state serves one tree: the device runs on in real time.
-        self._state_fresh = False
-        if getattr(state, "forest", None) is None:
-            return self._dump_tree()  # a controller without the a11y forwarder
-        with guarded("reading the accessibility forest"):
-            return forest_to_tree(state.forest, self._size, all_windows=self.all_windows)
+        return self.transport.ui_tree()
 
     def _dump_tree(self) -> UINode:
         self._settle()  # uiautomator itself waits for an idle UI
@@ -545,52 +507,18 @@ class AndroidWorldDevice(ShellDevice):
 
     # --- input -------------------------------------------------------------------------------
 
-    def _direct_input(self, method: str, *args: Any) -> None:
-        """An input straight to the phone in this process, what AndroidWorld's actuation's adb
-        ``input`` command would have done there (without the state it fetches first)."""
-        self._check_open()
-        self._touched()
-        self.in_process.call(method, *args)
-
     def tap(self, x: int, y: int) -> None:
-        if self.direct:
-            self._direct_input("tap", int(x), int(y))  # AndroidWorld's click: `input tap x y`
-            return
-        self.execute_json_action(action_type=self._json_action.CLICK, x=int(x), y=int(y))
+        self.transport.tap(int(x), int(y))
 
     def long_press(self, x: int, y: int, duration_ms: int = 800) -> None:
         # AndroidWorld's long_press holds for a fixed 1000 ms (adb_utils.long_press).
-        if self.direct:
-            self._direct_input("long_press", int(x), int(y), 1000)
-            return
-        self.execute_json_action(action_type=self._json_action.LONG_PRESS, x=int(x), y=int(y))
+        self.transport.long_press(int(x), int(y))
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
-        if self.direct:
-            x1, y1, x2, y2, duration_ms = int(x1), int(y1), int(x2), int(y2), int(duration_ms)
-            if abs(x2 - x1) <= 10 and abs(y2 - y1) <= 10 and duration_ms >= 400:
-                self._direct_input("long_press", x1, y1, duration_ms)  # what `input swipe` does there
-            else:
-                self._direct_input("swipe", x1, y1, x2, y2, duration_ms)
-            return
-        self._touched()
-        self.shell(["input", "swipe", str(int(x1)), str(int(y1)), str(int(x2)), str(int(y2)), str(int(duration_ms))])
-        self._touched()
+        self.transport.swipe(int(x1), int(y1), int(x2), int(y2), int(duration_ms))
 
     def press_key(self, keycode: int) -> None:
-        named = {
-            KEYCODE_HOME: self._json_action.NAVIGATE_HOME,
-            KEYCODE_BACK: self._json_action.NAVIGATE_BACK,
-            KEYCODE_ENTER: self._json_action.KEYBOARD_ENTER,
-        }
-        if self.direct:
-            self._direct_input("press_key", int(keycode))  # `input keyevent N`, as either route sends
-            return
-        if keycode in named:
-            self.execute_json_action(action_type=named[keycode])
-            return
-        self._touched()
-        self.shell(["input", "keyevent", str(int(keycode))])
+        self.transport.press_key(int(keycode))
 
     def type_text(self, text: str) -> None:
         if not text:
@@ -606,25 +534,7 @@ class AndroidWorldDevice(ShellDevice):
                 raise UnsupportedOperationError("AndroidWorld's input_text types a literal '%s' as a space; use text_input='adb'")
             self.execute_json_action(action_type=self._json_action.INPUT_TEXT, text=text)
             return
-        if self.direct:
-            self._check_open()
-            self._touched()
-            # What the `input text` / `input keyevent` line below does on the phone, chunk by chunk.
-            for i, line in enumerate(text.split("\n")):
-                if i:
-                    self.in_process.call("press_key", KEYCODE_ENTER)
-                for chunk in input_text_chunks(line):
-                    self.in_process.call("type_text", chunk.replace("%s", " "))
-            return
-        commands: list[str] = []
-        for i, line in enumerate(text.split("\n")):
-            if i:
-                commands.append(shlex.join(["input", "keyevent", str(KEYCODE_ENTER)]))
-            commands += [shlex.join(["input", "text", chunk]) for chunk in input_text_chunks(line)]
-        self._touched()
-        # One shell line; every chunk a single-quoted argument, so nothing typed is shell syntax.
-        self.shell(" && ".join(commands), timeout=self.timeout + len(text) / 20)
-        self._touched()
+        self.transport.type_text(text)
 
     def wait(self, seconds: float) -> None:
         self._check_open()
