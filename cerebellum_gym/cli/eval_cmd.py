@@ -192,6 +192,8 @@ def run(args: argparse.Namespace) -> int:
     agents = [(spec, _load_agent(load_agent, spec)) for spec in specs]  # a bad agent fails before anything runs
     out = Path(args.out or Path("runs") / time.strftime("%Y%m%d-%H%M%S"))
     num_envs = args.num_envs if args.num_envs is not None else min(4, os.cpu_count() or 1)
+    if num_envs < 1:
+        raise CerebellumError(f"--num-envs must be at least 1, got {num_envs}")
     config = EvalConfig(
         env_id=env_id,
         num_envs=num_envs,
