@@ -127,6 +127,7 @@ BAD: tuple[Bad, ...] = (
     Bad("agent spec", 'load_agent("json:dumpz")', "did you mean 'dump'", _agent("json:dumpz")),
     _cli("--env-kwargs", """eval --env-kwargs '{"pixel": false}'""", "did you mean 'pixels'"),
     _cli("--env-kwargs", "eval --env-kwargs '{max_steps: 20}'", "JSON"),
+    _cli("--env-kwargs", """eval --env-kwargs '{"task": "ContactsAddContact"}'""", "--suite tasks:"),
     _cli("suite", "eval --suite sim-mixd100", "did you mean 'sim-mixed100'"),
     _cli("family", "tasks --family sytem", "did you mean 'system'"),
     _cli("app", "tasks --app setings", "did you mean 'Settings'"),
@@ -138,6 +139,7 @@ BAD: tuple[Bad, ...] = (
     _cli("CLI flag", "eval --env Cerebellum-Simm-v0", "did you mean 'Cerebellum-Sim-v0'"),
     _cli("CLI flag", "eval --num-envs 0", "at least 1"),
     _cli("CLI flag", "eval --resume", "--out"),
+    _cli("CLI flag", "train sft --base Qwen/Qwen3.5-0.8B --data runs/oracel-data --out runs/sft", "no such file or folder"),
 )
 
 
