@@ -83,3 +83,13 @@ def test_the_bad_input_count_is_the_scripts() -> None:
     sys.modules["bad_inputs"] = module
     spec.loader.exec_module(module)
     assert _number(r"bad_inputs\.py` tries (\d+)") == len(module.BAD)
+
+
+def test_ci_runs_the_readmes_test_command() -> None:
+    """The two set-up commands come first, and CI runs the second as written."""
+    first = re.search(r"```bash\n(.*?)```", README, re.S)
+    assert first is not None
+    commands = [line.split("#")[0].strip() for line in first.group(1).splitlines()]
+    assert commands == ["bash scripts/dev.sh eval", "bash scripts/dev.sh test"]
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "bash scripts/dev.sh test" in ci.splitlines()
