@@ -149,10 +149,11 @@ def check(bad: Bad) -> str | None:
         from cerebellum_gym.errors import CerebellumError
 
         try:
-            bad.call()
+            made = bad.call()
         except (CerebellumError, ValueError) as exc:
             message = str(exc)
         else:
+            getattr(made, "close", lambda: None)()  # an env made after all
             return "accepted"
         stderr, written = message, []
     else:
