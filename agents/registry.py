@@ -75,12 +75,18 @@ def load_agent(spec: str | Agent | Policy, **options: Any) -> Agent:
     try:
         target: Any = _import_from_cwd(module_name)
     except ImportError as exc:
-        raise ValueError(f"cannot import {module_name!r} for agent {spec!r}: {exc}") from exc
+        raise ValueError(
+            f"cannot import {module_name!r} for agent {spec!r}: {exc}; module:object names a module importable from here "
+            "(a .py file in the current folder, or an installed package)"
+        ) from exc
     for part in attr.split("."):
         try:
             target = getattr(target, part)
         except AttributeError:
-            raise ValueError(f"{module_name!r} has no attribute {attr!r}") from None
+            public = [name for name in dir(target) if not name.startswith("_")]
+            listing = None if len(public) <= 12 else "module:object names a function or an Agent in that module"
+            where = f" in {module_name!r} for agent {spec!r}"
+            raise ValueError(did_you_mean(part, public, what="object", where=where, listing=listing)) from None
     if isinstance(target, Agent):
         return target
     if isinstance(target, type) and issubclass(target, Agent):

@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import NoReturn
 
 from cerebellum_gym.errors import CerebellumError
 
@@ -26,10 +28,53 @@ class DefaultsHelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: no usage block, and "did you mean" for a mistyped flag or
+    choice (sub-commands' parsers are of this class too)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {_hinted(self, message)}; `{self.prog} --help` shows the usage\n")
+
+
+def _option_strings(parser: argparse.ArgumentParser) -> Iterator[str]:
+    for action in parser._actions:
+        yield from (s for s in action.option_strings if s.startswith("--"))
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                yield from _option_strings(child)
+
+
+def _hinted(parser: argparse.ArgumentParser, message: str) -> str:
+    """``message`` with a suggestion for the first unknown flag or invalid choice in it."""
+    from cerebellum_gym.options import did_you_mean
+
+    unknown = re.match(r"unrecognized arguments: (.*)", message)
+    if unknown:
+        words = unknown.group(1).split()
+        flag = next((w.split("=")[0] for w in words if w.startswith("-")), None)
+        if flag is None:
+            return f"unexpected argument(s) {unknown.group(1)!r}"
+        return did_you_mean(flag, sorted(set(_option_strings(parser))), what="flag", listing="")[: -len("; ")]
+    choice = re.search(r"invalid choice: '?([^'\s]*)'? \(choose from (.*)\)", message)
+    if choice:
+        valid = [c.strip(" '") for c in choice.group(2).split(",")]
+        hint = did_you_mean(choice.group(1), valid, listing="")
+        if "(did you mean" in hint:
+            return f"{message} {hint[hint.index('(did you mean') : -len('; ')]}"
+    return message.replace("\n", " ")
+
+
+def _command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[command]
+    return parser
+
+
 def build_parser() -> argparse.ArgumentParser:
     from cerebellum_gym import __version__
 
-    parser = argparse.ArgumentParser(prog="cerebellum-gym", description="Gymnasium environments for Android UI agents.")
+    parser = Parser(prog="cerebellum-gym", description="Gymnasium environments for Android UI agents.")
     parser.add_argument("--version", action="version", version=f"cerebellum-gym {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
@@ -39,7 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # named by the sub-command's parser, which knows its own flags
+        _command_parser(parser, args.command).error("unrecognized arguments: " + " ".join(extra))
     try:
         # The simulator's settings from the environment are checked on import: a bad one is
         # reported here, before any work, rather than from inside the first env built.

@@ -192,6 +192,10 @@ def run(args: argparse.Namespace) -> int:
     agents = [(spec, _load_agent(load_agent, spec)) for spec in specs]  # a bad agent fails before anything runs
     out = Path(args.out or Path("runs") / time.strftime("%Y%m%d-%H%M%S"))
     num_envs = args.num_envs if args.num_envs is not None else min(4, os.cpu_count() or 1)
+    if num_envs < 1:
+        raise CerebellumError(f"--num-envs must be at least 1, got {num_envs}")
+    if args.max_retries < 0:
+        raise CerebellumError(f"--max-retries must be >= 0, got {args.max_retries}")
     config = EvalConfig(
         env_id=env_id,
         num_envs=num_envs,
@@ -207,6 +211,8 @@ def run(args: argparse.Namespace) -> int:
         record_dir=args.record,
     )
     # The env's options refused here, in one line, before a run folder or an agent's name is involved.
+    if "task" in config.env_kwargs:
+        raise CerebellumError("--env-kwargs takes no 'task': the suite names each case's task; use --suite tasks:NAME,NAME")
     for kwargs in (suite.env_kwargs, config.env_kwargs):
         check_make_kwargs(env_id, kwargs)
     if not args.suite:

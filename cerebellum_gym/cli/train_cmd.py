@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from cerebellum_gym.cli import DefaultsHelpFormatter
@@ -151,7 +152,16 @@ def add_sft(sub: Any) -> None:
     p.set_defaults(handler=run_sft)
 
 
+def _check_paths(args: argparse.Namespace) -> None:
+    """A mistyped data path is refused before the run folder is made."""
+    for flag in ("data", "eval_data", "eval_pairs"):
+        path = getattr(args, flag, None)
+        if path is not None and not Path(path).exists():
+            raise CerebellumError(f"--{flag.replace('_', '-')} {path}: no such file or folder")
+
+
 def run_sft(args: argparse.Namespace) -> int:
+    _check_paths(args)
     from cerebellum_gym.training.sft import SFTConfig, train_sft
 
     config = SFTConfig(
@@ -208,6 +218,7 @@ def add_dpo(sub: Any) -> None:
 
 
 def run_dpo(args: argparse.Namespace) -> int:
+    _check_paths(args)
     from cerebellum_gym.training.dpo import DPOConfig, train_dpo
 
     settings = common_settings(args)

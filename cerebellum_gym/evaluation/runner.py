@@ -47,6 +47,7 @@ from cerebellum_gym.evaluation.results import ResultsWriter
 from cerebellum_gym.evaluation.slot import DEFAULT_FRAME_WIDTH, INFO_KEY, EpisodeSlot, Job, SlotReport, make_env
 from cerebellum_gym.evaluation.suites import Case, Suite
 from cerebellum_gym.loader import backend_name, env_backend
+from cerebellum_gym.options import did_you_mean
 from cerebellum_gym.vector import RayVectorEnv, vectorize  # Ray is imported only when one is built
 
 if TYPE_CHECKING:
@@ -174,7 +175,7 @@ def check_env_id(env_id: str) -> None:
 
     if env_id not in gym.registry:
         ours = sorted(k for k in gym.registry if k.startswith("Cerebellum-"))
-        raise CerebellumError(f"unknown env {env_id!r}; cerebellum-gym registers {', '.join(ours)}")
+        raise CerebellumError(did_you_mean(env_id, ours, what="env", listing="cerebellum-gym registers " + ", ".join(ours)))
 
 
 def recorded_cases(suite: Suite, count: int) -> set[str]:
