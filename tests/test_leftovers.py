@@ -170,3 +170,20 @@ def test_a_sigkilled_eval_leaves_no_process_and_no_file_after_the_next_start(tmp
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert [f for p in pids for f in _files_of(p)] == []
+
+
+def test_a_sigkilled_serve_adb_leaves_no_process_and_no_file() -> None:
+    """``cerebellum-gym serve-adb`` serving a task with a video to set up, SIGKILLed while it
+    serves: nothing it started runs on and no temporary file of it stays."""
+    command = [sys.executable, "-m", "cerebellum_gym.cli", "serve-adb", "--port", "0", "--task", "MarkorTranscribeVideo", "--seed", "3"]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().startswith("task MarkorTranscribeVideo")
+        assert "127.0.0.1:" in child.stdout.readline()  # serving
+        started = _children(child.pid)
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=10)
+    assert _wait_for(lambda: not any(leftovers.alive(p) for p in started)), "a child outlived serve-adb"
+    assert _files_of(child.pid) == []

@@ -267,7 +267,9 @@ def layout_lines(
     the text's length."""
     f = font(size, weight)
     lines: list[str] = []
-    rest = text
+    # No line holds more characters than pixels: what follows cannot show (one more character
+    # keeps the ellipsis of a cut text), so a text of megabytes is split a screenful at a time.
+    rest = text[: max_lines * (max_width + 1) + 1]
     while rest and len(lines) < max_lines:
         para, newline, after = rest.partition("\n")
         line = ""

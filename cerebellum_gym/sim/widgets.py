@@ -676,27 +676,36 @@ class TextArea(TextField):
         line_h = round(size * 1.35)
         color = render.TEXT if self.value else render.TEXT_SECONDARY
         y = pad // 2 + inset
-        for line in wrap_lines(draw, self.value or self.hint, size, width - 3 * pad):
+        rows = max(1, (height - inset - y) // line_h)
+        for line in wrap_lines(draw, self.value or self.hint, size, width - 3 * pad, rows):
             if y + line_h > height - inset:
                 break
             draw.text((pad, y), line, font=font(size), fill=color)
             y += line_h
 
 
-def wrap_lines(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int) -> list[str]:
-    """``text`` broken into lines at newlines and, by words, where it is wider than ``max_width``."""
+def wrap_lines(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int, max_lines: int = 0) -> list[str]:
+    """``text`` broken into lines at newlines and, by words, where it is wider than ``max_width``;
+    with ``max_lines``, its first ``max_lines`` only, and only the text they can hold is read (a
+    glyph is at least a pixel wide), so a huge text costs what the lines shown cost (issue 36)."""
     out: list[str] = []
     f = font(size)
+    if max_lines:
+        text = text[: max_lines * (max_width + 1)]
     for para in text.split("\n"):
         line = ""
         for word in para.split(" "):
             trial = f"{line} {word}" if line else word
             if line and draw.textlength(trial, font=f) > max_width:
                 out.append(line)
+                if len(out) == max_lines:
+                    return out
                 line = word
             else:
                 line = trial
         out.append(line)
+        if len(out) == max_lines:
+            return out
     return out
 
 

@@ -804,6 +804,8 @@ MESSAGE_SECONDS = 8
 #: encodes once; at most this many bytes are kept.
 _VIDEOS: dict[tuple[Any, ...], bytes] = {}
 _VIDEO_CACHE_BYTES = 64 * 2**20
+#: The most seconds one frame of a plain (noise-free) video is held (see :func:`message_video`).
+STILL_HOLD = 10
 
 
 def message_video(
@@ -812,7 +814,9 @@ def message_video(
     """AndroidWorld's ``_create_mpeg_with_messages``: an MP4 (``mp4v``) where each message is shown
     for ``display_time`` seconds, in yellow (OpenCV's Hershey simplex, scale 1, thickness 2) at
     (50, middle) over a background of random noise drawn anew for every frame (``noisy``; a plain
-    dark one otherwise), drawn from ``seed``: the same arguments give the same bytes.
+    dark one otherwise), drawn from ``seed``: the same arguments give the same bytes. A plain
+    video's frames of one message are all alike, so it holds each for up to :data:`STILL_HOLD`
+    seconds (``fps`` is then ignored): as long, the same picture, a tenth of the frames to encode.
 
     Raises:
         TaskError: OpenCV (which AndroidWorld's video tasks need too) is not installed.
@@ -828,10 +832,12 @@ def message_video(
     width, height = size
     path = leftovers.owned_file("task-video", ".mp4")
     try:
-        writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), fps, (width, height))
+        # A whole number of seconds a frame, dividing the message's time: the duration is exact.
+        hold = 0 if noisy else max(h for h in range(1, STILL_HOLD + 1) if display_time % h == 0)
+        writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), 1 / hold if hold else fps, (width, height))
         plain = np.full((height, width, 3), 40, np.uint8)
         for message in messages:
-            for _ in range(display_time * fps):
+            for _ in range(display_time // hold if hold else display_time * fps):
                 frame = rng.integers(0, 256, (height, width, 3), dtype=np.uint8) if noisy else plain.copy()
                 cv2.putText(frame, message, (50, height // 2), cv2.FONT_HERSHEY_SIMPLEX, 1, (0, 255, 255), 2, cv2.LINE_AA)
                 writer.write(frame)

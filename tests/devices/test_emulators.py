@@ -341,3 +341,18 @@ def test_group_processes_lists_a_process_group() -> None:
         child.kill()
         child.wait()
     assert group_processes(child.pid) == []
+
+
+def test_a_pool_starts_again_after_its_adb_server_was_killed(standin: StandinSdk) -> None:
+    # Issue 36: once something else killed a pool's adb server, every later pool start on that
+    # port failed ("daemon not running"); `adb start-server` must bring a server back.
+    assert standin.adb.pid is not None
+    os.killpg(standin.adb.pid, signal.SIGKILL)  # the watchdog and the server it runs
+    assert standin.adb.process is not None
+    standin.adb.process.wait(timeout=10)
+    try:
+        with EmulatorPool(1, **standin.pool_kwargs()) as pool:
+            assert pool.emulators[0].state == "ready" and pool.health(0).ok
+    finally:
+        standin.adb.run("kill-server")  # the daemon the pool started, then the fixture's own again
+        standin.adb.start()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from cerebellum_gym.core.tree import UINode
 from cerebellum_gym.devices.base import KEYCODE_BACK
 from cerebellum_gym.sim.phone import Phone
@@ -173,6 +175,19 @@ def test_a_huge_note_costs_a_screenful() -> None:
     tap(phone, text="big.md")
     phone.screenshot()
     assert time.perf_counter() - start < 5.0
+
+
+def test_a_million_character_line_is_drawn_broken_into_rows_down_the_editor() -> None:
+    # Issue 36: a one-line note of 1,000,001 characters once raised in the text drawing; Android
+    # breaks a word wider than the field between characters, so ink fills the editor downwards.
+    phone = Phone()
+    phone.write_file(f"{ROOT}/long.md", b"x" * 1_000_001)
+    phone.start_app(PKG)
+    tap(phone, text="long.md")
+    left, top, right, bottom = node(phone, resource_id=rid("document__fragment__edit__highlighting_editor")).bounds
+    editor = np.asarray(phone.screenshot())[top:bottom, left:right]
+    inked = np.flatnonzero((editor.min(axis=2) < 128).any(axis=1))
+    assert inked.size and inked.max() > (bottom - top) * 3 // 4, "only the first rows were drawn"
 
 
 def test_quicknote_keeps_what_is_written_in_it() -> None:

@@ -13,6 +13,7 @@ from typing import Final
 
 from cerebellum_gym import leftovers
 from cerebellum_gym.devices.adb.client import adb_binary
+from cerebellum_gym.devices.android import smart_request
 from cerebellum_gym.errors import DeviceLostError
 
 
@@ -100,10 +101,30 @@ class PrivateAdbServer:
             if self.process.poll() is not None:
                 said = Path(self.home, "adb-server.log").read_text(errors="replace").strip()[-300:]
                 raise DeviceLostError(f"adb server on port {self.port} exited at start: {said}")
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=1):
+            if self._answers():
                 return self
             time.sleep(0.02)
         raise DeviceLostError(f"adb server on port {self.port} did not listen within {timeout:.0f} s")
+
+    def _answers(self) -> bool:
+        """Whether our adb server answers on the port yet (``False`` while nothing listens).
+
+        Raises:
+            DeviceLostError: something else holds the port (it took the port before our server
+                bound it: a connection reaches it, but it does not answer as adb does).
+        """
+        try:
+            sock = socket.create_connection(("127.0.0.1", self.port), timeout=5)  # a loaded machine answers late
+        except OSError:
+            return False
+        with sock:
+            try:
+                sock.sendall(smart_request("host:version"))
+                if sock.recv(4) == b"OKAY":
+                    return True
+            except OSError:
+                pass
+        raise DeviceLostError(f"port {self.port} is taken by another process")
 
     def _stop_process(self) -> None:
         process, self.process = self.process, None

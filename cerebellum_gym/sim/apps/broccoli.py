@@ -135,38 +135,52 @@ def lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-@functools.lru_cache(maxsize=1024)
-def wrap_text(text: str, size: int, width: int) -> tuple[str, ...]:
-    """``text`` broken into lines at newlines and, by words, where wider than ``width`` pixels."""
+#: The most lines a wrapping text lays out: a screenful at body size (2,400 px of 49 px lines)
+#: and a little more, so a text of megabytes costs what a page of it costs (issue 36); a longer
+#: text shows its first lines only.
+MAX_LAID_OUT_LINES = 60
+
+
+def _words_to_lines(paragraphs: list[str], size: int, width: int, limit: int) -> list[str]:
     face = font(size)
     out: list[str] = []
-    for paragraph in text.split("\n"):
+    for paragraph in paragraphs:
         line = ""
         for word in paragraph.split():
             trial = f"{line} {word}" if line else word
             if line and face.getlength(trial) > width:
                 out.append(line)
+                if len(out) >= limit:
+                    return out
                 line = word
             else:
                 line = trial
         out.append(line)
-    return tuple(out)
+        if len(out) >= limit:
+            return out
+    return out
+
+
+def _laid_out(text: str, width: int, limit: int) -> str:
+    """As much of ``text`` as ``limit`` lines of ``width`` pixels can show (a glyph is at least a
+    pixel wide), so splitting it costs a screenful whatever its size."""
+    return text[: limit * (width + 1)]
+
+
+@functools.lru_cache(maxsize=1024)
+def wrap_text(text: str, size: int, width: int, max_lines: int = 0) -> tuple[str, ...]:
+    """``text`` broken into lines at newlines and, by words, where wider than ``width`` pixels;
+    its first ``max_lines`` (at most :data:`MAX_LAID_OUT_LINES`)."""
+    limit = min(max_lines or MAX_LAID_OUT_LINES, MAX_LAID_OUT_LINES)
+    return tuple(_words_to_lines(_laid_out(text, width, limit).split("\n"), size, width, limit))
 
 
 @functools.lru_cache(maxsize=1024)
 def wrapped(text: str, size: int, width: int) -> tuple[str, ...]:
-    """``text`` broken into lines, by words, that fit ``width`` pixels at font ``size``."""
-    face = font(size)
-    out: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}" if line else word
-        if line and face.getlength(trial) > width:
-            out.append(line)
-            line = word
-        else:
-            line = trial
-    return (*out, line)
+    """``text`` broken into lines, by words, that fit ``width`` pixels at font ``size`` (its first
+    :data:`MAX_LAID_OUT_LINES`)."""
+    kept = _laid_out(text, width, MAX_LAID_OUT_LINES)
+    return tuple(_words_to_lines([" ".join(kept.split())], size, width, MAX_LAID_OUT_LINES))
 
 
 # --- widgets ---------------------------------------------------------------------------------
@@ -200,9 +214,7 @@ class Label(Widget):
     def __init__(self, text: str, *, size: int = dp(14), color: render.RGB = render.TEXT, weight: render.Weight = "regular",
                  width: int = 1080 - 2 * dp(16), max_lines: int = 0, pad: int = 0, **kwargs: object) -> None:  # fmt: skip
         self.size, self.color, self.weight, self.pad = size, color, weight, pad
-        shown = wrap_text(text, size, width) if text else ("",)
-        if max_lines:
-            shown = shown[:max_lines]
+        shown = wrap_text(text, size, width, max_lines) if text else ("",)
         self.shown = shown
         kwargs.setdefault("height", len(shown) * round(size * 1.33) + 2 * pad)
         super().__init__(text=text, **kwargs)  # type: ignore[arg-type]

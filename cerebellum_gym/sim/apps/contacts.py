@@ -7,7 +7,7 @@ columns ``display_name`` and ``number``), where a judge reads them on a real dev
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from functools import partial
+from functools import lru_cache, partial
 from typing import ClassVar, Final
 
 from PIL import ImageDraw
@@ -40,6 +40,7 @@ _AVATAR_COLORS = ((26, 115, 232), (217, 48, 37), (24, 128, 56), (227, 116, 0), (
 PHONE_LABELS: Final = ("Mobile", "Work", "Home", "Main", "Work Fax", "Home Fax", "Pager", "Other")
 
 
+@lru_cache(maxsize=256)  # a name of megabytes is summed once, not on every paint
 def avatar_color(name: str) -> tuple[int, int, int]:
     return _AVATAR_COLORS[sum(map(ord, name)) % len(_AVATAR_COLORS)]
 

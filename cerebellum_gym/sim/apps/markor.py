@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import functools
 import posixpath
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from datetime import datetime, timezone
 from typing import ClassVar, Final
 
-from PIL import ImageDraw
+from PIL import ImageDraw, ImageFont
 
 from cerebellum_gym.core.tree import Bounds, UINode
 from cerebellum_gym.sim import render
@@ -310,13 +310,40 @@ class _HighlightingEditor(TextArea):
         color = render.TEXT if self.value else render.TEXT_SECONDARY
         y = pad // 2 + inset
         rows = max(1, (height - inset - y) // line_h)
-        for paragraph in (self.value or self.hint).split("\n", rows):
+        text = self.value or self.hint
+        start = 0
+        for _ in range(rows):
+            # One paragraph at a time, cut at a screenful: no copy of the rest of a huge note.
+            end = text.find("\n", start, start + rows * 200)
+            paragraph = text[start : end if end >= 0 else start + rows * 200]
+            start = end + 1 if end >= 0 else len(text)
             # A paragraph wider than the field wraps; only its first screenful is measured.
-            for line in wrap_lines(draw, paragraph[: rows * 200], size, width - 2 * pad):
-                if y + line_h > height - inset:
-                    return
-                draw.text((pad, y), line, font=render.font(size), fill=color)
-                y += line_h
+            for words in wrap_lines(draw, paragraph, size, width - 2 * pad):
+                for line in _broken(draw, words, render.font(size), width - 2 * pad):
+                    if y + line_h > height - inset:
+                        return
+                    draw.text((pad, y), line, font=render.font(size), fill=color)
+                    y += line_h
+            if start >= len(text):
+                return
+
+
+def _broken(draw: ImageDraw.ImageDraw, line: str, f: ImageFont.FreeTypeFont, max_width: int) -> Iterator[str]:
+    """``line`` in pieces that fit ``max_width``: a word wider than the field breaks between
+    characters, as Android's line breaker does, so a 1,000,001-character word draws a screenful
+    of rows, not one row of a million glyphs. Only prefixes about a row long are measured."""
+    while line:
+        if len(line) <= 256 and draw.textlength(line, font=f) <= max_width:
+            yield line  # the usual case: wrapping by words made it fit
+            return
+        fits, over = 0, 16
+        while over < len(line) and draw.textlength(line[:over], font=f) <= max_width:
+            fits, over = over, over * 2  # gallop to a prefix that overflows
+        while over - fits > 1:  # the longest prefix that fits, at least one character
+            mid = (fits + over) // 2
+            fits, over = (mid, over) if draw.textlength(line[:mid], font=f) <= max_width else (fits, mid)
+        yield line[: max(fits, 1)]
+        line = line[max(fits, 1) :]
 
 
 #: The editor's text actions (``MarkdownActionButtons`` / ``PlaintextActionButtons``, in their

@@ -210,12 +210,13 @@ class MessageRow(Widget):
         pad = round(dp(12) * scale)
         size = round(dp(16) * scale)
         max_w = int(width * 0.72)
-        lines = wrap_lines(draw, self.body, size, max_w - 2 * pad)
+        top, bottom = round(dp(4) * scale), height - round(dp(4) * scale)
+        rows = max(1, (bottom - top) // max(1, round(dp(21) * scale)))
+        lines = wrap_lines(draw, self.body, size, max_w - 2 * pad, rows)  # the rows the bubble shows
         text_w = max((draw.textlength(line, font=render.font(size)) for line in lines), default=0)
         bw = min(max_w, int(text_w) + 2 * pad)
         margin = round(dp(12) * scale)
         left = width - margin - bw if self.outgoing else margin + round(dp(40) * scale)
-        top, bottom = round(dp(4) * scale), height - round(dp(4) * scale)
         fill = SIMPLE_THEME.primary if self.outgoing else (238, 238, 238)
         draw.rounded_rectangle((left, top, left + bw, bottom), radius=round(dp(16) * scale), fill=fill)
         if not self.outgoing:
@@ -223,7 +224,7 @@ class MessageRow(Widget):
             _avatar(draw, (margin, bottom - s, margin + s, bottom), "")
         color = (255, 255, 255) if self.outgoing else TEXT
         y = top + pad // 2
-        for line in lines[: max(1, (bottom - top) // max(1, round(dp(21) * scale)))]:
+        for line in lines:
             draw.text((left + pad, y), line, font=render.font(size), fill=color)
             y += round(dp(21) * scale)
 
