@@ -290,6 +290,8 @@ def _scaled(pixels: np.ndarray, width: int) -> np.ndarray:
     height = max(1, round(pixels.shape[0] * width / pixels.shape[1]))
     if pixels.shape[1] == width and pixels.shape[0] == height:
         return pixels
+    if pixels.shape[1] == 2 * width:  # history frames: half the current one, a box filter (several times cheaper)
+        return np.asarray(Image.fromarray(pixels).reduce(2))
     return np.asarray(Image.fromarray(pixels).resize((width, height), Image.Resampling.BILINEAR))
 
 
@@ -360,7 +362,9 @@ def _frame(episode_id: str, index: int, root: UINode, pixels: np.ndarray | None,
     scale = 1.0
     if pixels is not None:
         small = _scaled(pixels, DEFAULT_SCREENSHOT_WIDTH)
-        scale = DEFAULT_SCREENSHOT_WIDTH / pixels.shape[1]
+        # Bounds are device pixels (the root spans the screen); an importer may hand pixels pre-scaled.
+        device_width = root.bounds[2] - root.bounds[0]
+        scale = DEFAULT_SCREENSHOT_WIDTH / (device_width if device_width > 0 else pixels.shape[1])
         shot = writer.image(small)
         pixels = small
     return _Frame(root, pixels, screen, shot, scale)
