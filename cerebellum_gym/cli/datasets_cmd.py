@@ -72,7 +72,9 @@ def register(sub: Any) -> None:
             "and counted. Writes OUT/import_report.json and .md (steps kept and dropped by reason, action codes, label hit rate)."
         ),
     )
-    importer.add_argument("source_kind", choices=("androidcontrol", "aitw", "androidworld"), metavar="KIND", help="androidcontrol | aitw | androidworld")
+    importer.add_argument(
+        "source_kind", choices=("androidcontrol", "aitw", "androidworld"), metavar="KIND", help="androidcontrol | aitw | androidworld"
+    )
     importer.add_argument("source", nargs="+", metavar="SOURCE", help="files or folders of files")
     importer.add_argument("out", metavar="OUT", help="the dataset folder (created or resumed)")
     importer.add_argument("--limit", type=_count, default=None, help="at most this many episodes per file")
@@ -182,9 +184,7 @@ def run_offline(args: argparse.Namespace) -> int:
         from cerebellum_gym.datasets.offline import CARD_PROTOCOL
 
         n, seed, quota, shards = CARD_PROTOCOL["n"], CARD_PROTOCOL["seed"], CARD_PROTOCOL["quota"], CARD_PROTOCOL["shards"]
-    results = evaluate_offline(
-        agent, data, n=n, seed=seed, quota=quota, agent_spec=args.agent, recorded_by=args.recorded_by, shards=shards
-    )
+    results = evaluate_offline(agent, data, n=n, seed=seed, quota=quota, agent_spec=args.agent, recorded_by=args.recorded_by, shards=shards)
     markdown = offline_markdown(results)
     print(_printable(markdown))
     if out is not None:

@@ -267,7 +267,10 @@ def evaluate_offline(
                 episode.episode_id, step.t, str(episode.meta.get("task", "")), group_of(_code(step.action)), step.action, predicted, latency
             )
         )
-    return score(predictions, agent=agent_spec or agent.name, dataset=str(data.root), n=n, seed=seed, quota=weights, skipped=skipped)
+    results = score(predictions, agent=agent_spec or agent.name, dataset=str(data.root), n=n, seed=seed, quota=weights, skipped=skipped)
+    if shards is not None:
+        results["shards"] = list(shards)
+    return results
 
 
 def _ratio(correct: int, total: int) -> dict[str, Any]:
@@ -345,6 +348,11 @@ def _fmt(r: Mapping[str, Any]) -> str:
     return f"{r['correct']}/{total} = {100 * r['correct'] / total:.1f}%"
 
 
+def _shards_text(results: Mapping[str, Any]) -> str:
+    shards = results.get("shards")
+    return f" shards {','.join(map(str, shards))}" if shards else ""
+
+
 def offline_markdown(results: Mapping[str, Any]) -> str:
     """The results in the model card's layout."""
     quota = results.get("quota") or {}
@@ -352,7 +360,7 @@ def offline_markdown(results: Mapping[str, Any]) -> str:
     lines = [
         f"# Offline action evaluation: {results.get('agent', '')}",
         "",
-        f"Data: {results.get('dataset', '')}, n={results['n']}, seed {results.get('seed')}, quota {quota_text}",
+        f"Data: {results.get('dataset', '')}{_shards_text(results)}, n={results['n']}, seed {results.get('seed')}, quota {quota_text}",
         "",
         "| Metric | Result |",
         "|---|---|",
@@ -386,8 +394,8 @@ __all__ = [
     "GROUP_TITLES",
     "Prediction",
     "candidate_steps",
-    "episode_shard",
     "canonical",
+    "episode_shard",
     "evaluate_offline",
     "group_of",
     "offline_markdown",

@@ -7,8 +7,6 @@ import gzip
 import json
 from pathlib import Path
 
-import pytest
-
 from cerebellum_gym.core.tree import UINode
 from cerebellum_gym.datasets import open_dataset
 from cerebellum_gym.datasets.importers import import_dataset

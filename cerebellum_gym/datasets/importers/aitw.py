@@ -91,7 +91,7 @@ def step_action(feats: dict[str, Any], width: int, height: int) -> SourceAction:
         raw.update(yx_touch=list(touch), yx_lift=list(lift))
         if math.dist(touch, lift) < TAP_DISTANCE:
             return SourceAction("tap", point=(touch[1] * width, touch[0] * height), raw=raw)
-        return SourceAction("scroll", direction=swipe_direction(touch, lift), raw=raw)  # type: ignore[arg-type]
+        return SourceAction("scroll", direction=swipe_direction(touch, lift), raw=raw)
     if kind == 3:
         text = (feats.get("results/type_action") or [b""])[0].decode("utf-8", "replace")
         raw["type_action"] = text

@@ -76,7 +76,9 @@ _NUMPY = {
     ("numpy", "ndarray"),
     ("numpy", "dtype"),
 }
-_PLAIN = {("builtins", n) for n in ("list", "dict", "tuple", "set", "frozenset", "bytes", "bytearray", "str", "int", "float", "bool", "object")}
+_PLAIN = {
+    ("builtins", n) for n in ("list", "dict", "tuple", "set", "frozenset", "bytes", "bytearray", "str", "int", "float", "bool", "object")
+}
 _PLAIN |= {("collections", "OrderedDict"), ("copyreg", "_reconstructor")}
 
 
@@ -91,7 +93,9 @@ class RestrictedUnpickler(pickle.Unpickler):
             return super().find_class(module, name)
         if module.startswith("numpy") and name.endswith("DType"):  # numpy 2's dtype classes
             return super().find_class(module, name)
-        raise UnsafePickleError(f"refusing to load {module}.{name} from an episode file (only AndroidWorld's data classes, numpy arrays and containers)")
+        raise UnsafePickleError(
+            f"refusing to load {module}.{name} from an episode file (only AndroidWorld's data classes, numpy arrays and containers)"
+        )
 
 
 def load_episodes(path: Path) -> list[Any]:

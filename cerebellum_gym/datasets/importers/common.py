@@ -170,11 +170,11 @@ class ImportReport:
             "",
             "| Dropped because | Steps |",
             "|---|---|",
-            *[f"| {reason} | {n} |" for reason, n in sorted(self.dropped.items())],
+            *([f"| {reason} | {n} |" for reason, n in sorted(self.dropped.items())] or ["| (none) | 0 |"]),
             "",
             "| Damaged records | Count |",
             "|---|---|",
-            *[f"| {reason} | {n} |" for reason, n in sorted(self.damaged.items())],
+            *([f"| {reason} | {n} |" for reason, n in sorted(self.damaged.items())] or ["| (none) | 0 |"]),
             "",
             "| Action code | Steps |",
             "|---|---|",
@@ -338,9 +338,7 @@ def episode_rows(
         else:
             report.codes[text[0]] += 1
             final = text[0] in "FI"
-            rows.append(
-                _row(frame, len(rows), text, history, final, success=text[0] == "F", info=_info(step, action, index, text))
-            )
+            rows.append(_row(frame, len(rows), text, history, final, success=text[0] == "F", info=_info(step, action, index, text)))
             last = frame
         # History: what was done on this screen, whether kept or not (the next prompt shows it).
         hist_actions.append(text if text is not None else describe(action))
@@ -409,7 +407,9 @@ def _info(step: SourceStep | None, action: SourceAction, index: int, text: str) 
     return info
 
 
-def _row(frame: _Frame, t: int, action: str | None, history: dict[str, Any], terminated: bool, *, success: bool, info: Any) -> dict[str, Any]:
+def _row(
+    frame: _Frame, t: int, action: str | None, history: dict[str, Any], terminated: bool, *, success: bool, info: Any
+) -> dict[str, Any]:
     screen = frame.screen
     mask = ["1"] * len(CODES)
     if not screen.labels:

@@ -57,6 +57,7 @@ def fields(data: bytes) -> Iterator[tuple[int, int, Any]]:
         number, wire = key >> 3, key & 7
         if number == 0:
             raise WireError("field number 0")
+        value: Any
         if wire == _VARINT:
             value, pos = _varint(data, pos)
         elif wire == _LEN:

@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
+import cerebellum_gym.sim.shell  # noqa: F401  # first: sim.a11y is imported through the shell (a cycle otherwise)
 from cerebellum_gym.core.tree import UINode
 from cerebellum_gym.datasets.format import encode_png
 from cerebellum_gym.datasets.importers.protowire import encode_example
-import cerebellum_gym.sim.shell  # noqa: F401  # first: sim.a11y is imported through the shell (a cycle otherwise)
 from cerebellum_gym.sim import a11y
 
 

@@ -27,7 +27,7 @@ try:
         return int(_gcrc.value(bytes(data)))
 
 except ImportError:  # pragma: no cover - depends on the install
-    _gcrc = None
+    _gcrc = None  # type: ignore[assignment]
 
     def crc32c(data: bytes) -> int:
         return crc32c_python(data)
@@ -124,7 +124,7 @@ def frame_record(data: bytes) -> bytes:
 def write_records(path: str | Path, records: list[bytes] | Iterator[bytes], *, compress: bool = True) -> None:
     """Write ``records`` as a TFRecord file (GZIP by default, as AndroidControl ships)."""
     opener = gzip.open if compress else open
-    with opener(path, "wb") as f:  # type: ignore[operator]
+    with opener(path, "wb") as f:
         for record in records:
             f.write(frame_record(record))
 
