@@ -2,7 +2,8 @@
 ``AndroidAccessibilityForest``, decoded (and, for tests and benchmarks, encoded) without
 TensorFlow, android_env or generated classes.
 
-Only the fields the importers read are decoded; unknown fields are skipped as the wire format
+Only the fields the importers read are decoded (writers for tests and benchmarks are in
+:mod:`.synthetic`, on the simulator's own protobuf writer); unknown fields are skipped as the wire format
 allows. Damaged bytes raise :class:`WireError` (the importer skips the record and counts it).
 Field numbers are those of TensorFlow's ``example.proto`` / ``feature.proto`` and android_env's
 ``android_accessibility_forest.proto`` (and its window, tree and node messages), the same the
@@ -12,7 +13,7 @@ simulator writes in :mod:`cerebellum_gym.sim.a11y`.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -146,43 +147,6 @@ def _feature(data: Any) -> Feature:
                     ints.extend(_packed_varints(v) if w == _LEN else [_signed(v)])
             return ints
     return []
-
-
-def _key(number: int, wire: int) -> bytes:
-    return _encode_varint(number << 3 | wire)
-
-
-def _encode_varint(value: int) -> bytes:
-    value &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        bits, value = value & 0x7F, value >> 7
-        if value:
-            out.append(bits | 0x80)
-        else:
-            out.append(bits)
-            return bytes(out)
-
-
-def _len_field(number: int, body: bytes) -> bytes:
-    return _key(number, _LEN) + _encode_varint(len(body)) + body
-
-
-def encode_example(features: Mapping[str, Sequence[bytes] | Sequence[int] | Sequence[float] | bytes | str | int | float]) -> bytes:
-    """A ``tf.train.Example`` of ``features`` (for tests and benchmarks): ``bytes``/``str``
-    items go to a BytesList, ints to an Int64List (packed), floats to a FloatList (packed)."""
-    entries = bytearray()
-    for name, raw in features.items():
-        values: Sequence[Any] = [raw] if isinstance(raw, bytes | str | int | float) else raw
-        if all(isinstance(v, bytes | str) for v in values) and values:
-            body = b"".join(_len_field(1, v.encode() if isinstance(v, str) else v) for v in values)
-            feature = _len_field(1, body)
-        elif all(isinstance(v, int) for v in values):
-            feature = _len_field(3, _len_field(1, b"".join(_encode_varint(v) for v in values)) if values else b"")
-        else:
-            feature = _len_field(2, _len_field(1, struct.pack(f"<{len(values)}f", *values)))
-        entries += _len_field(1, _len_field(1, name.encode()) + _len_field(2, feature))
-    return _len_field(1, bytes(entries))
 
 
 # --- AndroidAccessibilityForest ---------------------------------------------------------------
@@ -325,4 +289,4 @@ def parse_forest(data: bytes) -> Forest:
     return Forest([_window(v) for n, w, v in fields(data) if n == 1 and w == _LEN])
 
 
-__all__ = ["Forest", "Node", "Rect", "Tree", "Window", "WireError", "encode_example", "fields", "parse_example", "parse_forest"]
+__all__ = ["Forest", "Node", "Rect", "Tree", "Window", "WireError", "fields", "parse_example", "parse_forest"]

@@ -5,7 +5,8 @@ downloaded: the files are built here). Forests are written by the simulator's ow
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import struct
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -13,8 +14,36 @@ import numpy as np
 import cerebellum_gym.sim.shell  # noqa: F401  # first: sim.a11y is imported through the shell (a cycle otherwise)
 from cerebellum_gym.core.tree import UINode
 from cerebellum_gym.datasets.format import encode_png
-from cerebellum_gym.datasets.importers.protowire import encode_example
 from cerebellum_gym.sim import a11y
+
+
+def encode_example(features: Mapping[str, Sequence[bytes] | Sequence[int] | Sequence[float]]) -> bytes:
+    """A ``tf.train.Example`` of ``features``: lists of bytes go to a BytesList, of ints to an
+    Int64List (packed), of floats to a FloatList (packed); written with the simulator's protobuf
+    writer (``Example.features`` 1 -> ``Features.feature`` map entries 1 of key 1 and value 2)."""
+    features_msg = a11y._Message()
+    for name, values in features.items():
+        kind = a11y._Message()
+        items = list(values)
+        if items and all(isinstance(v, bytes) for v in items):
+            for v in items:
+                kind.blob(1, v)  # type: ignore[arg-type]
+            number = 1
+        elif all(isinstance(v, int) for v in items):
+            kind.packed(1, items)  # type: ignore[arg-type]
+            number = 3
+        else:
+            kind.blob(1, struct.pack(f"<{len(items)}f", *items))
+            number = 2
+        feature = a11y._Message()
+        feature.blob(number, bytes(kind.out))
+        entry = a11y._Message()
+        entry.text(1, name)
+        entry.blob(2, bytes(feature.out))
+        features_msg.blob(1, bytes(entry.out))
+    example = a11y._Message()
+    example.blob(1, bytes(features_msg.out))
+    return bytes(example.out)
 
 
 def forest_of(root: UINode) -> bytes:
