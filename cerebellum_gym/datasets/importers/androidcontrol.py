@@ -19,10 +19,13 @@ screen.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
+import os
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -74,10 +77,20 @@ def decode_png(data: bytes, width: int = DEFAULT_SCREENSHOT_WIDTH) -> np.ndarray
         return np.asarray(small)
 
 
-def _screen(feats: dict[str, Any], i: int) -> tuple[UINode, np.ndarray | None, tuple[int, int]]:
-    widths, heights = feats.get("screenshot_widths", []), feats.get("screenshot_heights", [])
+@functools.cache
+def _decoders() -> ThreadPoolExecutor:
+    # Pillow releases the GIL while it inflates and reduces: an episode's screens decode in parallel.
+    return ThreadPoolExecutor(max_workers=max(1, min(8, os.cpu_count() or 1)), thread_name_prefix="androidcontrol-png")
+
+
+def _decoded(feats: dict[str, Any]) -> list[np.ndarray]:
     shots = feats.get("screenshots", [])
-    pixels = decode_png(shots[i]) if i < len(shots) else None
+    return list(_decoders().map(decode_png, shots)) if len(shots) > 1 else [decode_png(s) for s in shots]
+
+
+def _screen(feats: dict[str, Any], i: int, decoded: list[np.ndarray]) -> tuple[UINode, np.ndarray | None, tuple[int, int]]:
+    widths, heights = feats.get("screenshot_widths", []), feats.get("screenshot_heights", [])
+    pixels = decoded[i] if i < len(decoded) else None
     if i < len(widths) and i < len(heights):
         size = (int(widths[i]), int(heights[i]))
     elif pixels is not None:
@@ -101,15 +114,16 @@ def episode_from_example(feats: dict[str, Any]) -> SourceEpisode:
     actions = [json.loads(a) for a in feats.get("actions", [])]
     instructions = [s.decode("utf-8", "replace") for s in feats.get("step_instructions", [])]
     trees = feats.get("accessibility_trees", [])
+    decoded = _decoded(feats)
     steps = []
     for i, raw in enumerate(actions):
         if i >= len(trees):
             raise ValueError(f"{len(actions)} actions but {len(trees)} accessibility trees")
-        root, pixels, _ = _screen(feats, i)
+        root, pixels, _ = _screen(feats, i, decoded)
         steps.append(SourceStep(root, pixels, map_source_action(raw), instructions[i] if i < len(instructions) else None))
     final_root = final_pixels = None
     if len(trees) > len(actions):
-        final_root, final_pixels, _ = _screen(feats, len(actions))
+        final_root, final_pixels, _ = _screen(feats, len(actions), decoded)
     return SourceEpisode(
         str(ids[0]), goal.decode("utf-8", "replace") if isinstance(goal, bytes) else str(goal), steps, final_root, final_pixels
     )
