@@ -471,6 +471,7 @@ def import_shards(
             continue
         report = _import_shard(source, root, part, number, order, episodes, known, bar, limit)
         total.add(report)
+        bar.shard_done(name)
     bar.close()
     write_json_atomic(root / "import_report.json", total.to_json())
     (root / "import_report.md").write_text(total.markdown())
@@ -567,10 +568,14 @@ class _Progress:
             return
         if self._bar is not None:
             self._bar.update(steps)
-            if skipped:
-                self._bar.set_postfix_str("resumed: shard already imported")
-        elif steps == 0:
-            print(f"import: {self.steps} steps", file=sys.stderr)
+            self._bar.set_postfix_str("resumed: a shard already imported" if skipped else "", refresh=False)
+        elif skipped:
+            print("import: a shard already imported, skipped", file=sys.stderr)
+
+    def shard_done(self, name: str) -> None:
+        self.done += 1
+        if self.enabled and self._bar is None:  # no tqdm: a line per shard
+            print(f"import: {self.done}/{self.shards} shards ({name}), {self.steps} steps", file=sys.stderr)
 
     def close(self) -> None:
         if self._bar is not None:
