@@ -52,7 +52,34 @@ def register(sub: Any) -> None:
     offline.add_argument("--quota", default="tp=5,k=2,scroll=2,wait=2,system=1", help="group weights for sampling")
     offline.add_argument("--recorded-by", default=None, metavar="AGENT", help="only episodes this agent recorded (e.g. oracle)")
     offline.add_argument("--out", default=None, metavar="DIR", help="write offline.md and offline.json here")
+    offline.add_argument(
+        "--protocol",
+        choices=("card",),
+        default=None,
+        help="card: the model card's held-out protocol (shards 18 and 19, n=100, seed 44103, its quota); overrides --n, --seed, --quota",
+    )
+    offline.add_argument("--shards", type=_count, nargs="+", default=None, help="only episodes of these source shards (imported data)")
     offline.set_defaults(handler=run_offline)
+
+    datasets = sub.add_parser("datasets", help="public trajectories: import AndroidControl, Android in the Wild, AndroidWorld episodes")
+    datasets_sub = datasets.add_subparsers(dest="datasets_command", required=True)
+    importer = datasets_sub.add_parser(
+        "import",
+        help="import a public dataset's files into a dataset folder (resumable; a report per import)",
+        description=(
+            "Stream the source's files (TFRecords for androidcontrol and aitw, .pkl.gz checkpoints for androidworld) into "
+            "OUT, one part per file written atomically; a rerun skips files already imported. Damaged records are skipped "
+            "and counted. Writes OUT/import_report.json and .md (steps kept and dropped by reason, action codes, label hit rate)."
+        ),
+    )
+    importer.add_argument(
+        "source_kind", choices=("androidcontrol", "aitw", "androidworld"), metavar="KIND", help="androidcontrol | aitw | androidworld"
+    )
+    importer.add_argument("source", nargs="+", metavar="SOURCE", help="files or folders of files")
+    importer.add_argument("out", metavar="OUT", help="the dataset folder (created or resumed)")
+    importer.add_argument("--limit", type=_count, default=None, help="at most this many episodes per file")
+    importer.add_argument("--no-progress", action="store_true", help="no progress bar")
+    importer.set_defaults(handler=run_import)
 
     export = sub.add_parser(
         "export",
@@ -152,9 +179,12 @@ def run_offline(args: argparse.Namespace) -> int:
         agent = load_agent(args.agent)
     except (ValueError, ImportError, OSError) as exc:
         raise CerebellumError(f"cannot load agent {args.agent!r}: {exc}") from exc
-    results = evaluate_offline(
-        agent, data, n=args.n or None, seed=args.seed, quota=args.quota, agent_spec=args.agent, recorded_by=args.recorded_by
-    )
+    n, seed, quota, shards = args.n or None, args.seed, args.quota, args.shards
+    if getattr(args, "protocol", None) == "card":
+        from cerebellum_gym.datasets.offline import CARD_PROTOCOL
+
+        n, seed, quota, shards = CARD_PROTOCOL["n"], CARD_PROTOCOL["seed"], CARD_PROTOCOL["quota"], CARD_PROTOCOL["shards"]
+    results = evaluate_offline(agent, data, n=n, seed=seed, quota=quota, agent_spec=args.agent, recorded_by=args.recorded_by, shards=shards)
     markdown = offline_markdown(results)
     print(_printable(markdown))
     if out is not None:
@@ -162,6 +192,16 @@ def run_offline(args: argparse.Namespace) -> int:
         # ASCII escapes: a recorded action may hold a lone surrogate, which UTF-8 cannot.
         atomic_write(out / "offline.json", (json.dumps(results, indent=1) + "\n").encode())
         print(f"Results: {out / 'offline.json'}")
+    return 0
+
+
+@_file_errors
+def run_import(args: argparse.Namespace) -> int:
+    from cerebellum_gym.datasets.importers import import_dataset
+
+    report = import_dataset(args.source_kind, args.source, args.out, progress=not args.no_progress, limit=args.limit)
+    print(_printable(report.markdown()))
+    print(f"Report: {Path(args.out) / 'import_report.json'}")
     return 0
 
 

@@ -47,6 +47,8 @@ GROUPS: Final[dict[str, str]] = {"tp": "TP", "k": "K", "scroll": "UDLR", "wait":
 GROUP_TITLES: Final[dict[str, str]] = {"tp": "Tap / long press", "k": "Type text", "scroll": "Scroll", "wait": "Wait", "system": "System"}
 DEFAULT_QUOTA: Final = "tp=5,k=2,scroll=2,wait=2,system=1"
 SCROLL_CODES: Final = "UDLR"
+#: The card's held-out protocol: its shards (of imported data: ``meta.shard``), n, seed, quota.
+CARD_PROTOCOL: Final[dict[str, Any]] = {"shards": [18, 19], "n": 100, "seed": 44103, "quota": DEFAULT_QUOTA}
 
 
 def group_of(code: str) -> str:
@@ -98,12 +100,21 @@ def _code(action: str) -> str:
         return "?"
 
 
-def candidate_steps(data: Dataset, *, recorded_by: str | None = None) -> list[Step]:
+def episode_shard(episode: Episode) -> int | None:
+    """The source shard an imported episode came from (``None`` for recorded ones)."""
+    shard = episode.meta.get("shard", (episode.meta.get("meta") or {}).get("shard"))
+    return shard if type(shard) is int else None
+
+
+def candidate_steps(data: Dataset, *, recorded_by: str | None = None, shards: Sequence[int] | None = None) -> list[Step]:
     """Every step whose recorded action was valid (the ones an agent can be scored on), of
-    episodes recorded from agent ``recorded_by`` when given."""
+    episodes recorded from agent ``recorded_by`` when given, and of source ``shards`` when given."""
     out = []
+    wanted = None if shards is None else set(shards)
     for step in data.steps(with_final=False):
         if recorded_by is not None and step.episode.meta.get("agent") != recorded_by:
+            continue
+        if wanted is not None and episode_shard(step.episode) not in wanted:
             continue
         info = step.info or {}
         if info.get("invalid_action") or info.get("infra_error"):
@@ -204,9 +215,11 @@ def evaluate_offline(
     quota: str | Mapping[str, float] | None = DEFAULT_QUOTA,
     agent_spec: str | None = None,
     recorded_by: str | None = None,
+    shards: Sequence[int] | None = None,
 ) -> dict[str, Any]:
     """Score ``agent`` on sampled steps of ``dataset`` (see the module docstring); with
-    ``recorded_by``, only on episodes that agent recorded.
+    ``recorded_by``, only on episodes that agent recorded; with ``shards``, only on imported
+    episodes of those source shards (the card's protocol: :data:`CARD_PROTOCOL`).
 
     Returns:
         The results (JSON-ready): every metric as ``{"correct", "total", "rate"}``, the per-group
@@ -217,9 +230,10 @@ def evaluate_offline(
     """
     data = dataset if isinstance(dataset, Dataset) else open_dataset(dataset)
     weights = parse_quota(quota)
-    sampled = sample_steps(candidate_steps(data, recorded_by=recorded_by), n, seed, weights)
+    sampled = sample_steps(candidate_steps(data, recorded_by=recorded_by, shards=shards), n, seed, weights)
     if not sampled:
         by = f" recorded by {recorded_by!r}" if recorded_by is not None else ""
+        by += f" in shards {list(shards)}" if shards is not None else ""
         raise CerebellumError(f"no scorable step in {data.root}{by} (no valid recorded action)")
     agent.reset(seed=seed)
     traces: dict[str, list[str] | None] = {}
@@ -253,7 +267,10 @@ def evaluate_offline(
                 episode.episode_id, step.t, str(episode.meta.get("task", "")), group_of(_code(step.action)), step.action, predicted, latency
             )
         )
-    return score(predictions, agent=agent_spec or agent.name, dataset=str(data.root), n=n, seed=seed, quota=weights, skipped=skipped)
+    results = score(predictions, agent=agent_spec or agent.name, dataset=str(data.root), n=n, seed=seed, quota=weights, skipped=skipped)
+    if shards is not None:
+        results["shards"] = list(shards)
+    return results
 
 
 def _ratio(correct: int, total: int) -> dict[str, Any]:
@@ -331,6 +348,11 @@ def _fmt(r: Mapping[str, Any]) -> str:
     return f"{r['correct']}/{total} = {100 * r['correct'] / total:.1f}%"
 
 
+def _shards_text(results: Mapping[str, Any]) -> str:
+    shards = results.get("shards")
+    return f" shards {','.join(map(str, shards))}" if shards else ""
+
+
 def offline_markdown(results: Mapping[str, Any]) -> str:
     """The results in the model card's layout."""
     quota = results.get("quota") or {}
@@ -338,7 +360,7 @@ def offline_markdown(results: Mapping[str, Any]) -> str:
     lines = [
         f"# Offline action evaluation: {results.get('agent', '')}",
         "",
-        f"Data: {results.get('dataset', '')}, n={results['n']}, seed {results.get('seed')}, quota {quota_text}",
+        f"Data: {results.get('dataset', '')}{_shards_text(results)}, n={results['n']}, seed {results.get('seed')}, quota {quota_text}",
         "",
         "| Metric | Result |",
         "|---|---|",
@@ -366,12 +388,14 @@ def offline_markdown(results: Mapping[str, Any]) -> str:
 
 
 __all__ = [
+    "CARD_PROTOCOL",
     "DEFAULT_QUOTA",
     "GROUPS",
     "GROUP_TITLES",
     "Prediction",
     "candidate_steps",
     "canonical",
+    "episode_shard",
     "evaluate_offline",
     "group_of",
     "offline_markdown",
