@@ -109,7 +109,8 @@ class PlaceOracle(ScriptedOracle):
 
     def __init__(self, location: str, button: str) -> None:
         super().__init__()
-        self.location, self.button = location, button
+        # Typed without accents (adb's input text types ASCII only); the search ignores them.
+        self.location, self.button = ascii_fold(location), button
         self.done = False
 
     def act(self, screen: LabelledScreen) -> str:
