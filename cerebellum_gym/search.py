@@ -71,7 +71,13 @@ class _Node:
     priority: tuple[float, int, int, int]
     state: EpisodeState = field(compare=False)
     actions: tuple[str, ...] = field(compare=False)
-    seen_words: int = field(compare=False, default=0)
+    # The goal's words the elements tapped on the way showed (a set: tapping "Phone" three
+    # times is not three times the way to the goal).
+    seen_words: frozenset[str] = field(compare=False, default=frozenset())
+    gain: int = field(compare=False, default=0)
+    signature: tuple[Any, ...] = field(compare=False, default=())
+    # Reached by a tap on an element that shows the goal's words: its texts are worth answering.
+    asks: bool = field(compare=False, default=False)
 
 
 def screen_signature(screen: LabelledScreen) -> tuple[Any, ...]:
@@ -110,7 +116,7 @@ def legal_actions(screen: LabelledScreen, texts: Sequence[str], answers: Sequenc
     moves += [(f"P {label}",) for label, node in zip(screen.labels, screen.nodes, strict=True) if node.long_clickable]
     # Only the first text not yet shown, into any field: texts go in the order the task lists
     # them (a form's order), and a form of n fields costs n moves, not n! orders.
-    typeable = [t for t in texts if t not in filled(screen)][:1]
+    typeable = [t for t in texts if t not in filled(screen)]
     for label, node in zip(screen.labels, screen.nodes, strict=True):
         if node.is_editable:
             tap = () if node is screen.focused else (f"T {label}",)
@@ -129,16 +135,21 @@ def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[^\W_]+", cleaned) if len(w) >= 3}
 
 
-def relevance(screen: LabelledScreen, action: str, goal: set[str]) -> int:
-    """How many of the goal's words the element an action targets shows (0 for no target)."""
+def target(screen: LabelledScreen, action: str) -> tuple[str, str, str] | None:
+    """The element a tap or a long press acts on (its text, description and id); None for
+    other actions."""
     code, _, label = action.partition(" ")
-    if code not in ("T", "P"):
-        return 0
-    node = screen.node_for(label)
+    node = screen.node_for(label) if code in ("T", "P") else None
+    return None if node is None else (node.text, node.content_desc, node.resource_id)
+
+
+def relevance(screen: LabelledScreen, action: str, goal: set[str]) -> frozenset[str]:
+    """The goal's words the element an action targets shows (none for no target)."""
+    code, _, label = action.partition(" ")
+    node = screen.node_for(label) if code in ("T", "P") else None
     if node is None:
-        return 0
-    shown = _words(" ".join(n.text + " " + n.content_desc for n in node.iter()))
-    return len(shown & goal)
+        return frozenset()
+    return frozenset(_words(" ".join(n.text + " " + n.content_desc for n in node.iter())) & goal)
 
 
 def filled(screen: LabelledScreen) -> set[str]:
@@ -169,10 +180,10 @@ def plan(env: SearchableEnv, budget: int = 500) -> Plan:
     answered: set[str] = set()
     goal = _words(f"{env.task.goal} {env.task.app}")
     counter = itertools.count()
-    seen = {screen_signature(env.screen)}
+    seen: set[Any] = {screen_signature(env.screen)}
     # Priority: progress first, then the goal shown and tapped on the way, then the deepest
     # (a greedy dive: a task's way is often ten steps of one screen after another).
-    frontier = [_Node((-env.progress, 0, 0, next(counter)), root, (), 0)]
+    frontier = [_Node((-env.progress, 0, 0, next(counter)), root, (), frozenset(), 0, screen_signature(env.screen))]
     # The most progress seen, then the most of the goal, then the shortest way.
     best: tuple[float, int, int, tuple[str, ...]] = (env.progress, 0, 0, ())
     spent = 0
@@ -184,14 +195,20 @@ def plan(env: SearchableEnv, budget: int = 500) -> Plan:
             assert screen is not None
             answers: list[str] = []
             if question:
-                answers = [a for a in [*quotes, *shown_texts(screen)] if a not in answered]
+                offered = [*quotes, *shown_texts(screen)] if node.asks else quotes
+                answers = [a for a in offered if a not in answered]
                 answered.update(answers)
             for tried, move in enumerate(legal_actions(screen, texts, answers)):
                 if spent >= budget:
                     break
                 if tried:
                     env.restore_state(node.state)
-                gain = node.seen_words + relevance(screen, move[0], goal)
+                hit = relevance(screen, move[0], goal)
+                words = node.seen_words | hit
+                # A question's way leads to the screen that shows what is asked about: the goal's
+                # words seen count once. A task's way often taps several elements naming its
+                # app or folder: every tap that shows the goal's words counts.
+                gain = len(words) if question else node.gain + len(hit)
                 ended = False
                 for action in move:
                     _, _, terminated, truncated, info = env.step(action)
@@ -216,10 +233,16 @@ def plan(env: SearchableEnv, budget: int = 500) -> Plan:
                 if (progress, score, -len(path)) > best[:3]:
                     best = (progress, score, -len(path), path)
                 signature = screen_signature(env.screen)
-                if signature in seen:
+                if signature == node.signature and move[0][0] != "P":
+                    continue  # nothing visible changed (a long press may select a field's text)
+                # A screen seen before is new again when another element led to it: a mode
+                # the tree does not show (the camera's video mode gives the photo mode's screen).
+                key = (signature, move[0][0], target(screen, move[0]))
+                if key in seen or (signature in seen and key[2] is None):
                     continue
-                seen.add(signature)
-                heapq.heappush(frontier, _Node((-progress, -score, len(path), next(counter)), env.clone_state(), path, gain))
+                seen.update((key, signature))
+                child = _Node((-progress, -score, len(path), next(counter)), env.clone_state(), path, words, gain, signature, bool(hit))
+                heapq.heappush(frontier, child)
         return Plan(list(best[3]), best[0], False)
     finally:
         env.restore_state(root)
