@@ -2,17 +2,22 @@
 
 :func:`plan` runs a best-first search from the env's current moment: each node is an episode
 state (``clone_state``), each edge one move (a tap or a long press on a labelled element, Back, a
-swipe; the first of the task's texts not yet in a field typed into a field, with the tap that
-focuses it; where the goal is a question, ``F`` with each of the goal's quoted strings and each
-text the screen shows, every answer once). Nodes are taken in order of the task's progress (its
-judge, read through ``info["progress"]``), then of the goal's words shown by the elements tapped
-on the way plus three points for each of the task's texts in a field (where the judge gives no
-progress until the end, these are the only guide), then the shallowest; screens already seen are
-not expanded again. It stops at the first success (the goal holds and ``F`` ends the episode
-with it) or when ``budget`` steps are spent, and leaves the env where it found it. The search
-shows what the judges reward: it finds a task's goal without being told the way, where the
-judge gives progress on the way, and shortcuts the oracles miss; an answer it finds is one the
-judge accepted when asked (a yes/no question falls to trying both), not one it read.
+swipe; one of the task's texts not yet in a field typed into a field, with the tap that focuses
+it, the texts in the task's order first; where the goal is a question, ``F`` with each of the
+goal's quoted strings and, on a screen reached through an element that shows the goal's words,
+each text the screen shows, every answer once). Nodes are taken in order of the task's progress
+(its judge, read through ``info["progress"]``), then of the goal's words shown by the elements
+tapped on the way plus three points for each of the task's texts in a field (where the judge
+gives no progress until the end, these are the only guide), then the shallowest. A screen seen
+before is expanded again only when another element led to it (a mode the tree does not show:
+the camera's video mode gives the photo mode's screen). It stops at the first success (the goal
+holds and ``F`` ends the episode with it) or when ``budget`` steps are spent, and leaves the env
+where it found it. The search shows what the judges reward: it finds a task's goal without being
+told the way, where the judge gives progress on the way, and shortcuts the oracles miss; an
+answer it gives is one the judge accepted when asked (a yes/no question falls to trying both
+quoted answers), not one it read. It never reads the oracle or the task's parameters, only the
+goal, the task's typing texts (``text_candidates``, what every agent may read), the screens and
+the judge's progress.
 
 Example:
     >>> import gymnasium as gym, cerebellum_gym
