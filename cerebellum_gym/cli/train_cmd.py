@@ -35,7 +35,7 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--out", required=True, metavar="DIR", help="the run folder (checkpoints, log.jsonl, curves.png)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
-    parser.add_argument("--device", default="cpu", help="cpu, cuda, cuda:1, auto")
+    parser.add_argument("--device", default="auto", help="auto (CUDA when there is one, else the CPU), cpu, cuda, cuda:1")
     parser.add_argument("--dtype", default="auto", help="auto, float32, bfloat16, float16")
     parser.add_argument(
         "--optimizer",

@@ -88,7 +88,7 @@ def load_policy(
     adapter: str | os.PathLike[str] | None,
     *,
     lora: LoraSettings = LoraSettings(),
-    device: str = "cpu",
+    device: str = "auto",
     dtype: str = "auto",
     limits: PromptLimits | None = None,
     use_images: bool = True,
@@ -374,6 +374,9 @@ def start_run(root: Path, config: Any, *, resume: bool) -> Run:
     )
     if getattr(config, "gradient_checkpointing", False):
         enable_checkpointing(agent.model)
+    # Training mode whatever the checkpointing: the agent loads in eval mode, where LoRA dropout
+    # is off (checks switch to eval mode and back with `evaluating`).
+    agent.model.train()
     fingerprint = base_fingerprint(agent.model)
     optimizer, name = build_optimizer(agent.model, config.optimizer, config.lr, config.weight_decay)
     checkpoint = latest_checkpoint(root) if resume else None

@@ -205,7 +205,7 @@ class DPOConfig:
     eval_max_text_tokens: int | None = None
     save_every: int = 50
     seed: int = 0
-    device: str = "cpu"
+    device: str = "auto"
     dtype: str = "auto"
     progress: bool = True
     gradient_checkpointing: bool = False

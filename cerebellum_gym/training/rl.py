@@ -236,6 +236,14 @@ class ReplayStore:
         self.items = {task: [(int(s), list(a)) for s, a in held] for task, held in state.items()}
 
 
+def column(values: Sequence[float], like: Any) -> Any:
+    """``values`` as a ``[n, 1]`` tensor on ``like``'s device and dtype (advantages beside the
+    policy's log-probabilities, wherever the policy runs)."""
+    import torch
+
+    return torch.tensor(list(values), dtype=like.dtype, device=like.device).unsqueeze(1)
+
+
 def group_advantages(scores: Sequence[float], *, std_normalize: bool = True, eps: float = 1e-6) -> list[float]:
     """GRPO's group-relative advantages: each score minus the group's mean, over its standard
     deviation (unless ``std_normalize`` is off). A group with no spread gets zeros.
@@ -691,7 +699,7 @@ class RLTrainer:
                         if not math.isnan(steps[j].logprob) and epoch == 0:
                             # The sampled totals are kept as a check on the scorer.
                             gap = max(gap, abs(float(old[row][mask[row]].sum()) - steps[j].logprob))
-                    adv = torch.tensor([advantages[j] for j in chunk], dtype=logp.dtype).unsqueeze(1)
+                    adv = column([advantages[j] for j in chunk], logp)
                     ratio = torch.exp(logp - old)
                     clipped = torch.clamp(ratio, 1 - cfg.clip, 1 + cfg.clip)
                     surrogate = -torch.minimum(ratio * adv, clipped * adv)

@@ -169,7 +169,7 @@ def build(spec: str, *, seed: int) -> QwenRLPolicy:
     agent = load_policy(
         base,
         adapter,
-        device=options.get("device", "cpu"),
+        device=options.get("device", "auto"),
         dtype=options.get("dtype", "auto"),
         use_images=options.get("use_images", True),
         max_text_tokens=options.get("max_text_tokens", ROLLOUT_TEXT_TOKENS),

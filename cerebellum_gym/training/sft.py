@@ -120,7 +120,7 @@ class SFTConfig:
     save_every: int = 50
     keep_best: bool = True
     seed: int = 0
-    device: str = "cpu"
+    device: str = "auto"
     dtype: str = "auto"
     progress: bool = True
     cache_prompts: int = 4096
