@@ -69,6 +69,12 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--gradient-checkpointing", action="store_true", help="recompute activations in the backward pass (less memory)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--cache-mb",
+        type=float,
+        default=2048.0,
+        help="host memory encoded prompts may hold (screenshots kept compressed); rows beyond it are encoded again when drawn",
+    )
 
 
 def _limits(args: argparse.Namespace) -> Any:
@@ -116,6 +122,7 @@ def common_settings(args: argparse.Namespace) -> dict[str, Any]:
         "dtype": args.dtype,
         "progress": not args.no_progress,
         "gradient_checkpointing": args.gradient_checkpointing,
+        "cache_mb": args.cache_mb,
     }
 
 
@@ -148,6 +155,7 @@ def add_sft(sub: Any) -> None:
     p.add_argument("--eval-quota", default="tp=5,k=2,scroll=2,wait=2,system=1")
     p.add_argument("--max-minutes", type=float, default=None, help="stop (with a checkpoint) after this much training time")
     p.add_argument("--no-keep-best", action="store_true", help="do not keep the best check's adapter (checkpoints/best-step-N)")
+    p.add_argument("--cache-prompts", type=_count, default=4096, help="encoded prompts kept in memory at most")
     p.set_defaults(handler=run_sft)
 
 
@@ -173,6 +181,7 @@ def run_sft(args: argparse.Namespace) -> int:
         eval_seed=args.eval_seed,
         eval_quota=args.eval_quota,
         time_limit_s=args.max_minutes * 60 if args.max_minutes else None,
+        cache_prompts=args.cache_prompts,
         **common_settings(args),
     )
     summary = train_sft(config, resume=args.resume)

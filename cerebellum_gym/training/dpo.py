@@ -50,6 +50,7 @@ from cerebellum_gym.training.common import (
     write_curves,
 )
 from cerebellum_gym.training.examples import _png, observation_from_messages
+from cerebellum_gym.training.prompt_cache import ItemCache
 
 __all__ = ["DPOConfig", "Pair", "Side", "default_epochs", "load_pairs", "online_eval", "train_dpo"]
 
@@ -175,6 +176,7 @@ class DPOConfig:
         eval_suite: a suite run online after each epoch (mean return and success).
         eval_data, eval_n, eval_seed: ``eval-offline`` after each epoch (exact action).
         eval_max_steps: step budget of the online suite's episodes (``None``: each task's).
+        cache_mb: host memory the trajectory steps' prompts may hold (kept compressed).
         Others: as :class:`~cerebellum_gym.training.sft.SFTConfig`.
     """
 
@@ -209,15 +211,17 @@ class DPOConfig:
     dtype: str = "auto"
     progress: bool = True
     gradient_checkpointing: bool = False
+    cache_mb: float = 2048.0
 
 
 class _TrajectoryScorer:
     """Summed log-probabilities of trajectories, in chunks; undecodable steps skipped and counted."""
 
-    def __init__(self, scorer: Any, batch_size: int) -> None:
+    def __init__(self, scorer: Any, batch_size: int, budget: int) -> None:
         self.scorer = scorer
         self.batch_size = batch_size
-        self.items: dict[tuple[str, int], Any] = {}
+        # Rows kept packed within ``budget`` bytes (--cache-mb); the rest are encoded again.
+        self.items = ItemCache(scorer.agent.image_processor, budget)
         self.skipped: set[tuple[str, int]] = set()
 
     def rows(self, side: Side) -> list[Any]:
@@ -235,7 +239,7 @@ class _TrajectoryScorer:
                 except IllegalAnswer:
                     self.skipped.add(key)
                     continue
-                self.items[key] = item
+                self.items.put(key, item)
             out.append(item)
         return out
 
@@ -306,7 +310,7 @@ def train_dpo(config: DPOConfig, *, resume: bool = False, stop_after: int | None
     epochs = config.epochs or default_epochs(pairs)
     run = start_run(root, config, resume=resume)
     agent, model, optimizer, fingerprint, optimizer_name = run.agent, run.agent.model, run.optimizer, run.fingerprint, run.optimizer_name
-    scorer = _TrajectoryScorer(ActionScorer(agent), config.batch_size)
+    scorer = _TrajectoryScorer(ActionScorer(agent), config.batch_size, int(config.cache_mb * 2**20))
     steps_per_epoch = math.ceil(len(pairs) / config.grad_accum)
     total = epochs * steps_per_epoch
     start, checkpoint = run.start, run.checkpoint
