@@ -173,7 +173,7 @@ class ActionScorer:
         one long typed answer does not pad every row of the batch to its length.
         """
         import torch
-        import torch.nn.functional as F
+        import torch.nn.functional as F  # noqa: N812  (the usual name)
 
         if not items:
             raise ValueError("nothing to score")
