@@ -145,7 +145,15 @@ def add_sft(sub: Any) -> None:
     p.add_argument("--margin-weight", type=float, default=0.25)
     p.add_argument("--margin-target", type=float, default=8.0)
     p.add_argument("--unconstrained-loss", action="store_true", help="score under the plain softmax, not the constraint")
-    p.add_argument("--quota", default="tp=5,k=2,scroll=2,wait=2,system=1", help="sampler weights per action group")
+    p.add_argument(
+        "--quota", default="tp=5,k=2,scroll=2,wait=2,system=1", help="rows per action group in each micro-batch (scaled to --batch-size)"
+    )
+    p.add_argument(
+        "--quota-mode",
+        default="fixed",
+        choices=("fixed", "weights"),
+        help="fixed: --quota is each micro-batch's composition (the card's); weights: group probabilities, drawn with replacement",
+    )
     p.add_argument("--min-history", type=_count, default=4, help="train only on steps with at least this many history frames")
     p.add_argument("--all-episodes", action="store_true", help="also steps of unsuccessful episodes")
     p.add_argument("--eval-data", default=None, metavar="DATASET", help="held-out dataset for the eval-offline regression check")
@@ -173,6 +181,7 @@ def run_sft(args: argparse.Namespace) -> int:
         margin_target=args.margin_target,
         constrained_loss=not args.unconstrained_loss,
         quota=args.quota,
+        quota_mode=args.quota_mode,
         min_history=args.min_history,
         only_success=not args.all_episodes,
         eval_data=args.eval_data,

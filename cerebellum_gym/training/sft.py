@@ -48,8 +48,9 @@ from cerebellum_gym.training.common import (
     write_checkpoint,
     write_curves,
 )
-from cerebellum_gym.training.examples import Example, QuotaSampler, load_examples
+from cerebellum_gym.training.examples import Example, load_examples
 from cerebellum_gym.training.prompt_cache import ItemCache
+from cerebellum_gym.training.quota import QUOTA_MODES, make_sampler
 
 __all__ = ["LR_SCHEDULES", "SFTConfig", "learning_rate", "offline_check", "sft_loss", "train_sft"]
 
@@ -70,7 +71,8 @@ class SFTConfig:
             ``adamw`` or ``paged_adamw_8bit``.
         action_weight, margin_weight, margin_target: the loss (see the module docstring).
         constrained_loss: score under the constraint (``False``: the plain softmax).
-        quota: group weights of the sampler. history_len, min_history: frames shown at most,
+        quota: rows per group of each micro-batch (``quota_mode`` ``fixed``, the card's
+            reading: :mod:`.quota`) or the sampler's group weights (``weights``). history_len, min_history: frames shown at most,
             and at least frames a step needs to be trained on. limits: the prompt limits (the
             card's; ``history_len`` overrides theirs).
         use_images: read screenshots. only_success: train only on successful episodes.
@@ -107,6 +109,7 @@ class SFTConfig:
     margin_target: float = 8.0
     constrained_loss: bool = True
     quota: str = DEFAULT_QUOTA
+    quota_mode: str = "fixed"
     history_len: int = 4
     min_history: int = 4
     limits: PromptLimits = field(default_factory=lambda: CARD_LIMITS)
@@ -149,6 +152,8 @@ class SFTConfig:
             raise CerebellumError(f"--cache-mb must be >= 0, got {self.cache_mb}")
         parse_quota(self.quota)
         parse_quota(self.eval_quota)
+        if self.quota_mode not in QUOTA_MODES:
+            raise CerebellumError(f"unknown --quota-mode {self.quota_mode!r}; use {' or '.join(QUOTA_MODES)}")
 
 
 #: The learning-rate schedules :func:`learning_rate` knows.
@@ -250,7 +255,7 @@ def train_sft(config: SFTConfig, *, resume: bool = False, stop_after: int | None
     examples, counts = load_examples(
         config.data, use_images=config.use_images, only_success=config.only_success, min_history=config.min_history
     )
-    sampler = QuotaSampler(examples, config.quota, config.seed)
+    sampler = make_sampler(examples, config.quota, config.seed, config.quota_mode)
     run = start_run(root, config, resume=resume)
     agent, model, optimizer, fingerprint, optimizer_name = run.agent, run.agent.model, run.optimizer, run.fingerprint, run.optimizer_name
     start, checkpoint = run.start, run.checkpoint
