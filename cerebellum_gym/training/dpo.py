@@ -176,6 +176,9 @@ class DPOConfig:
         eval_suite: a suite run online after each epoch (mean return and success).
         eval_data, eval_n, eval_seed: ``eval-offline`` after each epoch (exact action).
         eval_max_steps: step budget of the online suite's episodes (``None``: each task's).
+        steps: optimizer steps at most (``None``: the epochs' steps).
+        time_limit_s: end (with a check and a checkpoint) once this many seconds of training
+            have passed.
         cache_mb: host memory the trajectory steps' prompts may hold (kept compressed).
         Others: as :class:`~cerebellum_gym.training.sft.SFTConfig`.
     """
@@ -212,6 +215,8 @@ class DPOConfig:
     progress: bool = True
     gradient_checkpointing: bool = False
     cache_mb: float = 2048.0
+    steps: int | None = None
+    time_limit_s: float | None = None
 
 
 class _TrajectoryScorer:
@@ -312,7 +317,7 @@ def train_dpo(config: DPOConfig, *, resume: bool = False, stop_after: int | None
     agent, model, optimizer, fingerprint, optimizer_name = run.agent, run.agent.model, run.optimizer, run.fingerprint, run.optimizer_name
     scorer = _TrajectoryScorer(ActionScorer(agent), config.batch_size, int(config.cache_mb * 2**20))
     steps_per_epoch = math.ceil(len(pairs) / config.grad_accum)
-    total = epochs * steps_per_epoch
+    total = epochs * steps_per_epoch if config.steps is None else min(epochs * steps_per_epoch, config.steps)
     start, checkpoint = run.start, run.checkpoint
     reference_file = root / "reference.json"
     if reference_file.is_file() and (checkpoint is not None or resume):
@@ -321,7 +326,15 @@ def train_dpo(config: DPOConfig, *, resume: bool = False, stop_after: int | None
         if checkpoint is not None:
             raise CerebellumError(f"{reference_file} is missing: the frozen reference cannot be recomputed after training began")
         # The starting adapter, before any update: the frozen reference.
-        reference = {f"{p.hash}:{which}": scorer.logprob(getattr(p, which)) for p in [*pairs, *heldout] for which in ("chosen", "rejected")}
+        reference = {}
+        scoring = Progress(len(pairs) + len(heldout), 0, "dpo reference", config.progress)
+        try:
+            for p in [*pairs, *heldout]:
+                for which in ("chosen", "rejected"):
+                    reference[f"{p.hash}:{which}"] = scorer.logprob(getattr(p, which))
+                scoring.update()
+        finally:
+            scoring.close()
         tmp = reference_file.with_name(".reference.json.tmp")
         tmp.write_text(json.dumps(reference))
         os.replace(tmp, reference_file)
@@ -374,6 +387,7 @@ def train_dpo(config: DPOConfig, *, resume: bool = False, stop_after: int | None
     try:
         if start == 0 and not any(r.get("kind") == "eval" for r in log.records):
             evaluate(0, 0)
+        train_began = time.perf_counter()  # the time limit counts training, not the first check
         for step in range(start, total):
             if stop_after is not None and ran >= stop_after:
                 break
@@ -422,13 +436,16 @@ def train_dpo(config: DPOConfig, *, resume: bool = False, stop_after: int | None
             )
             progress.update(loss=mean_loss)
             end_of_epoch = done % steps_per_epoch == 0
-            if end_of_epoch:
+            out_of_time = config.time_limit_s is not None and time.perf_counter() - train_began > config.time_limit_s
+            if end_of_epoch or done == total or out_of_time:
                 evaluate(done, epoch + 1)
-            if end_of_epoch or done % config.save_every == 0:
+            if end_of_epoch or done % config.save_every == 0 or done == total or out_of_time:
                 write_checkpoint(
                     root, done, model, optimizer, {"kind": "dpo", "base_fingerprint": fingerprint, "epoch": epoch + 1, "base": config.base}
                 )
                 write_curves(root / "curves.png", log.records, panels)
+            if out_of_time:
+                break
     finally:
         progress.close()
         log.close()
