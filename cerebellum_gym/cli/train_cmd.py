@@ -60,9 +60,7 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--curr-width", type=_positive, default=464, help="current screenshot: width in pixels")
     parser.add_argument("--curr-gutter", type=_count, default=32, help="current screenshot: gutter rows")
     parser.add_argument("--max-raw-tree-chars", type=_positive, default=4000, help="characters of the UI tree shown at most")
-    parser.add_argument(
-        "--max-seq-len", type=_positive, default=2600, help="prompt tokens at most (history frames, then tree, are cut to fit)"
-    )
+    parser.add_argument("--max-seq-len", type=_positive, default=2600, help="prompt tokens at most (frames, then tree, cut to fit)")
     parser.add_argument("--max-pix-rows", type=_positive, default=12000, help="pixel rows of all images at most")
     parser.add_argument("--max-mm-tokens", type=_positive, default=2600, help="image tokens at most")
     parser.add_argument("--text-only", action="store_true", help="read no screenshots")
@@ -143,15 +141,13 @@ def add_sft(sub: Any) -> None:
     p.add_argument("--steps", type=_positive, default=100, help="optimizer steps")
     p.add_argument("--warmup-steps", type=_count, default=0, help="linear warm-up steps of the learning rate")
     p.add_argument("--lr-schedule", default="constant", choices=("constant", "cosine"), help="after the warm-up (cosine: down to lr/10)")
-    p.add_argument(
-        "--action-weight", type=float, default=2.0, help="weight of the answer's first token (the action code) in the focused loss"
-    )
+    p.add_argument("--action-weight", type=float, default=2.0, help="weight of the action code token in the focused loss")
     p.add_argument("--margin-weight", type=float, default=0.25, help="weight of the margin loss")
     p.add_argument(
         "--margin-target",
         type=float,
         default=8.0,
-        help="logit margin of the gold code over the best other legal code that the margin loss asks for",
+        help="gold code's logit margin the margin loss asks for",
     )
     p.add_argument("--unconstrained-loss", action="store_true", help="score under the plain softmax, not the constraint")
     p.add_argument(
