@@ -41,12 +41,11 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import gymnasium as gym
 import torch
 
 import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.agents.qwen_agent import FAST_KERNELS, QwenActionAgent
-from cerebellum_gym.agents.qwen_prompt import CARD_LIMITS, EncodedPrompt
+from cerebellum_gym.agents.qwen_prompt import CARD_LIMITS
 from cerebellum_gym.agents.qwen_scorer import ActionScorer, ScoreItem
 from cerebellum_gym.agents.qwen_tiny import build_lora, build_random_qwen35, build_tiny_qwen35
 from cerebellum_gym.training.common import build_optimizer, enable_checkpointing
@@ -54,39 +53,14 @@ from cerebellum_gym.training.rl import column
 from cerebellum_gym.training.rl_qwen import QwenRLPolicy
 from cerebellum_gym.training.sft import sft_loss
 
-TASKS = ("ContactsAddContact", "SystemWifiTurnOn", "SystemBrightnessMax", "SystemBluetoothTurnOff")
+# The SFT step's prompts are benchmarks/perf/train_step.py's: real observations, lengthened.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "perf"))
+from train_step import lengthen, recorded
 
 
 class Cut(BaseException):
     """The run's time is up (a BaseException: code between here and there that catches
     ``Exception``, as gymnasium's checker does, must not swallow it)."""
-
-
-def recorded(n: int) -> list[tuple[dict[str, Any], str, int]]:
-    """``n`` (observation, oracle action, step number) from oracle episodes at various depths."""
-    out: list[tuple[dict[str, Any], str, int]] = []
-    seed = 0
-    while len(out) < n:
-        env = gym.make("Cerebellum-Sim-v0", task=TASKS[seed % len(TASKS)])
-        obs, _ = env.reset(seed=seed)
-        for t in range(8):
-            action = str(env.unwrapped.oracle_action())  # type: ignore[attr-defined]
-            out.append((obs, action, t + 1))
-            obs, _, terminated, truncated, _ = env.step(action)
-            if terminated or truncated or len(out) >= n:
-                break
-        env.close()
-        seed += 1
-    return out[:n]
-
-
-def lengthen(prompt: EncodedPrompt, filler: list[int], seq_len: int) -> EncodedPrompt:
-    """``prompt`` with filler tokens put in front until it is ``seq_len`` tokens long."""
-    need = seq_len - len(prompt.input_ids)
-    if need <= 0:
-        return prompt
-    extra = (filler * (need // max(1, len(filler)) + 1))[:need]
-    return EncodedPrompt(**{**prompt.__dict__, "input_ids": extra + list(prompt.input_ids)})
 
 
 class Clock:

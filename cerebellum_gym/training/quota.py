@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from cerebellum_gym.datasets.offline import GROUPS, parse_quota
+from cerebellum_gym.datasets.offline import GROUPS
 from cerebellum_gym.errors import CerebellumError
 from cerebellum_gym.training.examples import Example, QuotaSampler
 
@@ -43,28 +43,18 @@ def batch_counts(weights: Mapping[str, float], size: int) -> dict[str, int]:
     return {g: c for g, c in counts.items() if c > 0}
 
 
-class FixedQuotaSampler:
+class FixedQuotaSampler(QuotaSampler):
     """Micro-batches of a fixed composition per group (see the module). Within a group rows are
     drawn without replacement while the group has enough; draws depend only on
-    ``(seed, step, micro)``, so a resumed run draws what the killed one would have.
+    ``(seed, step, micro)``, so a resumed run draws what the killed one would have. The groups
+    and pools are :class:`QuotaSampler`'s.
 
     Raises:
         CerebellumError: an unknown group, or a quota that weighs no group the data has.
     """
 
-    def __init__(self, examples: Sequence[Example], quota: str | Mapping[str, float] | None, seed: int) -> None:
-        self.weights = parse_quota(quota)
-        self.seed = seed
-        self.pools: dict[str, list[int]] = {g: [] for g in GROUPS}
-        for i, example in enumerate(examples):
-            self.pools[example.group].append(i)
-        self.live = {g: w for g, w in self.weights.items() if w > 0 and self.pools[g]}
-        if not self.live:
-            have = ", ".join(f"{g}={len(p)}" for g, p in self.pools.items() if p)
-            raise CerebellumError(f"the quota {quota!r} gives weight to no group the data has (it has {have})")
-
     def counts(self, size: int) -> dict[str, int]:
-        return batch_counts(self.live, size)
+        return batch_counts({g: self.weights[g] for g in self.live}, size)
 
     def draw(self, step: int, micro: int, size: int) -> list[int]:
         """``size`` example indices for micro-batch ``micro`` of optimizer step ``step``."""
