@@ -47,7 +47,6 @@ import cerebellum_gym  # noqa: F401  (registers the env ids)
 from cerebellum_gym.agents.qwen_agent import FAST_KERNELS, QwenActionAgent
 from cerebellum_gym.agents.qwen_prompt import CARD_LIMITS
 from cerebellum_gym.agents.qwen_scorer import ActionScorer, ScoreItem
-from cerebellum_gym.agents.qwen_tiny import build_lora, build_random_qwen35, build_tiny_qwen35
 from cerebellum_gym.training.common import build_optimizer, enable_checkpointing
 from cerebellum_gym.training.rl import column
 from cerebellum_gym.training.rl_qwen import QwenRLPolicy
@@ -55,7 +54,7 @@ from cerebellum_gym.training.sft import sft_loss
 
 # The SFT step's prompts are benchmarks/perf/train_step.py's: real observations, lengthened.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "perf"))
-from train_step import lengthen, recorded
+from train_step import build_models, lengthen, recorded
 
 
 class Cut(BaseException):
@@ -250,14 +249,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     clock = Clock(args.device)
     try:
         with deadline(args.timeout), tempfile.TemporaryDirectory() as tmp:
-            if args.tiny:
-                base = build_tiny_qwen35(Path(tmp) / "base")
-                adapter = build_lora(base, Path(tmp) / "lora", r=4, alpha=8)
-                dtype = "float32"
-            else:
-                base = build_random_qwen35(Path(tmp) / "base", dtype=torch.bfloat16)
-                adapter = build_lora(base, Path(tmp) / "lora", r=16, alpha=32)
-                dtype = "bfloat16"
+            base, adapter, dtype = build_models(Path(tmp), tiny=args.tiny)
             result["dtype"] = dtype
             for name in args.phases.split(","):
                 tick = time.perf_counter()
