@@ -23,7 +23,7 @@ import numpy as np
 
 from cerebellum_gym.agents.qwen_prompt import EncodedPrompt
 
-__all__ = ["ByteBudgetCache", "ItemCache", "PackedPrompt", "pack", "packed_nbytes", "prompt_nbytes", "unpack"]
+__all__ = ["ByteBudgetCache", "ItemCache", "PackedItem", "PackedPrompt", "pack", "packed_nbytes", "prompt_nbytes", "unpack"]
 
 V = TypeVar("V")
 
@@ -152,3 +152,25 @@ class ItemCache:
     def put(self, key: Hashable, item: Any) -> None:
         packed = pack(item.prompt, self.image_processor)
         self.cache.put(key, (replace(item, prompt=packed.prompt), packed))
+
+
+@dataclass
+class PackedItem:
+    """A scorer row kept packed (an RL step's context between its rollout and its update):
+    the row without its patches, and its :class:`PackedPrompt`."""
+
+    item: Any
+    packed: PackedPrompt
+
+    @classmethod
+    def of(cls, item: Any, image_processor: Any) -> PackedItem:
+        packed = pack(item.prompt, image_processor)
+        return cls(replace(item, prompt=packed.prompt), packed)
+
+    @property
+    def constraint(self) -> Any:
+        return self.item.constraint
+
+    def unpacked(self, image_processor: Any, temperature: float) -> Any:
+        """The row with its patches, scored at ``temperature``."""
+        return replace(self.item, prompt=unpack(self.packed, image_processor), temperature=temperature)
