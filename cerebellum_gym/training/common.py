@@ -17,6 +17,7 @@ import math
 import os
 import shutil
 import time
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -172,6 +173,12 @@ def build_optimizer(model: Any, name: str, lr: float, weight_decay: float) -> tu
         except ImportError:
             has_bnb = False
         name = "paged_adamw_8bit" if on_cuda and has_bnb else "adamw"
+        if on_cuda and not has_bnb:
+            warnings.warn(
+                "--optimizer auto: bitsandbytes is not installed, so the card's paged 8-bit AdamW is not used; training with "
+                "torch's AdamW (more optimizer memory). pip install 'cerebellum-gym[train-gpu]' for the 8-bit one",
+                stacklevel=2,
+            )
     if name == "adamw":
         return torch.optim.AdamW(params, lr=lr, weight_decay=weight_decay), name
     if name == "paged_adamw_8bit":
