@@ -346,7 +346,8 @@ class QwenActionAgent(Agent):
         Args:
             base: a model id or folder.
             adapter: a LoRA adapter id or folder.
-            use_images: read screenshots (``False``: text only).
+            use_images: read screenshots (``False``: text only; a model without a vision tower,
+                loaded as a causal LM, always reads text only).
             dtype: ``auto`` (the checkpoint's), ``float32``, ``bfloat16``, ``float16``.
             device: ``cpu``, ``cuda``, ``cuda:1``, ``mps``, or ``auto`` (CUDA when there is one).
             attn: the attention implementation (``sdpa``, ``eager``, ``flash_attention_2``);
@@ -361,7 +362,7 @@ class QwenActionAgent(Agent):
         """
         try:
             import torch  # noqa: F401  (the agents extra is installed)
-            from transformers import AutoImageProcessor, AutoModelForImageTextToText, AutoTokenizer
+            from transformers import AutoConfig, AutoImageProcessor, AutoModelForCausalLM, AutoModelForImageTextToText, AutoTokenizer
         except ImportError as exc:  # pragma: no cover - depends on the install
             raise CerebellumError(f"the Qwen agent needs the 'agents' extra: {exc}") from exc
         check_weights_folder(base, "base model")
@@ -376,7 +377,11 @@ class QwenActionAgent(Agent):
         options: dict[str, Any] = {"dtype": dtype, "use_safetensors": True, "trust_remote_code": False}
         if attn is not None:
             options["attn_implementation"] = attn
-        model = AutoModelForImageTextToText.from_pretrained(str(base), **options)
+        # Image-text-to-text models read screenshots and tree; a text-only causal LM reads the tree.
+        reads_images = getattr(AutoConfig.from_pretrained(str(base), trust_remote_code=False), "vision_config", None) is not None
+        loader = AutoModelForImageTextToText if reads_images else AutoModelForCausalLM
+        use_images = use_images and reads_images
+        model = loader.from_pretrained(str(base), **options)
         if adapter is not None:
             model = load_adapter(model, adapter, trainable=trainable)
         model = model.to(device)  # type: ignore[arg-type]

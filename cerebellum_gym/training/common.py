@@ -108,7 +108,6 @@ def load_policy(
     except ImportError as exc:  # pragma: no cover - depends on the install
         raise CerebellumError(f"training needs the 'agents' extra: {exc}") from exc
     from cerebellum_gym.agents.qwen_agent import QwenActionAgent
-    from cerebellum_gym.agents.qwen_tiny import LORA_TARGETS
 
     kwargs: dict[str, Any] = {"max_text_tokens": max_text_tokens}
     if limits is not None:
@@ -132,10 +131,40 @@ def load_policy(
 
     torch.manual_seed(seed)  # a new adapter's initial weights follow the run's seed
     config = LoraConfig(
-        r=lora.r, lora_alpha=lora.alpha, lora_dropout=lora.dropout, use_dora=lora.dora, target_modules=lora.targets or LORA_TARGETS
+        r=lora.r,
+        lora_alpha=lora.alpha,
+        lora_dropout=lora.dropout,
+        use_dora=lora.dora,
+        target_modules=lora.targets or lora_targets(agent.model),
     )
     model = get_peft_model(agent.model, config)
     return QwenActionAgent(model, agent.tokenizer, agent.image_processor, limits=agent.encoder.limits, max_text_tokens=max_text_tokens)
+
+
+#: LoRA targets of decoder-only language models (Llama, Mistral, SmolLM, Qwen2/3 text...): the
+#: attention and MLP projections of every layer.
+DECODER_TARGETS: Final = r".*layers\.\d+\.(self_attn\.(q|k|v|o)_proj|mlp\.(gate|up|down)_proj)"
+
+
+def lora_targets(model: Any) -> str:
+    """The LoRA targets for ``model``'s architecture: Qwen3.5's language model (attention, Gated
+    DeltaNet and MLP projections, not the vision tower), else a decoder-only model's attention
+    and MLP projections.
+
+    Raises:
+        CerebellumError: neither matches a module (name them with ``LoraSettings.targets``).
+    """
+    import re
+
+    from cerebellum_gym.agents.qwen_tiny import LORA_TARGETS
+
+    names = [name for name, _ in model.named_modules()]
+    for pattern in (LORA_TARGETS, DECODER_TARGETS):
+        if any(re.fullmatch(pattern, name) for name in names):
+            return pattern
+    raise CerebellumError(
+        f"no known LoRA targets in {type(model).__name__} (modules such as {names[1:4]}): name them (LoraSettings.targets)"
+    )
 
 
 def enable_checkpointing(model: Any) -> None:
