@@ -388,7 +388,9 @@ class QwenActionAgent(Agent):
         slow = slow_path_warning(model, device)
         if slow is not None:
             warnings.warn(slow, SlowKernelWarning, stacklevel=2)
-        tokenizer = AutoTokenizer.from_pretrained(str(base), trust_remote_code=False)
+        tokenizer: Any = AutoTokenizer.from_pretrained(str(base), trust_remote_code=False)
+        if not reads_images:
+            tokenizer = TextChatTokenizer(tokenizer)
         image_processor = AutoImageProcessor.from_pretrained(str(base), trust_remote_code=False) if use_images else None
         return cls(model, tokenizer, image_processor, **kwargs)
 
@@ -626,6 +628,34 @@ class ConstraintProcessor:
             self.logprobs[row].append(float(logp[token].item()))
             out[row, token] = 0.0
         return out
+
+
+class TextChatTokenizer:
+    """A text-only model's tokenizer, its chat template given each message's text parts joined
+    into one string (text-only templates, SmolLM2's for one, expect string contents where the
+    prompt carries a list of parts); everything else is the tokenizer's."""
+
+    def __init__(self, tokenizer: Any) -> None:
+        self._tokenizer = tokenizer
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._tokenizer, name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._tokenizer(*args, **kwargs)
+
+    def __len__(self) -> int:
+        return len(self._tokenizer)
+
+    def apply_chat_template(self, messages: Sequence[Any], **kwargs: Any) -> Any:
+        flat = []
+        for message in messages:
+            content = message.get("content")
+            if isinstance(content, list):
+                content = "".join(str(part.get("text", "")) for part in content if part.get("type") == "text")
+            flat.append({**message, "content": content})
+        kwargs.pop("enable_thinking", None)
+        return self._tokenizer.apply_chat_template(flat, **kwargs)
 
 
 def draw(probs: Any, generator: Any) -> int:

@@ -108,7 +108,9 @@ def load_policy(
     except ImportError as exc:  # pragma: no cover - depends on the install
         raise CerebellumError(f"training needs the 'agents' extra: {exc}") from exc
     from cerebellum_gym.agents.qwen_agent import QwenActionAgent
+    from cerebellum_gym.training.gguf import resolve_base
 
+    base = resolve_base(str(base))  # a named or .gguf base: its cached safetensors folder
     kwargs: dict[str, Any] = {"max_text_tokens": max_text_tokens}
     if limits is not None:
         kwargs["limits"] = limits
