@@ -276,8 +276,9 @@ def main() -> None:
     kinds = ", ".join(model_config.get("text_config", model_config).get("layer_types") or [model_config.get("model_type", "?")])
     lora_params = sum(p.numel() for p in untrained.model.parameters() if p.requires_grad)
     print(
-        f"model: hidden {args.hidden}, {args.layers} layers ({kinds}), {args.heads} heads x {args.head_dim}, "
-        f"{params / 1e6:.2f} M parameters, "
+        (f"model: {args.base} ({kinds}), " if args.base else f"model: hidden {args.hidden}, {args.layers} layers ({kinds}), ")
+        + (f"{args.heads} heads x {args.head_dim}, " if not args.base else "")
+        + f"{params / 1e6:.2f} M parameters, "
         f"LoRA r={args.lora_r}: {lora_params / 1e6:.2f} M trainable"
     )
     print(
