@@ -31,6 +31,8 @@ Example (with real weights; tests build a tiny random model instead)::
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -333,7 +335,7 @@ class QwenActionAgent(Agent):
         *,
         use_images: bool = True,
         dtype: str = "auto",
-        device: str = "cpu",
+        device: str = "auto",
         attn: str | None = None,
         trainable: bool = False,
         **kwargs: Any,
@@ -344,7 +346,8 @@ class QwenActionAgent(Agent):
         Args:
             base: a model id or folder.
             adapter: a LoRA adapter id or folder.
-            use_images: read screenshots (``False``: text only).
+            use_images: read screenshots (``False``: text only; a model without a vision tower,
+                loaded as a causal LM, always reads text only).
             dtype: ``auto`` (the checkpoint's), ``float32``, ``bfloat16``, ``float16``.
             device: ``cpu``, ``cuda``, ``cuda:1``, ``mps``, or ``auto`` (CUDA when there is one).
             attn: the attention implementation (``sdpa``, ``eager``, ``flash_attention_2``);
@@ -358,8 +361,8 @@ class QwenActionAgent(Agent):
                 weights, a bad adapter, or missing extras.
         """
         try:
-            import torch
-            from transformers import AutoImageProcessor, AutoModelForImageTextToText, AutoTokenizer
+            import torch  # noqa: F401  (the agents extra is installed)
+            from transformers import AutoConfig, AutoImageProcessor, AutoModelForCausalLM, AutoModelForImageTextToText, AutoTokenizer
         except ImportError as exc:  # pragma: no cover - depends on the install
             raise CerebellumError(f"the Qwen agent needs the 'agents' extra: {exc}") from exc
         check_weights_folder(base, "base model")
@@ -368,18 +371,26 @@ class QwenActionAgent(Agent):
         local = Path(base)
         if local.is_dir() and not any(local.glob("*.safetensors")):
             raise CerebellumError(f"{local} has no .safetensors weights; only safetensors are loaded")
-        if device == "auto":
-            device = "cuda" if torch.cuda.is_available() else "cpu"
+        device = resolve_device(device)
         if dtype not in ("auto", "float32", "bfloat16", "float16"):
             raise CerebellumError(f"dtype must be auto, float32, bfloat16 or float16, not {dtype!r}")
         options: dict[str, Any] = {"dtype": dtype, "use_safetensors": True, "trust_remote_code": False}
         if attn is not None:
             options["attn_implementation"] = attn
-        model = AutoModelForImageTextToText.from_pretrained(str(base), **options)
+        # Image-text-to-text models read screenshots and tree; a text-only causal LM reads the tree.
+        reads_images = getattr(AutoConfig.from_pretrained(str(base), trust_remote_code=False), "vision_config", None) is not None
+        loader = AutoModelForImageTextToText if reads_images else AutoModelForCausalLM
+        use_images = use_images and reads_images
+        model = loader.from_pretrained(str(base), **options)
         if adapter is not None:
             model = load_adapter(model, adapter, trainable=trainable)
         model = model.to(device)  # type: ignore[arg-type]
-        tokenizer = AutoTokenizer.from_pretrained(str(base), trust_remote_code=False)
+        slow = slow_path_warning(model, device)
+        if slow is not None:
+            warnings.warn(slow, SlowKernelWarning, stacklevel=2)
+        tokenizer: Any = AutoTokenizer.from_pretrained(str(base), trust_remote_code=False)
+        if not reads_images:
+            tokenizer = TextChatTokenizer(tokenizer)
         image_processor = AutoImageProcessor.from_pretrained(str(base), trust_remote_code=False) if use_images else None
         return cls(model, tokenizer, image_processor, **kwargs)
 
@@ -390,6 +401,8 @@ class QwenActionAgent(Agent):
         if seed is not None:
             import torch
 
+            # A CPU generator on any device: the processor draws on the generator's device, so
+            # a seed samples the same actions on the CPU and on CUDA.
             self.generator = torch.Generator().manual_seed(int(seed))
 
     def begin_episode(self, slot: int) -> None:
@@ -608,13 +621,89 @@ class ConstraintProcessor:
             masked = scores[row].float().masked_fill(~self.allowed_mask(row, ids, scores.shape[1], scores.device), float("-inf"))
             if self.temperature > 0:
                 logp = torch.log_softmax(masked / self.temperature, dim=-1)
-                token = int(torch.multinomial(logp.exp(), 1, generator=self.generator).item())
+                token = draw(logp.exp(), self.generator)
             else:
                 logp = torch.log_softmax(masked, dim=-1)
                 token = int(masked.argmax().item())
             self.logprobs[row].append(float(logp[token].item()))
             out[row, token] = 0.0
         return out
+
+
+class TextChatTokenizer:
+    """A text-only model's tokenizer, its chat template given each message's text parts joined
+    into one string (text-only templates, SmolLM2's for one, expect string contents where the
+    prompt carries a list of parts); everything else is the tokenizer's."""
+
+    def __init__(self, tokenizer: Any) -> None:
+        self._tokenizer = tokenizer
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._tokenizer, name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._tokenizer(*args, **kwargs)
+
+    def __len__(self) -> int:
+        return len(self._tokenizer)
+
+    def apply_chat_template(self, messages: Sequence[Any], **kwargs: Any) -> Any:
+        flat = []
+        for message in messages:
+            content = message.get("content")
+            if isinstance(content, list):
+                content = "".join(str(part.get("text", "")) for part in content if part.get("type") == "text")
+            flat.append({**message, "content": content})
+        kwargs.pop("enable_thinking", None)
+        return self._tokenizer.apply_chat_template(flat, **kwargs)
+
+
+def draw(probs: Any, generator: Any) -> int:
+    """One index drawn from ``probs`` with ``generator``, on the generator's device (a CPU
+    generator with CUDA probabilities draws on the CPU: the same seed, the same draw)."""
+    import torch
+
+    if generator is not None and probs.device != generator.device:
+        probs = probs.to(generator.device)
+    return int(torch.multinomial(probs, 1, generator=generator).item())
+
+
+class SlowKernelWarning(UserWarning):
+    """A Qwen3.5 model runs on CUDA without the fast Gated DeltaNet kernels."""
+
+
+#: The packages holding the fast Gated DeltaNet kernels (the ``gpu`` extra installs them).
+FAST_KERNELS: Final = {"fla": "flash-linear-attention", "causal_conv1d": "causal-conv1d"}
+
+
+def resolve_device(device: str) -> str:
+    """``auto``: CUDA when there is one, else the CPU; any other name as given."""
+    if device != "auto":
+        return device
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def slow_path_warning(model: Any, device: str) -> str | None:
+    """A warning when ``model`` has Gated DeltaNet (linear-attention) layers and runs on CUDA
+    without the kernel packages: transformers then takes its pure-PyTorch path for those layers
+    (18 of Qwen3.5-0.8B's 24), many times slower. ``None`` when nothing is missing."""
+    if not str(device).startswith("cuda"):
+        return None
+    config = getattr(model, "config", None)
+    text = getattr(config, "text_config", config)
+    layers = list(getattr(text, "layer_types", None) or [])
+    linear = sum(1 for kind in layers if kind == "linear_attention")
+    if not linear:
+        return None
+    missing = [pip for module, pip in FAST_KERNELS.items() if importlib.util.find_spec(module) is None]
+    if not missing:
+        return None
+    return (
+        f"{linear} of {len(layers)} layers are Gated DeltaNet and {', '.join(missing)} is not installed: they run on "
+        f"the slow PyTorch path. Install the fast kernels with pip install 'cerebellum-gym[gpu]'"
+    )
 
 
 def allowed_tensor(

@@ -45,7 +45,7 @@ from cerebellum_gym.errors import CerebellumError, InvalidActionError
 if TYPE_CHECKING:
     import torch
 
-__all__ = ["ActionScorer", "IllegalAnswer", "ScoreItem", "ScoreOutput"]
+__all__ = ["ActionScorer", "IllegalAnswer", "ScoreItem", "ScoreOutput", "answer_groups"]
 
 
 class IllegalAnswer(CerebellumError):
@@ -73,7 +73,7 @@ class ScoreOutput:
         token_mask: ``[B, L]`` which positions hold answer tokens (rows left-aligned).
         code_margin: ``[B]`` at the first answer position, the gold token's logit minus the best
             logit of an allowed token that starts another code (``nan`` when no other code is legal).
-        logits: ``[B, L, V]`` the raw logits at the answer positions (before masking).
+        logits: ``[B, V]`` the raw logits at the first answer position (before masking; float32).
     """
 
     logprob: torch.Tensor
@@ -83,6 +83,19 @@ class ScoreOutput:
     logits: torch.Tensor
 
 
+def answer_groups(lengths: Sequence[int], max_cells: int) -> list[list[int]]:
+    """Row indices in groups, shortest answers first, each group's size times its longest
+    answer at most ``max_cells`` (a row longer than that alone)."""
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    groups: list[list[int]] = []
+    for i in order:
+        if groups and (len(groups[-1]) + 1) * lengths[i] <= max_cells:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
 class ActionScorer:
     """Teacher-forced, constrained log-probabilities of answers under ``agent``'s model.
 
@@ -90,6 +103,10 @@ class ActionScorer:
         agent: the agent whose model, prompt encoder and token table are scored (load it with
             ``trainable=True`` to train its adapter).
     """
+
+    #: Answer positions (rows x longest answer) per forward pass, by default: 12 rows of
+    #: single-code and tap answers fit one pass, a long typed answer goes apart.
+    max_cells: int = 12 * 8
 
     def __init__(self, agent: QwenActionAgent) -> None:
         self.agent = agent
@@ -148,27 +165,61 @@ class ActionScorer:
 
     # --- scoring -----------------------------------------------------------------------------
 
-    def score(self, items: Sequence[ScoreItem], *, constrained: bool = True) -> ScoreOutput:
-        """One forward pass over ``items``; ``constrained=False`` scores under the plain softmax."""
+    def score(self, items: Sequence[ScoreItem], *, constrained: bool = True, max_cells: int | None = None) -> ScoreOutput:
+        """Score ``items``; ``constrained=False`` scores under the plain softmax.
+
+        Rows are scored in forward passes of at most ``max_cells`` answer positions (rows times
+        the longest answer among them; default :attr:`max_cells`), shortest answers first, so
+        one long typed answer does not pad every row of the batch to its length.
+        """
         import torch
+        import torch.nn.functional as F  # noqa: N812  (the usual name)
 
         if not items:
             raise ValueError("nothing to score")
         if any(not it.token_ids for it in items):
             raise ValueError("an item has no answer tokens")
+        groups = answer_groups([len(it.token_ids) for it in items], max_cells or self.max_cells)
+        if len(groups) == 1:
+            return self._score(items, constrained)
+        parts = [self._score([items[i] for i in g], constrained) for g in groups]
+        longest = max(len(it.token_ids) for it in items)
+        order = [i for g in groups for i in g]
+        back = torch.empty(len(order), dtype=torch.long)
+        back[torch.tensor(order)] = torch.arange(len(order))
+        device = parts[0].logprob.device
+        back = back.to(device)
+
+        def joined(tensors: list[Any], pad: Any = None) -> Any:
+            if pad is not None:
+                tensors = [F.pad(t, (0, longest - t.shape[1]), value=pad) for t in tensors]
+            return torch.cat(tensors).index_select(0, back)
+
+        return ScoreOutput(
+            logprob=joined([p.logprob for p in parts]),
+            token_logprobs=joined([p.token_logprobs for p in parts], 0.0),
+            token_mask=joined([p.token_mask for p in parts], False),
+            code_margin=joined([p.code_margin for p in parts]),
+            logits=joined([p.logits for p in parts]),
+        )
+
+    def _score(self, items: Sequence[ScoreItem], constrained: bool) -> ScoreOutput:
+        import torch
+
         inputs = self.agent.inputs([it.prompt for it in items], [it.token_ids for it in items])
         longest = max(len(it.token_ids) for it in items)
         out = self.agent.model(**inputs, logits_to_keep=longest + 1, use_cache=False)
         # Kept position k predicts the token at k+1; row i's answer (n_i tokens, right-aligned)
-        # is predicted from kept positions longest-n_i ... longest-1.
-        kept = out.logits.float()
+        # is predicted from kept positions longest-n_i ... longest-1. The logits stay in the
+        # model's dtype; only one position's [rows, vocab] is ever taken to float32 at a time.
+        kept = out.logits
         rows, width = len(items), kept.shape[-1]
         device = kept.device
         index = torch.zeros((rows, longest), dtype=torch.long, device=device)
         targets = torch.zeros((rows, longest), dtype=torch.long, device=device)
         present = torch.zeros((rows, longest), dtype=torch.bool, device=device)
         allowed = torch.ones((rows, longest, width), dtype=torch.bool, device=device)
-        temps = torch.ones((rows, 1, 1), device=device)
+        temps = torch.ones((rows, 1), device=device)
         rival = torch.zeros((rows, width), dtype=torch.bool, device=device)
         first_byte = self._first_bytes(width, device)
         for i, it in enumerate(items):
@@ -182,16 +233,21 @@ class ActionScorer:
             # Other codes: allowed first tokens whose first byte is not the gold one's.
             gold = first_byte[it.token_ids[0]]
             rival[i] = allowed[i, 0] & (first_byte != gold) & (first_byte >= 0)
-        logits = kept.gather(1, index.unsqueeze(-1).expand(-1, -1, width))
-        masked = logits.masked_fill(~allowed, float("-inf")) if constrained else logits
-        logp = torch.log_softmax(masked / temps, dim=-1)
-        picked = logp.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
+        columns = []
+        for j in range(longest):
+            at = kept.gather(1, index[:, j, None, None].expand(-1, 1, width)).squeeze(1).float()
+            if constrained:
+                at = at.masked_fill(~allowed[:, j], float("-inf"))
+            at = at / temps
+            gold_j = at.gather(-1, targets[:, j, None]).squeeze(-1)
+            columns.append(gold_j - torch.logsumexp(at, dim=-1))
+        picked = torch.stack(columns, dim=1)
         picked = torch.where(present, picked, torch.zeros_like(picked))
-        first = logits[:, 0, :]
+        first = kept.gather(1, index[:, :1, None].expand(-1, 1, width)).squeeze(1).float()
         gold_logit = first.gather(-1, targets[:, :1]).squeeze(-1)
         best_other = first.masked_fill(~rival, float("-inf")).max(dim=-1).values
         margin = torch.where(rival.any(dim=-1), gold_logit - best_other, torch.full_like(gold_logit, float("nan")))
-        return ScoreOutput(logprob=picked.sum(dim=-1), token_logprobs=picked, token_mask=present, code_margin=margin, logits=logits)
+        return ScoreOutput(logprob=picked.sum(dim=-1), token_logprobs=picked, token_mask=present, code_margin=margin, logits=first)
 
     def _first_bytes(self, width: int, device: Any) -> torch.Tensor:
         """Each token id's first byte (-1 for ids that spell nothing), cached per device."""

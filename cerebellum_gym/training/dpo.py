@@ -50,6 +50,7 @@ from cerebellum_gym.training.common import (
     write_curves,
 )
 from cerebellum_gym.training.examples import _png, observation_from_messages
+from cerebellum_gym.training.prompt_cache import ItemCache
 
 __all__ = ["DPOConfig", "Pair", "Side", "default_epochs", "load_pairs", "online_eval", "train_dpo"]
 
@@ -175,6 +176,10 @@ class DPOConfig:
         eval_suite: a suite run online after each epoch (mean return and success).
         eval_data, eval_n, eval_seed: ``eval-offline`` after each epoch (exact action).
         eval_max_steps: step budget of the online suite's episodes (``None``: each task's).
+        steps: optimizer steps at most (``None``: the epochs' steps).
+        time_limit_s: end (with a check and a checkpoint) once this many seconds of training
+            have passed.
+        cache_mb: host memory the trajectory steps' prompts may hold (kept compressed).
         Others: as :class:`~cerebellum_gym.training.sft.SFTConfig`.
     """
 
@@ -205,19 +210,23 @@ class DPOConfig:
     eval_max_text_tokens: int | None = None
     save_every: int = 50
     seed: int = 0
-    device: str = "cpu"
+    device: str = "auto"
     dtype: str = "auto"
     progress: bool = True
     gradient_checkpointing: bool = False
+    cache_mb: float = 2048.0
+    steps: int | None = None
+    time_limit_s: float | None = None
 
 
 class _TrajectoryScorer:
     """Summed log-probabilities of trajectories, in chunks; undecodable steps skipped and counted."""
 
-    def __init__(self, scorer: Any, batch_size: int) -> None:
+    def __init__(self, scorer: Any, batch_size: int, budget: int) -> None:
         self.scorer = scorer
         self.batch_size = batch_size
-        self.items: dict[tuple[str, int], Any] = {}
+        # Rows kept packed within ``budget`` bytes (--cache-mb); the rest are encoded again.
+        self.items = ItemCache(scorer.agent.image_processor, budget)
         self.skipped: set[tuple[str, int]] = set()
 
     def rows(self, side: Side) -> list[Any]:
@@ -235,7 +244,7 @@ class _TrajectoryScorer:
                 except IllegalAnswer:
                     self.skipped.add(key)
                     continue
-                self.items[key] = item
+                self.items.put(key, item)
             out.append(item)
         return out
 
@@ -306,9 +315,9 @@ def train_dpo(config: DPOConfig, *, resume: bool = False, stop_after: int | None
     epochs = config.epochs or default_epochs(pairs)
     run = start_run(root, config, resume=resume)
     agent, model, optimizer, fingerprint, optimizer_name = run.agent, run.agent.model, run.optimizer, run.fingerprint, run.optimizer_name
-    scorer = _TrajectoryScorer(ActionScorer(agent), config.batch_size)
+    scorer = _TrajectoryScorer(ActionScorer(agent), config.batch_size, int(config.cache_mb * 2**20))
     steps_per_epoch = math.ceil(len(pairs) / config.grad_accum)
-    total = epochs * steps_per_epoch
+    total = epochs * steps_per_epoch if config.steps is None else min(epochs * steps_per_epoch, config.steps)
     start, checkpoint = run.start, run.checkpoint
     reference_file = root / "reference.json"
     if reference_file.is_file() and (checkpoint is not None or resume):
@@ -317,7 +326,15 @@ def train_dpo(config: DPOConfig, *, resume: bool = False, stop_after: int | None
         if checkpoint is not None:
             raise CerebellumError(f"{reference_file} is missing: the frozen reference cannot be recomputed after training began")
         # The starting adapter, before any update: the frozen reference.
-        reference = {f"{p.hash}:{which}": scorer.logprob(getattr(p, which)) for p in [*pairs, *heldout] for which in ("chosen", "rejected")}
+        reference = {}
+        scoring = Progress(len(pairs) + len(heldout), 0, "dpo reference", config.progress)
+        try:
+            for p in [*pairs, *heldout]:
+                for which in ("chosen", "rejected"):
+                    reference[f"{p.hash}:{which}"] = scorer.logprob(getattr(p, which))
+                scoring.update()
+        finally:
+            scoring.close()
         tmp = reference_file.with_name(".reference.json.tmp")
         tmp.write_text(json.dumps(reference))
         os.replace(tmp, reference_file)
@@ -370,6 +387,7 @@ def train_dpo(config: DPOConfig, *, resume: bool = False, stop_after: int | None
     try:
         if start == 0 and not any(r.get("kind") == "eval" for r in log.records):
             evaluate(0, 0)
+        train_began = time.perf_counter()  # the time limit counts training, not the first check
         for step in range(start, total):
             if stop_after is not None and ran >= stop_after:
                 break
@@ -418,13 +436,16 @@ def train_dpo(config: DPOConfig, *, resume: bool = False, stop_after: int | None
             )
             progress.update(loss=mean_loss)
             end_of_epoch = done % steps_per_epoch == 0
-            if end_of_epoch:
+            out_of_time = config.time_limit_s is not None and time.perf_counter() - train_began > config.time_limit_s
+            if end_of_epoch or done == total or out_of_time:
                 evaluate(done, epoch + 1)
-            if end_of_epoch or done % config.save_every == 0:
+            if end_of_epoch or done % config.save_every == 0 or done == total or out_of_time:
                 write_checkpoint(
                     root, done, model, optimizer, {"kind": "dpo", "base_fingerprint": fingerprint, "epoch": epoch + 1, "base": config.base}
                 )
                 write_curves(root / "curves.png", log.records, panels)
+            if out_of_time:
+                break
     finally:
         progress.close()
         log.close()

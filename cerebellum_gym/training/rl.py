@@ -235,6 +235,14 @@ class ReplayStore:
         self.items = {task: [(int(s), list(a)) for s, a in held] for task, held in state.items()}
 
 
+def column(values: Sequence[float], like: Any) -> Any:
+    """``values`` as a ``[n, 1]`` tensor on ``like``'s device and dtype (advantages beside the
+    policy's log-probabilities, wherever the policy runs)."""
+    import torch
+
+    return torch.tensor(list(values), dtype=like.dtype, device=like.device).unsqueeze(1)
+
+
 def group_advantages(scores: Sequence[float], *, std_normalize: bool = True, eps: float = 1e-6) -> list[float]:
     """GRPO's group-relative advantages: each score minus the group's mean, over its standard
     deviation (unless ``std_normalize`` is off). A group with no spread gets zeros.
@@ -690,7 +698,7 @@ class RLTrainer:
                         if not math.isnan(steps[j].logprob) and epoch == 0:
                             # The sampled totals are kept as a check on the scorer.
                             gap = max(gap, abs(float(old[row][mask[row]].sum()) - steps[j].logprob))
-                    adv = torch.tensor([advantages[j] for j in chunk], dtype=logp.dtype).unsqueeze(1)
+                    adv = column([advantages[j] for j in chunk], logp)
                     ratio = torch.exp(logp - old)
                     clipped = torch.clamp(ratio, 1 - cfg.clip, 1 + cfg.clip)
                     surrogate = -torch.minimum(ratio * adv, clipped * adv)
@@ -1056,13 +1064,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p("--vectorization", default=d.vectorization, choices=("auto", "native", "sync", "async", "ray"), help="auto: native for the simulator")
     p("--ray-address", default=None, help="with --vectorization ray: the cluster")
     p("--curriculum", default=d.curriculum, help="'default' or a curriculum JSON file")
-    p("--updates", type=int, default=d.updates)
+    p("--updates", type=int, default=d.updates, help="policy updates (each: --groups x --group-size episodes)")
     p("--groups", type=int, default=d.groups, help="task+seed groups per update")
     p("--group-size", type=int, default=d.group_size, help="episodes per group (G)")
     p("--max-steps", type=int, default=None, help="step budget per episode (default: each task's)")
-    p("--temperature", type=float, default=d.temperature)
+    p("--temperature", type=float, default=d.temperature, help="sampling temperature of the rollouts")
     p("--lr", type=float, default=None, help="learning rate (default: 3e-3 for tiny, 2e-5 for a LoRA)")
-    p("--clip", type=float, default=d.clip)
+    p("--clip", type=float, default=d.clip, help="the clipped objective's ratio range (1 +- clip)")
     p("--kl", type=float, default=d.kl, help="KL penalty weight (to the starting policy)")
     p("--epochs", type=int, default=d.epochs, help="optimisation passes per update")
     p("--minibatches", type=int, default=d.minibatches, help="optimizer steps per pass (the update's steps split, shuffled)")
@@ -1073,7 +1081,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p("--early-done-penalty", type=float, default=d.early_done_penalty, help="for an F said before the goal holds")
     p("--shortest-path", type=float, default=d.shortest_path, help="shortest-path reward weight (0: off)")
     p("--progress-credit", type=float, default=d.progress_credit, help="score credit for the task progress an episode ends with")
-    p("--no-positive-replay", dest="positive_replay", action="store_false")
+    p("--no-positive-replay", dest="positive_replay", action="store_false", help="do not replay stored successes into failing groups")
     p("--replay-below", type=float, default=d.replay_below, help="replay into groups of tasks with recent success below this")
     p("--replay-keep", type=int, default=d.replay_keep, help="successes stored per task")
     p(
@@ -1093,15 +1101,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p("--gate-suite", default=d.gate_suite, help="the online held-out suite ('' for none)")
     p("--gate-dataset", default=None, help="a held-out dataset for eval-offline at each gate")
     p("--gate-offline-n", type=int, default=d.gate_offline_n, help="steps eval-offline samples (0: all)")
-    p("--gate-num-envs", type=int, default=d.gate_num_envs)
+    p("--gate-num-envs", type=int, default=d.gate_num_envs, help="envs the online gate runs at once")
     p("--gate-temperature", type=float, default=d.gate_temperature, help="the gates' decoding: 0 greedy, > 0 sampled")
-    p("--seed", type=int, default=d.seed)
+    p("--seed", type=int, default=d.seed, help="seed of the curriculum, sampling and a new adapter")
     p("--max-minutes", type=float, default=None, help="stop after this much wall time (resume continues)")
-    p("--progress", default=d.progress, choices=("auto", "bar", "lines", "off"))
+    p("--progress", default=d.progress, choices=("auto", "bar", "lines", "off"), help="auto: a bar on a terminal, lines otherwise")
     p("--codes", default=d.codes, help="tiny policy: action codes offered")
     p("--max-labels", type=int, default=d.max_labels, help="tiny policy: label slots")
     p("--env-kwargs", default="{}", help="extra gym.make options as JSON")
-    p("--resume", action="store_true", help="continue the run in --output")
+    p("--resume", action="store_true", help="continue the run in --out")
 
 
 def config_from_args(args: argparse.Namespace) -> RLConfig:

@@ -261,7 +261,10 @@ class TinySlotPolicy:
         contexts = [self._context(obs) for obs in observations]
         with torch.no_grad():
             logp = self._log_softmax(self.net, contexts, temperature)
-            picks = torch.multinomial(logp.exp(), 1, generator=generator).squeeze(1)
+            probs = logp.exp()
+            if generator is not None and probs.device != generator.device:
+                probs = probs.to(generator.device)  # a CPU generator draws on the CPU, whatever the net's device
+            picks = torch.multinomial(probs, 1, generator=generator).squeeze(1).tolist()
         out = []
         for row, (obs, ctx) in enumerate(zip(observations, contexts, strict=True)):
             index = int(picks[row])
@@ -297,12 +300,12 @@ class TinySlotPolicy:
 
         net = self.reference if reference else self.net
         contexts = [s.context for s in steps]
-        index = torch.tensor([s.tokens[0] for s in steps], dtype=torch.long).unsqueeze(1)
         if reference:
             with torch.no_grad():
                 logp = self._log_softmax(net, contexts, temperature)
         else:
             logp = self._log_softmax(net, contexts, temperature)
+        index = torch.tensor([s.tokens[0] for s in steps], dtype=torch.long, device=logp.device).unsqueeze(1)
         picked = logp.gather(1, index)
         return picked, torch.ones_like(picked, dtype=torch.bool)
 

@@ -23,6 +23,7 @@ from typing import Any, Final
 
 from cerebellum_gym.agents.base import Agent
 from cerebellum_gym.errors import CerebellumError
+from cerebellum_gym.training.prompt_cache import PackedItem
 from cerebellum_gym.training.rl_policy import POLICY_CONFIG, StepSample
 
 ADAPTER_WEIGHTS: Final = "adapter_model.safetensors"
@@ -66,8 +67,13 @@ class QwenRLPolicy:
         for d in decisions:
             item = ScoreItem(d.prompt, d.constraint, list(d.token_ids), d.temperature or 1.0)
             # An answer cut by the token cap was replaced by a fallback its tokens do not spell: not trained on.
-            out.append(StepSample(d.action, tuple(d.token_ids), float(d.logprob), item, trainable=bool(d.ended)))
+            out.append(StepSample(d.action, tuple(d.token_ids), float(d.logprob), self._keep(item), trainable=bool(d.ended)))
         return out
+
+    def _keep(self, item: Any) -> PackedItem:
+        """A step's row as the rollout keeps it until the update: packed (an update holds every
+        step of its episodes; encoded, each would hold megabytes of patches)."""
+        return PackedItem.of(item, self.agent.image_processor)
 
     def allows(self, step: StepSample) -> bool:
         """Whether the step's constraint decodes what it sends: its tokens (less the end) or,
@@ -85,7 +91,7 @@ class QwenRLPolicy:
         out = []
         for obs, action in zip(observations, actions, strict=True):
             item = self.scorer.item(obs, action, step=int(obs.get("step", 0)) + 1)
-            out.append(StepSample(action, tuple(item.token_ids), math.nan, item))
+            out.append(StepSample(action, tuple(item.token_ids), math.nan, self._keep(item)))
         return out
 
     def greedy(self, observations: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -101,9 +107,7 @@ class QwenRLPolicy:
     def token_logprobs(self, steps: Sequence[StepSample], *, temperature: float, reference: bool = False) -> tuple[Any, Any]:
         import torch
 
-        items = [s.context for s in steps]
-        for item in items:
-            item.temperature = temperature
+        items = [s.context.unpacked(self.agent.image_processor, temperature) for s in steps]
         if not reference:
             out = self.scorer.score(items)
             return out.token_logprobs, out.token_mask
@@ -169,7 +173,7 @@ def build(spec: str, *, seed: int) -> QwenRLPolicy:
     agent = load_policy(
         base,
         adapter,
-        device=options.get("device", "cpu"),
+        device=options.get("device", "auto"),
         dtype=options.get("dtype", "auto"),
         use_images=options.get("use_images", True),
         max_text_tokens=options.get("max_text_tokens", ROLLOUT_TEXT_TOKENS),

@@ -28,7 +28,6 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
@@ -49,7 +48,9 @@ from cerebellum_gym.training.common import (
     write_checkpoint,
     write_curves,
 )
-from cerebellum_gym.training.examples import Example, QuotaSampler, load_examples
+from cerebellum_gym.training.examples import Example, load_examples
+from cerebellum_gym.training.prompt_cache import ItemCache
+from cerebellum_gym.training.quota import QUOTA_MODES, make_sampler
 
 __all__ = ["LR_SCHEDULES", "SFTConfig", "learning_rate", "offline_check", "sft_loss", "train_sft"]
 
@@ -70,7 +71,8 @@ class SFTConfig:
             ``adamw`` or ``paged_adamw_8bit``.
         action_weight, margin_weight, margin_target: the loss (see the module docstring).
         constrained_loss: score under the constraint (``False``: the plain softmax).
-        quota: group weights of the sampler. history_len, min_history: frames shown at most,
+        quota: rows per group of each micro-batch (``quota_mode`` ``fixed``, the card's
+            reading: :mod:`.quota`) or the sampler's group weights (``weights``). history_len, min_history: frames shown at most,
             and at least frames a step needs to be trained on. limits: the prompt limits (the
             card's; ``history_len`` overrides theirs).
         use_images: read screenshots. only_success: train only on successful episodes.
@@ -83,7 +85,9 @@ class SFTConfig:
             ``save_every`` is: a check between checkpoints would otherwise name a step whose
             weights are gone.
         device, dtype: where and how the model runs. progress: show a progress bar.
-        cache_prompts: encoded prompts kept in memory (they include processed images).
+        cache_prompts: encoded prompts kept in memory at most.
+        cache_mb: megabytes they may hold at most (screenshots kept compressed; rows beyond
+            the budget are encoded again when drawn).
         time_limit_s: end (with a checkpoint) once this many seconds of training have passed.
     """
 
@@ -105,6 +109,7 @@ class SFTConfig:
     margin_target: float = 8.0
     constrained_loss: bool = True
     quota: str = DEFAULT_QUOTA
+    quota_mode: str = "fixed"
     history_len: int = 4
     min_history: int = 4
     limits: PromptLimits = field(default_factory=lambda: CARD_LIMITS)
@@ -120,10 +125,11 @@ class SFTConfig:
     save_every: int = 50
     keep_best: bool = True
     seed: int = 0
-    device: str = "cpu"
+    device: str = "auto"
     dtype: str = "auto"
     progress: bool = True
     cache_prompts: int = 4096
+    cache_mb: float = 2048.0
     time_limit_s: float | None = None
     gradient_checkpointing: bool = False
 
@@ -142,8 +148,12 @@ class SFTConfig:
             raise CerebellumError(f"--lr must be > 0, got {self.lr}")
         if self.lr_schedule not in LR_SCHEDULES:
             raise CerebellumError(f"unknown --lr-schedule {self.lr_schedule!r}; use {' or '.join(LR_SCHEDULES)}")
+        if self.cache_mb < 0:
+            raise CerebellumError(f"--cache-mb must be >= 0, got {self.cache_mb}")
         parse_quota(self.quota)
         parse_quota(self.eval_quota)
+        if self.quota_mode not in QUOTA_MODES:
+            raise CerebellumError(f"unknown --quota-mode {self.quota_mode!r}; use {' or '.join(QUOTA_MODES)}")
 
 
 #: The learning-rate schedules :func:`learning_rate` knows.
@@ -197,14 +207,15 @@ def offline_check(agent: Any, data: str, *, n: int | None, seed: int, quota: str
 
 
 class _Items:
-    """Examples as scorer rows, built on demand and kept (an LRU of ``size``); examples the
-    constraint could never decode (a label the cut tree hides) are remembered and skipped."""
+    """Examples as scorer rows, built on demand and kept compactly (:class:`.ItemCache`: the
+    screenshots compressed, the patches made again when drawn) at most ``size`` rows and
+    ``budget`` bytes; examples the constraint could never decode (a label the cut tree hides)
+    are remembered and skipped."""
 
-    def __init__(self, scorer: Any, examples: list[Example], size: int) -> None:
+    def __init__(self, scorer: Any, examples: list[Example], size: int, budget: int) -> None:
         self.scorer = scorer
         self.examples = examples
-        self.size = size
-        self.cache: OrderedDict[int, Any] = OrderedDict()
+        self.cache = ItemCache(scorer.agent.image_processor, budget, size)
         self.illegal: dict[int, str] = {}
 
     def get(self, index: int) -> Any:
@@ -214,7 +225,6 @@ class _Items:
             return None
         item = self.cache.get(index)
         if item is not None:
-            self.cache.move_to_end(index)
             return item
         example = self.examples[index]
         try:
@@ -222,9 +232,7 @@ class _Items:
         except IllegalAnswer as exc:
             self.illegal[index] = str(exc)
             return None
-        self.cache[index] = item
-        if len(self.cache) > self.size:
-            self.cache.popitem(last=False)
+        self.cache.put(index, item)
         return item
 
 
@@ -247,7 +255,7 @@ def train_sft(config: SFTConfig, *, resume: bool = False, stop_after: int | None
     examples, counts = load_examples(
         config.data, use_images=config.use_images, only_success=config.only_success, min_history=config.min_history
     )
-    sampler = QuotaSampler(examples, config.quota, config.seed)
+    sampler = make_sampler(examples, config.quota, config.seed, config.quota_mode)
     run = start_run(root, config, resume=resume)
     agent, model, optimizer, fingerprint, optimizer_name = run.agent, run.agent.model, run.optimizer, run.fingerprint, run.optimizer_name
     start, checkpoint = run.start, run.checkpoint
@@ -262,7 +270,7 @@ def train_sft(config: SFTConfig, *, resume: bool = False, stop_after: int | None
     (root / "run.json").write_text(json.dumps(run_info, indent=1) + "\n")
     log = RunLog(root, resume_step=start if checkpoint is not None else None)
     scorer = ActionScorer(agent)
-    items = _Items(scorer, examples, config.cache_prompts)
+    items = _Items(scorer, examples, config.cache_prompts, int(config.cache_mb * 2**20))
     params = trainable_parameters(model)
     progress = Progress(config.steps, start, "sft", config.progress)
     panels = [("loss", "train", ["loss", "nll", "margin_loss"]), ("eval-offline", "eval", ["exact", "action_type", "tap_label"])]

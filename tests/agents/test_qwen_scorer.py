@@ -19,7 +19,7 @@ pytest.importorskip("peft")
 import cerebellum_gym  # noqa: E402,F401
 from cerebellum_gym.agents.qwen_agent import QwenActionAgent  # noqa: E402
 from cerebellum_gym.agents.qwen_prompt import PromptLimits  # noqa: E402
-from cerebellum_gym.agents.qwen_scorer import ActionScorer, IllegalAnswer  # noqa: E402
+from cerebellum_gym.agents.qwen_scorer import ActionScorer, IllegalAnswer, answer_groups  # noqa: E402
 from cerebellum_gym.core.actions import CODES  # noqa: E402
 
 SMALL = PromptLimits(history_width=116, current_width=232, history_gutter=8, current_gutter=16)
@@ -67,6 +67,20 @@ def test_scorer_equals_the_decoders_log_probabilities(agent: QwenActionAgent, ba
         assert out.token_mask[row].sum().item() == n
         assert out.token_logprobs[row, :n].tolist() == pytest.approx(d.token_logprobs, abs=2e-4)
         assert out.logprob[row].item() == pytest.approx(d.logprob, abs=5e-4)
+    # Long answers scored apart (one pass per row here) give the same figures, in the same order.
+    apart = scorer.score(scorer.from_decisions(decisions), max_cells=1)
+    assert torch.equal(apart.token_mask, out.token_mask)
+    assert torch.allclose(apart.token_logprobs, out.token_logprobs, atol=2e-4)
+    assert torch.allclose(apart.logits, out.logits, atol=2e-4)
+
+
+def test_answer_groups_keep_each_pass_within_its_cells() -> None:
+    lengths = [3, 40, 2, 3, 9, 2]
+    groups = answer_groups(lengths, 12)
+    assert sorted(i for g in groups for i in g) == list(range(len(lengths)))
+    assert all(len(g) * max(lengths[i] for i in g) <= 12 or len(g) == 1 for g in groups)
+    assert [1] in groups  # the long answer alone
+    assert answer_groups(lengths, 1000) == [[2, 5, 0, 3, 4, 1]]
 
 
 def test_sampling_is_seeded_and_samples(agent: QwenActionAgent, batch: list[dict[str, Any]]) -> None:
@@ -112,7 +126,7 @@ def test_recorded_actions_are_scored_and_illegal_ones_refused(agent: QwenActionA
     with torch.no_grad():
         out = scorer.score([item, scorer.item(batch[2], "K hi", step=4)])
         # The margin is the gold code's logit over the best other code's, at the first position.
-        first = out.logits[0, 0]
+        first = out.logits[0]
         gold = item.token_ids[0]
         allowed = item.constraint.allowed(b"").ids
         others = [i for i in allowed if agent.table.pieces[i][:1] != agent.table.pieces[gold][:1]]

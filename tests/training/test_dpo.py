@@ -152,3 +152,10 @@ def test_the_sft_term_keeps_the_chosen_sides_likelihood_up(tiny_base: Path, pair
     assert regularised["total_loss"] == pytest.approx(regularised["loss"] + 2.0 * regularised["chosen_nll"])
     with pytest.raises(CerebellumError, match="--sft-weight must be >= 0"):
         train_dpo(_config(tiny_base, pairs_export, tmp_path / "bad", sft_weight=-1.0))
+
+
+def test_steps_cap_the_run_with_a_check_and_a_checkpoint(tiny_base: Path, pairs_export: Path, tmp_path: Path) -> None:
+    summary = train_dpo(_config(tiny_base, pairs_export, tmp_path / "run", epochs=2, steps=1))
+    assert summary["steps_done"] == 1
+    assert [e["checkpoint"] for e in summary["evaluations"]] == ["start", "step-000001"]
+    assert (tmp_path / "run" / "checkpoints" / "step-000001").is_dir()

@@ -238,3 +238,22 @@ def test_learning_rate_schedules(tiny_base: Path, oracle_data: Path, tmp_path: P
     summary = train_sft(_config(tiny_base, oracle_data, tmp_path / "run", steps=3, lr=1e-3, lr_schedule="cosine"))
     logged = [json.loads(line)["lr"] for line in (tmp_path / "run" / "log.jsonl").read_text().splitlines()]
     assert summary["steps_done"] == 3 and logged[0] == pytest.approx(1e-3) and logged[0] > logged[1] > logged[2]
+
+
+def test_training_runs_in_train_mode_so_lora_dropout_acts(tiny_base: Path, oracle_data: Path, tmp_path: Path) -> None:
+    from cerebellum_gym.agents.qwen_scorer import ActionScorer
+    from cerebellum_gym.training.common import start_run
+
+    config = _config(tiny_base, oracle_data, tmp_path / "run", lora=LoraSettings(r=4, alpha=8, dropout=0.5))
+    run = start_run(tmp_path / "run", config, resume=False)
+    assert run.agent.model.training  # without gradient checkpointing too
+    scorer = ActionScorer(run.agent)
+    examples, _ = load_examples(oracle_data)
+    items = [scorer.item(e.observation(), e.action, step=e.step) for e in examples[:2]]
+    # Train a step so the LoRA B matrices are not zero and dropout changes the output.
+    for p in run.agent.model.parameters():
+        if p.requires_grad:
+            torch.nn.init.normal_(p, std=0.5)
+    with torch.no_grad():
+        a, b = scorer.score(items).logprob, scorer.score(items).logprob
+    assert not torch.allclose(a, b)  # dropout draws differ between passes
