@@ -145,11 +145,11 @@ def test_the_sft_term_keeps_the_chosen_sides_likelihood_up(tiny_base: Path, pair
         log = [json.loads(line) for line in (tmp_path / out / "log.jsonl").read_text().splitlines()]
         return [r for r in log if r["kind"] == "train"][-1]
 
-    plain, regularised = last("plain", 0.0), last("rpo", 2.0)
+    plain, regularised = last("plain", 0.0), last("rpo", 8.0)
     assert regularised["chosen_logratio"] > plain["chosen_logratio"]
     assert plain["total_loss"] == pytest.approx(plain["loss"])
     assert regularised["chosen_nll"] > 0
-    assert regularised["total_loss"] == pytest.approx(regularised["loss"] + 2.0 * regularised["chosen_nll"])
+    assert regularised["total_loss"] == pytest.approx(regularised["loss"] + 8.0 * regularised["chosen_nll"])
     with pytest.raises(CerebellumError, match="--sft-weight must be >= 0"):
         train_dpo(_config(tiny_base, pairs_export, tmp_path / "bad", sft_weight=-1.0))
 
