@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -140,16 +141,23 @@ def test_the_sft_term_keeps_the_chosen_sides_likelihood_up(tiny_base: Path, pair
 
     start = build_lora(tiny_base, tmp_path / "start", r=4, alpha=8)
 
-    def last(out: str, weight: float) -> dict[str, Any]:
+    def train(out: str, weight: float) -> list[dict[str, Any]]:
         train_dpo(_config(tiny_base, pairs_export, tmp_path / out, init_adapter=str(start), epochs=2, sft_weight=weight))
         log = [json.loads(line) for line in (tmp_path / out / "log.jsonl").read_text().splitlines()]
-        return [r for r in log if r["kind"] == "train"][-1]
+        return [r for r in log if r["kind"] == "train"]
 
-    plain, regularised = last("plain", 0.0), last("rpo", 8.0)
-    assert regularised["chosen_logratio"] > plain["chosen_logratio"]
+    plain_log, rpo_log = train("plain", 0.0), train("rpo", 2.0)
+    plain, regularised = plain_log[-1], rpo_log[-1]
+
+    # Each record scores that step's pairs before its update: averaged over the steps after the
+    # first (one step's pairs alone are a noisy sample of what Adam's updates did).
+    def after_first(log: list[dict[str, Any]]) -> float:
+        return float(np.mean([r["chosen_logratio"] for r in log[1:]]))
+
+    assert after_first(rpo_log) > after_first(plain_log)
     assert plain["total_loss"] == pytest.approx(plain["loss"])
     assert regularised["chosen_nll"] > 0
-    assert regularised["total_loss"] == pytest.approx(regularised["loss"] + 8.0 * regularised["chosen_nll"])
+    assert regularised["total_loss"] == pytest.approx(regularised["loss"] + 2.0 * regularised["chosen_nll"])
     with pytest.raises(CerebellumError, match="--sft-weight must be >= 0"):
         train_dpo(_config(tiny_base, pairs_export, tmp_path / "bad", sft_weight=-1.0))
 
