@@ -54,7 +54,7 @@ def test_swipe_direction_convention() -> None:
     assert swipe_direction((0.5, 0.2), (0.5, 0.8)) == "L"
 
 
-def _aw_pickle() -> bytes:
+def _aw_pickle(last: dict[str, object] | None = None) -> bytes:
     """An AndroidWorld-like checkpoint: real module names on stand-in classes defined here."""
     import sys
     import types
@@ -91,7 +91,7 @@ def _aw_pickle() -> bytes:
                 "action_output_json": [
                     JSONAction(action_type="click", index=0),
                     JSONAction(action_type="scroll", direction="down"),
-                    JSONAction(action_type="status", goal_status="complete"),
+                    JSONAction(**(last or {"action_type": "status", "goal_status": "complete"})),
                 ],
             },
         }
@@ -111,6 +111,16 @@ def test_androidworld_episodes_through_the_restricted_loader(tmp_path: Path) -> 
     rows = [s.row for e in open_dataset(tmp_path / "out").episodes() for s in e.steps()]
     assert [r["action"] for r in rows] == [f"T {rows[0]['labels'][0]}", "D", "F", None]
     assert report.tap_hits == 1
+
+
+def test_an_androidworld_answer_becomes_f_with_its_text(tmp_path: Path) -> None:
+    """AndroidWorld's ``answer`` action (a question's reply) is this project's ``F <answer>``,
+    one line, and ends the episode there."""
+    src = tmp_path / "run.pkl.gz"
+    src.write_bytes(_aw_pickle({"action_type": "answer", "text": "42 steps,\ntwo lines"}))
+    import_dataset("androidworld", src, tmp_path / "out")
+    rows = [s.row for e in open_dataset(tmp_path / "out").episodes() for s in e.steps()]
+    assert [r["action"] for r in rows] == [f"T {rows[0]['labels'][0]}", "D", "F 42 steps, two lines", None]
 
 
 def test_a_pickle_naming_code_is_refused(tmp_path: Path) -> None:

@@ -13,7 +13,9 @@ Layout read: a list of episodes (or ``{"episodes": [...]}``), each a dict with `
 / ``long_press`` at an element ``index`` (its centre) or at ``x, y``, ``scroll`` by its
 ``direction`` (as AndroidControl: ``down`` -> ``D``), ``input_text`` -> ``K``,
 ``navigate_back`` / ``navigate_home`` -> ``B`` / ``H``, ``wait`` -> ``W``, ``status``
-``complete`` / ``infeasible`` -> ``F`` / ``I``; others are dropped under their name.
+``complete`` / ``infeasible`` -> ``F`` / ``I``, ``answer`` -> ``F <text>`` (the episode ends
+there: the status that follows it in AndroidWorld's runs says nothing more); others are dropped
+under their name.
 """
 
 from __future__ import annotations
@@ -169,6 +171,8 @@ def map_json_action(action: Any, elements: list[Any]) -> SourceAction:
         return SourceAction("scroll", direction=_SCROLLS.get(str(raw.get("direction", "")).lower()), raw=raw)
     if kind == "input_text":
         return SourceAction("type", text=str(raw.get("text", "")), raw=raw)
+    if kind == "answer":  # the agent's answer to a question: this project's ``F <answer>`` ends there
+        return SourceAction("done", text=str(raw.get("text", "")), raw=raw)
     if kind == "status":
         return SourceAction("done" if raw.get("goal_status") == "complete" else "impossible", raw=raw)
     return SourceAction(_SIMPLE.get(kind, kind or "unknown_action"), raw=raw)

@@ -223,6 +223,8 @@ def map_action(action: SourceAction, screen: LabelledScreen) -> tuple[str | None
         if not text:
             return None, None, "type_empty_text"
         return f"K {text}", None, ""
+    if action.kind == "done" and action.text and action.text.strip():
+        return f"F {action.text.replace(chr(10), ' ').strip()}", None, ""
     code = _SIMPLE.get(action.kind)
     if code is not None:
         return code, None, ""
