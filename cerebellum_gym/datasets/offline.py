@@ -31,7 +31,7 @@ import math
 import os
 import statistics
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -216,10 +216,12 @@ def evaluate_offline(
     agent_spec: str | None = None,
     recorded_by: str | None = None,
     shards: Sequence[int] | None = None,
+    on_step: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Score ``agent`` on sampled steps of ``dataset`` (see the module docstring); with
     ``recorded_by``, only on episodes that agent recorded; with ``shards``, only on imported
-    episodes of those source shards (the card's protocol: :data:`CARD_PROTOCOL`).
+    episodes of those source shards (the card's protocol: :data:`CARD_PROTOCOL`); ``on_step(i,
+    n)`` is called after each of the ``n`` sampled steps (a trainer's progress bar shows it).
 
     Returns:
         The results (JSON-ready): every metric as ``{"correct", "total", "rate"}``, the per-group
@@ -239,7 +241,9 @@ def evaluate_offline(
     traces: dict[str, list[str] | None] = {}
     predictions: list[Prediction] = []
     skipped: list[str] = []
-    for step in sampled:
+    for number, step in enumerate(sampled, 1):
+        if on_step is not None:
+            on_step(number, len(sampled))
         episode = step.episode
         assert step.action is not None
         source: _OfflineTexts

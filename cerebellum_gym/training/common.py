@@ -496,6 +496,7 @@ class Progress:
 
     def __init__(self, total: int, initial: int, desc: str, enabled: bool) -> None:
         self.bar: Any = None
+        self.desc = desc
         if enabled:
             try:
                 from tqdm import tqdm
@@ -508,6 +509,12 @@ class Progress:
         if self.bar is not None:
             self.bar.set_postfix({k: (f"{v:.4g}" if isinstance(v, float) else v) for k, v in postfix.items()}, refresh=False)
             self.bar.update(1)
+
+    def checking(self, done: int, total: int) -> None:
+        """Show a check's own progress (``done`` of ``total`` steps scored) on the bar, which
+        would otherwise stand still while the check runs; ``total`` 0 ends it."""
+        if self.bar is not None:
+            self.bar.set_description(f"{self.desc} (check {done}/{total})" if total else self.desc, refresh=True)
 
     def close(self) -> None:
         if self.bar is not None:

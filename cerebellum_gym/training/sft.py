@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
@@ -191,11 +192,14 @@ def sft_loss(out: Any, *, action_weight: float, margin_weight: float, margin_tar
     return loss, {"nll": float(nll.item()), "margin_loss": float(hinge.item()), "code_margin": margin_mean}
 
 
-def offline_check(agent: Any, data: str, *, n: int | None, seed: int, quota: str) -> dict[str, Any]:
-    """``eval-offline`` of the model as it is now (greedy), the card's metrics."""
+def offline_check(
+    agent: Any, data: str, *, n: int | None, seed: int, quota: str, on_step: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
+    """``eval-offline`` of the model as it is now (greedy), the card's metrics; ``on_step(i, n)``
+    after each scored step."""
     from cerebellum_gym.datasets.offline import evaluate_offline
 
-    results = evaluate_offline(agent, data, n=n, seed=seed, quota=quota)
+    results = evaluate_offline(agent, data, n=n, seed=seed, quota=quota, on_step=on_step)
     flat = {
         "exact": results["exact"]["rate"],
         "action_type": results["action_type"]["rate"],
@@ -281,7 +285,10 @@ def train_sft(config: SFTConfig, *, resume: bool = False, stop_after: int | None
         if config.eval_data is None:
             return
         with evaluating(model):
-            check = offline_check(agent, config.eval_data, n=config.eval_n, seed=config.eval_seed, quota=config.eval_quota)
+            check = offline_check(
+                agent, config.eval_data, n=config.eval_n, seed=config.eval_seed, quota=config.eval_quota, on_step=progress.checking
+            )
+        progress.checking(0, 0)  # the check is over: the bar shows the training figures again
         (root / "evals").mkdir(exist_ok=True)
         (root / "evals" / f"step-{step:06d}.json").write_text(json.dumps(check["results"], indent=1) + "\n")
         log.write({"kind": "eval", "step": step, **check["flat"]})

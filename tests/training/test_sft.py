@@ -257,3 +257,15 @@ def test_training_runs_in_train_mode_so_lora_dropout_acts(tiny_base: Path, oracl
     with torch.no_grad():
         a, b = scorer.score(items).logprob, scorer.score(items).logprob
     assert not torch.allclose(a, b)  # dropout draws differ between passes
+
+
+def test_the_bar_shows_a_checks_own_progress(
+    tiny_base: Path, oracle_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """While an offline check runs the bar names it and counts its steps (it stood still
+    before), then shows the training figures again."""
+    pytest.importorskip("tqdm")
+    train_sft(_config(tiny_base, oracle_data, tmp_path / "run", steps=2, progress=True, eval_data=str(oracle_data), eval_n=3))
+    err = capsys.readouterr().err
+    assert "sft (check 1/3)" in err and "sft (check 3/3)" in err
+    assert "sft:" in err[err.rindex("(check ") :]  # the plain description is back after the last check
