@@ -641,6 +641,41 @@ class Row(Widget):
         return [(item, (round(left + i * cell), top, round(left + (i + 1) * cell), bottom)) for i, item in enumerate(self.items)]
 
 
+class Column(Widget):
+    """Children stacked top to bottom at their own heights inside one node (a ``RadioGroup``, a
+    ``ScrollView``, a page's header); ``class_name`` names the node's view class."""
+
+    class_name = "android.view.ViewGroup"
+    opaque = False
+
+    def __init__(self, items: Sequence[Widget], *, class_name: str | None = None, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.items = list(items)
+        self.node_class = class_name or self.class_name
+        if "height" not in kwargs:
+            self.height = sum(item.height for item in self.items)
+
+    def render_key(self) -> Hashable:
+        return ()
+
+    def tree_key(self) -> Hashable:
+        # The items are keyed as children of their own; their heights decide where they go.
+        return (super().tree_key(), self.node_class, tuple(item.height for item in self.items))
+
+    def encode(self, bounds: Bounds, package: str) -> UINode:
+        node = super().encode(bounds, package)
+        node.class_name = self.node_class
+        return node
+
+    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
+        left, top, right, _ = bounds
+        out: list[tuple[Widget, Bounds]] = []
+        for item in self.items:
+            out.append((item, (left, top, right, top + item.height)))
+            top += item.height
+        return out
+
+
 class Divider(Widget):
     class_name = "android.view.View"
     default_height = 24

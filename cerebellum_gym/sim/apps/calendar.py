@@ -42,7 +42,7 @@ from cerebellum_gym.sim.material.pickers import (
 from cerebellum_gym.sim.providers import CALENDAR_URI
 from cerebellum_gym.sim.render import font
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import Button, Dialog, Row, Text, Widget
+from cerebellum_gym.sim.widgets import Button, Column, Dialog, Row, Text, Widget
 
 ORANGE = (255, 111, 0)
 WEEKDAYS = ("M", "T", "W", "T", "F", "S", "S")
@@ -596,7 +596,7 @@ class SimpleCalendarApp(App):
                 rows.append(self._event_row({**event, "start_ts": str(begin), "end_ts": str(finish)}, start, end))
         holder: list[Widget]
         if rows:
-            holder = [_Stack("androidx.recyclerview.widget.RecyclerView", self.rid("search_results_list"), rows)]
+            holder = [Column(rows, class_name="androidx.recyclerview.widget.RecyclerView", rid=self.rid("search_results_list"))]
         else:
             holder = [
                 Text("No items found", size=sp(18), center=True, height=dp(64), color=(96, 94, 102), rid=self.rid("search_placeholder"))
@@ -604,7 +604,7 @@ class SimpleCalendarApp(App):
         return ScreenSpec(
             title=None,
             app_bar=self._search_menu(route, back=False, today_shown=False, searching=True),
-            body=[_Stack("android.widget.RelativeLayout", self.rid("search_holder"), holder)],
+            body=[Column(holder, class_name="android.widget.RelativeLayout", rid=self.rid("search_holder"))],
             background=THEME.surface,
             list_id="calendar_coordinator",
             list_class="android.view.ViewGroup",
@@ -825,8 +825,8 @@ class SimpleCalendarApp(App):
             ]
             items.append(_Radio("Custom", checked=current not in REPETITIONS.values(), on_tap=close))
             # Simple-Commons' RadioGroupDialog: dialog_radio_holder (ScrollView) > dialog_radio_group.
-            group = _Stack("android.widget.RadioGroup", self.rid("dialog_radio_group"), items)
-            return UntitledDialog([], body=[_Stack("android.widget.ScrollView", self.rid("dialog_radio_holder"), [group])])
+            group = Column(items, class_name="android.widget.RadioGroup", rid=self.rid("dialog_radio_group"))
+            return UntitledDialog([], body=[Column([group], class_name="android.widget.ScrollView", rid=self.rid("dialog_radio_holder"))])
         if kind == "edit_repeat":
             radios: list[Widget] = [
                 _Radio(text, checked=False, on_tap=functools.partial(self._store, route, name), rid=self.rid(rid))
@@ -840,7 +840,7 @@ class SimpleCalendarApp(App):
                 [],
                 body=[
                     Text("The event is repeatable", size=sp(16), rid=self.rid("edit_repeating_event_title")),
-                    _Stack("android.widget.RadioGroup", self.rid("edit_repeating_event_radiogroup"), radios),
+                    Column(radios, class_name="android.widget.RadioGroup", rid=self.rid("edit_repeating_event_radiogroup")),
                 ],
             )
         if kind == "delete":
@@ -1016,36 +1016,6 @@ class _EventItem(Widget):
         for w in self.items:
             out.append((w, (left + dp(28), y, right - dp(16), y + w.height)))
             y += w.height
-        return out
-
-
-class _Stack(Widget):
-    """Views stacked top to bottom inside one node (a ``RadioGroup``, its ``ScrollView``)."""
-
-    opaque = False
-
-    def __init__(self, class_name: str, rid: str, items: Sequence[Widget]) -> None:
-        super().__init__(rid=rid, height=sum(w.height for w in items))
-        self.node_class = class_name
-        self.items = list(items)
-
-    def render_key(self) -> Hashable:
-        return ()
-
-    def tree_key(self) -> Hashable:
-        return (super().tree_key(), self.node_class, len(self.items))
-
-    def encode(self, bounds: Bounds, package: str) -> UINode:
-        node = super().encode(bounds, package)
-        node.class_name = self.node_class
-        return node
-
-    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
-        left, top, right, _ = bounds
-        out: list[tuple[Widget, Bounds]] = []
-        for w in self.items:
-            out.append((w, (left, top, right, top + w.height)))
-            top += w.height
         return out
 
 

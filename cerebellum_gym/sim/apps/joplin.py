@@ -34,7 +34,7 @@ from cerebellum_gym.sim.apps.registry import register_app
 from cerebellum_gym.sim.databases import DATA_ROOT, AppDatabase, Table, declare
 from cerebellum_gym.sim.render import font, text_fit
 from cerebellum_gym.sim.screen import ScreenSpec
-from cerebellum_gym.sim.widgets import BODY_SIZE, PAD, Callback, IconButton, Text, TextField, Widget
+from cerebellum_gym.sim.widgets import BODY_SIZE, PAD, Callback, Column, IconButton, Text, TextField, Widget
 
 if TYPE_CHECKING:
     from cerebellum_gym.sim.phone import Phone
@@ -326,31 +326,6 @@ class Header(Widget):
         for w in self.after:
             out.append((w, (end, top, end + HEADER_HEIGHT, bottom)))
             end += HEADER_HEIGHT
-        return out
-
-
-class Column(Widget):
-    """Widgets stacked (the note screen's header and title row above its viewer)."""
-
-    class_name = "android.view.ViewGroup"
-    opaque = False
-
-    def __init__(self, items: list[Widget]) -> None:
-        super().__init__(height=sum(w.height for w in items))
-        self.items = items
-
-    def render_key(self) -> Hashable:
-        return ()
-
-    def tree_key(self) -> Hashable:
-        return (super().tree_key(), tuple(w.height for w in self.items))
-
-    def children(self, bounds: Bounds) -> Sequence[tuple[Widget, Bounds]]:
-        left, top, right, _ = bounds
-        out: list[tuple[Widget, Bounds]] = []
-        for w in self.items:
-            out.append((w, (left, top, right, top + w.height)))
-            top += w.height
         return out
 
 
